@@ -1,0 +1,36 @@
+# closerelay — see README.md. Every target works on a machine with only Go installed.
+GO        ?= go
+BIN       := bin/closerelay
+STATICCHECK_VERSION := v0.8.2
+GOBIN     := $(shell $(GO) env GOPATH)/bin
+
+.PHONY: all build run demo test lint bench fuzz deploy-check bench-load clean
+
+all: build
+
+build:
+	$(GO) build -o $(BIN) ./cmd/closerelay
+
+run: build
+	./$(BIN)
+
+demo: build
+	./$(BIN) demo
+
+test:
+	$(GO) vet ./...
+	$(GO) test -race -count=1 ./...
+
+$(GOBIN)/staticcheck:
+	$(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
+
+lint: $(GOBIN)/staticcheck
+	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+	$(GO) vet ./...
+	$(GOBIN)/staticcheck ./...
+
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem -cpu 1,2 ./...
+
+clean:
+	rm -rf bin

@@ -1,0 +1,108 @@
+// Package ledger holds closerelay's Stellar knowledge: network identifiers and
+// passphrases, envelope decoding and encoding, the account-close classification,
+// transaction hashes, signature recovery and admission, the merge checks, plan
+// expiry arithmetic, and the account API client that reads an account's signer set.
+//
+// It starts no goroutines and serves no HTTP; everything here is a pure function
+// of its inputs except AccountClient, which makes one bounded HTTP call.
+package ledger
+
+// This file fixes the API other packages build on. Bodies live in the files
+// named in each comment.
+
+import (
+	"context"
+	"crypto/ed25519"
+	"errors"
+	"time"
+
+	"github.com/stellar/go-stellar-sdk/xdr"
+)
+
+// Network is one of the identifiers of CONTRACT section 2.
+type Network string
+
+// The network identifiers closerelay accepts.
+const (
+	Mainnet   Network = "mainnet"
+	Testnet   Network = "testnet"
+	Futurenet Network = "futurenet"
+)
+
+// Limits from SPEC "Limits" that belong to the ledger's rules.
+const (
+	MaxXDRLength     = 12000          // characters of base64, publish and sign
+	MaxSignatures    = 20             // the ledger's signature cap on one envelope
+	SigningWindow    = 72 * time.Hour // plan life from publish
+	ExpiryGrace      = 60 * time.Second
+	MaxPlanSignerSet = 21 // 20 extra signers plus the master key
+)
+
+// Code is a machine-readable failure code answered to clients.
+type Code string
+
+// Codes produced by this package.
+const (
+	CodeBadXDR     Code = "BAD_XDR"
+	CodeNotAClose  Code = "NOT_A_CLOSE"
+	CodeRejected   Code = "REJECTED"
+	CodeBadNetwork Code = "BAD_NETWORK"
+)
+
+// Error is a classified failure: Code for the client, Reason a human sentence
+// that never contains a secret or an upstream body.
+type Error struct {
+	Code   Code
+	Reason string
+}
+
+func (e *Error) Error() string { return string(e.Code) + ": " + e.Reason }
+
+// CodeOf returns the Code carried by err, or "" when err carries none.
+func CodeOf(err error) Code {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Code
+	}
+	return ""
+}
+
+// ErrAccountUnreachable is returned (wrapped) by AccountClient when the account
+// cannot be read: not found, timeout, transport error, unparsable answer.
+var ErrAccountUnreachable = errors.New("account unreachable")
+
+// Signer is one candidate key of an account's signer set.
+type Signer struct {
+	Address string            // G… strkey
+	Key     ed25519.PublicKey // 32 bytes
+	Weight  int32
+	Hint    xdr.SignatureHint // the key's canonical hint (its last 4 bytes)
+}
+
+// SignerSet is an account's candidate set, immutable after construction and
+// safe for concurrent use. Index i of Signers() is the signer's stable id.
+type SignerSet struct {
+	signers []Signer
+	byHint  map[xdr.SignatureHint][]int
+}
+
+// Close is a decoded, classified account-close transaction (signers.go / close.go).
+type Close struct {
+	Envelope xdr.TransactionEnvelope // classic (V0 or V1), never fee-bump
+	Hash     [32]byte                // under the plan's network passphrase
+	Account  string                  // G… account being closed
+	MaxTime  uint64                  // 0 when absent or unbounded
+}
+
+// Admitted is one signature that passed admission: Signer is its index in the
+// SignerSet, Sig carries the canonical hint of that signer.
+type Admitted struct {
+	Signer int
+	Sig    xdr.DecoratedSignature
+}
+
+// AccountReader reads an account's candidate signer set from the account API.
+// Implemented by *AccountClient; tests may substitute the double's client.
+type AccountReader interface {
+	Signers(ctx context.Context, network Network, account string) (*SignerSet, error)
+}

@@ -1,0 +1,235 @@
+// Package metrics owns closerelay's Prometheus registry and the collectors named
+// in CONTRACT section 7. It holds no business logic: other packages call its
+// typed methods at the moments they decide, and every method is safe on a nil
+// *Metrics so that tests and tools may run without a registry.
+package metrics
+
+import (
+	"net/http"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promauto"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+)
+
+// Namespace prefixes every metric closerelay defines.
+const Namespace = "closerelay"
+
+// Route label values of CONTRACT section 7.
+const (
+	RoutePlanPublish    = "plan_publish"
+	RoutePlanGet        = "plan_get"
+	RoutePlanSign       = "plan_sign"
+	RoutePlanEvents     = "plan_events"
+	RouteMediatorMint   = "mediator_mint"
+	RouteMediatorCosign = "mediator_cosign"
+)
+
+// Routes lists every route label, so series can be created at zero.
+var Routes = []string{RoutePlanPublish, RoutePlanGet, RoutePlanSign, RoutePlanEvents, RouteMediatorMint, RouteMediatorCosign}
+
+// Signature results of closerelay_signatures_total.
+const (
+	SignatureAdmitted  = "admitted"
+	SignatureDuplicate = "duplicate"
+	SignatureDropped   = "dropped"
+)
+
+// routeCodes pre-creates the rejection series an alert may name, per route.
+// Codes not listed still appear on first use.
+var routeCodes = map[string][]string{
+	RoutePlanPublish:    {"BAD_XDR", "BAD_NETWORK", "NOT_A_CLOSE", "EXPIRED", "REJECTED", "CAPACITY", "ACCOUNT_UNREACHABLE", "UNSIGNED", "PAYLOAD_TOO_LARGE", "RATE_LIMITED"},
+	RoutePlanGet:        {"NOT_FOUND", "RATE_LIMITED"},
+	RoutePlanSign:       {"BAD_XDR", "REJECTED", "NOT_FOUND", "PAYLOAD_TOO_LARGE", "RATE_LIMITED"},
+	RoutePlanEvents:     {"NOT_FOUND", "RATE_LIMITED", "TOO_MANY_SUBSCRIBERS"},
+	RouteMediatorMint:   {"INVALID_DESTINATION", "MEDIATOR_NOT_CONFIGURED"},
+	RouteMediatorCosign: {"BAD_REQUEST", "BAD_NETWORK", "MEDIATOR_NOT_CONFIGURED", "INVALID_FLOW_TOKEN", "PAYLOAD_TOO_LARGE", "RATE_LIMITED"},
+}
+
+// Metrics is the service's set of collectors on its own registry.
+type Metrics struct {
+	Registry *prometheus.Registry
+
+	plansOpen          prometheus.Gauge
+	plansCreated       prometheus.Counter
+	plansExpired       prometheus.Counter
+	capacityRefused    prometheus.Counter
+	streamSubscribers  prometheus.Gauge
+	streamRejected     prometheus.Counter
+	signatures         *prometheus.CounterVec
+	rejections         *prometheus.CounterVec
+	rateLimited        *prometheus.CounterVec
+	accountAPIDuration *prometheus.HistogramVec
+	mediatorCosign     *prometheus.CounterVec
+	streamEvents       prometheus.Counter
+}
+
+// New builds the collectors on a fresh registry, with the Go and process
+// collectors, and creates every labelled series it can name at zero so that
+// alerts and dashboards never see a missing series.
+func New() *Metrics {
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	f := promauto.With(reg)
+	m := &Metrics{
+		Registry: reg,
+		plansOpen: f.NewGauge(prometheus.GaugeOpts{Namespace: Namespace, Name: "plans_open",
+			Help: "Plans held in memory now (limit 500)."}),
+		plansCreated: f.NewCounter(prometheus.CounterOpts{Namespace: Namespace, Name: "plans_created_total",
+			Help: "Plans created by a publish."}),
+		plansExpired: f.NewCounter(prometheus.CounterOpts{Namespace: Namespace, Name: "plans_expired_total",
+			Help: "Plans swept at their expiry."}),
+		capacityRefused: f.NewCounter(prometheus.CounterOpts{Namespace: Namespace, Name: "plans_capacity_refused_total",
+			Help: "Publishes refused because 500 plans were open (guard 5 or 8)."}),
+		streamSubscribers: f.NewGauge(prometheus.GaugeOpts{Namespace: Namespace, Name: "stream_subscribers",
+			Help: "Open event-stream subscribers over all plans."}),
+		streamRejected: f.NewCounter(prometheus.CounterOpts{Namespace: Namespace, Name: "stream_rejected_total",
+			Help: "Event-stream subscriptions refused with 503 at the 50-subscriber cap."}),
+		streamEvents: f.NewCounter(prometheus.CounterOpts{Namespace: Namespace, Name: "stream_events_total",
+			Help: "Envelope states broadcast by plans to their subscribers (one per change)."}),
+		signatures: f.NewCounterVec(prometheus.CounterOpts{Namespace: Namespace, Name: "signatures_total",
+			Help: "Signatures seen by admission, by result."}, []string{"result"}),
+		rejections: f.NewCounterVec(prometheus.CounterOpts{Namespace: Namespace, Name: "rejections_total",
+			Help: "Requests answered 4xx/5xx with a code, by route and code."}, []string{"route", "code"}),
+		rateLimited: f.NewCounterVec(prometheus.CounterOpts{Namespace: Namespace, Name: "rate_limited_total",
+			Help: "Requests refused 429 by a per-client-IP limiter, by route."}, []string{"route"}),
+		accountAPIDuration: f.NewHistogramVec(prometheus.HistogramOpts{Namespace: Namespace, Name: "account_api_duration_seconds",
+			Help:    "Account API (Horizon) round trips, by network and outcome (ok or error).",
+			Buckets: []float64{.01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10}}, []string{"network", "outcome"}),
+		mediatorCosign: f.NewCounterVec(prometheus.CounterOpts{Namespace: Namespace, Name: "mediator_cosign_total",
+			Help: "Mediator co-sign requests, by result (signed or the failure code)."}, []string{"result"}),
+	}
+	for _, r := range []string{SignatureAdmitted, SignatureDuplicate, SignatureDropped} {
+		m.signatures.WithLabelValues(r)
+	}
+	for _, route := range Routes {
+		m.rateLimited.WithLabelValues(route)
+		for _, code := range routeCodes[route] {
+			m.rejections.WithLabelValues(route, code)
+		}
+	}
+	for _, n := range []string{"mainnet", "testnet", "futurenet"} {
+		for _, o := range []string{"ok", "error"} {
+			m.accountAPIDuration.WithLabelValues(n, o)
+		}
+	}
+	m.mediatorCosign.WithLabelValues("signed")
+	return m
+}
+
+// Handler serves the registry in the Prometheus text format.
+func (m *Metrics) Handler() http.Handler {
+	return promhttp.HandlerFor(m.Registry, promhttp.HandlerOpts{Registry: m.Registry})
+}
+
+// PlanCreated counts a new plan and raises the open gauge.
+func (m *Metrics) PlanCreated() {
+	if m == nil {
+		return
+	}
+	m.plansCreated.Inc()
+	m.plansOpen.Inc()
+}
+
+// PlanExpired counts a swept plan and lowers the open gauge.
+func (m *Metrics) PlanExpired() {
+	if m == nil {
+		return
+	}
+	m.plansExpired.Inc()
+	m.plansOpen.Dec()
+}
+
+// PlanClosed lowers the open gauge for a plan stopped without expiring (shutdown).
+func (m *Metrics) PlanClosed() {
+	if m == nil {
+		return
+	}
+	m.plansOpen.Dec()
+}
+
+// CapacityRefused counts a publish refused at the plan limit.
+func (m *Metrics) CapacityRefused() {
+	if m == nil {
+		return
+	}
+	m.capacityRefused.Inc()
+}
+
+// SubscriberAdded raises the subscriber gauge.
+func (m *Metrics) SubscriberAdded() {
+	if m == nil {
+		return
+	}
+	m.streamSubscribers.Inc()
+}
+
+// SubscriberRemoved lowers the subscriber gauge.
+func (m *Metrics) SubscriberRemoved() {
+	if m == nil {
+		return
+	}
+	m.streamSubscribers.Dec()
+}
+
+// SubscriberRejected counts a 503 at the subscriber cap.
+func (m *Metrics) SubscriberRejected() {
+	if m == nil {
+		return
+	}
+	m.streamRejected.Inc()
+}
+
+// Broadcast counts one state change fanned out by a plan.
+func (m *Metrics) Broadcast() {
+	if m == nil {
+		return
+	}
+	m.streamEvents.Inc()
+}
+
+// Signatures adds n signatures of one result.
+func (m *Metrics) Signatures(result string, n int) {
+	if m == nil || n == 0 {
+		return
+	}
+	m.signatures.WithLabelValues(result).Add(float64(n))
+}
+
+// Rejection counts one coded 4xx/5xx answer.
+func (m *Metrics) Rejection(route, code string) {
+	if m == nil {
+		return
+	}
+	m.rejections.WithLabelValues(route, code).Inc()
+}
+
+// RateLimited counts one 429.
+func (m *Metrics) RateLimited(route string) {
+	if m == nil {
+		return
+	}
+	m.rateLimited.WithLabelValues(route).Inc()
+}
+
+// AccountAPI observes one account API round trip.
+func (m *Metrics) AccountAPI(network string, ok bool, d time.Duration) {
+	if m == nil {
+		return
+	}
+	outcome := "ok"
+	if !ok {
+		outcome = "error"
+	}
+	m.accountAPIDuration.WithLabelValues(network, outcome).Observe(d.Seconds())
+}
+
+// MediatorCosign counts one co-sign answer: "signed" or the failure code.
+func (m *Metrics) MediatorCosign(result string) {
+	if m == nil {
+		return
+	}
+	m.mediatorCosign.WithLabelValues(result).Inc()
+}
