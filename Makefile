@@ -34,3 +34,8 @@ bench:
 
 clean:
 	rm -rf bin
+
+# Validates every deploy artifact with a real tool (promtool, systemd-analyze,
+# strict decoding into k8s.io/api types); installs promtool from Debian if absent.
+deploy-check:
+	bash deploy/check.sh

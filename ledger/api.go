@@ -7,8 +7,9 @@
 // of its inputs except AccountClient, which makes one bounded HTTP call.
 package ledger
 
-// This file fixes the API other packages build on. Bodies live in the files
-// named in each comment.
+// This file holds the types and constants other packages build on. The
+// behaviour lives beside it: network.go, envelope.go, close.go, expiry.go,
+// signers.go, admission.go, merge.go and client.go.
 
 import (
 	"context"
@@ -86,7 +87,7 @@ type SignerSet struct {
 	byHint  map[xdr.SignatureHint][]int
 }
 
-// Close is a decoded, classified account-close transaction (signers.go / close.go).
+// Close is a decoded, classified account-close transaction (see ParseClose).
 type Close struct {
 	Envelope xdr.TransactionEnvelope // classic (V0 or V1), never fee-bump
 	Hash     [32]byte                // under the plan's network passphrase

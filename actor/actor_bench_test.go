@@ -1,0 +1,165 @@
+package actor
+
+import (
+	"context"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/closerelay/closerelay/ledger"
+)
+
+// BenchmarkMerge measures the actor's serial section from the caller's side:
+// a round trip through the mailbox plus what the actor does with it.
+//
+//   - new-signer: dedup, append, re-encode, broadcast to no one. A plan takes
+//     19 new signers before the cap, so a fresh plan is set up (untimed) every
+//     19 merges; envelope size, hence encoding cost, grows across them.
+//   - new-signer-50-readers: the same with 50 subscribers reading.
+//   - duplicate: a replay of a present signer (dedup only, nothing sent).
+//   - duplicate-parallel: the same from GOMAXPROCS goroutines at once.
+func BenchmarkMerge(b *testing.B) {
+	f := newFixture(b, 1)
+	one := make([][]ledger.Admitted, len(keys))
+	for i := range keys {
+		one[i] = f.admitted(i)
+	}
+	expiry := time.Now().Add(ledger.SigningWindow)
+
+	newSigner := func(b *testing.B, readers int) {
+		ctx := context.Background()
+		var (
+			s    *Supervisor
+			p    *Plan
+			next = ledger.MaxSignatures
+			wg   sync.WaitGroup
+		)
+		refill := func() {
+			if s != nil {
+				if err := s.Stop(ctx); err != nil {
+					b.Fatal(err)
+				}
+				wg.Wait()
+			}
+			s = NewSupervisor(Options{})
+			p = create(b, s, f, expiry)
+			for range readers {
+				sub, err := p.Subscribe(ctx)
+				if err != nil {
+					b.Fatal(err)
+				}
+				wg.Go(func() {
+					for range sub.C() {
+					}
+				})
+			}
+			next = 1
+		}
+		b.ReportAllocs()
+		for i := 0; i < b.N; i++ {
+			if next == ledger.MaxSignatures {
+				b.StopTimer()
+				refill()
+				b.StartTimer()
+			}
+			if _, changed, err := p.Merge(ctx, one[next]); err != nil || !changed {
+				b.Fatalf("Merge: changed=%v err=%v", changed, err)
+			}
+			next++
+		}
+		b.StopTimer()
+		if err := s.Stop(ctx); err != nil {
+			b.Fatal(err)
+		}
+		wg.Wait()
+	}
+	b.Run("new-signer", func(b *testing.B) { newSigner(b, 0) })
+	b.Run("new-signer-50-readers", func(b *testing.B) { newSigner(b, DefaultMaxSubscribers) })
+
+	duplicatePlan := func(b *testing.B) *Plan {
+		s := NewSupervisor(Options{})
+		b.Cleanup(func() { _ = s.Stop(context.Background()) })
+		return create(b, s, f, expiry, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9)
+	}
+	b.Run("duplicate", func(b *testing.B) {
+		ctx := context.Background()
+		p := duplicatePlan(b)
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, changed, err := p.Merge(ctx, one[5]); err != nil || changed {
+				b.Fatalf("Merge: changed=%v err=%v", changed, err)
+			}
+		}
+	})
+	b.Run("duplicate-parallel", func(b *testing.B) {
+		ctx := context.Background()
+		p := duplicatePlan(b)
+		b.ReportAllocs()
+		b.RunParallel(func(pb *testing.PB) {
+			for pb.Next() {
+				if _, changed, err := p.Merge(ctx, one[5]); err != nil || changed {
+					b.Errorf("Merge: changed=%v err=%v", changed, err)
+					return
+				}
+			}
+		})
+	})
+}
+
+// BenchmarkKnown is the replay fast path: a lookup with no round trip.
+func BenchmarkKnown(b *testing.B) {
+	f := newFixture(b, 1)
+	s := NewSupervisor(Options{})
+	defer func() { _ = s.Stop(context.Background()) }()
+	p := create(b, s, f, time.Now().Add(ledger.SigningWindow), 0, 1, 2, 3, 4, 5, 6, 7, 8, 9)
+	sig := []byte(f.sigs[7].Sig.Signature)
+	b.ReportAllocs()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			if i, ok := p.Known(sig); !ok || i != 7 {
+				b.Errorf("Known = %d, %v", i, ok)
+				return
+			}
+		}
+	})
+}
+
+// BenchmarkFanOut50 is the actor's cost of offering one event to 50
+// subscribers. The benchmark goroutine stands in for the run loop, on a plan
+// whose loop is not running. stalled: nobody reads, so every offer replaces
+// a stale event; reading: 50 goroutines take events as fast as they can.
+func BenchmarkFanOut50(b *testing.B) {
+	f := newFixture(b, 1)
+	for _, mode := range []string{"stalled", "reading"} {
+		b.Run(mode, func(b *testing.B) {
+			s := NewSupervisor(Options{})
+			defer func() { _ = s.Stop(context.Background()) }()
+			p, err := newPlan(s, f.init(time.Now().Add(ledger.SigningWindow)))
+			if err != nil {
+				b.Fatal(err)
+			}
+			var wg sync.WaitGroup
+			for range DefaultMaxSubscribers {
+				sub := &Subscription{plan: p, ch: make(chan Event, 1)}
+				p.subs[sub] = struct{}{}
+				if mode == "reading" {
+					wg.Go(func() {
+						for range sub.C() {
+						}
+					})
+				}
+			}
+			ev := Event{State: p.view.Load().state}
+			b.ReportAllocs()
+			for b.Loop() {
+				ev.State.Version++
+				p.broadcast(ev)
+			}
+			b.StopTimer()
+			for sub := range p.subs {
+				close(sub.ch)
+			}
+			wg.Wait()
+		})
+	}
+}

@@ -1,0 +1,72 @@
+// Package actor holds closerelay's plans in memory: a Supervisor that owns the
+// registry and the plan limit, and one actor goroutine per Plan that owns its
+// envelope, its subscribers and its expiry timer.
+//
+// # Ownership
+//
+// Nothing in this package is guarded by a lock shared with its callers.
+//
+//   - The Supervisor's goroutine alone reads and writes the registry (plan id
+//     to *Plan) and so the count of open plans. It never blocks on I/O: the
+//     account API round trip of a publish happens in the request goroutine,
+//     between CheckCapacity (guard 5) and Create (guard 8), and Create inserts
+//     atomically with its own capacity check.
+//   - A plan's goroutine alone touches its envelope, its signer list, its
+//     subscribers and its timer. Handlers reach it only by posting a request
+//     that carries a reply channel buffered to one, so the actor never waits
+//     for a caller to collect an answer.
+//   - What a Plan handle answers without a round trip is immutable (ID,
+//     Canonical, Expiry) or read from the plan's current version, which the
+//     actor publishes through an atomic pointer and replaces, never modifies,
+//     on each change: Known (the replay fast path of ledger.CheckPartial),
+//     Snapshot, and a Merge whose signers are all present already (it would
+//     change nothing wherever it queued, so it does not queue).
+//   - A State handed out is never modified afterwards; its Signers slice
+//     included. Subscribers may keep it.
+//
+// Every call selects on the caller's context and on the actor's end, so a
+// vanished client or an ended actor never strands a goroutine: a call
+// answers ctx.Err(), ErrNotFound once the plan expired, or ErrStopped once
+// the Supervisor stopped.
+//
+// # Ordering
+//
+// A plan's requests are served one at a time in the order its mailbox takes
+// them, so merges apply in arrival order and every State carries a Version
+// one higher than the state it replaced (1 at publish). Verification runs in
+// the request goroutines before Merge, in parallel and out of order; only
+// deduplication by signer, the append, the re-encoding and the broadcast are
+// serial. A merge that adds no signer changes nothing and sends nothing.
+//
+// Each subscriber observes versions in increasing order. Subscribers do not
+// move in step: one may be several versions behind another.
+//
+// # Slow subscribers
+//
+// Each Subscription has a one-slot channel that holds the newest event not
+// yet received. The actor never waits on it: when the slot is still full at
+// the next change, the stale state is dropped and replaced by the newer one.
+// A subscriber that stops reading therefore costs the plan nothing, delays
+// neither merges nor other subscribers, and finds exactly the newest state
+// when it reads again; intermediate versions are skipped, which is harmless
+// because every State is the whole envelope.
+//
+// The newest-wins rule holds for the end too. When a plan expires, each
+// subscriber is sent an Event with Expired set (replacing any undelivered
+// state) and then its channel is closed. A channel closed without an Expired
+// event means the Supervisor stopped: the service is shutting down.
+//
+// # Lifetimes
+//
+// A plan lives until its expiry. Its actor arms a timer at that instant; when
+// it fires, the actor ends its subscribers as above and tells the Supervisor,
+// which frees the slot. A plan past its expiry is gone even before its timer
+// has been served: Lookup sweeps it, Create replaces it, a capacity check at
+// the limit sweeps every such plan, and the plan itself refuses requests
+// with ErrNotFound. Each plan is counted expired once, whichever of these
+// comes first.
+//
+// Stop closes the Supervisor to new calls, ends every plan (subscribers see
+// their channels close without Expired), and waits for all goroutines of the
+// package to return.
+package actor

@@ -1,0 +1,210 @@
+package actor
+
+import (
+	"context"
+	"encoding/hex"
+	"testing"
+	"time"
+
+	"github.com/closerelay/closerelay/ledger"
+	"github.com/closerelay/closerelay/metrics"
+	"github.com/stellar/go-stellar-sdk/keypair"
+	"github.com/stellar/go-stellar-sdk/network"
+	"github.com/stellar/go-stellar-sdk/txnbuild"
+	"github.com/stellar/go-stellar-sdk/xdr"
+)
+
+// keys are the account's master key (index 0) and its 20 co-signers: the
+// largest signer set a plan can have (ledger.MaxPlanSignerSet).
+var keys = func() []*keypair.Full {
+	out := make([]*keypair.Full, ledger.MaxPlanSignerSet)
+	for i := range out {
+		var seed [32]byte
+		seed[0] = byte(i + 1)
+		out[i] = mustKey(seed)
+	}
+	return out
+}()
+
+func mustKey(seed [32]byte) *keypair.Full {
+	kp, err := keypair.FromRawSeed(seed)
+	if err != nil {
+		panic(err)
+	}
+	return kp
+}
+
+var destination = mustKey([32]byte{0xde, 0x57}).Address()
+
+const passphrase = network.TestNetworkPassphrase
+
+// signerSet is the candidate set of every fixture plan, in keys order.
+var signerSet = func() *ledger.SignerSet {
+	signers := make([]ledger.Signer, len(keys))
+	for i, kp := range keys {
+		signers[i] = ledger.Signer{Address: kp.Address(), Weight: 1}
+	}
+	return ledger.NewSignerSet(signers)
+}()
+
+// fixture is one account-close transaction: what a publish would hand to
+// Create, and the signatures its co-signers would send.
+type fixture struct {
+	unsigned  xdr.TransactionEnvelope
+	canonical *ledger.Canonical
+	id        string
+	sigs      []ledger.Admitted // by signer index: that key's signature over the hash
+}
+
+// newFixture builds a close of keys[0]'s account; seq varies the transaction,
+// hence the plan id. Every key signs it.
+func newFixture(tb testing.TB, seq int64) *fixture {
+	tb.Helper()
+	return newFixtureSigned(tb, seq, len(keys))
+}
+
+// newFixtureSigned is newFixture with only the first n keys signing, for
+// tests that need many plans and few signatures.
+func newFixtureSigned(tb testing.TB, seq int64, n int) *fixture {
+	tb.Helper()
+	acct := txnbuild.NewSimpleAccount(keys[0].Address(), seq)
+	tx, err := txnbuild.NewTransaction(txnbuild.TransactionParams{
+		SourceAccount:        &acct,
+		IncrementSequenceNum: true,
+		Operations:           []txnbuild.Operation{&txnbuild.AccountMerge{Destination: destination}},
+		BaseFee:              txnbuild.MinBaseFee,
+		Preconditions:        txnbuild.Preconditions{TimeBounds: txnbuild.NewInfiniteTimeout()},
+	})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	hash, err := tx.Hash(passphrase)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	f := &fixture{unsigned: tx.ToXDR(), id: hex.EncodeToString(hash[:])}
+	for i, kp := range keys[:n] {
+		sig, err := kp.SignDecorated(hash[:])
+		if err != nil {
+			tb.Fatal(err)
+		}
+		f.sigs = append(f.sigs, ledger.Admitted{Signer: i, Sig: sig})
+	}
+	published := ledger.WithSignatures(f.unsigned, []xdr.DecoratedSignature{f.sigs[0].Sig})
+	b64, err := ledger.EncodeEnvelope(published)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if f.canonical, err = ledger.NewCanonical(b64, passphrase, signerSet); err != nil {
+		tb.Fatal(err)
+	}
+	return f
+}
+
+// init is a publish carrying the signatures of signers, expiring at expiry.
+func (f *fixture) init(expiry time.Time, signers ...int) PlanInit {
+	if len(signers) == 0 {
+		signers = []int{0}
+	}
+	admitted := f.admitted(signers...)
+	sigs := make([]xdr.DecoratedSignature, len(admitted))
+	for i, a := range admitted {
+		sigs[i] = a.Sig
+	}
+	return PlanInit{
+		ID:        f.id,
+		Network:   ledger.Testnet,
+		Envelope:  ledger.WithSignatures(f.unsigned, sigs),
+		Admitted:  admitted,
+		Canonical: f.canonical,
+		Expiry:    expiry,
+	}
+}
+
+func (f *fixture) admitted(signers ...int) []ledger.Admitted {
+	out := make([]ledger.Admitted, len(signers))
+	for i, s := range signers {
+		out[i] = f.sigs[s]
+	}
+	return out
+}
+
+// partial is the transaction carrying the given signatures, as a co-signer
+// would post it.
+func (f *fixture) partial(tb testing.TB, sigs ...xdr.DecoratedSignature) string {
+	tb.Helper()
+	b64, err := ledger.EncodeEnvelope(ledger.WithSignatures(f.unsigned, sigs))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return b64
+}
+
+// create publishes f on s and fails the test unless a new plan results.
+func create(tb testing.TB, s *Supervisor, f *fixture, expiry time.Time, signers ...int) *Plan {
+	tb.Helper()
+	p, created, err := s.Create(context.Background(), f.init(expiry, signers...))
+	if err != nil || !created {
+		tb.Fatalf("Create: created=%v err=%v", created, err)
+	}
+	return p
+}
+
+// addresses are the G… keys of signers, as State.Signers lists them.
+func addresses(signers ...int) []string {
+	out := make([]string, len(signers))
+	for i, s := range signers {
+		out[i] = keys[s].Address()
+	}
+	return out
+}
+
+// metricValue reads one series from m's registry: the counter or gauge named
+// name whose labels include the given name/value pairs. A missing series is 0.
+func metricValue(tb testing.TB, m *metrics.Metrics, name string, labels ...string) float64 {
+	tb.Helper()
+	mfs, err := m.Registry.Gather()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	for _, mf := range mfs {
+		if mf.GetName() != name {
+			continue
+		}
+	series:
+		for _, s := range mf.GetMetric() {
+			for i := 0; i+1 < len(labels); i += 2 {
+				found := false
+				for _, lp := range s.GetLabel() {
+					if lp.GetName() == labels[i] && lp.GetValue() == labels[i+1] {
+						found = true
+					}
+				}
+				if !found {
+					continue series
+				}
+			}
+			if c := s.GetCounter(); c != nil {
+				return c.GetValue()
+			}
+			return s.GetGauge().GetValue()
+		}
+	}
+	return 0
+}
+
+// drain returns the events waiting on c without blocking, and whether c is
+// closed. Call it after synctest.Wait, when every actor is idle.
+func drain(c <-chan Event) (events []Event, closed bool) {
+	for {
+		select {
+		case ev, ok := <-c:
+			if !ok {
+				return events, true
+			}
+			events = append(events, ev)
+		default:
+			return events, false
+		}
+	}
+}

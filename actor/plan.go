@@ -1,0 +1,350 @@
+package actor
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/closerelay/closerelay/ledger"
+	"github.com/closerelay/closerelay/metrics"
+	"github.com/stellar/go-stellar-sdk/xdr"
+)
+
+// errBadSigner refuses an Admitted whose signer index is outside the plan's
+// signer set: admission never produces one, so it is a caller's bug.
+var errBadSigner = errors.New("actor: admitted signature names no signer of the plan")
+
+// State is one version of a plan's envelope, as streamed and answered.
+type State struct {
+	ID      string
+	Network ledger.Network
+	XDR     string
+	Signers []string // recovered G… keys, envelope order
+	Version uint64   // 1 at publish, +1 per change
+}
+
+// Plan is a handle on one plan actor; its methods are safe for concurrent use.
+type Plan struct {
+	// Immutable after Create.
+	id        string
+	network   ledger.Network
+	canonical *ledger.Canonical
+	addresses []string // signer index → G… address
+	expiry    time.Time
+	sup       *Supervisor
+
+	// view is the plan's current version, published by the run loop (its
+	// only writer) and never modified once stored. Reads that need no
+	// decision (Known, Snapshot, a merge that adds nobody) load it instead of
+	// queueing behind merges in the mailbox.
+	view atomic.Pointer[view]
+
+	// Channels. Handlers post on mailbox, unbuffered so that a request is
+	// either served or never taken; evict (one slot, never waited on) tells
+	// the actor its plan is past expiry before its timer said so; done is
+	// closed once the plan has ended, after endErr is set, which is read
+	// only after <-done.
+	mailbox chan planRequest
+	evict   chan struct{}
+	done    chan struct{}
+	endErr  error
+
+	// The unsubscribe inbox. Subscription.Close must never wait for the
+	// actor, so it appends under leaveMu and rings bell (one slot, never
+	// waited on); the run loop drains both.
+	leaveMu sync.Mutex
+	leaving []*Subscription
+	bell    chan struct{}
+
+	// Owned by the run loop (built by newPlan before run starts).
+	env  xdr.TransactionEnvelope
+	subs map[*Subscription]struct{}
+}
+
+// view is one immutable version of a plan, with the indexes that answer
+// replays: at most ledger.MaxSignatures entries, so copying it per change
+// costs less than the envelope's re-encoding.
+type view struct {
+	state   State
+	known   map[string]int // signature bytes → signer index
+	present []bool         // by signer index: its signature is in the envelope
+}
+
+// newPlan builds a plan from a publish, in the caller's goroutine; the
+// supervisor either starts it or drops it.
+func newPlan(s *Supervisor, init PlanInit) (*Plan, error) {
+	if err := checkInit(init); err != nil {
+		return nil, err
+	}
+	signers := init.Canonical.Signers.Signers()
+	p := &Plan{
+		id:        init.ID,
+		network:   init.Network,
+		canonical: init.Canonical,
+		addresses: make([]string, len(signers)),
+		expiry:    init.Expiry,
+		sup:       s,
+		mailbox:   make(chan planRequest),
+		evict:     make(chan struct{}, 1),
+		done:      make(chan struct{}),
+		bell:      make(chan struct{}, 1),
+		subs:      make(map[*Subscription]struct{}),
+	}
+	for i, sg := range signers {
+		p.addresses[i] = sg.Address
+	}
+	v := &view{known: make(map[string]int, len(init.Admitted)), present: make([]bool, len(signers))}
+	sigs := make([]xdr.DecoratedSignature, 0, len(init.Admitted))
+	for _, a := range init.Admitted {
+		if v.present[a.Signer] {
+			continue // admission already deduplicates; this keeps the invariant regardless
+		}
+		v.present[a.Signer] = true
+		v.known[string(a.Sig.Signature)] = a.Signer
+		v.state.Signers = append(v.state.Signers, p.addresses[a.Signer])
+		sigs = append(sigs, a.Sig)
+	}
+	// WithSignatures copies the signatures, so the plan shares no bytes with
+	// the caller's envelope.
+	p.env = ledger.WithSignatures(init.Envelope, sigs)
+	encoded, err := ledger.EncodeEnvelope(p.env)
+	if err != nil {
+		return nil, fmt.Errorf("actor: encode the published envelope: %w", err)
+	}
+	v.state = State{ID: p.id, Network: p.network, XDR: encoded, Signers: v.state.Signers, Version: 1}
+	p.view.Store(v)
+	return p, nil
+}
+
+// ID returns the plan id.
+func (p *Plan) ID() string { return p.id }
+
+// Canonical returns the plan's immutable merge context (hash, passphrase, signers).
+func (p *Plan) Canonical() *ledger.Canonical { return p.canonical }
+
+// Expiry returns the instant the plan ends (added).
+func (p *Plan) Expiry() time.Time { return p.expiry }
+
+// Known reports whether a signature's bytes were already admitted on this plan,
+// without a round trip to the actor (a replay costs a lookup). It has the
+// shape of ledger.KnownFunc.
+func (p *Plan) Known(sig []byte) (signer int, ok bool) {
+	signer, ok = p.view.Load().known[string(sig)]
+	return signer, ok
+}
+
+// Snapshot returns the current state, or ErrNotFound once expired. It reads
+// the published version: no round trip to the actor.
+func (p *Plan) Snapshot(ctx context.Context) (State, error) {
+	v, err := p.current(ctx)
+	if err != nil {
+		return State{}, err
+	}
+	return v.state, nil
+}
+
+// current is the published view of a live plan. A plan past its expiry is
+// gone even if its actor has not noticed yet; the actor is told, so that it
+// ends now rather than at its next timer tick.
+func (p *Plan) current(ctx context.Context) (*view, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	select {
+	case <-p.done:
+		return nil, p.endErr
+	default:
+	}
+	if !p.sup.now().Before(p.expiry) {
+		select {
+		case p.evict <- struct{}{}:
+		default: // already told
+		}
+		return nil, ErrNotFound
+	}
+	return p.view.Load(), nil
+}
+
+// Merge applies admitted signatures in arrival order: signers already present
+// are skipped; ErrSignatureCap if the new ones would pass ledger.MaxSignatures.
+// changed is false when nothing new was added (no event is sent).
+// The plan counts the signatures it admitted and the duplicates it skipped
+// in metrics (closerelay_signatures_total); a refused merge counts nothing.
+func (p *Plan) Merge(ctx context.Context, admitted []ledger.Admitted) (st State, changed bool, err error) {
+	// A replay of signers already present changes nothing whenever it is
+	// served, so it is answered from the published version. Under a replay
+	// flood this keeps the mailbox for merges that change something.
+	v, err := p.current(ctx)
+	if err != nil {
+		return State{}, false, err
+	}
+	if v.holdsAll(admitted) {
+		p.sup.metrics.Signatures(metrics.SignatureDuplicate, len(admitted))
+		return v.state, false, nil
+	}
+	ans := make(chan reply[mergeResult], 1)
+	r, err := ask(ctx, p.mailbox, planRequest(mergeReq{admitted, ans}), ans, p.done, p.done, p.gone)
+	return r.state, r.changed, err
+}
+
+// holdsAll reports whether every admitted signer is already in v.
+func (v *view) holdsAll(admitted []ledger.Admitted) bool {
+	for _, a := range admitted {
+		if a.Signer < 0 || a.Signer >= len(v.present) || !v.present[a.Signer] {
+			return false
+		}
+	}
+	return true
+}
+
+// gone is what a call answers once the actor has returned: ErrNotFound after
+// expiry, ErrStopped after shutdown.
+func (p *Plan) gone() error { return p.endErr }
+
+// run is the plan's goroutine.
+func (p *Plan) run() {
+	timer := time.NewTimer(p.expiry.Sub(p.sup.now()))
+	defer timer.Stop()
+	p.finish(p.loop(timer.C))
+}
+
+// loop serves requests until the plan ends, and says why: ErrNotFound when
+// it expired, ErrStopped on shutdown.
+func (p *Plan) loop(expired <-chan time.Time) error {
+	for {
+		select {
+		case req := <-p.mailbox:
+			// The timer may not have been served yet at the very instant of
+			// expiry; a plan past it is gone for every request all the same.
+			if !p.sup.now().Before(p.expiry) {
+				req.refuse(ErrNotFound)
+				return ErrNotFound
+			}
+			req.serve(p)
+		case <-p.bell:
+			p.dropLeavers()
+		case <-expired:
+			return ErrNotFound
+		case <-p.evict:
+			return ErrNotFound
+		case <-p.sup.quit:
+			return ErrStopped
+		}
+	}
+}
+
+// finish ends the subscribers and the plan. After expiry each subscriber is
+// sent Expired first; on shutdown its channel just closes.
+func (p *Plan) finish(reason error) {
+	m := p.sup.metrics
+	for sub := range p.subs {
+		if reason == ErrNotFound {
+			sub.offer(Event{State: p.view.Load().state, Expired: true})
+		}
+		m.SubscriberRemoved()
+		close(sub.ch)
+	}
+	clear(p.subs)
+	p.endErr = reason
+	close(p.done)
+	if reason == ErrNotFound {
+		select {
+		case p.sup.reaped <- p:
+		case <-p.sup.quit: // the supervisor counts every registered plan itself
+		}
+	}
+}
+
+// merge is Merge inside the actor: deduplicate by signer, check the cap,
+// append, re-encode, publish. Nothing is changed unless everything succeeds.
+func (p *Plan) merge(admitted []ledger.Admitted) (State, bool, error) {
+	cur := p.view.Load()
+	var fresh []ledger.Admitted
+	duplicates := 0
+	for _, a := range admitted {
+		if a.Signer < 0 || a.Signer >= len(cur.present) {
+			return State{}, false, errBadSigner
+		}
+		if cur.present[a.Signer] || slices.ContainsFunc(fresh, func(f ledger.Admitted) bool { return f.Signer == a.Signer }) {
+			duplicates++
+			continue
+		}
+		fresh = append(fresh, a)
+	}
+	m := p.sup.metrics
+	if len(fresh) == 0 {
+		m.Signatures(metrics.SignatureDuplicate, duplicates)
+		return cur.state, false, nil
+	}
+	old := p.env.Signatures()
+	if len(old)+len(fresh) > ledger.MaxSignatures {
+		return State{}, false, ErrSignatureCap
+	}
+	sigs := make([]xdr.DecoratedSignature, 0, len(old)+len(fresh))
+	sigs = append(sigs, old...)
+	for _, f := range fresh {
+		sigs = append(sigs, f.Sig)
+	}
+	env := ledger.WithSignatures(p.env, sigs)
+	encoded, err := ledger.EncodeEnvelope(env)
+	if err != nil {
+		return State{}, false, fmt.Errorf("actor: encode the merged envelope: %w", err)
+	}
+
+	p.env = env
+	next := &view{
+		known:   make(map[string]int, len(cur.known)+len(fresh)),
+		present: slices.Clone(cur.present),
+		// Clip: appending must not write into the array an older state
+		// (perhaps still held by a subscriber) shares.
+		state: State{ID: p.id, Network: p.network, XDR: encoded, Signers: slices.Clip(cur.state.Signers), Version: cur.state.Version + 1},
+	}
+	maps.Copy(next.known, cur.known)
+	for _, f := range fresh {
+		next.known[string(f.Sig.Signature)] = f.Signer
+		next.present[f.Signer] = true
+		next.state.Signers = append(next.state.Signers, p.addresses[f.Signer])
+	}
+	p.view.Store(next)
+
+	m.Signatures(metrics.SignatureAdmitted, len(fresh))
+	m.Signatures(metrics.SignatureDuplicate, duplicates)
+	p.broadcast(Event{State: next.state})
+	return next.state, true, nil
+}
+
+// broadcast offers ev to every subscriber; offer never waits.
+func (p *Plan) broadcast(ev Event) {
+	for sub := range p.subs {
+		sub.offer(ev)
+	}
+	p.sup.metrics.Broadcast()
+}
+
+// planRequest is one request served by a plan's run loop.
+type planRequest interface {
+	serve(p *Plan)
+	refuse(err error) // answer without serving: the plan just ended
+}
+
+type mergeReq struct {
+	admitted []ledger.Admitted
+	ans      chan<- reply[mergeResult]
+}
+
+type mergeResult struct {
+	state   State
+	changed bool
+}
+
+func (r mergeReq) serve(p *Plan) {
+	st, changed, err := p.merge(r.admitted)
+	r.ans <- reply[mergeResult]{v: mergeResult{st, changed}, err: err}
+}
+
+func (r mergeReq) refuse(err error) { r.ans <- reply[mergeResult]{err: err} }

@@ -1,0 +1,380 @@
+package actor
+
+import (
+	"context"
+	"encoding/hex"
+	"errors"
+	"sync"
+	"time"
+
+	"github.com/closerelay/closerelay/ledger"
+	"github.com/closerelay/closerelay/metrics"
+	"github.com/stellar/go-stellar-sdk/xdr"
+)
+
+// Sentinel errors answered by the supervisor and plan actors.
+var (
+	// ErrNotFound: no plan with that id, or it has expired (treated as gone).
+	ErrNotFound = errors.New("actor: plan not found")
+	// ErrCapacity: the supervisor already holds Options.Capacity plans.
+	ErrCapacity = errors.New("actor: plan capacity reached")
+	// ErrSignatureCap: the merge would take the envelope past ledger.MaxSignatures.
+	ErrSignatureCap = errors.New("actor: signature cap reached")
+	// ErrTooManySubscribers: the plan already has Options.MaxSubscribers streams.
+	ErrTooManySubscribers = errors.New("actor: too many subscribers")
+	// ErrStopped: the supervisor is shutting down.
+	ErrStopped = errors.New("actor: stopped")
+)
+
+// Production limits (SPEC "Limits"), used when Options leaves them zero.
+const (
+	DefaultCapacity       = 500
+	DefaultMaxSubscribers = 50
+)
+
+// Options configure a Supervisor.
+type Options struct {
+	Capacity       int              // plans; 500 in production (DefaultCapacity when 0)
+	MaxSubscribers int              // per plan; 50 in production (DefaultMaxSubscribers when 0)
+	Now            func() time.Time // defaults to time.Now
+	Metrics        *metrics.Metrics // may be nil
+}
+
+// Supervisor owns the registry of plans and their lifecycle (one goroutine).
+type Supervisor struct {
+	// Immutable after NewSupervisor.
+	capacity       int
+	maxSubscribers int
+	now            func() time.Time
+	metrics        *metrics.Metrics
+
+	// Channels. Handlers post on mailbox; plan actors post on reaped when their
+	// timer ended them. quit is closed once by Stop and is also every plan's
+	// signal to end; done is closed by run after every plan has returned.
+	mailbox  chan supRequest
+	reaped   chan *Plan
+	quit     chan struct{}
+	done     chan struct{}
+	stopOnce sync.Once
+
+	// Owned by the run loop. plans holds only live or not-yet-swept plans;
+	// running also counts plans swept from the registry whose goroutine has
+	// not returned yet, so that Stop waits for them too.
+	plans   map[string]*Plan
+	running sync.WaitGroup
+}
+
+// NewSupervisor starts the supervisor goroutine; Stop ends it and every plan.
+func NewSupervisor(opts Options) *Supervisor {
+	s := &Supervisor{
+		capacity:       opts.Capacity,
+		maxSubscribers: opts.MaxSubscribers,
+		now:            opts.Now,
+		metrics:        opts.Metrics,
+		mailbox:        make(chan supRequest),
+		reaped:         make(chan *Plan),
+		quit:           make(chan struct{}),
+		done:           make(chan struct{}),
+		plans:          make(map[string]*Plan),
+	}
+	if s.capacity <= 0 {
+		s.capacity = DefaultCapacity
+	}
+	if s.maxSubscribers <= 0 {
+		s.maxSubscribers = DefaultMaxSubscribers
+	}
+	if s.now == nil {
+		s.now = time.Now
+	}
+	go s.run()
+	return s
+}
+
+// Stop ends every plan (subscribers see their streams end) and the supervisor,
+// waiting for all their goroutines or ctx. Calls made after Stop began answer
+// ErrStopped; Stop may be called again, for instance with a fresh ctx after
+// one expired.
+func (s *Supervisor) Stop(ctx context.Context) error {
+	s.stopOnce.Do(func() { close(s.quit) })
+	select {
+	case <-s.done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// CheckCapacity answers ErrCapacity when no plan slot is free (guard 5).
+func (s *Supervisor) CheckCapacity(ctx context.Context) error {
+	ans := make(chan reply[struct{}], 1)
+	_, err := ask(ctx, s.mailbox, supRequest(capacityReq{ans}), ans, s.quit, s.done, s.gone)
+	return err
+}
+
+// Open returns the number of live plans.
+func (s *Supervisor) Open(ctx context.Context) (int, error) {
+	ans := make(chan reply[int], 1)
+	return ask(ctx, s.mailbox, supRequest(openReq{ans}), ans, s.quit, s.done, s.gone)
+}
+
+// Lookup returns the live plan with that id (lowercase hex), or ErrNotFound;
+// a plan past its expiry is swept first and is never returned.
+func (s *Supervisor) Lookup(ctx context.Context, id string) (*Plan, error) {
+	ans := make(chan reply[*Plan], 1)
+	return ask(ctx, s.mailbox, supRequest(lookupReq{id, ans}), ans, s.quit, s.done, s.gone)
+}
+
+// PlanInit is what a publish hands the supervisor to create a plan.
+type PlanInit struct {
+	ID        string // lowercase hex of Canonical.Hash
+	Network   ledger.Network
+	Envelope  xdr.TransactionEnvelope // already canonical: signatures = Admitted, in order
+	Admitted  []ledger.Admitted
+	Canonical *ledger.Canonical
+	Expiry    time.Time
+}
+
+// Create inserts a new plan atomically with the capacity check (guard 8). When a
+// live plan with the same id already exists it returns that plan with
+// created=false and no error (the caller then merges into it); at capacity it
+// returns ErrCapacity.
+//
+// A PlanInit whose ID is not the hex of Canonical.Hash, or whose Admitted names
+// a signer outside Canonical.Signers, is refused with a plain error: that is a
+// caller's bug, not a client's.
+func (s *Supervisor) Create(ctx context.Context, init PlanInit) (p *Plan, created bool, err error) {
+	// The plan, its first encoding and its first view are built here, in the
+	// request goroutine, so the supervisor's serial section is an insert.
+	fresh, err := newPlan(s, init)
+	if err != nil {
+		return nil, false, err
+	}
+	ans := make(chan reply[createResult], 1)
+	r, err := ask(ctx, s.mailbox, supRequest(createReq{fresh, ans}), ans, s.quit, s.done, s.gone)
+	return r.plan, r.created, err
+}
+
+// gone is what a call answers once the Supervisor is stopping or stopped.
+func (s *Supervisor) gone() error { return ErrStopped }
+
+// run is the supervisor goroutine: the only code that touches plans.
+func (s *Supervisor) run() {
+	defer close(s.done)
+	for {
+		select {
+		case req := <-s.mailbox:
+			req.serve(s)
+		case p := <-s.reaped:
+			// A sweep may have removed p already, or replaced it under the
+			// same id; only the registered plan is counted.
+			if s.plans[p.id] == p {
+				delete(s.plans, p.id)
+				s.metrics.PlanExpired()
+			}
+		case <-s.quit:
+			for id := range s.plans {
+				delete(s.plans, id)
+				s.metrics.PlanClosed()
+			}
+			// Plans end on quit by themselves and never wait for this loop
+			// once quit is closed, so this wait cannot deadlock.
+			s.running.Wait()
+			return
+		}
+	}
+}
+
+// live reports whether p may still be handed out at now. A plan whose
+// goroutine has ended without quit has expired, even if its reaped message
+// is still on the way.
+func (s *Supervisor) live(p *Plan, now time.Time) bool {
+	if !now.Before(p.expiry) {
+		return false
+	}
+	select {
+	case <-p.done:
+		return false
+	default:
+		return true
+	}
+}
+
+// sweep removes p from the registry as expired and tells its actor to end
+// now rather than at its next timer tick.
+func (s *Supervisor) sweep(p *Plan) {
+	delete(s.plans, p.id)
+	s.metrics.PlanExpired()
+	select {
+	case p.evict <- struct{}{}:
+	default: // already told
+	}
+}
+
+// sweepAll sweeps every plan past its expiry. It runs only at the limit, so
+// a full registry never refuses a publish because of plans that are gone.
+func (s *Supervisor) sweepAll() {
+	now := s.now()
+	for _, p := range s.plans {
+		if !s.live(p, now) {
+			s.sweep(p)
+		}
+	}
+}
+
+// full reports whether no slot is free once expired plans are swept.
+func (s *Supervisor) full() bool {
+	if len(s.plans) < s.capacity {
+		return false
+	}
+	s.sweepAll()
+	return len(s.plans) >= s.capacity
+}
+
+// supRequest is one request served by the supervisor's run loop.
+type supRequest interface{ serve(s *Supervisor) }
+
+type capacityReq struct{ ans chan<- reply[struct{}] }
+
+func (r capacityReq) serve(s *Supervisor) {
+	if s.full() {
+		s.metrics.CapacityRefused()
+		r.ans <- reply[struct{}]{err: ErrCapacity}
+		return
+	}
+	r.ans <- reply[struct{}]{}
+}
+
+type openReq struct{ ans chan<- reply[int] }
+
+func (r openReq) serve(s *Supervisor) {
+	s.sweepAll()
+	r.ans <- reply[int]{v: len(s.plans)}
+}
+
+type lookupReq struct {
+	id  string
+	ans chan<- reply[*Plan]
+}
+
+func (r lookupReq) serve(s *Supervisor) {
+	p, ok := s.plans[r.id]
+	switch {
+	case !ok:
+		r.ans <- reply[*Plan]{err: ErrNotFound}
+	case !s.live(p, s.now()):
+		s.sweep(p)
+		r.ans <- reply[*Plan]{err: ErrNotFound}
+	default:
+		r.ans <- reply[*Plan]{v: p}
+	}
+}
+
+type createReq struct {
+	plan *Plan
+	ans  chan<- reply[createResult]
+}
+
+type createResult struct {
+	plan    *Plan
+	created bool
+}
+
+func (r createReq) serve(s *Supervisor) {
+	// quit may have been closed while this request was being taken: a plan
+	// started now would only be stopped at once.
+	select {
+	case <-s.quit:
+		r.ans <- reply[createResult]{err: ErrStopped}
+		return
+	default:
+	}
+	if cur, ok := s.plans[r.plan.id]; ok {
+		if s.live(cur, s.now()) {
+			r.ans <- reply[createResult]{v: createResult{plan: cur}}
+			return
+		}
+		s.sweep(cur)
+	}
+	if s.full() {
+		s.metrics.CapacityRefused()
+		r.ans <- reply[createResult]{err: ErrCapacity}
+		return
+	}
+	s.plans[r.plan.id] = r.plan
+	s.running.Go(r.plan.run)
+	s.metrics.PlanCreated()
+	r.ans <- reply[createResult]{v: createResult{plan: r.plan, created: true}}
+}
+
+// reply is an actor's answer to one request; its channel is buffered to one
+// so the actor never waits for the caller to take it.
+type reply[T any] struct {
+	v   T
+	err error
+}
+
+// ask posts req on an actor's mailbox and waits for its answer. Posting gives
+// up when closing is closed (the actor accepts nothing more) and waiting when
+// done is closed (the actor has returned); both then answer gone(). Either
+// step gives up on ctx, so a vanished caller never stays behind. An answer
+// that is already there wins over done: the actor answers every request it
+// took before it returns.
+func ask[M, T any](ctx context.Context, box chan<- M, req M, ans <-chan reply[T], closing, done <-chan struct{}, gone func() error) (T, error) {
+	var zero T
+	if err := ctx.Err(); err != nil {
+		return zero, err
+	}
+	// A select picks at random among ready cases: look at closing first so
+	// that a call made after the end is refused deterministically.
+	select {
+	case <-closing:
+		return zero, gone()
+	default:
+	}
+	select {
+	case box <- req:
+	case <-closing:
+		return zero, gone()
+	case <-ctx.Done():
+		return zero, ctx.Err()
+	}
+	select {
+	case r := <-ans:
+		return r.v, r.err
+	case <-ctx.Done():
+		return zero, ctx.Err()
+	case <-done:
+		select {
+		case r := <-ans:
+			return r.v, r.err
+		default:
+			return zero, gone()
+		}
+	}
+}
+
+// checkInit refuses a PlanInit that would break the plan's invariants.
+func checkInit(init PlanInit) error {
+	if init.Canonical == nil || init.Canonical.Signers == nil {
+		return errors.New("actor: PlanInit without a Canonical and its signer set")
+	}
+	if init.ID != hex.EncodeToString(init.Canonical.Hash[:]) {
+		return errors.New("actor: PlanInit.ID is not the hex of Canonical.Hash")
+	}
+	switch e := init.Envelope; {
+	case e.Type == xdr.EnvelopeTypeEnvelopeTypeTx && e.V1 != nil:
+	case e.Type == xdr.EnvelopeTypeEnvelopeTypeTxV0 && e.V0 != nil:
+	default:
+		return errors.New("actor: PlanInit.Envelope is not a classic transaction envelope")
+	}
+	if len(init.Admitted) > ledger.MaxSignatures {
+		return ErrSignatureCap
+	}
+	n := init.Canonical.Signers.Len()
+	for _, a := range init.Admitted {
+		if a.Signer < 0 || a.Signer >= n {
+			return errBadSigner
+		}
+	}
+	return nil
+}

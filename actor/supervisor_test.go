@@ -1,0 +1,561 @@
+package actor
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/closerelay/closerelay/ledger"
+	"github.com/closerelay/closerelay/metrics"
+	"go.uber.org/goleak"
+)
+
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+
+// start runs a supervisor for the length of the test.
+func start(t *testing.T, opts Options) *Supervisor {
+	t.Helper()
+	s := NewSupervisor(opts)
+	t.Cleanup(func() {
+		if err := s.Stop(context.Background()); err != nil {
+			t.Errorf("Stop: %v", err)
+		}
+	})
+	return s
+}
+
+// skewedClock is a Now that runs ahead of the bubble's clock by a settable
+// amount, so a test can put the supervisor past a plan's expiry before the
+// plan's timer fires.
+type skewedClock struct{ skew atomic.Int64 }
+
+func (c *skewedClock) now() time.Time          { return time.Now().Add(time.Duration(c.skew.Load())) }
+func (c *skewedClock) advance(d time.Duration) { c.skew.Add(int64(d)) }
+
+func TestCreateLookupSnapshot(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ctx := t.Context()
+		m := metrics.New()
+		s := start(t, Options{Metrics: m})
+		f := newFixture(t, 1)
+		p := create(t, s, f, time.Now().Add(ledger.SigningWindow), 0)
+
+		if p.ID() != f.id || p.Canonical() != f.canonical {
+			t.Fatalf("ID/Canonical = %q/%p, want %q/%p", p.ID(), p.Canonical(), f.id, f.canonical)
+		}
+		got, err := s.Lookup(ctx, f.id)
+		if err != nil || got != p {
+			t.Fatalf("Lookup = %p, %v; want %p", got, err, p)
+		}
+		st, err := p.Snapshot(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := State{ID: f.id, Network: ledger.Testnet, XDR: f.canonical.XDR, Signers: addresses(0), Version: 1}
+		if !equalState(st, want) {
+			t.Fatalf("Snapshot = %+v\nwant %+v", st, want)
+		}
+		if i, ok := p.Known(f.sigs[0].Sig.Signature); !ok || i != 0 {
+			t.Errorf("Known(sig 0) = %d, %v", i, ok)
+		}
+		if _, ok := p.Known(f.sigs[1].Sig.Signature); ok {
+			t.Error("Known(sig 1) before it was merged")
+		}
+		if n, err := s.Open(ctx); n != 1 || err != nil {
+			t.Errorf("Open = %d, %v", n, err)
+		}
+		if _, err := s.Lookup(ctx, newFixtureSigned(t, 2, 1).id); !errors.Is(err, ErrNotFound) {
+			t.Errorf("Lookup(unknown) = %v, want ErrNotFound", err)
+		}
+		if v := metricValue(t, m, "closerelay_plans_created_total"); v != 1 {
+			t.Errorf("plans_created_total = %v", v)
+		}
+		if v := metricValue(t, m, "closerelay_plans_open"); v != 1 {
+			t.Errorf("plans_open = %v", v)
+		}
+	})
+}
+
+func TestCreateRefusesBadInit(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		s := start(t, Options{})
+		f := newFixtureSigned(t, 1, 1)
+		expiry := time.Now().Add(time.Hour)
+		for name, mutate := range map[string]func(*PlanInit){
+			"id not the hash":   func(in *PlanInit) { in.ID = newFixtureSigned(t, 2, 1).id },
+			"no canonical":      func(in *PlanInit) { in.Canonical = nil },
+			"signer not in set": func(in *PlanInit) { in.Admitted[0].Signer = len(keys) },
+			"not an envelope":   func(in *PlanInit) { in.Envelope.V1 = nil },
+		} {
+			in := f.init(expiry)
+			mutate(&in)
+			if p, _, err := s.Create(t.Context(), in); err == nil || p != nil {
+				t.Errorf("%s: Create = %p, %v; want an error", name, p, err)
+			}
+		}
+		if n, _ := s.Open(t.Context()); n != 0 {
+			t.Errorf("Open = %d after refused creates", n)
+		}
+	})
+}
+
+// TestCapacity fills the real production limit: the 500th plan is created,
+// the 501st is refused at both guards, and an expiry frees a slot.
+func TestCapacity(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ctx := t.Context()
+		m := metrics.New()
+		s := start(t, Options{Capacity: DefaultCapacity, Metrics: m})
+		fixtures := make([]*fixture, DefaultCapacity+1)
+		for i := range fixtures {
+			fixtures[i] = newFixtureSigned(t, int64(i+1), 1)
+		}
+		now := time.Now()
+		create(t, s, fixtures[0], now.Add(time.Hour)) // the first to go
+		for _, f := range fixtures[1 : DefaultCapacity-1] {
+			create(t, s, f, now.Add(ledger.SigningWindow))
+		}
+		// 499 open: guard 5 passes and the 500th plan is created.
+		if err := s.CheckCapacity(ctx); err != nil {
+			t.Fatalf("CheckCapacity at 499 = %v", err)
+		}
+		create(t, s, fixtures[DefaultCapacity-1], now.Add(ledger.SigningWindow))
+
+		last := fixtures[DefaultCapacity]
+		if err := s.CheckCapacity(ctx); !errors.Is(err, ErrCapacity) {
+			t.Fatalf("CheckCapacity at 500 = %v, want ErrCapacity", err)
+		}
+		if p, created, err := s.Create(ctx, last.init(now.Add(ledger.SigningWindow))); !errors.Is(err, ErrCapacity) || p != nil || created {
+			t.Fatalf("Create of the 501st = %p, %v, %v; want ErrCapacity", p, created, err)
+		}
+		// A re-publish of an open id is a merge, not a new plan: never refused.
+		existing, err := s.Lookup(ctx, fixtures[7].id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p, created, err := s.Create(ctx, fixtures[7].init(now.Add(ledger.SigningWindow))); err != nil || created || p != existing {
+			t.Fatalf("Create of an open id at capacity = %p, %v, %v; want %p, false, nil", p, created, err, existing)
+		}
+		if v := metricValue(t, m, "closerelay_plans_capacity_refused_total"); v != 2 {
+			t.Errorf("capacity_refused_total = %v, want 2 (guard 5 and guard 8)", v)
+		}
+		if n, _ := s.Open(ctx); n != DefaultCapacity {
+			t.Fatalf("Open = %d, want %d", n, DefaultCapacity)
+		}
+
+		time.Sleep(time.Hour)
+		synctest.Wait()
+		if n, _ := s.Open(ctx); n != DefaultCapacity-1 {
+			t.Fatalf("Open after one expiry = %d, want %d", n, DefaultCapacity-1)
+		}
+		if err := s.CheckCapacity(ctx); err != nil {
+			t.Fatalf("CheckCapacity after one expiry = %v", err)
+		}
+		create(t, s, last, time.Now().Add(ledger.SigningWindow))
+		for name, want := range map[string]float64{
+			"closerelay_plans_created_total": DefaultCapacity + 1,
+			"closerelay_plans_expired_total": 1,
+			"closerelay_plans_open":          DefaultCapacity,
+		} {
+			if v := metricValue(t, m, name); v != want {
+				t.Errorf("%s = %v, want %v", name, v, want)
+			}
+		}
+	})
+}
+
+// TestCapacitySweepsExpired: at the limit, plans past their expiry whose
+// timers have not fired yet do not hold slots.
+func TestCapacitySweepsExpired(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		clock := &skewedClock{}
+		m := metrics.New()
+		s := start(t, Options{Capacity: 2, Now: clock.now, Metrics: m})
+		now := clock.now()
+		create(t, s, newFixtureSigned(t, 1, 1), now.Add(time.Hour))
+		create(t, s, newFixtureSigned(t, 2, 1), now.Add(ledger.SigningWindow))
+		if err := s.CheckCapacity(t.Context()); !errors.Is(err, ErrCapacity) {
+			t.Fatalf("CheckCapacity = %v, want ErrCapacity", err)
+		}
+		clock.advance(2 * time.Hour)
+		if err := s.CheckCapacity(t.Context()); err != nil {
+			t.Fatalf("CheckCapacity past the first expiry = %v", err)
+		}
+		create(t, s, newFixtureSigned(t, 3, 1), clock.now().Add(ledger.SigningWindow))
+		time.Sleep(time.Hour) // the swept plan's own timer fires now
+		synctest.Wait()
+		if v := metricValue(t, m, "closerelay_plans_expired_total"); v != 1 {
+			t.Errorf("plans_expired_total = %v, want 1", v)
+		}
+	})
+}
+
+// TestConcurrentCreateOneID: racing publishes of one new id end as one plan;
+// the losers are handed that plan to merge into.
+func TestConcurrentCreateOneID(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		m := metrics.New()
+		s := start(t, Options{Metrics: m})
+		f := newFixture(t, 1)
+		expiry := time.Now().Add(ledger.SigningWindow)
+		const racers = 16
+		var (
+			wg      sync.WaitGroup
+			plans   [racers]*Plan
+			created [racers]bool
+			errs    [racers]error
+		)
+		for i := range racers {
+			wg.Go(func() {
+				// Each racer publishes with a different signer, as two
+				// co-signers publishing the same close would.
+				plans[i], created[i], errs[i] = s.Create(t.Context(), f.init(expiry, i))
+			})
+		}
+		wg.Wait()
+		winners := 0
+		for i := range racers {
+			if errs[i] != nil {
+				t.Fatalf("racer %d: %v", i, errs[i])
+			}
+			if plans[i] != plans[0] {
+				t.Fatalf("racer %d got plan %p, racer 0 got %p", i, plans[i], plans[0])
+			}
+			if created[i] {
+				winners++
+			}
+		}
+		if winners != 1 {
+			t.Fatalf("%d racers created the plan, want 1", winners)
+		}
+		// The losers merge, as the publish handler does.
+		for i := range racers {
+			if !created[i] {
+				if _, _, err := plans[i].Merge(t.Context(), f.admitted(i)); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		st, _ := plans[0].Snapshot(t.Context())
+		if len(st.Signers) != racers {
+			t.Errorf("plan has %d signers after all merges, want %d", len(st.Signers), racers)
+		}
+		if n, _ := s.Open(t.Context()); n != 1 {
+			t.Errorf("Open = %d, want 1", n)
+		}
+		if v := metricValue(t, m, "closerelay_plans_created_total"); v != 1 {
+			t.Errorf("plans_created_total = %v, want 1", v)
+		}
+	})
+}
+
+// TestLookupAtExpiryBoundary: a plan is live until the instant before its
+// expiry and gone at that instant, whichever of the timer and the lookup is
+// served first, and it is counted expired once.
+func TestLookupAtExpiryBoundary(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ctx := t.Context()
+		m := metrics.New()
+		s := start(t, Options{Metrics: m})
+		f := newFixtureSigned(t, 1, 1)
+		p := create(t, s, f, time.Now().Add(time.Hour))
+
+		time.Sleep(time.Hour - time.Nanosecond)
+		if got, err := s.Lookup(ctx, f.id); err != nil || got != p {
+			t.Fatalf("Lookup 1ns before expiry = %p, %v", got, err)
+		}
+		if _, err := p.Snapshot(ctx); err != nil {
+			t.Fatalf("Snapshot 1ns before expiry = %v", err)
+		}
+		time.Sleep(time.Nanosecond) // exactly the expiry: the timer fires now too
+		if _, err := s.Lookup(ctx, f.id); !errors.Is(err, ErrNotFound) {
+			t.Fatalf("Lookup at expiry = %v, want ErrNotFound", err)
+		}
+		if _, err := p.Snapshot(ctx); !errors.Is(err, ErrNotFound) {
+			t.Fatalf("Snapshot at expiry = %v, want ErrNotFound", err)
+		}
+		synctest.Wait()
+		if v := metricValue(t, m, "closerelay_plans_expired_total"); v != 1 {
+			t.Errorf("plans_expired_total = %v, want 1", v)
+		}
+		if v := metricValue(t, m, "closerelay_plans_open"); v != 0 {
+			t.Errorf("plans_open = %v, want 0", v)
+		}
+	})
+}
+
+// TestLookupSweepsBeforeTimer: when the clock says a plan is past expiry but
+// its timer has not fired, Lookup sweeps it, its subscribers are ended as by
+// expiry, and the later timer does not count it again.
+func TestLookupSweepsBeforeTimer(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ctx := t.Context()
+		clock := &skewedClock{}
+		m := metrics.New()
+		s := start(t, Options{Now: clock.now, Metrics: m})
+		f := newFixture(t, 1)
+		p := create(t, s, f, clock.now().Add(time.Hour))
+		sub, err := p.Subscribe(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer sub.Close()
+
+		clock.advance(time.Hour)
+		if _, err := s.Lookup(ctx, f.id); !errors.Is(err, ErrNotFound) {
+			t.Fatalf("Lookup past expiry = %v, want ErrNotFound", err)
+		}
+		synctest.Wait()
+		events, closed := drain(sub.C())
+		if len(events) != 1 || !events[0].Expired || !closed {
+			t.Fatalf("subscriber saw %+v (closed %v), want one Expired then the end", events, closed)
+		}
+		if _, _, err := p.Merge(ctx, f.admitted(1)); !errors.Is(err, ErrNotFound) {
+			t.Errorf("Merge on a swept plan = %v, want ErrNotFound", err)
+		}
+		time.Sleep(2 * time.Hour) // well past the plan's own timer
+		synctest.Wait()
+		if v := metricValue(t, m, "closerelay_plans_expired_total"); v != 1 {
+			t.Errorf("plans_expired_total = %v, want 1", v)
+		}
+		if v := metricValue(t, m, "closerelay_plans_open"); v != 0 {
+			t.Errorf("plans_open = %v, want 0", v)
+		}
+	})
+}
+
+// TestPlanPastExpiryBeforeTimer: a handle held past the expiry answers
+// ErrNotFound on every path, the fast ones included, even before the timer
+// fires, and its subscribers are ended as by expiry.
+func TestPlanPastExpiryBeforeTimer(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ctx := t.Context()
+		clock := &skewedClock{}
+		m := metrics.New()
+		s := start(t, Options{Now: clock.now, Metrics: m})
+		f := newFixture(t, 1)
+		p := create(t, s, f, clock.now().Add(time.Hour))
+		sub, err := p.Subscribe(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer sub.Close()
+
+		clock.advance(time.Hour)
+		if _, err := p.Snapshot(ctx); !errors.Is(err, ErrNotFound) {
+			t.Errorf("Snapshot past expiry = %v", err)
+		}
+		if _, _, err := p.Merge(ctx, f.admitted(0)); !errors.Is(err, ErrNotFound) {
+			t.Errorf("replay Merge past expiry = %v", err)
+		}
+		synctest.Wait()
+		if events, closed := drain(sub.C()); len(events) != 1 || !events[0].Expired || !closed {
+			t.Errorf("subscriber saw %+v (closed %v), want one Expired then the end", events, closed)
+		}
+		if v := metricValue(t, m, "closerelay_plans_expired_total"); v != 1 {
+			t.Errorf("plans_expired_total = %v, want 1", v)
+		}
+		if _, err := s.Lookup(ctx, f.id); !errors.Is(err, ErrNotFound) {
+			t.Errorf("Lookup = %v", err)
+		}
+	})
+}
+
+// TestCreateReplacesExpiredPlan: a publish of an id whose plan is past
+// expiry creates a new plan instead of merging into the dead one.
+func TestCreateReplacesExpiredPlan(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		clock := &skewedClock{}
+		m := metrics.New()
+		s := start(t, Options{Now: clock.now, Metrics: m})
+		f := newFixture(t, 1)
+		old := create(t, s, f, clock.now().Add(time.Hour))
+		clock.advance(time.Hour)
+		p := create(t, s, f, clock.now().Add(time.Hour), 1)
+		if p == old {
+			t.Fatal("Create returned the expired plan")
+		}
+		time.Sleep(time.Hour - time.Nanosecond) // the old plan's timer has fired; the new one has not
+		synctest.Wait()
+		if got, err := s.Lookup(t.Context(), f.id); err != nil || got != p {
+			t.Fatalf("Lookup = %p, %v; want the new plan %p", got, err, p)
+		}
+		for name, want := range map[string]float64{
+			"closerelay_plans_created_total": 2,
+			"closerelay_plans_expired_total": 1,
+			"closerelay_plans_open":          1,
+		} {
+			if v := metricValue(t, m, name); v != want {
+				t.Errorf("%s = %v, want %v", name, v, want)
+			}
+		}
+	})
+}
+
+// TestStop: streams end without Expired, every later call answers
+// ErrStopped, and Stop is idempotent.
+func TestStop(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ctx := t.Context()
+		m := metrics.New()
+		s := NewSupervisor(Options{Metrics: m})
+		f1, f2 := newFixture(t, 1), newFixture(t, 2)
+		expiry := time.Now().Add(ledger.SigningWindow)
+		p1, p2 := create(t, s, f1, expiry), create(t, s, f2, expiry)
+		var subs []*Subscription
+		for _, p := range []*Plan{p1, p1, p2} {
+			sub, err := p.Subscribe(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			subs = append(subs, sub)
+		}
+		if _, _, err := p1.Merge(ctx, f1.admitted(1)); err != nil {
+			t.Fatal(err)
+		}
+
+		if err := s.Stop(ctx); err != nil {
+			t.Fatalf("Stop = %v", err)
+		}
+		for i, sub := range subs {
+			events, closed := drain(sub.C())
+			if !closed {
+				t.Errorf("subscriber %d: channel still open after Stop", i)
+			}
+			for _, ev := range events {
+				if ev.Expired {
+					t.Errorf("subscriber %d: Expired on shutdown", i)
+				}
+			}
+			sub.Close() // after the end: must neither block nor count again
+		}
+
+		if _, err := s.Lookup(ctx, f1.id); !errors.Is(err, ErrStopped) {
+			t.Errorf("Lookup after Stop = %v", err)
+		}
+		if err := s.CheckCapacity(ctx); !errors.Is(err, ErrStopped) {
+			t.Errorf("CheckCapacity after Stop = %v", err)
+		}
+		if _, err := s.Open(ctx); !errors.Is(err, ErrStopped) {
+			t.Errorf("Open after Stop = %v", err)
+		}
+		if _, _, err := s.Create(ctx, newFixture(t, 3).init(expiry)); !errors.Is(err, ErrStopped) {
+			t.Errorf("Create after Stop = %v", err)
+		}
+		if _, err := p1.Snapshot(ctx); !errors.Is(err, ErrStopped) {
+			t.Errorf("Snapshot after Stop = %v", err)
+		}
+		if _, _, err := p1.Merge(ctx, f1.admitted(2)); !errors.Is(err, ErrStopped) {
+			t.Errorf("Merge after Stop = %v", err)
+		}
+		if _, err := p2.Subscribe(ctx); !errors.Is(err, ErrStopped) {
+			t.Errorf("Subscribe after Stop = %v", err)
+		}
+		if err := s.Stop(ctx); err != nil {
+			t.Errorf("second Stop = %v", err)
+		}
+		for name, want := range map[string]float64{
+			"closerelay_plans_open":          0,
+			"closerelay_plans_expired_total": 0,
+			"closerelay_stream_subscribers":  0,
+		} {
+			if v := metricValue(t, m, name); v != want {
+				t.Errorf("%s = %v, want %v", name, v, want)
+			}
+		}
+	})
+}
+
+// TestCancelledContext: no call hangs on a cancelled context, whether the
+// actor is healthy, never takes the request, or takes it and never answers.
+func TestCancelledContext(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		s := start(t, Options{})
+		f := newFixture(t, 1)
+		expiry := time.Now().Add(ledger.SigningWindow)
+		p := create(t, s, f, expiry)
+
+		cancelled, cancel := context.WithCancel(t.Context())
+		cancel()
+		check := func(what string, err error) {
+			t.Helper()
+			if !errors.Is(err, context.Canceled) {
+				t.Errorf("%s with a cancelled ctx = %v, want context.Canceled", what, err)
+			}
+		}
+		_, err := s.Lookup(cancelled, f.id)
+		check("Lookup", err)
+		check("CheckCapacity", s.CheckCapacity(cancelled))
+		_, err = s.Open(cancelled)
+		check("Open", err)
+		_, _, err = s.Create(cancelled, newFixture(t, 2).init(expiry))
+		check("Create", err)
+		_, err = p.Snapshot(cancelled)
+		check("Snapshot", err)
+		_, _, err = p.Merge(cancelled, f.admitted(1))
+		check("Merge", err)
+		_, err = p.Subscribe(cancelled)
+		check("Subscribe", err)
+	})
+
+	synctest.Test(t, func(t *testing.T) {
+		// A supervisor whose loop never runs: nothing takes a request.
+		s := &Supervisor{mailbox: make(chan supRequest), quit: make(chan struct{}), done: make(chan struct{})}
+		ctx, cancel := context.WithTimeout(t.Context(), time.Second)
+		defer cancel()
+		if _, err := s.Lookup(ctx, "x"); !errors.Is(err, context.DeadlineExceeded) {
+			t.Errorf("Lookup on a stuck supervisor = %v", err)
+		}
+	})
+
+	synctest.Test(t, func(t *testing.T) {
+		// A plan whose loop never runs, then one that takes a request and
+		// sits on it: the caller leaves at its deadline either way.
+		s := start(t, Options{})
+		f := newFixture(t, 1)
+		p, err := newPlan(s, f.init(time.Now().Add(time.Hour)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithTimeout(t.Context(), time.Second)
+		defer cancel()
+		if _, _, err := p.Merge(ctx, f.admitted(1)); !errors.Is(err, context.DeadlineExceeded) {
+			t.Errorf("Merge on a stuck plan = %v", err)
+		}
+
+		taken := make(chan planRequest, 1)
+		go func() { taken <- <-p.mailbox }()
+		ctx, cancel = context.WithTimeout(t.Context(), time.Second)
+		defer cancel()
+		if sub, err := p.Subscribe(ctx); !errors.Is(err, context.DeadlineExceeded) || sub != nil {
+			t.Fatalf("Subscribe on a plan that never answers = %v, %v", sub, err)
+		}
+		// The abandoned request is served late: it must not take a slot,
+		// and the subscription it carried is closed. This goroutine stands
+		// in for the run loop.
+		req := <-taken
+		req.serve(p)
+		if len(p.subs) != 0 {
+			t.Errorf("an abandoned Subscribe registered a subscriber")
+		}
+		if _, open := <-req.(subscribeReq).sub.C(); open {
+			t.Errorf("the abandoned subscription's channel is open")
+		}
+	})
+}
+
+func equalState(a, b State) bool {
+	if a.ID != b.ID || a.Network != b.Network || a.XDR != b.XDR || a.Version != b.Version || len(a.Signers) != len(b.Signers) {
+		return false
+	}
+	for i := range a.Signers {
+		if a.Signers[i] != b.Signers[i] {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,376 @@
+// Package client is a typed Go client of closerelay's HTTP API (CONTRACT.md):
+// publish, fetch and sign plans, watch a plan's event stream, and mint and
+// co-sign mediator flows.
+//
+// Every call takes a context, and every refusal by the server comes back as
+// an *Error carrying the HTTP status, the code and the reason, so callers
+// branch with errors.As instead of parsing text. Anything else (a dial
+// failure, a timeout, an answer that is not the contract's shape) is a
+// transport problem and is returned as the underlying error.
+//
+// The client trusts nothing it is sent back beyond the wire shape: checking
+// that a merged envelope meets the account's threshold, and that a co-signed
+// forward is really signed by the mediator, is the job of package
+// client/wallet, which the service relies on clients to do (SPEC "What the
+// service does", item 3).
+package client
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// maxResponseBytes caps a JSON answer. The largest legitimate one carries an
+// envelope of 12,000 characters and a signer list; the cap only stops a
+// broken server from streaming without end.
+const maxResponseBytes = 1 << 20
+
+// maxReasonBytes caps the reason taken from a plain-text error body.
+const maxReasonBytes = 512
+
+// ErrUnexpectedResponse is wrapped by errors for a success status whose body
+// is not the contract's shape: the server (or something in front of it)
+// answered, but not as closerelay does.
+var ErrUnexpectedResponse = errors.New("client: unexpected response from the server")
+
+// Error is a request the server refused: any answer with a status that is not
+// 2xx. Code and Reason come from the JSON error body when there is one; the
+// event stream answers plain text, which becomes Reason with an empty Code.
+type Error struct {
+	Status int    // HTTP status, e.g. 400, 404, 429, 503
+	Code   string // e.g. "NOT_FOUND", "REJECTED"; empty for plain-text refusals
+	Reason string // the server's human-readable sentence
+	// RetryAfter is the server's Retry-After delay (429, and 503 at the
+	// stream's subscriber cap); zero when the header was absent.
+	RetryAfter time.Duration
+}
+
+func (e *Error) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "closerelay: %d %s", e.Status, http.StatusText(e.Status))
+	if e.Code != "" {
+		b.WriteString(" " + e.Code)
+	}
+	if e.Reason != "" {
+		b.WriteString(": " + e.Reason)
+	}
+	if e.RetryAfter > 0 {
+		fmt.Fprintf(&b, " (retry after %s)", e.RetryAfter)
+	}
+	return b.String()
+}
+
+// Client talks to one closerelay instance. It is safe for concurrent use.
+type Client struct {
+	base      *url.URL
+	http      *http.Client
+	userAgent string
+
+	// Watch's timing; see the With… options.
+	pollInterval   time.Duration
+	reconnectMin   time.Duration
+	reconnectMax   time.Duration
+	idleTimeout    time.Duration
+	streamFallback time.Duration
+}
+
+// Option configures a Client.
+type Option func(*Client)
+
+// WithHTTPClient sets the HTTP client. Its Timeout must be zero, or event
+// streams are cut at that age (Watch reconnects, but each cut costs a round
+// trip); bound calls with their contexts instead. The default is a client
+// of its own with http.DefaultTransport.
+func WithHTTPClient(hc *http.Client) Option { return func(c *Client) { c.http = hc } }
+
+// WithUserAgent sets the User-Agent header of every request.
+func WithUserAgent(ua string) Option { return func(c *Client) { c.userAgent = ua } }
+
+// WithPollInterval sets how often Watch fetches the plan while the stream
+// refuses it (503 at the subscriber cap, or 429); default 2 s.
+func WithPollInterval(d time.Duration) Option { return func(c *Client) { c.pollInterval = d } }
+
+// WithReconnectDelay sets Watch's backoff after a dropped stream: it starts at
+// min (or the stream's retry field, if the server sent one), doubles up to
+// max, and starts again after a connection that delivered an event; default
+// 500 ms to 30 s.
+func WithReconnectDelay(min, max time.Duration) Option {
+	return func(c *Client) { c.reconnectMin, c.reconnectMax = min, max }
+}
+
+// WithIdleTimeout sets how long Watch waits on a silent stream before it
+// takes the connection for dead and reconnects. The server sends a
+// heartbeat every 25 s by default, so the default is 65 s; zero or negative
+// disables the check.
+func WithIdleTimeout(d time.Duration) Option { return func(c *Client) { c.idleTimeout = d } }
+
+// WithStreamRetry sets how long Watch polls before it tries the stream again
+// when the server refused it without a Retry-After header; default 5 s, the
+// delay the relay itself advertises at its subscriber cap.
+func WithStreamRetry(d time.Duration) Option { return func(c *Client) { c.streamFallback = d } }
+
+// New returns a client of the relay at baseURL, e.g. "http://127.0.0.1:8080".
+// A path in baseURL is kept as a prefix of every route.
+func New(baseURL string, opts ...Option) (*Client, error) {
+	u, err := url.Parse(baseURL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("client: %q is not an http(s) base URL", baseURL)
+	}
+	u.Path = strings.TrimSuffix(u.Path, "/")
+	u.RawQuery, u.Fragment = "", ""
+	c := &Client{
+		base:           u,
+		http:           &http.Client{},
+		userAgent:      "closerelay-client/1",
+		pollInterval:   2 * time.Second,
+		reconnectMin:   500 * time.Millisecond,
+		reconnectMax:   30 * time.Second,
+		idleTimeout:    65 * time.Second,
+		streamFallback: 5 * time.Second,
+	}
+	for _, o := range opts {
+		o(c)
+	}
+	if c.pollInterval <= 0 {
+		c.pollInterval = 2 * time.Second
+	}
+	if c.reconnectMin <= 0 {
+		c.reconnectMin = 500 * time.Millisecond
+	}
+	if c.reconnectMax < c.reconnectMin {
+		c.reconnectMax = c.reconnectMin
+	}
+	if c.streamFallback <= 0 {
+		c.streamFallback = 5 * time.Second
+	}
+	return c, nil
+}
+
+// BaseURL is the relay's base URL as the client uses it.
+func (c *Client) BaseURL() string { return c.base.String() }
+
+// Plan is a plan's current state as GET /api/plan/{id} answers it.
+type Plan struct {
+	Network string `json:"network"`
+	XDR     string `json:"xdr"`
+}
+
+// Signed is the answer to a sign: the full merged envelope after the
+// caller's signature landed, and the recovered signer keys it carries, in
+// envelope order.
+type Signed struct {
+	Network string   `json:"network"`
+	XDR     string   `json:"xdr"`
+	Signers []string `json:"signers"`
+}
+
+// Flow is a minted mediator flow.
+type Flow struct {
+	FlowToken         string `json:"flowToken"`
+	MediatorPublicKey string `json:"mediatorPublicKey"`
+}
+
+// Cosigned is the mediator's answer: the forward envelope with the mediator's
+// signature added, and its transaction hash (64 hex characters).
+type Cosigned struct {
+	SignedXDR string `json:"signedXdr"`
+	Hash      string `json:"hash"`
+}
+
+// Publish opens a plan for a partly signed close transaction (or merges into
+// the existing plan of the same transaction) and returns the plan id.
+func (c *Client) Publish(ctx context.Context, network, xdr string) (string, error) {
+	var out struct {
+		OK bool   `json:"ok"`
+		ID string `json:"id"`
+	}
+	err := c.do(ctx, http.MethodPost, "/api/plan", nil, map[string]string{"network": network, "xdr": xdr}, &out)
+	if err != nil {
+		return "", err
+	}
+	if !out.OK || !isPlanID(out.ID) {
+		return "", fmt.Errorf("%w: publish answered no plan id", ErrUnexpectedResponse)
+	}
+	return out.ID, nil
+}
+
+// Get fetches a plan's current envelope.
+func (c *Client) Get(ctx context.Context, id string) (Plan, error) {
+	var out struct {
+		OK bool `json:"ok"`
+		Plan
+	}
+	if err := c.do(ctx, http.MethodGet, planPath(id), nil, nil, &out); err != nil {
+		return Plan{}, err
+	}
+	if !out.OK || out.XDR == "" {
+		return Plan{}, fmt.Errorf("%w: the plan answer carries no envelope", ErrUnexpectedResponse)
+	}
+	return out.Plan, nil
+}
+
+// Sign sends an envelope carrying the caller's signature (on its own, or with
+// others) to be merged into the plan, and returns the merged state.
+func (c *Client) Sign(ctx context.Context, id, xdr string) (Signed, error) {
+	var out struct {
+		OK bool `json:"ok"`
+		Signed
+	}
+	if err := c.do(ctx, http.MethodPost, planPath(id)+"/sign", nil, map[string]string{"xdr": xdr}, &out); err != nil {
+		return Signed{}, err
+	}
+	if !out.OK || out.XDR == "" {
+		return Signed{}, fmt.Errorf("%w: the sign answer carries no envelope", ErrUnexpectedResponse)
+	}
+	return out.Signed, nil
+}
+
+// MediatorMint mints a mediator flow committed to destination.
+func (c *Client) MediatorMint(ctx context.Context, destination string) (Flow, error) {
+	var out Flow
+	q := url.Values{"destination": {destination}}
+	if err := c.do(ctx, http.MethodGet, "/api/mediator/sign", q, nil, &out); err != nil {
+		return Flow{}, err
+	}
+	if out.FlowToken == "" || out.MediatorPublicKey == "" {
+		return Flow{}, fmt.Errorf("%w: the mint answer lacks flowToken or mediatorPublicKey", ErrUnexpectedResponse)
+	}
+	return out, nil
+}
+
+// MediatorCosign asks the mediator to co-sign a forward envelope of the flow.
+// Check the answer with wallet.VerifyCosigned before submitting it.
+func (c *Client) MediatorCosign(ctx context.Context, envelopeXDR, flowToken, network string) (Cosigned, error) {
+	var out struct {
+		OK bool `json:"ok"`
+		Cosigned
+	}
+	body := map[string]string{"envelopeXdr": envelopeXDR, "flowToken": flowToken, "network": network}
+	if err := c.do(ctx, http.MethodPost, "/api/mediator/sign", nil, body, &out); err != nil {
+		return Cosigned{}, err
+	}
+	if !out.OK || out.SignedXDR == "" {
+		return Cosigned{}, fmt.Errorf("%w: the co-sign answer carries no signedXdr", ErrUnexpectedResponse)
+	}
+	return out.Cosigned, nil
+}
+
+// planPath escapes id so that a caller's typo cannot reach another route.
+func planPath(id string) string { return "/api/plan/" + url.PathEscape(id) }
+
+func isPlanID(s string) bool {
+	if len(s) != 64 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		ch := s[i]
+		if !(ch >= '0' && ch <= '9' || ch >= 'a' && ch <= 'f' || ch >= 'A' && ch <= 'F') {
+			return false
+		}
+	}
+	return true
+}
+
+// newRequest builds a request to path, which must already be escaped.
+func (c *Client) newRequest(ctx context.Context, method, path string, query url.Values, body any) (*http.Request, error) {
+	target := c.base.String() + path
+	if query != nil {
+		target += "?" + query.Encode()
+	}
+	var rd io.Reader
+	if body != nil {
+		b, err := json.Marshal(body)
+		if err != nil {
+			return nil, err
+		}
+		rd = bytes.NewReader(b)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, target, rd)
+	if err != nil {
+		return nil, err
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	req.Header.Set("Accept", "application/json")
+	if c.userAgent != "" {
+		req.Header.Set("User-Agent", c.userAgent)
+	}
+	return req, nil
+}
+
+// do sends one JSON request and decodes a 2xx answer into out.
+func (c *Client) do(ctx context.Context, method, path string, query url.Values, body, out any) error {
+	req, err := c.newRequest(ctx, method, path, query, body)
+	if err != nil {
+		return err
+	}
+	resp, err := c.http.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		return errorFrom(resp)
+	}
+	raw, err := io.ReadAll(io.LimitReader(resp.Body, maxResponseBytes+1))
+	if err != nil {
+		return err
+	}
+	if len(raw) > maxResponseBytes {
+		return fmt.Errorf("%w: answer larger than %d bytes", ErrUnexpectedResponse, maxResponseBytes)
+	}
+	if err := json.Unmarshal(raw, out); err != nil {
+		return fmt.Errorf("%w: %v", ErrUnexpectedResponse, err)
+	}
+	return nil
+}
+
+// errorFrom turns a non-2xx answer into an *Error, reading the JSON error
+// body when there is one and a short plain-text reason otherwise.
+func errorFrom(resp *http.Response) *Error {
+	e := &Error{Status: resp.StatusCode, RetryAfter: parseRetryAfter(resp.Header.Get("Retry-After"), time.Now())}
+	raw, _ := io.ReadAll(io.LimitReader(resp.Body, maxResponseBytes))
+	var body struct {
+		Code   string `json:"code"`
+		Reason string `json:"reason"`
+	}
+	if json.Unmarshal(raw, &body) == nil && (body.Code != "" || body.Reason != "") {
+		e.Code, e.Reason = body.Code, body.Reason
+		return e
+	}
+	text := strings.TrimSpace(string(raw))
+	if len(text) > maxReasonBytes {
+		text = text[:maxReasonBytes] + "…"
+	}
+	e.Reason = text
+	return e
+}
+
+// parseRetryAfter reads Retry-After as delay-seconds or an HTTP date
+// (RFC 9110, 10.2.3); anything else is no delay.
+func parseRetryAfter(v string, now time.Time) time.Duration {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return 0
+	}
+	if s, err := strconv.ParseInt(v, 10, 64); err == nil {
+		if s < 0 || s > int64(24*time.Hour/time.Second) {
+			return 0
+		}
+		return time.Duration(s) * time.Second
+	}
+	if t, err := http.ParseTime(v); err == nil && t.After(now) {
+		return t.Sub(now)
+	}
+	return 0
+}

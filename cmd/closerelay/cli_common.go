@@ -1,0 +1,266 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/closerelay/closerelay/client"
+	"github.com/stellar/go-stellar-sdk/keypair"
+)
+
+// Exit codes of every subcommand. They mean the same everywhere so scripts
+// can branch on them.
+const (
+	exitOK        = 0 // done
+	exitRefused   = 1 // the server (or, for resume, the flow's expiry) refused the request
+	exitUsage     = 2 // bad flags, arguments or local input; nothing was sent
+	exitTransport = 3 // the server could not be reached, or its answer could not be used
+)
+
+// Environment variables the subcommands read. The secret is only ever read
+// from the environment or standard input: an argument would land in shell
+// history and in every process listing.
+const (
+	envURL     = "CLOSERELAY_URL"
+	envNetwork = "CLOSERELAY_NETWORK"
+	envSecret  = "CLOSERELAY_SECRET"
+	envHorizon = "CLOSERELAY_HORIZON_URL"
+)
+
+// cli is one invocation's world: its streams and environment, injected so
+// tests can run subcommands in process and read what they print.
+type cli struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	getenv         func(string) string
+	// signals makes a context that ends on SIGINT/SIGTERM, so that an
+	// interrupted watch ends cleanly; tests keep the plain context.
+	signals func(context.Context) (context.Context, context.CancelFunc)
+}
+
+func osCLI() *cli {
+	return &cli{
+		stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv,
+		signals: func(ctx context.Context) (context.Context, context.CancelFunc) {
+			return signal.NotifyContext(ctx, syscall.SIGINT, syscall.SIGTERM)
+		},
+	}
+}
+
+// usageError is a mistake in the command line or in local input.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error { return &usageError{fmt.Sprintf(format, args...)} }
+
+// refusedError is a refusal decided on the client side for the server, e.g.
+// a flow token past its expiry: sending it would only be refused.
+type refusedError struct{ err error }
+
+func (e *refusedError) Error() string { return e.err.Error() }
+func (e *refusedError) Unwrap() error { return e.err }
+
+// common are the flags every client subcommand takes.
+type common struct {
+	url     string
+	json    bool
+	timeout time.Duration
+}
+
+func (c *cli) commonFlags(fs *flagSet, defaultTimeout time.Duration) *common {
+	o := &common{}
+	def := c.getenv(envURL)
+	if def == "" {
+		def = "http://127.0.0.1:8080"
+	}
+	fs.StringVar(&o.url, "url", def, "relay base URL (env "+envURL+")")
+	fs.BoolVar(&o.json, "json", false, "print JSON instead of text, for scripts")
+	fs.DurationVar(&o.timeout, "timeout", defaultTimeout, "give up after this long (0: never)")
+	return o
+}
+
+// flagSet is a subcommand's flags with the text its --help prints.
+type flagSet struct {
+	*flag.FlagSet
+	synopsis, about string
+}
+
+// newFlagSet returns a FlagSet that reports nothing itself: parse prints
+// help to stdout for --help and errors with help to stderr, once.
+func newFlagSet(name, synopsis, about string) *flagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	return &flagSet{FlagSet: fs, synopsis: synopsis, about: about}
+}
+
+func (fs *flagSet) help(w io.Writer) {
+	fmt.Fprintf(w, "Usage: closerelay %s\n\n%s\n", fs.synopsis, fs.about)
+	hasFlags := false
+	fs.VisitAll(func(*flag.Flag) { hasFlags = true })
+	if hasFlags {
+		fmt.Fprintf(w, "\nFlags:\n")
+		fs.SetOutput(w)
+		fs.PrintDefaults()
+		fs.SetOutput(io.Discard)
+	}
+}
+
+// parse parses flags anywhere among the arguments (Go's flag package stops
+// at the first positional one, and `closerelay get ID --json` should work),
+// requires exactly nPos positionals when nPos >= 0, and handles --help.
+// done is true when the command should exit with code at once.
+func (c *cli) parse(fs *flagSet, args []string, nPos int, posName string) (pos []string, code int, done bool) {
+	for {
+		err := fs.Parse(args)
+		if errors.Is(err, flag.ErrHelp) {
+			fs.help(c.stdout)
+			return nil, exitOK, true
+		}
+		if err != nil {
+			fmt.Fprintf(c.stderr, "closerelay %s: %v\n\n", fs.Name(), err)
+			fs.help(c.stderr)
+			return nil, exitUsage, true
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			break
+		}
+		if consumed := len(args) - len(rest); consumed > 0 && args[consumed-1] == "--" {
+			pos = append(pos, rest...)
+			break
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
+	}
+	if nPos >= 0 && len(pos) != nPos {
+		if len(pos) < nPos {
+			fmt.Fprintf(c.stderr, "closerelay %s: missing %s\n\n", fs.Name(), posName)
+		} else {
+			// The value is not echoed: a secret pasted as an argument
+			// should not be printed back to the terminal and its logs.
+			fmt.Fprintf(c.stderr, "closerelay %s: %d arguments given, %d expected\n\n", fs.Name(), len(pos), nPos)
+		}
+		fs.help(c.stderr)
+		return nil, exitUsage, true
+	}
+	return pos, exitOK, false
+}
+
+// client returns a relay client for o.
+func (o *common) client() (*client.Client, error) {
+	c, err := client.New(o.url, client.WithUserAgent("closerelay-cli/1"))
+	if err != nil {
+		return nil, usagef("--url: %v", err)
+	}
+	return c, nil
+}
+
+// context bounds a command by --timeout.
+func (o *common) context(parent context.Context) (context.Context, context.CancelFunc) {
+	if o.timeout > 0 {
+		return context.WithTimeout(parent, o.timeout)
+	}
+	return context.WithCancel(parent)
+}
+
+// fail reports err and returns its exit code: in JSON mode as an object on
+// stdout, so a script reads one stream; otherwise as a line on stderr.
+func (c *cli) fail(cmd string, jsonOut bool, err error) int {
+	code := exitTransport
+	var apiErr *client.Error
+	var ue *usageError
+	var re *refusedError
+	out := map[string]any{"ok": false}
+	switch {
+	case errors.As(err, &apiErr):
+		code = exitRefused
+		out["status"], out["code"], out["reason"] = apiErr.Status, apiErr.Code, apiErr.Reason
+		if apiErr.RetryAfter > 0 {
+			out["retryAfterSeconds"] = int(apiErr.RetryAfter / time.Second)
+		}
+	case errors.As(err, &ue):
+		code = exitUsage
+		out["code"], out["reason"] = "USAGE", ue.msg
+	case errors.As(err, &re):
+		code = exitRefused
+		out["code"], out["reason"] = "REFUSED", re.Error()
+	default:
+		out["code"], out["reason"] = "TRANSPORT", err.Error()
+	}
+	if jsonOut {
+		c.printJSON(out)
+	} else {
+		fmt.Fprintf(c.stderr, "closerelay %s: %v\n", cmd, err)
+		if code == exitUsage {
+			fmt.Fprintf(c.stderr, "(see closerelay %s --help)\n", cmd)
+		}
+	}
+	return code
+}
+
+func (c *cli) printJSON(v any) {
+	enc := json.NewEncoder(c.stdout)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(v)
+}
+
+// readInput is the positional argument, or standard input when it is "-"
+// or absent (the XDR of a transaction is long; pipes are the usual way).
+func (c *cli) readInput(pos []string, what string) (string, error) {
+	if len(pos) > 0 && pos[0] != "-" {
+		return strings.TrimSpace(pos[0]), nil
+	}
+	b, err := io.ReadAll(io.LimitReader(c.stdin, 1<<20))
+	if err != nil {
+		return "", usagef("read %s from standard input: %v", what, err)
+	}
+	s := strings.TrimSpace(string(b))
+	if s == "" {
+		return "", usagef("no %s given (as an argument, or on standard input)", what)
+	}
+	return s, nil
+}
+
+// readSecret reads the signing seed from the environment variable name or,
+// when that is unset, from the first line of standard input. The value is
+// never printed, not even in an error.
+func (c *cli) readSecret(name string) (*keypair.Full, error) {
+	s := c.getenv(name)
+	from := "$" + name
+	if s == "" {
+		from = "standard input"
+		line, err := bufio.NewReader(io.LimitReader(c.stdin, 4096)).ReadString('\n')
+		if err != nil && !errors.Is(err, io.EOF) {
+			return nil, usagef("read the secret from standard input: %v", err)
+		}
+		s = line
+	}
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return nil, usagef("no secret: set %s or write the S… seed on standard input", name)
+	}
+	kp, err := keypair.ParseFull(s)
+	if err != nil {
+		return nil, usagef("the secret from %s is not a valid S… seed (value not shown)", from)
+	}
+	return kp, nil
+}
+
+func shortKey(k string) string {
+	if len(k) < 12 {
+		return k
+	}
+	return k[:5] + "…" + k[len(k)-4:]
+}

@@ -1,0 +1,325 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/closerelay/closerelay/client/wallet"
+	"github.com/closerelay/closerelay/ledger/ledgertest"
+	"github.com/stellar/go-stellar-sdk/keypair"
+	"github.com/stellar/go-stellar-sdk/network"
+)
+
+// testRelay is the real serve() on loopback listeners, reading accounts from
+// a ledgertest double.
+type testRelay struct {
+	url     string
+	horizon *ledgertest.Server
+	acct    ledgertest.Account
+}
+
+func startTestRelay(t *testing.T) *testRelay {
+	t.Helper()
+	h := ledgertest.New()
+	t.Cleanup(h.Close)
+	acct := ledgertest.NewAccount(2, 1)
+	h.AddAccount(acct)
+	env := map[string]string{
+		"LISTEN_ADDR": "127.0.0.1:0", "OPS_ADDR": "127.0.0.1:0",
+		"HORIZON_URL_TESTNET": h.URL, "HORIZON_URL_MAINNET": h.URL, "HORIZON_URL_FUTURENET": h.URL,
+		"MEDIATOR_SECRET": keypair.MustRandom().Seed(), "RATE_LIMITS": "off", "SHUTDOWN_TIMEOUT": "5s",
+	}
+	cfg, err := loadConfig(func(k string) string { return env[k] })
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	stop, url, _, err := startDemoRelay(ctx, cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := stop(); err != nil {
+			t.Errorf("stop relay: %v", err)
+		}
+	})
+	return &testRelay{url: url, horizon: h, acct: acct}
+}
+
+// syncBuffer is a bytes.Buffer safe to write from a command's goroutine.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+type result struct {
+	code           int
+	stdout, stderr string
+}
+
+// runCLI runs one command line in process, as `closerelay args…` would.
+func runCLI(t *testing.T, env map[string]string, stdin string, args ...string) result {
+	t.Helper()
+	var out, errOut syncBuffer
+	c := &cli{stdin: strings.NewReader(stdin), stdout: &out, stderr: &errOut, getenv: func(k string) string { return env[k] }}
+	code := c.dispatch(args)
+	return result{code, out.String(), errOut.String()}
+}
+
+func (r result) json(t *testing.T) map[string]any {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal([]byte(r.stdout), &m); err != nil {
+		t.Fatalf("stdout is not one JSON object: %q", r.stdout)
+	}
+	return m
+}
+
+func TestCLIHelpEverywhere(t *testing.T) {
+	for _, args := range [][]string{
+		{"publish", "--help"}, {"get", "-h"}, {"sign", "--help"}, {"watch", "--help"}, {"demo", "--help"},
+		{"mediator", "mint", "--help"}, {"mediator", "forward", "--help"}, {"mediator", "cosign", "--help"}, {"mediator", "resume", "--help"},
+	} {
+		r := runCLI(t, nil, "", args...)
+		name := strings.Join(args[:len(args)-1], " ")
+		if r.code != exitOK || !strings.HasPrefix(r.stdout, "Usage: closerelay "+name) || r.stderr != "" {
+			t.Errorf("%v: code %d stdout %q stderr %q", args, r.code, r.stdout, r.stderr)
+		}
+	}
+	for _, args := range [][]string{{"help"}, {"--help"}, {"mediator", "help"}} {
+		if r := runCLI(t, nil, "", args...); r.code != exitOK || !strings.Contains(r.stdout, "Usage") {
+			t.Errorf("%v: code %d stdout %q", args, r.code, r.stdout)
+		}
+	}
+}
+
+func TestCLIUsageErrors(t *testing.T) {
+	seed := keypair.MustRandom().Seed()
+	for _, args := range [][]string{
+		{"nonsense"},
+		{"get"},
+		{"get", "a", "b"},
+		{"get", "--bogus", "x"},
+		{"sign", "abc", seed}, // a secret is never taken from an argument
+		{"mediator"},
+		{"mediator", "fly"},
+		{"mediator", "forward", "--mediator", "G"},
+		{"mediator", "cosign", "XDR"},
+		{"watch", "--poll", "soon", "x"},
+	} {
+		r := runCLI(t, nil, "", args...)
+		if r.code != exitUsage {
+			t.Errorf("%v: code %d, want %d (stdout %q stderr %q)", args, r.code, exitUsage, r.stdout, r.stderr)
+		}
+		if strings.Contains(r.stdout+r.stderr, seed) {
+			t.Errorf("%v: the secret was echoed", args)
+		}
+	}
+	// A malformed secret is refused without being shown.
+	bad := "S" + strings.Repeat("X", 55)
+	r := runCLI(t, map[string]string{envSecret: bad}, "", "sign", strings.Repeat("a", 64))
+	if r.code != exitUsage || strings.Contains(r.stdout+r.stderr, bad) || !strings.Contains(r.stderr, "not a valid") {
+		t.Fatalf("bad secret: code %d stderr %q", r.code, r.stderr)
+	}
+}
+
+func TestCLITransportFailure(t *testing.T) {
+	// Port 1 on loopback: refused at once, without leaving the machine.
+	r := runCLI(t, nil, "", "get", "--url", "http://127.0.0.1:1", "--json", strings.Repeat("a", 64))
+	if r.code != exitTransport || r.json(t)["code"] != "TRANSPORT" {
+		t.Fatalf("code %d stdout %q", r.code, r.stdout)
+	}
+}
+
+func TestCLIPlanCommands(t *testing.T) {
+	rel := startTestRelay(t)
+	a := rel.acct
+	env := map[string]string{envURL: rel.url}
+	unsigned, _ := ledgertest.BuildClose(a.Master, keypair.MustRandom().Address(), 1<<32+1, time.Now().Add(time.Hour).Unix(), network.TestNetworkPassphrase)
+
+	// publish --sign: the secret from the environment, the XDR as an argument.
+	withSecret := map[string]string{envURL: rel.url, envSecret: a.Keys[0].Seed()}
+	r := runCLI(t, withSecret, "", "publish", "--sign", "--json", unsigned)
+	if r.code != exitOK {
+		t.Fatalf("publish: %d %q %q", r.code, r.stdout, r.stderr)
+	}
+	id, _ := r.json(t)["id"].(string)
+	if len(id) != 64 {
+		t.Fatalf("publish id %q", id)
+	}
+	// An unsigned close is refused by the server: exit 1, code in JSON.
+	other, _ := ledgertest.BuildClose(a.Master, keypair.MustRandom().Address(), 1<<32+1, time.Now().Add(time.Hour).Unix(), network.TestNetworkPassphrase)
+	r = runCLI(t, env, other, "publish", "--json", "-")
+	if r.code != exitRefused || r.json(t)["code"] != "UNSIGNED" {
+		t.Fatalf("publish unsigned: %d %q", r.code, r.stdout)
+	}
+
+	r = runCLI(t, env, "", "get", id)
+	if r.code != exitOK || !strings.Contains(r.stdout, "on testnet, 1 signature(s)") {
+		t.Fatalf("get: %d %q %q", r.code, r.stdout, r.stderr)
+	}
+	r = runCLI(t, env, "", "get", "--json", strings.Repeat("0", 64))
+	if m := r.json(t); r.code != exitRefused || m["code"] != "NOT_FOUND" || m["status"] != float64(404) {
+		t.Fatalf("get unknown: %d %q", r.code, r.stdout)
+	}
+
+	// A watcher, started at 1/3, sees 2/3 then 3/3 and exits by itself.
+	pr, pw := io.Pipe()
+	var watchErr syncBuffer
+	watchCode := make(chan int, 1)
+	go func() {
+		c := &cli{stdin: strings.NewReader(""), stdout: pw, stderr: &watchErr, getenv: func(k string) string { return env[k] }}
+		watchCode <- c.dispatch([]string{"watch", "--until-complete", "--horizon-url", rel.horizon.URL, "--timeout", "30s", id})
+		pw.Close()
+	}()
+	lines := bufio.NewScanner(pr)
+	nextLine := func() string {
+		if !lines.Scan() {
+			t.Fatalf("watch output ended; stderr %q", watchErr.String())
+		}
+		return lines.Text()
+	}
+	if l := nextLine(); !strings.HasPrefix(l, "v1 weight 1/3 signers: ") {
+		t.Fatalf("watch line 1: %q", l)
+	}
+
+	// sign: the secret from standard input.
+	r = runCLI(t, env, a.Keys[1].Seed()+"\n", "sign", id)
+	if r.code != exitOK || !strings.Contains(r.stdout, "the plan now carries 2 signature(s)") || strings.Contains(r.stdout+r.stderr, a.Keys[1].Seed()) {
+		t.Fatalf("sign: %d %q %q", r.code, r.stdout, r.stderr)
+	}
+	if l := nextLine(); !strings.HasPrefix(l, "v2 weight 2/3 ") {
+		t.Fatalf("watch line 2: %q", l)
+	}
+	r = runCLI(t, map[string]string{envURL: rel.url, "MY_KEY": a.Master.Seed()}, "", "sign", "--json", "--secret-env", "MY_KEY", id)
+	if m := r.json(t); r.code != exitOK || len(m["signers"].([]any)) != 3 || m["signer"] != a.Master.Address() {
+		t.Fatalf("sign --json: %d %q", r.code, r.stdout)
+	}
+	if l := nextLine(); !strings.HasPrefix(l, "v3 weight 3/3 ") || !strings.Contains(l, "threshold met") {
+		t.Fatalf("watch line 3: %q", l)
+	}
+	go func() { _, _ = io.Copy(io.Discard, pr) }()
+	if code := <-watchCode; code != exitOK {
+		t.Fatalf("watch exit %d; stderr %q", code, watchErr.String())
+	}
+
+	// watch --json of a complete plan: one line, then done.
+	r = runCLI(t, env, "", "watch", "--json", "--until-complete", "--horizon-url", rel.horizon.URL, id)
+	if m := r.json(t); r.code != exitOK || m["met"] != true || m["weight"] != float64(3) || m["needed"] != float64(3) {
+		t.Fatalf("watch --json: %d %q %q", r.code, r.stdout, r.stderr)
+	}
+	// A signer that is not the account's is refused by the server.
+	r = runCLI(t, map[string]string{envURL: rel.url, envSecret: keypair.MustRandom().Seed()}, "", "sign", id)
+	if r.code != exitRefused || !strings.Contains(r.stderr, "REJECTED") {
+		t.Fatalf("stranger sign: %d %q", r.code, r.stderr)
+	}
+}
+
+func TestCLIMediatorCommands(t *testing.T) {
+	rel := startTestRelay(t)
+	env := map[string]string{envURL: rel.url}
+	dest := keypair.MustRandom().Address()
+
+	r := runCLI(t, env, "", "mediator", "mint", "--json", dest)
+	m := r.json(t)
+	token, mediatorKey := m["flowToken"].(string), m["mediatorPublicKey"].(string)
+	if r.code != exitOK || token == "" || m["destination"] != dest {
+		t.Fatalf("mint: %d %q", r.code, r.stdout)
+	}
+	r = runCLI(t, env, "", "mediator", "mint", "nope")
+	if r.code != exitRefused || !strings.Contains(r.stderr, "INVALID_DESTINATION") {
+		t.Fatalf("mint invalid: %d %q", r.code, r.stderr)
+	}
+
+	r = runCLI(t, env, "", "mediator", "forward", "--mediator", mediatorKey, "--destination", dest, "--amount", "12.5", "--memo-id", "77", "--sequence", "4294967296")
+	fwd := strings.TrimSpace(r.stdout)
+	if r.code != exitOK || fwd == "" {
+		t.Fatalf("forward: %d %q %q", r.code, r.stdout, r.stderr)
+	}
+	// --sequence may come from the account API instead.
+	rel.horizon.SetAccount(mediatorKey, nil, rel.acct.Thresholds)
+	r = runCLI(t, env, "", "mediator", "forward", "--json", "--mediator", mediatorKey, "--destination", dest, "--amount", "1", "--memo-text", "hi", "--horizon-url", rel.horizon.URL)
+	if r.code != exitOK || r.json(t)["xdr"] == "" {
+		t.Fatalf("forward via horizon: %d %q %q", r.code, r.stdout, r.stderr)
+	}
+
+	r = runCLI(t, env, fwd, "mediator", "cosign", "--token", token, "--json")
+	if m := r.json(t); r.code != exitOK || m["hash"] == "" || m["mediatorPublicKey"] != mediatorKey {
+		t.Fatalf("cosign: %d %q %q", r.code, r.stdout, r.stderr)
+	}
+
+	// A co-sign that cannot reach the relay leaves a recovery record, which
+	// resume completes against the relay.
+	record := filepath.Join(t.TempDir(), "forward.json")
+	r = runCLI(t, map[string]string{envURL: "http://127.0.0.1:1"}, "", "mediator", "cosign", "--token", token, "--record", record, fwd)
+	if r.code != exitTransport || !strings.Contains(r.stderr, "recovery record written to "+record) {
+		t.Fatalf("cosign unreachable: %d %q", r.code, r.stderr)
+	}
+	rec, err := wallet.LoadRecord(record)
+	if err != nil || rec.LastError == "" || rec.FlowToken != token || rec.Memo.String() != "id:77" {
+		t.Fatalf("record: %+v, %v", rec, err)
+	}
+	r = runCLI(t, env, "", "mediator", "resume", record)
+	if r.code != exitOK || !strings.Contains(r.stdout, "co-signed by mediator "+mediatorKey) {
+		t.Fatalf("resume: %d %q %q", r.code, r.stdout, r.stderr)
+	}
+
+	// A record whose token has expired is refused without asking the relay.
+	parts := strings.Split(rec.FlowToken, ".")
+	parts[1] = "1000"
+	rec.FlowToken = strings.Join(parts, ".")
+	if err := rec.Save(record); err != nil {
+		t.Fatal(err)
+	}
+	r = runCLI(t, map[string]string{envURL: "http://127.0.0.1:1"}, "", "mediator", "resume", "--json", record)
+	if r.code != exitRefused || r.json(t)["code"] != "REFUSED" {
+		t.Fatalf("resume expired: %d %q", r.code, r.stdout)
+	}
+	if back, _ := wallet.LoadRecord(record); !strings.Contains(back.LastError, "expired") {
+		t.Fatalf("the record does not keep the last error: %+v", back)
+	}
+	if _, err := os.Stat(record); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestDemo(t *testing.T) {
+	var out syncBuffer
+	if err := runDemo(context.Background(), &out, demoOptions{timeout: 60 * time.Second}); err != nil {
+		t.Fatalf("demo: %v\n%s", err, out.String())
+	}
+	for _, want := range []string{"weight 1/3", "weight 2/3", "weight 3/3", "threshold met", "co-signed the forward", "verified: an ed25519 signature", "demo complete: OK"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("demo output lacks %q:\n%s", want, out.String())
+		}
+	}
+}
+
+func TestDemoFailsWhenOutOfTime(t *testing.T) {
+	err := runDemo(context.Background(), io.Discard, demoOptions{timeout: time.Millisecond})
+	if err == nil {
+		t.Fatal("a demo with 1ms succeeded")
+	}
+}

@@ -1,0 +1,113 @@
+package main
+
+import (
+	"fmt"
+	"log/slog"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/closerelay/closerelay/ledger"
+)
+
+// config is CONTRACT section 1, parsed once at start. Only this package reads
+// the environment; everything else takes options structs.
+type config struct {
+	ListenAddr       string
+	OpsAddr          string
+	HorizonURLs      map[ledger.Network]string
+	HorizonTimeout   time.Duration
+	MediatorSecret   string // never logged, never echoed in an error
+	TrustedProxyHops int
+	RateLimits       bool
+	SSEHeartbeat     time.Duration
+	CORSAllowOrigins []string
+	LogLevel         slog.Level
+	LogFormat        string
+	ShutdownTimeout  time.Duration
+}
+
+// configError names the variable at fault; its message is one line and never
+// contains the variable's value when the value may be a secret.
+type configError struct {
+	variable string
+	problem  string
+}
+
+func (e *configError) Error() string { return e.variable + ": " + e.problem }
+
+// loadConfig reads CONTRACT section 1 through getenv.
+func loadConfig(getenv func(string) string) (config, error) {
+	str := func(name, def string) string {
+		if v := getenv(name); v != "" {
+			return v
+		}
+		return def
+	}
+	dur := func(name, def string) (time.Duration, error) {
+		v := str(name, def)
+		d, err := time.ParseDuration(v)
+		if err != nil || d <= 0 {
+			return 0, &configError{name, fmt.Sprintf("%q is not a positive Go duration (e.g. 10s)", v)}
+		}
+		return d, nil
+	}
+	c := config{
+		ListenAddr: str("LISTEN_ADDR", ":8080"),
+		OpsAddr:    str("OPS_ADDR", ":9090"),
+		HorizonURLs: map[ledger.Network]string{
+			ledger.Mainnet:   str("HORIZON_URL_MAINNET", "https://horizon.stellar.org"),
+			ledger.Testnet:   str("HORIZON_URL_TESTNET", "https://horizon-testnet.stellar.org"),
+			ledger.Futurenet: str("HORIZON_URL_FUTURENET", "https://horizon-futurenet.stellar.org"),
+		},
+		MediatorSecret: getenv("MEDIATOR_SECRET"),
+		LogFormat:      str("LOG_FORMAT", "json"),
+	}
+	var errs []error
+	var err error
+	if c.HorizonTimeout, err = dur("HORIZON_TIMEOUT", "10s"); err != nil {
+		errs = append(errs, err)
+	}
+	if c.SSEHeartbeat, err = dur("SSE_HEARTBEAT", "25s"); err != nil {
+		errs = append(errs, err)
+	}
+	if c.ShutdownTimeout, err = dur("SHUTDOWN_TIMEOUT", "15s"); err != nil {
+		errs = append(errs, err)
+	}
+	hops := str("TRUSTED_PROXY_HOPS", "1")
+	if c.TrustedProxyHops, err = strconv.Atoi(hops); err != nil || c.TrustedProxyHops < 0 {
+		errs = append(errs, &configError{"TRUSTED_PROXY_HOPS", fmt.Sprintf("%q is not a whole number of hops (0 or more)", hops)})
+	}
+	switch v := str("RATE_LIMITS", "on"); v {
+	case "on":
+		c.RateLimits = true
+	case "off":
+	default:
+		errs = append(errs, &configError{"RATE_LIMITS", fmt.Sprintf("%q is neither on nor off", v)})
+	}
+	// Environment-level check only (SPEC): S prefix and 56 characters; empty
+	// means unset. The strict seed check runs at first use, in mediator.
+	if s := c.MediatorSecret; s != "" && (len(s) != 56 || s[0] != 'S') {
+		errs = append(errs, &configError{"MEDIATOR_SECRET", "must be a seed of 56 characters starting with S (value not shown)"})
+	}
+	for _, o := range strings.Split(getenv("CORS_ALLOW_ORIGINS"), ",") {
+		if o = strings.TrimSpace(o); o != "" {
+			c.CORSAllowOrigins = append(c.CORSAllowOrigins, o)
+		}
+	}
+	if err := c.LogLevel.UnmarshalText([]byte(str("LOG_LEVEL", "info"))); err != nil {
+		errs = append(errs, &configError{"LOG_LEVEL", fmt.Sprintf("%q is not one of debug, info, warn, error", getenv("LOG_LEVEL"))})
+	}
+	if c.LogFormat != "json" && c.LogFormat != "text" {
+		errs = append(errs, &configError{"LOG_FORMAT", fmt.Sprintf("%q is neither json nor text", c.LogFormat)})
+	}
+	for _, n := range []ledger.Network{ledger.Mainnet, ledger.Testnet, ledger.Futurenet} {
+		if u := c.HorizonURLs[n]; !strings.HasPrefix(u, "http://") && !strings.HasPrefix(u, "https://") {
+			errs = append(errs, &configError{"HORIZON_URL_" + strings.ToUpper(string(n)), fmt.Sprintf("%q is not an http(s) URL", u)})
+		}
+	}
+	if len(errs) > 0 {
+		return c, errs[0]
+	}
+	return c, nil
+}

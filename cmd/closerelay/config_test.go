@@ -1,0 +1,81 @@
+package main
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/closerelay/closerelay/ledger"
+)
+
+func envOf(kv map[string]string) func(string) string {
+	return func(k string) string { return kv[k] }
+}
+
+func TestConfigDefaults(t *testing.T) {
+	c, err := loadConfig(envOf(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.ListenAddr != ":8080" || c.OpsAddr != ":9090" || c.HorizonTimeout != 10*time.Second ||
+		c.TrustedProxyHops != 1 || !c.RateLimits || c.SSEHeartbeat != 25*time.Second ||
+		c.ShutdownTimeout != 15*time.Second || c.LogFormat != "json" || len(c.CORSAllowOrigins) != 0 ||
+		c.MediatorSecret != "" {
+		t.Fatalf("defaults differ from CONTRACT section 1: %+v", c)
+	}
+	if c.HorizonURLs[ledger.Testnet] != "https://horizon-testnet.stellar.org" ||
+		c.HorizonURLs[ledger.Mainnet] != "https://horizon.stellar.org" ||
+		c.HorizonURLs[ledger.Futurenet] != "https://horizon-futurenet.stellar.org" {
+		t.Fatalf("horizon defaults: %v", c.HorizonURLs)
+	}
+}
+
+func TestConfigValues(t *testing.T) {
+	c, err := loadConfig(envOf(map[string]string{
+		"TRUSTED_PROXY_HOPS": "0", "RATE_LIMITS": "off", "SSE_HEARTBEAT": "1s",
+		"CORS_ALLOW_ORIGINS": "https://a.example, https://b.example", "LOG_FORMAT": "text", "LOG_LEVEL": "debug",
+		"MEDIATOR_SECRET": "S" + strings.Repeat("A", 55),
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.TrustedProxyHops != 0 || c.RateLimits || c.SSEHeartbeat != time.Second || len(c.CORSAllowOrigins) != 2 ||
+		c.CORSAllowOrigins[1] != "https://b.example" || c.LogFormat != "text" {
+		t.Fatalf("parsed: %+v", c)
+	}
+}
+
+func TestConfigInvalidNamesTheVariable(t *testing.T) {
+	const secret = "XSECRETVALUETHATMUSTNEVERBEPRINTEDXXXXXXXXXXXXXXXXXXXXX"
+	cases := []struct {
+		env  map[string]string
+		name string
+	}{
+		{map[string]string{"HORIZON_TIMEOUT": "ten"}, "HORIZON_TIMEOUT"},
+		{map[string]string{"HORIZON_TIMEOUT": "-1s"}, "HORIZON_TIMEOUT"},
+		{map[string]string{"SSE_HEARTBEAT": "0s"}, "SSE_HEARTBEAT"},
+		{map[string]string{"SHUTDOWN_TIMEOUT": "soon"}, "SHUTDOWN_TIMEOUT"},
+		{map[string]string{"TRUSTED_PROXY_HOPS": "-1"}, "TRUSTED_PROXY_HOPS"},
+		{map[string]string{"TRUSTED_PROXY_HOPS": "one"}, "TRUSTED_PROXY_HOPS"},
+		{map[string]string{"RATE_LIMITS": "maybe"}, "RATE_LIMITS"},
+		{map[string]string{"MEDIATOR_SECRET": secret}, "MEDIATOR_SECRET"},
+		{map[string]string{"MEDIATOR_SECRET": "S" + secret + "X"}, "MEDIATOR_SECRET"}, // 57 characters
+		{map[string]string{"LOG_LEVEL": "loud"}, "LOG_LEVEL"},
+		{map[string]string{"LOG_FORMAT": "xml"}, "LOG_FORMAT"},
+		{map[string]string{"HORIZON_URL_TESTNET": "ftp://x"}, "HORIZON_URL_TESTNET"},
+	}
+	for _, tc := range cases {
+		_, err := loadConfig(envOf(tc.env))
+		if err == nil {
+			t.Errorf("%v: accepted", tc.env)
+			continue
+		}
+		msg := err.Error()
+		if !strings.HasPrefix(msg, tc.name+":") || strings.Contains(msg, "\n") {
+			t.Errorf("%v: message %q does not name %s on one line", tc.env, msg, tc.name)
+		}
+		if strings.Contains(msg, "SECRETVALUE") {
+			t.Errorf("%v: message %q echoes the secret", tc.env, msg)
+		}
+	}
+}

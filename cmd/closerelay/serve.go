@@ -1,0 +1,130 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/closerelay/closerelay/actor"
+	"github.com/closerelay/closerelay/httpapi"
+	"github.com/closerelay/closerelay/ledger"
+	"github.com/closerelay/closerelay/mediator"
+	"github.com/closerelay/closerelay/metrics"
+)
+
+// serveMain is the default command: configuration from the environment,
+// then serve until SIGTERM or SIGINT.
+func serveMain() int {
+	cfg, err := loadConfig(os.Getenv)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "closerelay: invalid configuration: %v\n", err)
+		return 2
+	}
+	log := newLogger(cfg)
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
+	defer stop()
+	lis, err := net.Listen("tcp", cfg.ListenAddr)
+	if err != nil {
+		log.Error("cannot listen", "addr", cfg.ListenAddr, "err", err)
+		return 1
+	}
+	opsLis, err := net.Listen("tcp", cfg.OpsAddr)
+	if err != nil {
+		_ = lis.Close()
+		log.Error("cannot listen", "addr", cfg.OpsAddr, "err", err)
+		return 1
+	}
+	accounts := ledger.NewAccountClient(cfg.HorizonURLs, cfg.HorizonTimeout)
+	if err := serve(ctx, cfg, log, lis, opsLis, accounts, nil); err != nil {
+		log.Error("serve failed", "err", err)
+		return 1
+	}
+	return 0
+}
+
+func newLogger(cfg config) *slog.Logger {
+	opts := &slog.HandlerOptions{Level: cfg.LogLevel}
+	if cfg.LogFormat == "text" {
+		return slog.New(slog.NewTextHandler(os.Stderr, opts))
+	}
+	return slog.New(slog.NewJSONHandler(os.Stderr, opts))
+}
+
+// serve runs both listeners until ctx ends, then drains: readiness goes
+// false, the API stops accepting, streams end, in-flight requests get
+// cfg.ShutdownTimeout, then the plan actors stop. ready, when non-nil, is
+// closed once both listeners accept (used by the demo and tests).
+func serve(ctx context.Context, cfg config, log *slog.Logger, lis, opsLis net.Listener,
+	accounts ledger.AccountReader, ready chan<- struct{}) error {
+	m := metrics.New()
+	if a, ok := accounts.(*ledger.AccountClient); ok {
+		a.WithObserver(func(n ledger.Network, ok bool, d time.Duration) { m.AccountAPI(string(n), ok, d) })
+	}
+	if !cfg.RateLimits {
+		log.Warn("RATE_LIMITS=off: every per-client limiter is disabled; use only for load tests")
+	}
+	plans := actor.NewSupervisor(actor.Options{Capacity: 500, MaxSubscribers: 50, Metrics: m})
+	api := httpapi.New(httpapi.Options{
+		Plans:            plans,
+		Accounts:         accounts,
+		Mediator:         mediator.New(mediator.Options{Secret: cfg.MediatorSecret}),
+		Metrics:          m,
+		Log:              log,
+		TrustedProxyHops: cfg.TrustedProxyHops,
+		RateLimits:       cfg.RateLimits,
+		CORSAllowOrigins: cfg.CORSAllowOrigins,
+		Heartbeat:        cfg.SSEHeartbeat,
+	})
+
+	var draining atomic.Bool
+	ops := http.NewServeMux()
+	ops.Handle("GET /metrics", m.Handler())
+	ops.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) { _, _ = w.Write([]byte("ok\n")) })
+	ops.HandleFunc("GET /readyz", func(w http.ResponseWriter, _ *http.Request) {
+		if draining.Load() {
+			http.Error(w, "draining", http.StatusServiceUnavailable)
+			return
+		}
+		_, _ = w.Write([]byte("ready\n"))
+	})
+
+	// No WriteTimeout: event streams are long-lived and bound their own writes.
+	apiSrv := &http.Server{Handler: api, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 120 * time.Second}
+	opsSrv := &http.Server{Handler: ops, ReadHeaderTimeout: 10 * time.Second}
+	errc := make(chan error, 2)
+	go func() { errc <- apiSrv.Serve(lis) }()
+	go func() { errc <- opsSrv.Serve(opsLis) }()
+	log.Info("closerelay serving", "api", lis.Addr().String(), "ops", opsLis.Addr().String())
+	if ready != nil {
+		close(ready)
+	}
+
+	var serveErr error
+	select {
+	case <-ctx.Done():
+	case serveErr = <-errc:
+	}
+	log.Info("closerelay draining", "timeout", cfg.ShutdownTimeout.String())
+	draining.Store(true)
+	drainCtx, cancel := context.WithTimeout(context.Background(), cfg.ShutdownTimeout)
+	defer cancel()
+	// Order (DESIGN "Shutdown"): stop accepting, end streams, let in-flight
+	// requests finish, then stop the actors; ops last, so /readyz answers 503
+	// throughout the drain.
+	api.Drain()
+	apiErr := apiSrv.Shutdown(drainCtx)
+	plansErr := plans.Stop(drainCtx)
+	_ = opsSrv.Shutdown(drainCtx)
+	if errors.Is(serveErr, http.ErrServerClosed) {
+		serveErr = nil
+	}
+	return errors.Join(serveErr, apiErr, plansErr)
+}

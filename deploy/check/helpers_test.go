@@ -1,0 +1,186 @@
+package check
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"sigs.k8s.io/yaml"
+)
+
+// repoRoot is the closerelay checkout; this module lives in deploy/check.
+const repoRoot = "../.."
+
+func deployPath(parts ...string) string {
+	return filepath.Join(append([]string{repoRoot, "deploy"}, parts...)...)
+}
+
+func readFile(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// decodeStrict decodes one YAML document into out, refusing unknown or
+// duplicate fields (sigs.k8s.io/yaml converts to JSON and decodes with
+// DisallowUnknownFields, as the API server's strict field validation does).
+func decodeStrict(t *testing.T, path string, out any) {
+	t.Helper()
+	if err := decodeStrictErr(path, out); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func decodeStrictErr(path string, out any) error {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	if docs := splitYAMLDocs(b); len(docs) != 1 {
+		return fmt.Errorf("%s: want exactly one YAML document, found %d", path, len(docs))
+	}
+	if err := yaml.UnmarshalStrict(b, out); err != nil {
+		return fmt.Errorf("%s: strict decode: %w", path, err)
+	}
+	return nil
+}
+
+// splitYAMLDocs returns the non-empty documents of a YAML stream.
+func splitYAMLDocs(b []byte) [][]byte {
+	var docs [][]byte
+	for _, d := range regexp.MustCompile(`(?m)^---\s*$`).Split(string(b), -1) {
+		content := false
+		for _, line := range strings.Split(d, "\n") {
+			l := strings.TrimSpace(line)
+			if l != "" && !strings.HasPrefix(l, "#") {
+				content = true
+				break
+			}
+		}
+		if content {
+			docs = append(docs, []byte(d))
+		}
+	}
+	return docs
+}
+
+// serviceDefaults reads the defaults the service applies, from
+// cmd/closerelay/config.go: str("NAME", "default") and dur("NAME", "default"),
+// plus names read with getenv("NAME") directly (default empty).
+func serviceDefaults(t *testing.T) map[string]string {
+	t.Helper()
+	src := readFile(t, filepath.Join(repoRoot, "cmd", "closerelay", "config.go"))
+	out := map[string]string{}
+	for _, m := range regexp.MustCompile(`\b(?:str|dur)\("([A-Z][A-Z0-9_]*)",\s*"([^"]*)"\)`).FindAllSubmatch(src, -1) {
+		out[string(m[1])] = string(m[2])
+	}
+	for _, m := range regexp.MustCompile(`\bgetenv\("([A-Z][A-Z0-9_]*)"\)`).FindAllSubmatch(src, -1) {
+		if _, ok := out[string(m[1])]; !ok {
+			out[string(m[1])] = ""
+		}
+	}
+	if len(out) < 10 {
+		t.Fatalf("found only %d variables in cmd/closerelay/config.go: the pattern no longer matches the source", len(out))
+	}
+	return out
+}
+
+// contractVariables are CONTRACT.md section 1's variables. The service's
+// config.go must read every one (checked below), and may read more.
+var contractVariables = []string{
+	"LISTEN_ADDR", "OPS_ADDR", "HORIZON_URL_MAINNET", "HORIZON_URL_TESTNET",
+	"HORIZON_URL_FUTURENET", "HORIZON_TIMEOUT", "MEDIATOR_SECRET",
+	"TRUSTED_PROXY_HOPS", "RATE_LIMITS", "SSE_HEARTBEAT", "CORS_ALLOW_ORIGINS",
+	"LOG_LEVEL", "LOG_FORMAT", "SHUTDOWN_TIMEOUT",
+}
+
+func TestServiceReadsContractVariables(t *testing.T) {
+	defaults := serviceDefaults(t)
+	for _, v := range contractVariables {
+		if _, ok := defaults[v]; !ok {
+			t.Errorf("cmd/closerelay/config.go does not read %s (CONTRACT section 1)", v)
+		}
+	}
+}
+
+// parseByteSize reads a Go GOMEMLIMIT value or a systemd size (K, M, G are
+// powers of 1024 in systemd; KiB/MiB/GiB in Go).
+func parseByteSize(s string) (int64, error) {
+	s = strings.TrimSpace(s)
+	units := []struct {
+		suffix string
+		mult   int64
+	}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"TiB", 1 << 40}, {"K", 1 << 10}, {"M", 1 << 20}, {"G", 1 << 30}, {"T", 1 << 40}, {"B", 1}}
+	for _, u := range units {
+		if strings.HasSuffix(s, u.suffix) {
+			var n int64
+			if _, err := fmt.Sscanf(strings.TrimSuffix(s, u.suffix), "%d", &n); err != nil {
+				return 0, fmt.Errorf("size %q: %w", s, err)
+			}
+			return n * u.mult, nil
+		}
+	}
+	var n int64
+	if _, err := fmt.Sscanf(s, "%d", &n); err != nil {
+		return 0, fmt.Errorf("size %q: %w", s, err)
+	}
+	return n, nil
+}
+
+// parseSeconds reads a systemd time span of the simple forms used here
+// ("20", "20s", "2min").
+func parseSeconds(s string) (time.Duration, error) {
+	s = strings.TrimSpace(s)
+	if d, err := time.ParseDuration(strings.Replace(s, "min", "m", 1)); err == nil {
+		return d, nil
+	}
+	var n int64
+	if _, err := fmt.Sscanf(s, "%d", &n); err != nil || fmt.Sprint(n) != s {
+		return 0, fmt.Errorf("time span %q not understood", s)
+	}
+	return time.Duration(n) * time.Second, nil
+}
+
+// unitFile is a parsed systemd unit: section -> key -> values in order.
+type unitFile map[string]map[string][]string
+
+func parseUnit(b []byte) (unitFile, error) {
+	u := unitFile{}
+	section := ""
+	for i, raw := range strings.Split(string(bytes.ReplaceAll(b, []byte("\\\n"), nil)), "\n") {
+		line := strings.TrimSpace(raw)
+		switch {
+		case line == "" || strings.HasPrefix(line, "#") || strings.HasPrefix(line, ";"):
+		case strings.HasPrefix(line, "[") && strings.HasSuffix(line, "]"):
+			section = line[1 : len(line)-1]
+			if u[section] == nil {
+				u[section] = map[string][]string{}
+			}
+		default:
+			k, v, ok := strings.Cut(line, "=")
+			if !ok || section == "" {
+				return nil, fmt.Errorf("line %d: %q is not key=value inside a section", i+1, line)
+			}
+			k = strings.TrimSpace(k)
+			u[section][k] = append(u[section][k], strings.TrimSpace(v))
+		}
+	}
+	return u, nil
+}
+
+// last is the effective value of a key set once or more (the last wins).
+func (u unitFile) last(section, key string) (string, bool) {
+	v := u[section][key]
+	if len(v) == 0 {
+		return "", false
+	}
+	return v[len(v)-1], true
+}

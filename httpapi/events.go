@@ -1,0 +1,134 @@
+package httpapi
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/closerelay/closerelay/actor"
+	"github.com/closerelay/closerelay/metrics"
+	"github.com/labstack/echo/v4"
+)
+
+// streamWriteTimeout bounds one write to a stream: a client that stops reading
+// is dropped when its socket buffer stays full this long, instead of holding a
+// goroutine forever. It never delays the plan: the actor does not wait on us.
+const streamWriteTimeout = 15 * time.Second
+
+// eventData is the JSON of one unnamed SSE event (CONTRACT section 5).
+type eventData struct {
+	Network string   `json:"network"`
+	XDR     string   `json:"xdr"`
+	ID      string   `json:"id"`
+	Signers []string `json:"signers"`
+}
+
+// events is GET /api/plan/:id/events: the current state at once, then one
+// event per change, a heartbeat comment every s.heartbeat, and `event: expired`
+// before the end when the plan expires. Failures are plain text (SPEC).
+func (s *Server) events(c echo.Context) error {
+	ctx := c.Request().Context()
+	id, ok := normalizeID(c.Param("id"))
+	if !ok {
+		return s.streamRefusal(c, http.StatusNotFound, codeNotFound, "signing request not found")
+	}
+	plan, err := s.plans.Lookup(ctx, id)
+	if err == nil {
+		var sub *actor.Subscription
+		if sub, err = plan.Subscribe(ctx); err == nil {
+			defer sub.Close()
+			return s.stream(c, sub)
+		}
+	}
+	switch {
+	case errors.Is(err, actor.ErrNotFound):
+		return s.streamRefusal(c, http.StatusNotFound, codeNotFound, "signing request not found")
+	case errors.Is(err, actor.ErrTooManySubscribers):
+		c.Response().Header().Set("Retry-After", subscriberRetry)
+		return s.streamRefusal(c, http.StatusServiceUnavailable, codeTooManyListeners, "too many live listeners; retry shortly")
+	case errors.Is(err, actor.ErrStopped):
+		return s.streamRefusal(c, http.StatusServiceUnavailable, codeUnavailable, "the relay is shutting down")
+	}
+	return err
+}
+
+func (s *Server) streamRefusal(c echo.Context, status int, code, text string) error {
+	s.metrics.Rejection(metrics.RoutePlanEvents, code)
+	return c.String(status, text)
+}
+
+// stream writes events until the client leaves, the plan ends, or the
+// service shuts down (the subscription channel closes without Expired).
+func (s *Server) stream(c echo.Context, sub *actor.Subscription) error {
+	ctx := c.Request().Context()
+	w := c.Response()
+	h := w.Header()
+	h.Set(echo.HeaderContentType, "text/event-stream")
+	h.Set("X-Accel-Buffering", "no") // nginx would otherwise hold events back
+	h.Set("Connection", "keep-alive")
+	w.WriteHeader(http.StatusOK)
+	rc := http.NewResponseController(w)
+	if err := rc.Flush(); err != nil {
+		return nil
+	}
+
+	heartbeat := time.NewTimer(s.heartbeat)
+	defer heartbeat.Stop()
+	var buf bytes.Buffer
+	for {
+		buf.Reset()
+		last := false
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-s.draining:
+			return nil
+		case <-heartbeat.C:
+			buf.WriteString(": ping\n\n")
+		case ev, open := <-sub.C():
+			if !open {
+				return nil // shutdown: end the stream cleanly
+			}
+			if ev.Expired {
+				buf.WriteString("event: expired\ndata: ")
+				_ = json.NewEncoder(&buf).Encode(struct {
+					ID string `json:"id"`
+				}{ev.State.ID})
+				buf.WriteString("\n")
+				last = true
+			} else {
+				writeStateEvent(&buf, ev.State)
+			}
+		}
+		if err := writeFlush(rc, w, buf.Bytes()); err != nil {
+			return nil // the client is gone or stalled; nothing to answer
+		}
+		if last {
+			return nil
+		}
+		heartbeat.Reset(s.heartbeat)
+	}
+}
+
+// writeStateEvent renders one unnamed event: `id: <version>` and one data line.
+func writeStateEvent(buf *bytes.Buffer, st actor.State) {
+	buf.WriteString("id: ")
+	buf.WriteString(strconv.FormatUint(st.Version, 10))
+	buf.WriteString("\ndata: ")
+	// Encode appends a newline, which ends the data line.
+	_ = json.NewEncoder(buf).Encode(eventData{
+		Network: string(st.Network), XDR: st.XDR, ID: st.ID, Signers: nonNil(st.Signers),
+	})
+	buf.WriteString("\n")
+}
+
+func writeFlush(rc *http.ResponseController, w http.ResponseWriter, b []byte) error {
+	_ = rc.SetWriteDeadline(time.Now().Add(streamWriteTimeout))
+	if _, err := w.Write(b); err != nil {
+		return err
+	}
+	return rc.Flush()
+}

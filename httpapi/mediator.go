@@ -1,0 +1,104 @@
+package httpapi
+
+import (
+	"errors"
+	"net/http"
+
+	"github.com/closerelay/closerelay/ledger"
+	"github.com/closerelay/closerelay/mediator"
+	"github.com/labstack/echo/v4"
+)
+
+// mintOK is exactly SPEC's two fields, with no ok field.
+type mintOK struct {
+	FlowToken         string `json:"flowToken"`
+	MediatorPublicKey string `json:"mediatorPublicKey"`
+}
+
+// cosignOK is CONTRACT section 6's success body.
+type cosignOK struct {
+	OK        bool   `json:"ok"`
+	SignedXDR string `json:"signedXdr"`
+	Hash      string `json:"hash"`
+}
+
+// mint is GET /api/mediator/sign?destination=G…
+func (s *Server) mint(c echo.Context) error {
+	token, pub, err := s.mediator.Mint(c.QueryParam("destination"))
+	if err != nil {
+		return s.mediatorFailure(err)
+	}
+	return c.JSON(http.StatusOK, mintOK{FlowToken: token, MediatorPublicKey: pub})
+}
+
+// cosign is POST /api/mediator/sign, checks in CONTRACT section 6's order
+// (rate limit and body cap ran as middleware).
+func (s *Server) cosign(c echo.Context) error {
+	err := s.cosignChecked(c)
+	if err != nil {
+		if ae, ok := err.(*apiError); ok {
+			s.metrics.MediatorCosign(ae.code)
+		}
+		return err
+	}
+	s.metrics.MediatorCosign("signed")
+	return nil
+}
+
+func (s *Server) cosignChecked(c echo.Context) error {
+	fields, ok, err := readObject(c)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return fail(codeBadRequest, "request body must be a JSON object")
+	}
+	envelope, isString := stringField(fields, "envelopeXdr")
+	if !isString || envelope == "" {
+		return fail(codeBadRequest, "envelopeXdr must be a non-empty string")
+	}
+	token, isString := stringField(fields, "flowToken")
+	if !isString || token == "" {
+		return fail(codeBadRequest, "flowToken must be a non-empty string")
+	}
+	network, isString := stringField(fields, "network")
+	if _, known := ledger.ParseNetwork(network); !isString || !known {
+		return fail(codeBadNetwork, "network must be one of mainnet, testnet, futurenet")
+	}
+	signed, hash, err := s.mediator.Cosign(envelope, token, network)
+	if err != nil {
+		return s.mediatorFailure(err)
+	}
+	return c.JSON(http.StatusOK, cosignOK{OK: true, SignedXDR: signed, Hash: hash})
+}
+
+// mediatorMethodNotAllowed answers PUT, PATCH, DELETE and HEAD.
+func (s *Server) mediatorMethodNotAllowed(c echo.Context) error {
+	c.Response().Header().Set("Allow", "POST, GET, OPTIONS")
+	return fail(codeMethodNotAllowed, "use GET to mint a flow or POST to co-sign")
+}
+
+// mediatorFailure maps the mediator package's coded errors; the reason is the
+// package's own sentence, which never carries the secret.
+func (s *Server) mediatorFailure(err error) error {
+	code, reason, ok := mediatorCode(err)
+	if !ok {
+		return err
+	}
+	if code == codeNotConfigured {
+		// The detail (unset or malformed) is for the operator's log only.
+		s.log.Error("mediator not configured", "detail", reason)
+		return fail(code, "the mediator is not configured on this relay")
+	}
+	return fail(code, reason)
+}
+
+// mediatorCode extracts the code and reason of a mediator *Error; ok is false
+// for an uncoded (internal) error, whose text must not reach the client.
+func mediatorCode(err error) (code, reason string, ok bool) {
+	var me *mediator.Error
+	if !errors.As(err, &me) {
+		return "", "", false
+	}
+	return string(me.Code), me.Reason, true
+}

@@ -1,0 +1,267 @@
+// Package httpapi is closerelay's HTTP surface on Echo: the plan routes, the
+// event stream, the mediator route, and everything every response shares
+// (error bodies, Cache-Control, CORS, per-client-IP rate limits, body caps,
+// request logs and HTTP metrics). It holds no Stellar rules and no plan state:
+// it decodes requests, asks ledger to verify, asks actor to merge, and maps
+// the outcome to CONTRACT.md's statuses and shapes.
+package httpapi
+
+import (
+	"log/slog"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/closerelay/closerelay/actor"
+	"github.com/closerelay/closerelay/httpapi/clientip"
+	"github.com/closerelay/closerelay/httpapi/ratelimit"
+	"github.com/closerelay/closerelay/ledger"
+	"github.com/closerelay/closerelay/mediator"
+	"github.com/closerelay/closerelay/metrics"
+	"github.com/labstack/echo-contrib/echoprometheus"
+	"github.com/labstack/echo/v4"
+	"github.com/labstack/echo/v4/middleware"
+)
+
+// Limits of SPEC "Limits" that the HTTP layer enforces.
+const (
+	MaxBodyBytes    = 16384
+	RateKeys        = 20000
+	ratePeriod      = 60 * time.Second
+	subscriberRetry = "5"
+)
+
+// Per-route rate limits (requests per 60 s per client IP), SPEC "Route summary".
+var routeRates = map[string]int{
+	metrics.RoutePlanPublish:    10,
+	metrics.RoutePlanGet:        60,
+	metrics.RoutePlanSign:       30,
+	metrics.RoutePlanEvents:     20,
+	metrics.RouteMediatorCosign: 5,
+}
+
+// Mediator is what the mediator route needs from the mediator package.
+type Mediator interface {
+	// Mint returns a fresh flow token and the flow's mediator public key.
+	Mint(destination string) (flowToken, mediatorPublicKey string, err error)
+	// Cosign validates a forward envelope under the flow token and signs it.
+	Cosign(envelopeXDR, flowToken, network string) (signedXDR, hashHex string, err error)
+}
+
+// Options configure a Server. Only cmd reads the environment; it fills these.
+type Options struct {
+	Plans            *actor.Supervisor
+	Accounts         ledger.AccountReader
+	Mediator         Mediator // nil: an unconfigured mediator.Service (MEDIATOR_NOT_CONFIGURED)
+	Metrics          *metrics.Metrics
+	Log              *slog.Logger
+	TrustedProxyHops int
+	RateLimits       bool // false disables every limiter (load tests only)
+	CORSAllowOrigins []string
+	Heartbeat        time.Duration    // SSE heartbeat; 25 s when zero
+	Now              func() time.Time // defaults to time.Now
+}
+
+// Server is the API's HTTP handler.
+type Server struct {
+	plans     *actor.Supervisor
+	accounts  ledger.AccountReader
+	mediator  Mediator
+	metrics   *metrics.Metrics
+	log       *slog.Logger
+	hops      int
+	heartbeat time.Duration
+	now       func() time.Time
+	limiters  map[string]*ratelimit.Limiter
+	echo      *echo.Echo
+	draining  chan struct{} // closed by Drain: streams end cleanly
+	drainOnce sync.Once
+}
+
+// Drain ends every open event stream cleanly and makes new ones end at once;
+// call it when shutdown starts, so http.Server.Shutdown is not held up by
+// long-lived streams while ordinary requests finish.
+func (s *Server) Drain() { s.drainOnce.Do(func() { close(s.draining) }) }
+
+// New builds the Echo router with every route and middleware.
+func New(opts Options) *Server {
+	s := &Server{
+		plans:     opts.Plans,
+		accounts:  opts.Accounts,
+		mediator:  opts.Mediator,
+		metrics:   opts.Metrics,
+		log:       opts.Log,
+		hops:      opts.TrustedProxyHops,
+		heartbeat: opts.Heartbeat,
+		now:       opts.Now,
+		limiters:  map[string]*ratelimit.Limiter{},
+		draining:  make(chan struct{}),
+	}
+	if s.mediator == nil {
+		// Still a real Service, so INVALID_DESTINATION keeps its precedence
+		// over MEDIATOR_NOT_CONFIGURED (CONTRACT section 8).
+		s.mediator = mediator.New(mediator.Options{})
+	}
+	if s.log == nil {
+		s.log = slog.New(slog.DiscardHandler)
+	}
+	if s.now == nil {
+		s.now = time.Now
+	}
+	if s.heartbeat <= 0 {
+		s.heartbeat = 25 * time.Second
+	}
+	if opts.RateLimits {
+		for route, n := range routeRates {
+			s.limiters[route] = ratelimit.New(n, ratePeriod, RateKeys, s.now)
+		}
+	}
+
+	e := echo.New()
+	e.HideBanner, e.HidePort = true, true
+	e.HTTPErrorHandler = s.errorHandler
+	e.Use(s.noStore, s.requestLog)
+	if opts.Metrics != nil {
+		e.Use(echoprometheus.NewMiddlewareWithConfig(echoprometheus.MiddlewareConfig{
+			Namespace:  metrics.Namespace,
+			Subsystem:  "http",
+			Registerer: opts.Metrics.Registry,
+			// Label by route template only: a raw path would carry plan ids,
+			// and the Host header is client-chosen; both would explode series.
+			DoNotUseRequestPathFor404: true,
+			LabelFuncs: map[string]echoprometheus.LabelValueFunc{
+				"host": func(echo.Context, error) string { return "" },
+			},
+			Skipper: func(c echo.Context) bool { return c.Path() == "/api/plan/:id/events" },
+		}))
+	}
+	if len(opts.CORSAllowOrigins) > 0 {
+		e.Use(middleware.CORSWithConfig(middleware.CORSConfig{
+			AllowOrigins: opts.CORSAllowOrigins,
+			AllowMethods: []string{http.MethodGet, http.MethodPost, http.MethodOptions},
+			AllowHeaders: []string{echo.HeaderContentType, "Last-Event-ID"},
+			MaxAge:       600,
+		}))
+	}
+
+	e.POST("/api/plan", s.publish, s.route(metrics.RoutePlanPublish), s.limit(metrics.RoutePlanPublish, jsonLimited), bodyCap)
+	e.GET("/api/plan/:id", s.get, s.route(metrics.RoutePlanGet), s.limit(metrics.RoutePlanGet, jsonLimited))
+	e.POST("/api/plan/:id/sign", s.sign, s.route(metrics.RoutePlanSign), s.limit(metrics.RoutePlanSign, jsonLimited), bodyCap)
+	e.GET("/api/plan/:id/events", s.events, s.route(metrics.RoutePlanEvents), s.limit(metrics.RoutePlanEvents, textLimited))
+
+	e.GET("/api/mediator/sign", s.mint, s.route(metrics.RouteMediatorMint))
+	e.POST("/api/mediator/sign", s.cosign, s.route(metrics.RouteMediatorCosign), s.limit(metrics.RouteMediatorCosign, jsonLimited), bodyCap)
+	e.OPTIONS("/api/mediator/sign", func(c echo.Context) error { return c.NoContent(http.StatusNoContent) })
+	for _, m := range []string{http.MethodPut, http.MethodPatch, http.MethodDelete, http.MethodHead} {
+		e.Add(m, "/api/mediator/sign", s.mediatorMethodNotAllowed, s.route(metrics.RouteMediatorCosign))
+	}
+	s.echo = e
+	return s
+}
+
+// ServeHTTP implements http.Handler.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.echo.ServeHTTP(w, r) }
+
+const routeKey = "closerelay.route"
+
+// route tags the request with its metrics label before anything can fail.
+func (s *Server) route(label string) echo.MiddlewareFunc {
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		return func(c echo.Context) error {
+			c.Set(routeKey, label)
+			return next(c)
+		}
+	}
+}
+
+func routeLabel(c echo.Context) string {
+	v, _ := c.Get(routeKey).(string)
+	return v
+}
+
+func (s *Server) clientIP(c echo.Context) string {
+	return clientip.Resolve(c.Request(), s.hops)
+}
+
+// limitedWriter answers a throttled request in the route's own format.
+type limitedWriter func(c echo.Context, wait time.Duration) error
+
+func jsonLimited(c echo.Context, wait time.Duration) error {
+	c.Response().Header().Set("Retry-After", retryAfter(wait))
+	return fail(codeRateLimited, "too many requests; retry after the Retry-After delay")
+}
+
+func textLimited(c echo.Context, wait time.Duration) error {
+	c.Response().Header().Set("Retry-After", retryAfter(wait))
+	return c.String(http.StatusTooManyRequests, "too many requests")
+}
+
+// limit applies the route's per-client-IP bucket; it runs first on the route
+// (CONTRACT section 3), so a throttled client costs no body read.
+func (s *Server) limit(route string, answer limitedWriter) echo.MiddlewareFunc {
+	l := s.limiters[route]
+	return ratelimit.Middleware(l, s.clientIP, func(c echo.Context, wait time.Duration) error {
+		s.metrics.RateLimited(route)
+		return answer(c, wait)
+	})
+}
+
+// bodyCap refuses bodies above MaxBodyBytes with 413 before any is decoded.
+// Content-Length is checked first; the reader is capped too, because a chunked
+// body has no length to trust.
+func bodyCap(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		r := c.Request()
+		if r.ContentLength > MaxBodyBytes {
+			return fail(codePayloadTooLarge, "request body is larger than 16384 bytes")
+		}
+		r.Body = http.MaxBytesReader(c.Response(), r.Body, MaxBodyBytes)
+		return next(c)
+	}
+}
+
+// noStore marks every response uncacheable: plan state changes under a reader.
+func (s *Server) noStore(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		c.Response().Header().Set("Cache-Control", "no-store")
+		return next(c)
+	}
+}
+
+// requestLog writes one line per request: route template, status, duration,
+// client IP. Never a body: envelopes stay out of info-level logs.
+func (s *Server) requestLog(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		start := time.Now()
+		err := next(c)
+		if err != nil {
+			c.Error(err)
+		}
+		path := c.Path()
+		if path == "" {
+			path = "unmatched"
+		}
+		s.log.LogAttrs(c.Request().Context(), slog.LevelInfo, "request",
+			slog.String("method", c.Request().Method),
+			slog.String("route", path),
+			slog.Int("status", c.Response().Status),
+			slog.Duration("duration", time.Since(start)),
+			slog.String("client_ip", s.clientIP(c)))
+		return nil
+	}
+}
+
+// normalizeID lowercases a path id; ok is false unless it is 64 hex characters.
+func normalizeID(id string) (string, bool) {
+	if len(id) != 64 {
+		return "", false
+	}
+	for i := 0; i < len(id); i++ {
+		ch := id[i]
+		if !(ch >= '0' && ch <= '9' || ch >= 'a' && ch <= 'f' || ch >= 'A' && ch <= 'F') {
+			return "", false
+		}
+	}
+	return strings.ToLower(id), true
+}

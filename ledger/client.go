@@ -1,0 +1,297 @@
+package ledger
+
+import (
+	"context"
+	"crypto/ed25519"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/stellar/go-stellar-sdk/clients/horizonclient"
+	"github.com/stellar/go-stellar-sdk/strkey"
+)
+
+// DefaultAccountTimeout bounds one account API call when NewAccountClient is
+// given no positive timeout (CONTRACT section 1, HORIZON_TIMEOUT).
+const DefaultAccountTimeout = 10 * time.Second
+
+// maxAccountBody caps the account API's answer. An account with the most
+// subentries the ledger allows answers a few hundred kilobytes; the cap stops
+// a broken or hostile upstream from streaming without end inside the
+// timeout.
+const maxAccountBody = 4 << 20
+
+// signerTypeEd25519 is the account API's name for an ed25519 public key
+// signer, the only type that can be a candidate.
+const signerTypeEd25519 = "ed25519_public_key"
+
+var _ AccountReader = (*AccountClient)(nil)
+
+// AccountClient reads signer sets from Horizon's account API through the
+// SDK's horizonclient: one endpoint per network, each call bounded by the
+// client's timeout and by the caller's context, whichever ends first.
+//
+// It is safe for concurrent use. Configure it (WithObserver, WithTransport)
+// before sharing it; WithObserver alone may also be called later.
+type AccountClient struct {
+	// Immutable after construction (WithTransport aside, see its comment).
+	endpoints map[Network]*endpoint
+	timeout   time.Duration
+
+	observe atomic.Pointer[func(Network, bool, time.Duration)]
+}
+
+// endpoint is one network's account API: its base URL, or the reason it has
+// none, and the HTTP client whose connection pool the network's calls share.
+type endpoint struct {
+	url     string
+	invalid string // non-empty when url is unusable; the call then fails
+	http    *http.Client
+}
+
+// NewAccountClient builds a client for the given per-network base URLs (for
+// example https://horizon-testnet.stellar.org). Each call is bounded by
+// timeout, DefaultAccountTimeout when timeout is not positive. A network
+// without a usable http(s) URL is not an error here: its calls fail with
+// ErrAccountUnreachable, as an unreachable upstream would.
+func NewAccountClient(urls map[Network]string, timeout time.Duration) *AccountClient {
+	if timeout <= 0 {
+		timeout = DefaultAccountTimeout
+	}
+	c := &AccountClient{endpoints: make(map[Network]*endpoint, len(urls)), timeout: timeout}
+	for n, raw := range urls {
+		ep := &endpoint{
+			url:  raw,
+			http: &http.Client{Timeout: timeout, Transport: limitBody{http.DefaultTransport}},
+		}
+		if u, err := url.Parse(raw); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			ep.invalid = fmt.Sprintf("the account API URL for network %s is not an http(s) URL", n)
+		}
+		c.endpoints[n] = ep
+	}
+	return c
+}
+
+// WithObserver installs f, called once per account API round trip with the
+// network, whether the call succeeded, and how long it took, so the caller
+// can time calls for metrics. Calls that fail before any request is sent (an
+// unconfigured network, an invalid address) are not observed. f runs on the
+// caller's goroutine and must be quick. It may be installed at any time and
+// replaces any earlier observer; nil removes it. It returns c.
+func (c *AccountClient) WithObserver(f func(n Network, ok bool, d time.Duration)) *AccountClient {
+	if f == nil {
+		c.observe.Store(nil)
+	} else {
+		c.observe.Store(&f)
+	}
+	return c
+}
+
+// WithTransport makes every network's calls go through rt instead of
+// http.DefaultTransport, keeping the timeout and the answer size cap. Tests
+// use it to reach an in-process account API double (ledgertest) without a
+// listener, which lets them run under testing/synctest. Call it before the
+// client is shared. It returns c.
+func (c *AccountClient) WithTransport(rt http.RoundTripper) *AccountClient {
+	for _, ep := range c.endpoints {
+		ep.http = &http.Client{Timeout: c.timeout, Transport: limitBody{rt}}
+	}
+	return c
+}
+
+// Timeout is the bound on one call.
+func (c *AccountClient) Timeout() time.Duration { return c.timeout }
+
+// Signers implements AccountReader: it reads account on network n and returns
+// its candidate set, the signers listed with type ed25519_public_key and a
+// weight above 0, in the account API's order (the master key included when
+// its weight is above 0).
+//
+// Every failure wraps ErrAccountUnreachable: an unconfigured network, an
+// address that is not a G… account, a transport error, a timeout, a
+// cancelled ctx (the error then also wraps ctx's error), a non-2xx answer
+// (404 for an unknown account), an answer that does not parse, names another
+// account, lists more signers than the ledger allows or lists an invalid key.
+// The error's text never carries the upstream's body.
+func (c *AccountClient) Signers(ctx context.Context, n Network, account string) (*SignerSet, error) {
+	ep, ok := c.endpoints[n]
+	if !ok {
+		return nil, unreachable(fmt.Sprintf("no account API is configured for network %q", string(n)), nil)
+	}
+	if ep.invalid != "" {
+		return nil, unreachable(ep.invalid, nil)
+	}
+	if !strkey.IsValidEd25519PublicKey(account) {
+		// Also keeps the address from shaping the request path.
+		return nil, unreachable("the account is not a G… address", nil)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, unreachable("the request ended before the account API was called", err)
+	}
+
+	start := time.Now()
+	set, err := c.read(ctx, ep, account)
+	if f := c.observe.Load(); f != nil {
+		(*f)(n, err == nil, time.Since(start))
+	}
+	return set, err
+}
+
+func (c *AccountClient) read(ctx context.Context, ep *endpoint, account string) (*SignerSet, error) {
+	ctx, cancel := context.WithTimeout(ctx, c.timeout)
+	defer cancel()
+	// The SDK's client replaces each request's context with one derived from
+	// context.Background, and its AccountDetail takes no context, so a
+	// horizonclient.Client shared between calls cannot carry a caller's
+	// context. The shared per-network part is therefore the *http.Client (its
+	// connection pool and Timeout); the horizonclient.Client, a few words, is
+	// built per call around a doer that puts this call's context back.
+	doer := &ctxDoer{ctx: ctx, client: ep.http}
+	hc := &horizonclient.Client{HorizonURL: ep.url, HTTP: doer}
+	hc.SetHorizonTimeout(c.timeout)
+
+	acc, err := hc.AccountDetail(horizonclient.AccountRequest{AccountID: account})
+	if err != nil {
+		return nil, classify(ctx, err, doer.status)
+	}
+	if acc.AccountID != account {
+		return nil, unreachable("the account API answered for another account", nil)
+	}
+
+	var signers []Signer
+	for _, s := range acc.Signers {
+		if s.Type != signerTypeEd25519 || s.Weight <= 0 {
+			continue
+		}
+		raw, err := strkey.Decode(strkey.VersionByteAccountID, s.Key)
+		if err != nil || len(raw) != ed25519.PublicKeySize {
+			return nil, unreachable("the account API listed a signer key that is not an ed25519 public key", nil)
+		}
+		signers = append(signers, Signer{Address: s.Key, Key: ed25519.PublicKey(raw), Weight: s.Weight})
+	}
+	if len(signers) > MaxPlanSignerSet {
+		// The ledger cannot hold more; a longer list is not a real account's,
+		// and would only lengthen every recovery sweep.
+		return nil, unreachable("the account API listed more signers than the ledger allows", nil)
+	}
+	return NewSignerSet(signers), nil
+}
+
+// classify turns a failed call into an ErrAccountUnreachable whose text is
+// built from what we know (the context, the status, the kind of failure),
+// never from the upstream's answer.
+func classify(ctx context.Context, err error, status int) error {
+	switch {
+	case ctx.Err() != nil && errors.Is(ctx.Err(), context.DeadlineExceeded), isTimeout(err):
+		return unreachable("the account API did not answer in time", context.DeadlineExceeded)
+	case ctx.Err() != nil:
+		return unreachable("the request was cancelled before the account API answered", ctx.Err())
+	case status == http.StatusNotFound:
+		return unreachable("the account API does not know the account", nil)
+	case status != 0 && (status < 200 || status > 299):
+		return unreachable(fmt.Sprintf("the account API answered status %d", status), nil)
+	case errors.Is(err, errBodyTooLarge):
+		return unreachable(fmt.Sprintf("the account API's answer is larger than %d bytes", maxAccountBody), nil)
+	case status != 0:
+		return unreachable("the account API's answer does not parse", nil)
+	}
+	return unreachable("the account API could not be reached", nil)
+}
+
+// ctxDoer is the horizonclient.HTTP of one call: it sends every request with
+// the call's context and remembers the last status, so failures can be told
+// apart without reading the upstream's error body.
+type ctxDoer struct {
+	ctx    context.Context
+	client *http.Client
+	status int
+}
+
+func (d *ctxDoer) Do(req *http.Request) (*http.Response, error) {
+	resp, err := d.client.Do(req.WithContext(d.ctx))
+	if resp != nil {
+		d.status = resp.StatusCode
+	}
+	return resp, err
+}
+
+func (d *ctxDoer) Get(u string) (*http.Response, error) {
+	req, err := http.NewRequestWithContext(d.ctx, http.MethodGet, u, nil)
+	if err != nil {
+		return nil, err
+	}
+	return d.Do(req)
+}
+
+func (d *ctxDoer) PostForm(u string, data url.Values) (*http.Response, error) {
+	req, err := http.NewRequestWithContext(d.ctx, http.MethodPost, u, strings.NewReader(data.Encode()))
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	return d.Do(req)
+}
+
+// limitBody caps every answer's body at maxAccountBody bytes; reading past
+// the cap is an error, so the JSON decoder fails instead of reading on.
+type limitBody struct{ rt http.RoundTripper }
+
+func (l limitBody) RoundTrip(req *http.Request) (*http.Response, error) {
+	resp, err := l.rt.RoundTrip(req)
+	if err != nil {
+		return nil, err
+	}
+	resp.Body = &cappedBody{rc: resp.Body, left: maxAccountBody}
+	return resp, nil
+}
+
+type cappedBody struct {
+	rc   io.ReadCloser
+	left int64
+}
+
+var errBodyTooLarge = errors.New("account API answer exceeds the size cap")
+
+func (b *cappedBody) Read(p []byte) (int, error) {
+	if b.left <= 0 {
+		return 0, errBodyTooLarge
+	}
+	if int64(len(p)) > b.left {
+		p = p[:b.left]
+	}
+	n, err := b.rc.Read(p)
+	b.left -= int64(n)
+	return n, err
+}
+
+func (b *cappedBody) Close() error { return b.rc.Close() }
+
+func isTimeout(err error) bool {
+	var t interface{ Timeout() bool }
+	return errors.Is(err, context.DeadlineExceeded) || errors.As(err, &t) && t.Timeout()
+}
+
+// accountError is a failure of the account API call. Its text is ours alone:
+// it never includes the upstream's answer, which may be anything.
+type accountError struct {
+	reason string
+	cause  error // a context error, or nil
+}
+
+func unreachable(reason string, cause error) error {
+	return &accountError{reason: reason, cause: cause}
+}
+
+func (e *accountError) Error() string { return ErrAccountUnreachable.Error() + ": " + e.reason }
+
+func (e *accountError) Unwrap() []error {
+	if e.cause == nil {
+		return []error{ErrAccountUnreachable}
+	}
+	return []error{ErrAccountUnreachable, e.cause}
+}

@@ -1,0 +1,345 @@
+package ledger_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/closerelay/closerelay/ledger"
+	"github.com/closerelay/closerelay/ledger/ledgertest"
+	"github.com/stellar/go-stellar-sdk/protocols/horizon"
+)
+
+// unreachable fails unless err wraps ledger.ErrAccountUnreachable and its
+// text carries none of leaks (pieces of the upstream's answer).
+func unreachable(t *testing.T, err error, leaks ...string) {
+	t.Helper()
+	if !errors.Is(err, ledger.ErrAccountUnreachable) {
+		t.Fatalf("err = %v, want it to wrap ErrAccountUnreachable", err)
+	}
+	for _, l := range leaks {
+		if strings.Contains(err.Error(), l) {
+			t.Fatalf("error %q leaks the upstream's %q", err, l)
+		}
+	}
+}
+
+func TestAccountClientCandidates(t *testing.T) {
+	srv := ledgertest.New()
+	defer srv.Close()
+	k := keys(100, 6)
+	master := k[0]
+	signers := []horizon.Signer{
+		{Key: k[1].Address(), Weight: 1, Type: "ed25519_public_key"},
+		{Key: k[2].Address(), Weight: 0, Type: "ed25519_public_key"}, // weight 0: not a candidate
+		{Key: "XDRPF6NZRR7EEVO7ESIWUDXHAOMM2QSKIQQBJK6I2FB7YKDZES5A7HNG", Weight: 1, Type: "sha256_hash"},
+		{Key: "TBU2RRGLXH3E5CQHTD3ODLDF2BWDCYUSSBLLZ5GNW7JXHDIYKXZWHXL7", Weight: 1, Type: "preauth_tx"},
+		{Key: k[3].Address(), Weight: 255, Type: "ed25519_public_key"},
+		{Key: "PA7QYNF7SOWQ3GLR2BGMZEHXAVIRZA4KVWLTJJFC7MGXUA74P7UJUAAAAAQACAQDAQCQMBYIBEFAWDANBYHRAEISCMKBKFQXDAMRUGY4DUPB6IBZGM", Weight: 1, Type: "ed25519_signed_payload"},
+		{Key: master.Address(), Weight: 1, Type: "ed25519_public_key"},
+	}
+	srv.SetAccount(master.Address(), signers, horizon.AccountThresholds{HighThreshold: 2})
+	// Master weight 0: the master is not a candidate.
+	srv.SetAccount(k[4].Address(), []horizon.Signer{
+		{Key: k[5].Address(), Weight: 3, Type: "ed25519_public_key"},
+		{Key: k[4].Address(), Weight: 0, Type: "ed25519_public_key"},
+	}, horizon.AccountThresholds{})
+
+	c := srv.Client(5 * time.Second)
+	tests := []struct {
+		account string
+		want    []string
+		weights []int32
+	}{
+		{master.Address(), []string{k[1].Address(), k[3].Address(), master.Address()}, []int32{1, 255, 1}},
+		{k[4].Address(), []string{k[5].Address()}, []int32{3}},
+	}
+	for _, tt := range tests {
+		set, err := c.Signers(context.Background(), ledger.Testnet, tt.account)
+		if err != nil {
+			t.Fatalf("Signers(%s): %v", tt.account, err)
+		}
+		var got []string
+		for i, s := range set.Signers() {
+			got = append(got, s.Address)
+			if s.Weight != tt.weights[i] || len(s.Key) != 32 || s.Hint != ledger.HintOf(s.Key) {
+				t.Errorf("signer %d = %+v", i, s)
+			}
+		}
+		if fmt.Sprint(got) != fmt.Sprint(tt.want) {
+			t.Errorf("candidates of %s = %v, want %v", tt.account, got, tt.want)
+		}
+	}
+}
+
+func TestAccountClientFailures(t *testing.T) {
+	srv := ledgertest.New()
+	defer srv.Close()
+	k := keys(110, 3)
+	known := k[0].Address()
+	srv.AddAccount(ledgertest.DeterministicAccount(3, 1, 1))
+	srv.SetAccount(known, []horizon.Signer{{Key: known, Weight: 1, Type: "ed25519_public_key"}}, horizon.AccountThresholds{})
+
+	badKey := ledgertest.AccountDetail(k[1].Address(), []horizon.Signer{{Key: "GNOTAKEY", Weight: 1, Type: "ed25519_public_key"}}, horizon.AccountThresholds{})
+	srv.SetAccountDetail(badKey)
+	wrongID := ledgertest.AccountDetail(k[2].Address(), nil, horizon.AccountThresholds{})
+	wrongID.AccountID = known
+	srv.SetAccountDetail(wrongID)
+	many := ledgertest.NewAccount(ledger.MaxPlanSignerSet, 1) // 22 candidates
+	srv.AddAccount(many)
+
+	tests := []struct {
+		name     string
+		urls     map[ledger.Network]string
+		network  ledger.Network
+		account  string
+		failing  bool
+		requests int // requests the double should see
+		leaks    []string
+	}{
+		{name: "unknown account: 404", account: ledgertest.Keypair(119).Address(), requests: 1, leaks: []string{"Resource Missing", "not_found"}},
+		{name: "upstream 500", account: known, failing: true, requests: 1, leaks: []string{"Internal Server Error", "server_error"}},
+		{name: "bad key in the answer", account: k[1].Address(), requests: 1, leaks: []string{"GNOTAKEY"}},
+		{name: "answer for another account", account: k[2].Address(), requests: 1},
+		{name: "more signers than the ledger allows", account: many.Address, requests: 1},
+		{name: "network without URL", urls: map[ledger.Network]string{ledger.Mainnet: srv.URL}, account: known},
+		{name: "URL not http", urls: map[ledger.Network]string{ledger.Testnet: "ftp://" + strings.TrimPrefix(srv.URL, "http://")}, account: known},
+		{name: "empty URL", urls: map[ledger.Network]string{ledger.Testnet: ""}, account: known},
+		{name: "unknown network", network: "public", account: known},
+		{name: "account is not an address", account: "../../ledgers", requests: 0},
+		{name: "muxed account", account: "MA7QYNF7SOWQ3GLR2BGMZEHXAVIRZA4KVWLTJJFC7MGXUA74P7UJVAAAAAAAAAAAAAJLK", requests: 0},
+		{name: "seed instead of address", account: k[0].Seed(), requests: 0, leaks: []string{k[0].Seed()}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			urls := tt.urls
+			if urls == nil {
+				urls = srv.URLs()
+			}
+			n := tt.network
+			if n == "" {
+				n = ledger.Testnet
+			}
+			srv.SetFailing(tt.failing)
+			defer srv.SetFailing(false)
+			before := srv.Requests()
+			set, err := ledger.NewAccountClient(urls, 5*time.Second).Signers(context.Background(), n, tt.account)
+			if set != nil {
+				t.Fatalf("failed call returned a set of %d", set.Len())
+			}
+			unreachable(t, err, tt.leaks...)
+			if got := srv.Requests() - before; got != tt.requests {
+				t.Errorf("double saw %d requests, want %d", got, tt.requests)
+			}
+		})
+	}
+}
+
+// TestAccountClientUpstreamBodies: whatever an upstream answers, the error
+// text is ours.
+func TestAccountClientUpstreamBodies(t *testing.T) {
+	const secret = "SECRET-UPSTREAM-DETAIL"
+	account := ledgertest.Keypair(120).Address()
+	tests := []struct {
+		name   string
+		status int
+		body   func(w io.Writer)
+	}{
+		{"200 not JSON", 200, func(w io.Writer) { io.WriteString(w, "<html>"+secret+"</html>") }},
+		{"200 JSON of the wrong shape", 200, func(w io.Writer) { io.WriteString(w, `{"id": 12, "signers": "`+secret+`"}`) }},
+		{"404 not JSON", 404, func(w io.Writer) { io.WriteString(w, secret) }},
+		{"502 problem JSON", 502, func(w io.Writer) {
+			io.WriteString(w, `{"type":"x","title":"`+secret+`","status":502,"detail":"`+secret+`"}`)
+		}},
+		{"200 endless body", 200, func(w io.Writer) {
+			io.WriteString(w, `{"id":"`+secret)
+			chunk := strings.Repeat("a", 64<<10)
+			for range 100 { // 6.4 MB, past the cap
+				if _, err := io.WriteString(w, chunk); err != nil {
+					return
+				}
+			}
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				w.WriteHeader(tt.status)
+				tt.body(w)
+			}))
+			defer srv.Close()
+			c := ledger.NewAccountClient(map[ledger.Network]string{ledger.Testnet: srv.URL}, 5*time.Second)
+			_, err := c.Signers(context.Background(), ledger.Testnet, account)
+			unreachable(t, err, secret)
+		})
+	}
+}
+
+// TestAccountClientTimeout runs over a real loopback connection: the double
+// stalls until the client gives up, so the test waits exactly as long as
+// the bound and cannot pass by luck.
+func TestAccountClientTimeout(t *testing.T) {
+	srv := ledgertest.New()
+	defer srv.Close()
+	acct := ledgertest.NewAccount(1, 1)
+	srv.AddAccount(acct)
+	srv.SetStalled(true)
+	_, err := srv.Client(50*time.Millisecond).Signers(context.Background(), ledger.Testnet, acct.Address)
+	unreachable(t, err)
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("err = %v, want it to wrap context.DeadlineExceeded", err)
+	}
+	srv.SetStalled(false)
+	if _, err := srv.Client(5*time.Second).Signers(context.Background(), ledger.Testnet, acct.Address); err != nil {
+		t.Fatalf("after the stall: %v", err)
+	}
+}
+
+// TestAccountClientBoundsInFakeTime checks, in fake time, that a call ends at
+// exactly the client's timeout, or at the caller's deadline or cancellation
+// when that comes first, and that a slow but timely answer succeeds.
+func TestAccountClientBoundsInFakeTime(t *testing.T) {
+	const timeout = 10 * time.Second
+	tests := []struct {
+		name    string
+		delay   time.Duration // 0: stalled
+		ctx     func(context.Context) (context.Context, func())
+		cancel  bool // cancel the caller's context once the request waits
+		want    time.Duration
+		wantErr error
+	}{
+		{name: "stall ends at the timeout", want: timeout, wantErr: context.DeadlineExceeded},
+		{name: "caller's earlier deadline wins", ctx: func(c context.Context) (context.Context, func()) {
+			return context.WithTimeout(c, 3*time.Second)
+		}, want: 3 * time.Second, wantErr: context.DeadlineExceeded},
+		{name: "caller cancels", cancel: true, want: 0, wantErr: context.Canceled},
+		{name: "slow answer inside the bound", delay: timeout - time.Second, want: timeout - time.Second},
+		{name: "answer too late", delay: timeout + time.Second, want: timeout, wantErr: context.DeadlineExceeded},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				h := ledgertest.NewHandler()
+				defer h.Release()
+				acct := ledgertest.DeterministicAccount(4, 2, 1)
+				h.AddAccount(acct)
+				if tt.delay > 0 {
+					h.SetDelay(tt.delay)
+				} else {
+					h.SetStalled(true)
+				}
+				ctx, cancel := context.WithCancel(t.Context())
+				defer cancel()
+				if tt.ctx != nil {
+					var stop func()
+					ctx, stop = tt.ctx(ctx)
+					defer stop()
+				}
+				var observed []bool
+				c := ledgertest.InProcessClient(h, timeout).WithObserver(func(n ledger.Network, ok bool, d time.Duration) {
+					observed = append(observed, ok)
+				})
+
+				start := time.Now()
+				var set *ledger.SignerSet
+				var err error
+				done := make(chan struct{})
+				go func() {
+					defer close(done)
+					set, err = c.Signers(ctx, ledger.Testnet, acct.Address)
+				}()
+				synctest.Wait() // the request is in the double
+				if tt.cancel {
+					cancel()
+				}
+				<-done
+				if got := time.Since(start); got != tt.want {
+					t.Errorf("call took %v, want %v", got, tt.want)
+				}
+				if tt.wantErr == nil {
+					if err != nil || set.Len() != 3 {
+						t.Fatalf("Signers = %v, %v; want 3 candidates", set, err)
+					}
+				} else {
+					unreachable(t, err)
+					if !errors.Is(err, tt.wantErr) {
+						t.Errorf("err = %v, want it to wrap %v", err, tt.wantErr)
+					}
+				}
+				if len(observed) != 1 || observed[0] != (tt.wantErr == nil) {
+					t.Errorf("observer saw %v, want one call with ok=%v", observed, tt.wantErr == nil)
+				}
+			})
+		})
+	}
+}
+
+func TestAccountClientObserver(t *testing.T) {
+	srv := ledgertest.New()
+	defer srv.Close()
+	acct := ledgertest.NewAccount(0, 1)
+	srv.AddAccount(acct)
+	type call struct {
+		n  ledger.Network
+		ok bool
+	}
+	var mu sync.Mutex
+	var calls []call
+	c := srv.Client(5 * time.Second)
+	if c.WithObserver(func(n ledger.Network, ok bool, d time.Duration) {
+		mu.Lock()
+		defer mu.Unlock()
+		if d < 0 {
+			t.Errorf("negative duration %v", d)
+		}
+		calls = append(calls, call{n, ok})
+	}) != c {
+		t.Fatal("WithObserver does not return its receiver")
+	}
+	ctx := context.Background()
+	c.Signers(ctx, ledger.Mainnet, acct.Address)
+	c.Signers(ctx, ledger.Futurenet, ledgertest.Keypair(130).Address())
+	c.Signers(ctx, "elsewhere", acct.Address)   // not sent: not observed
+	c.Signers(ctx, ledger.Testnet, "not an id") // not sent: not observed
+	want := []call{{ledger.Mainnet, true}, {ledger.Futurenet, false}}
+	if fmt.Sprint(calls) != fmt.Sprint(want) {
+		t.Errorf("observed %v, want %v", calls, want)
+	}
+	c.WithObserver(nil)
+	c.Signers(ctx, ledger.Mainnet, acct.Address)
+	if len(calls) != 2 {
+		t.Errorf("removed observer still called")
+	}
+}
+
+// TestAccountClientConcurrent shares one client between goroutines (run with
+// -race).
+func TestAccountClientConcurrent(t *testing.T) {
+	srv := ledgertest.New()
+	defer srv.Close()
+	accts := make([]ledgertest.Account, 4)
+	for i := range accts {
+		accts[i] = ledgertest.NewAccount(i, 1)
+		srv.AddAccount(accts[i])
+	}
+	c := srv.Client(5 * time.Second)
+	var wg sync.WaitGroup
+	for i := range 16 {
+		wg.Go(func() {
+			a := accts[i%len(accts)]
+			set, err := c.Signers(context.Background(), ledger.Testnet, a.Address)
+			if err != nil || set.Len() != len(a.Keys) {
+				t.Errorf("Signers(%s) = %v, %v", a.Address, set, err)
+			}
+		})
+	}
+	wg.Wait()
+}

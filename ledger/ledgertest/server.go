@@ -1,0 +1,311 @@
+// Package ledgertest is a double of Horizon's account API for tests and the
+// demo, and a kit of test material: accounts with signer sets, account-close
+// transactions, and signatures, forged hints included.
+//
+// The double answers GET /accounts/{id} with JSON built from the SDK's own
+// protocols/horizon types, so the real horizonclient (and ledger.AccountClient
+// on top of it) parses it exactly as it parses Horizon. An unknown account is
+// a 404 carrying Horizon's problem JSON. It can also fail (500), answer late,
+// or stall until the client gives up.
+//
+// Handler is the double itself, usable on any listener (the demo serves it on
+// loopback) or, through Transport, with no listener at all, which lets tests
+// run under testing/synctest. Server wraps a Handler in an httptest.Server.
+package ledgertest
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"sync"
+	"time"
+
+	"github.com/closerelay/closerelay/ledger"
+	"github.com/stellar/go-stellar-sdk/protocols/horizon"
+	"github.com/stellar/go-stellar-sdk/protocols/horizon/base"
+	"github.com/stellar/go-stellar-sdk/support/render/hal"
+	"github.com/stellar/go-stellar-sdk/support/render/problem"
+)
+
+// Handler serves the account API double. It is safe for concurrent use; its
+// setters take effect for the next request.
+type Handler struct {
+	mux  *http.ServeMux
+	done chan struct{} // closed by Release: frees delayed and stalled requests
+
+	mu       sync.Mutex
+	accounts map[string]horizon.Account
+	failing  bool
+	delay    time.Duration
+	stalled  bool
+	requests int
+	released bool
+}
+
+// NewHandler returns a double that knows no account yet.
+func NewHandler() *Handler {
+	h := &Handler{
+		mux:      http.NewServeMux(),
+		done:     make(chan struct{}),
+		accounts: make(map[string]horizon.Account),
+	}
+	h.mux.HandleFunc("GET /accounts/{id}", h.account)
+	h.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		writeProblem(w, notFound())
+	})
+	return h
+}
+
+// ServeHTTP implements http.Handler.
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	h.mux.ServeHTTP(w, r)
+}
+
+// SetAccount makes the double know account id with the given signers (as the
+// account API lists them, master key included) and thresholds, replacing any
+// earlier answer for id.
+func (h *Handler) SetAccount(id string, signers []horizon.Signer, thresholds horizon.AccountThresholds) {
+	h.SetAccountDetail(AccountDetail(id, signers, thresholds))
+}
+
+// AddAccount is SetAccount for an Account made by NewAccount.
+func (h *Handler) AddAccount(a Account) {
+	h.SetAccount(a.Address, a.Signers, a.Thresholds)
+}
+
+// SetAccountDetail makes the double answer acc, as given, for acc.ID. Tests
+// use it for answers SetAccount would not produce (an account_id that
+// differs from the id asked for, invalid keys, too many signers).
+func (h *Handler) SetAccountDetail(acc horizon.Account) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.accounts[acc.ID] = acc
+}
+
+// Remove forgets account id: it answers 404 again.
+func (h *Handler) Remove(id string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	delete(h.accounts, id)
+}
+
+// SetFailing makes every request answer 500 with Horizon's server_error
+// problem, while on.
+func (h *Handler) SetFailing(on bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.failing = on
+}
+
+// SetDelay makes every request wait d before answering, or less if the
+// client gives up first (its request context ends).
+func (h *Handler) SetDelay(d time.Duration) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.delay = d
+}
+
+// SetStalled makes every request, while on, answer nothing until the client
+// gives up: the way to test a timeout without guessing how long it takes.
+func (h *Handler) SetStalled(on bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.stalled = on
+}
+
+// Requests is the number of account requests served so far.
+func (h *Handler) Requests() int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.requests
+}
+
+// Release ends every delayed or stalled request at once (each answers 503)
+// and stops later ones from waiting. Server.Close calls it, so that closing
+// never waits on a stalled request whose client is still patient.
+func (h *Handler) Release() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if !h.released {
+		h.released = true
+		close(h.done)
+	}
+}
+
+// Transport is an http.RoundTripper that serves requests with h directly,
+// with no listener and no goroutine of its own. A request whose context ends
+// while h is delaying or stalling fails with the context's error, as it would
+// over a network. Pair it with ledger.AccountClient.WithTransport; under
+// testing/synctest a timeout then elapses in fake time.
+func (h *Handler) Transport() http.RoundTripper { return inProcess{h} }
+
+func (h *Handler) account(w http.ResponseWriter, r *http.Request) {
+	h.mu.Lock()
+	h.requests++
+	acc, known := h.accounts[r.PathValue("id")]
+	failing, delay, stalled := h.failing, h.delay, h.stalled
+	h.mu.Unlock()
+
+	if stalled || delay > 0 {
+		var elapsed <-chan time.Time
+		if !stalled {
+			t := time.NewTimer(delay)
+			defer t.Stop()
+			elapsed = t.C
+		}
+		select {
+		case <-elapsed:
+		case <-r.Context().Done():
+			return
+		case <-h.done:
+			writeProblem(w, problem.P{Type: "service_unavailable", Title: "Service Unavailable", Status: http.StatusServiceUnavailable})
+			return
+		}
+	}
+	switch {
+	case failing:
+		writeProblem(w, problem.ServerError)
+	case !known:
+		writeProblem(w, notFound())
+	default:
+		w.Header().Set("Content-Type", "application/hal+json; charset=utf-8")
+		_ = json.NewEncoder(w).Encode(acc)
+	}
+}
+
+// horizonErrors prefixes problem types, as Horizon renders them.
+const horizonErrors = "https://stellar.org/horizon-errors/"
+
+func notFound() problem.P { return problem.NotFound }
+
+func writeProblem(w http.ResponseWriter, p problem.P) {
+	p.Type = horizonErrors + p.Type
+	w.Header().Set("Content-Type", "application/problem+json; charset=utf-8")
+	w.WriteHeader(p.Status)
+	_ = json.NewEncoder(w).Encode(p)
+}
+
+// AccountDetail is the account API's answer for account id: the shape
+// Horizon serves, with a native balance, sequence 1<<32 and the given
+// signers and thresholds.
+func AccountDetail(id string, signers []horizon.Signer, thresholds horizon.AccountThresholds) horizon.Account {
+	acc := horizon.Account{
+		ID:                 id,
+		AccountID:          id,
+		Sequence:           1 << 32,
+		SubentryCount:      int32(max(len(signers)-1, 0)),
+		LastModifiedLedger: 1,
+		Thresholds:         thresholds,
+		Balances:           []horizon.Balance{{Balance: "10000.0000000", Asset: base.Asset{Type: "native"}}},
+		Signers:            append([]horizon.Signer(nil), signers...),
+		Data:               map[string]string{},
+		PT:                 id,
+	}
+	self := "/accounts/" + id
+	acc.Links.Self = hal.Link{Href: self}
+	acc.Links.Transactions = hal.Link{Href: self + "/transactions{?cursor,limit,order}", Templated: true}
+	acc.Links.Operations = hal.Link{Href: self + "/operations{?cursor,limit,order}", Templated: true}
+	acc.Links.Payments = hal.Link{Href: self + "/payments{?cursor,limit,order}", Templated: true}
+	acc.Links.Effects = hal.Link{Href: self + "/effects{?cursor,limit,order}", Templated: true}
+	acc.Links.Offers = hal.Link{Href: self + "/offers{?cursor,limit,order}", Templated: true}
+	acc.Links.Trades = hal.Link{Href: self + "/trades{?cursor,limit,order}", Templated: true}
+	acc.Links.Data = hal.Link{Href: self + "/data/{key}", Templated: true}
+	return acc
+}
+
+// inProcess is Handler.Transport.
+type inProcess struct{ h http.Handler }
+
+func (t inProcess) RoundTrip(req *http.Request) (*http.Response, error) {
+	if err := req.Context().Err(); err != nil {
+		return nil, err
+	}
+	// Hand the handler a server-side view of the request.
+	sreq := req.Clone(req.Context())
+	sreq.RequestURI = req.URL.RequestURI()
+	sreq.RemoteAddr = "192.0.2.1:40000"
+	if sreq.Body == nil {
+		sreq.Body = http.NoBody
+	}
+	rec := httptest.NewRecorder()
+	t.h.ServeHTTP(rec, sreq)
+	if err := req.Context().Err(); err != nil {
+		return nil, err
+	}
+	resp := rec.Result()
+	resp.Request = req
+	return resp, nil
+}
+
+// Server is a Handler on an httptest.Server. The caller must Close it.
+type Server struct {
+	URL string // base URL of the account API, for example http://127.0.0.1:40000
+
+	h   *Handler
+	srv *httptest.Server
+}
+
+// New starts a double on a loopback httptest.Server.
+func New() *Server {
+	h := NewHandler()
+	srv := httptest.NewServer(h)
+	return &Server{URL: srv.URL, h: h, srv: srv}
+}
+
+// Close releases stalled requests and shuts the server down.
+func (s *Server) Close() {
+	s.h.Release()
+	s.srv.Close()
+}
+
+// Handler is the double the server serves.
+func (s *Server) Handler() *Handler { return s.h }
+
+// URLs maps every network to this double, the shape NewAccountClient takes.
+func (s *Server) URLs() map[ledger.Network]string {
+	return map[ledger.Network]string{ledger.Mainnet: s.URL, ledger.Testnet: s.URL, ledger.Futurenet: s.URL}
+}
+
+// Client is an AccountClient reading every network from this double, each
+// call bounded by timeout.
+func (s *Server) Client(timeout time.Duration) *ledger.AccountClient {
+	return ledger.NewAccountClient(s.URLs(), timeout)
+}
+
+// SetAccount is Handler.SetAccount.
+func (s *Server) SetAccount(id string, signers []horizon.Signer, thresholds horizon.AccountThresholds) {
+	s.h.SetAccount(id, signers, thresholds)
+}
+
+// AddAccount is Handler.AddAccount.
+func (s *Server) AddAccount(a Account) { s.h.AddAccount(a) }
+
+// SetAccountDetail is Handler.SetAccountDetail.
+func (s *Server) SetAccountDetail(acc horizon.Account) { s.h.SetAccountDetail(acc) }
+
+// Remove is Handler.Remove.
+func (s *Server) Remove(id string) { s.h.Remove(id) }
+
+// SetFailing is Handler.SetFailing.
+func (s *Server) SetFailing(on bool) { s.h.SetFailing(on) }
+
+// SetDelay is Handler.SetDelay.
+func (s *Server) SetDelay(d time.Duration) { s.h.SetDelay(d) }
+
+// SetStalled is Handler.SetStalled.
+func (s *Server) SetStalled(on bool) { s.h.SetStalled(on) }
+
+// Requests is Handler.Requests.
+func (s *Server) Requests() int { return s.h.Requests() }
+
+// InProcessClient is an AccountClient that reads every network from h through
+// h.Transport, with no listener: the client for tests under testing/synctest.
+func InProcessClient(h *Handler, timeout time.Duration) *ledger.AccountClient {
+	urls := map[ledger.Network]string{
+		ledger.Mainnet: inProcessURL, ledger.Testnet: inProcessURL, ledger.Futurenet: inProcessURL,
+	}
+	return ledger.NewAccountClient(urls, timeout).WithTransport(h.Transport())
+}
+
+// inProcessURL is the base URL InProcessClient uses; nothing resolves it.
+const inProcessURL = "http://ledgertest.invalid"

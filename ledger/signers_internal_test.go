@@ -1,0 +1,136 @@
+package ledger
+
+import (
+	"crypto/ed25519"
+	"testing"
+
+	"github.com/stellar/go-stellar-sdk/xdr"
+)
+
+// fullSignerSet is the largest candidate set a real account has, with the
+// private keys. (This package's tests cannot use ledgertest: it imports
+// ledger.)
+func fullSignerSet() ([]ed25519.PrivateKey, *SignerSet) {
+	privs := make([]ed25519.PrivateKey, MaxPlanSignerSet)
+	signers := make([]Signer, len(privs))
+	for i := range privs {
+		var seed [32]byte
+		seed[0] = byte(i + 1)
+		privs[i] = ed25519.NewKeyFromSeed(seed[:])
+		signers[i] = Signer{Key: privs[i].Public().(ed25519.PublicKey), Weight: 1}
+	}
+	return privs, NewSignerSet(signers)
+}
+
+// TestRecoverCost counts verifications: pass one tries only the candidates
+// under the signature's hint, pass two never retries them, and a signature
+// of the wrong length costs none. Not parallel: it swaps verify.
+func TestRecoverCost(t *testing.T) {
+	privs, set := fullSignerSet()
+	hash := [32]byte{3}
+	last := len(privs) - 1
+	sigBy := func(i int, hint xdr.SignatureHint) xdr.DecoratedSignature {
+		return xdr.DecoratedSignature{Hint: hint, Signature: ed25519.Sign(privs[i], hash[:])}
+	}
+	stranger := ed25519.NewKeyFromSeed(make([]byte, 32))
+
+	tests := []struct {
+		name  string
+		sig   xdr.DecoratedSignature
+		want  int // verifications
+		found bool
+	}{
+		{"own hint: one", sigBy(last, set.signers[last].Hint), 1, true},
+		{"another signer's hint, found last: every candidate once", sigBy(last, set.signers[0].Hint), len(privs), true},
+		{"unknown hint, found last", sigBy(last, xdr.SignatureHint{}), len(privs), true},
+		{"found first in the sweep", sigBy(0, set.signers[5].Hint), 2, true},
+		{"nobody's, under a signer's hint: every candidate once", xdr.DecoratedSignature{Hint: set.signers[2].Hint, Signature: ed25519.Sign(stranger, hash[:])}, len(privs), false},
+		{"wrong length: none", xdr.DecoratedSignature{Hint: set.signers[0].Hint, Signature: make([]byte, 63)}, 0, false},
+	}
+	defer func() { onVerify = nil }()
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			n := 0
+			onVerify = func() { n++ }
+			_, found := set.Recover(hash, tt.sig)
+			if found != tt.found || n != tt.want {
+				t.Errorf("found=%v after %d verifications, want found=%v after %d", found, n, tt.found, tt.want)
+			}
+		})
+	}
+}
+
+// TestCheckPartialCost counts verifications of whole partials: a replay that
+// known recognises costs none, and the first unrecoverable signature ends
+// the work.
+func TestCheckPartialCost(t *testing.T) {
+	privs, set := fullSignerSet()
+	src := xdr.Uint256(set.signers[0].Key)
+	dest := xdr.Uint256(set.signers[1].Key)
+	env := xdr.TransactionEnvelope{
+		Type: xdr.EnvelopeTypeEnvelopeTypeTx,
+		V1: &xdr.TransactionV1Envelope{Tx: xdr.Transaction{
+			SourceAccount: xdr.MuxedAccount{Type: xdr.CryptoKeyTypeKeyTypeEd25519, Ed25519: &src},
+			Fee:           100,
+			SeqNum:        2,
+			Operations: []xdr.Operation{{Body: xdr.OperationBody{
+				Type:        xdr.OperationTypeAccountMerge,
+				Destination: &xdr.MuxedAccount{Type: xdr.CryptoKeyTypeKeyTypeEd25519, Ed25519: &dest},
+			}}},
+		}},
+	}
+	const pass = "Test SDF Network ; September 2015"
+	b64, err := EncodeEnvelope(env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := NewCanonical(b64, pass, set)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sign := func(i int) xdr.DecoratedSignature {
+		return xdr.DecoratedSignature{Hint: set.signers[i].Hint, Signature: ed25519.Sign(privs[i], c.Hash[:])}
+	}
+	bad := xdr.DecoratedSignature{Hint: set.signers[0].Hint, Signature: make([]byte, 64)}
+	partial := func(sigs ...xdr.DecoratedSignature) string {
+		out, err := EncodeEnvelope(WithSignatures(env, sigs))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	replays := map[string]int{string(sign(3).Signature): 3, string(sign(4).Signature): 4}
+	known := func(b []byte) (int, bool) { i, ok := replays[string(b)]; return i, ok }
+
+	tests := []struct {
+		name    string
+		partial string
+		known   KnownFunc
+		want    int
+		ok      bool
+	}{
+		{"replays cost a lookup", partial(sign(3), sign(4)), known, 0, true},
+		{"new signatures under own hints: one each", partial(sign(5), sign(6)), known, 2, true},
+		{"bad first: one sweep, then stop", partial(bad, sign(5), sign(6), sign(7)), nil, len(privs), false},
+		{"bad after a good one", partial(sign(5), bad, sign(6)), nil, 1 + len(privs), false},
+		{"hash mismatch costs nothing", func() string {
+			other := WithSignatures(env, []xdr.DecoratedSignature{sign(5)})
+			v1 := *other.V1
+			v1.Tx.SeqNum++
+			other.V1 = &v1
+			out, _ := EncodeEnvelope(other)
+			return out
+		}(), nil, 0, false},
+	}
+	defer func() { onVerify = nil }()
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			n := 0
+			onVerify = func() { n++ }
+			_, err := c.CheckPartial(tt.partial, tt.known)
+			if (err == nil) != tt.ok || n != tt.want {
+				t.Errorf("err=%v after %d verifications, want ok=%v after %d", err, n, tt.ok, tt.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,306 @@
+package mediator
+
+import (
+	"bytes"
+	"crypto/ed25519"
+	"encoding/base64"
+	"errors"
+	"flag"
+	"fmt"
+	"math/big"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stellar/go-stellar-sdk/keypair"
+	"github.com/stellar/go-stellar-sdk/network"
+	"github.com/stellar/go-stellar-sdk/strkey"
+	"github.com/stellar/go-stellar-sdk/xdr"
+)
+
+var updateCorpus = flag.Bool("update-corpus", false, "rewrite testdata/fuzz seed corpora")
+
+// --- FuzzVerifyToken -------------------------------------------------------
+
+var (
+	refNonce  = regexp.MustCompile(`^[0-9a-f]{32}$`)
+	refExpiry = regexp.MustCompile(`^[0-9eE+-]+$`)
+)
+
+type tokenSeed struct {
+	token     string
+	nowMillis int64
+	remac     bool
+}
+
+func tokenSeeds() []tokenSeed {
+	m, _ := ParseMaster(testSecret)
+	now := t0.UnixMilli()
+	exp := strconv.FormatInt(now+int64(TokenLifetime/time.Millisecond), 10)
+	valid := signed(m, testNonce, exp, testDest)
+	mac := valid[strings.LastIndexByte(valid, '.')+1:]
+	return []tokenSeed{
+		{valid, now, false},
+		{valid, now + 900_000, false}, // at expiry
+		{strings.TrimSuffix(valid, mac) + strings.ToUpper(mac), now, false},
+		{signed(m, strings.ToUpper(testNonce), exp, testDest), now, false},
+		{signed(m, testNonce, "19e11", testDest), now, false},
+		{signed(m, testNonce, "NaN", testDest), now, true},
+		{testNonce + ".1e400." + testDest + ".", now, true},
+		{testNonce + "." + exp + "." + muxed(testDest, 3) + ".", now, true},
+		{"", 0, false},
+		{"...", 0, true},
+		{"a.b.c.d.e", -1, false},
+	}
+}
+
+// FuzzVerifyToken: never panics, answers (flow, true) or (nil, false), and a
+// token it accepts satisfies every check as written independently here. With
+// remac set the MAC is recomputed over the first three parts, so the fuzzer
+// explores checks 3 to 5 past a valid MAC and acceptance must match a
+// reference evaluation of those checks exactly.
+func FuzzVerifyToken(f *testing.F) {
+	// Seeds live in testdata/fuzz/FuzzVerifyToken (see TestFuzzSeedCorpus).
+	m := testMaster(f)
+	f.Fuzz(func(t *testing.T, token string, nowMillis int64, remac bool) {
+		now := time.UnixMilli(nowMillis)
+		parts := strings.Split(token, ".")
+		if remac && len(parts) == 4 {
+			parts[3] = m.TokenMAC(parts[0], parts[1], parts[2])
+			token = strings.Join(parts, ".")
+		}
+		flow, ok := VerifyToken(m, token, now)
+		if ok != (flow != nil) {
+			t.Fatalf("VerifyToken = %v, %v", flow, ok)
+		}
+
+		refOK := len(parts) == 4 &&
+			refNonce.MatchString(parts[0]) &&
+			strkey.IsValidEd25519PublicKey(parts[2]) &&
+			refExpiry.MatchString(parts[1])
+		var expiry float64
+		if refOK {
+			var err error
+			expiry, err = strconv.ParseFloat(parts[1], 64)
+			refOK = err == nil && expiry > float64(nowMillis)
+		}
+		if remac && len(parts) == 4 && ok != refOK {
+			t.Fatalf("VerifyToken(%q) = %v, reference says %v", token, ok, refOK)
+		}
+		if !ok {
+			return
+		}
+		if !refOK {
+			t.Fatalf("accepted %q, which fails a check", token)
+		}
+		if !strings.EqualFold(parts[3], m.TokenMAC(parts[0], parts[1], parts[2])) {
+			t.Fatalf("accepted %q with a wrong MAC", token)
+		}
+		if flow.Nonce != parts[0] || flow.Destination != parts[2] {
+			t.Fatalf("flow %+v does not match %q", flow, token)
+		}
+		if flow.Expiry.UnixMilli() < nowMillis {
+			t.Fatalf("flow expiry %v before now %v", flow.Expiry, now)
+		}
+	})
+}
+
+// --- FuzzValidateForward ---------------------------------------------------
+
+// fuzzMediator signs in FuzzValidateForward; its address is testMediator.
+var fuzzMediator = keypair.MustParseFull("SAIWUO6NVSCD7AXFIVZMO5EV24EFE6BNTG7IM2FFTUVT42R647FNGKQY")
+
+type forwardSeed struct {
+	name    string
+	data    []byte
+	raw     bool // data is the envelope text itself, not XDR to encode
+	nowUnix int64
+}
+
+func forwardSeeds() []forwardSeed {
+	var seeds []forwardSeed
+	for _, c := range forwardCodeCases() {
+		b, err := base64.StdEncoding.DecodeString(c.b64)
+		if err != nil || len(b) == 0 {
+			seeds = append(seeds, forwardSeed{c.name, []byte(c.b64), true, t0.Unix()})
+			continue
+		}
+		seeds = append(seeds, forwardSeed{c.name, b, false, t0.Unix()})
+	}
+	valid := fwd(nil)
+	seeds = append(seeds,
+		forwardSeed{"raw valid", []byte(valid), true, t0.Unix()},
+		forwardSeed{"raw valid with line break", []byte(valid[:20] + "\n" + valid[20:]), true, t0.Unix()},
+		forwardSeed{"negative clock", []byte(valid), true, -1 << 62},
+		forwardSeed{"clock near max", []byte(valid), true, 1<<63 - 1},
+	)
+	return seeds
+}
+
+// FuzzValidateForward: never panics; a refusal is a 400 *Error with one of
+// the 13 codes, MALFORMED_XDR exactly when the text does not decode; an
+// acceptance is the accepted shape, checked independently below, and signs
+// into an envelope that decodes and carries a valid mediator signature.
+func FuzzValidateForward(f *testing.F) {
+	// Seeds live in testdata/fuzz/FuzzValidateForward (see TestFuzzSeedCorpus).
+	codes := ForwardCodes()
+	f.Fuzz(func(t *testing.T, data []byte, raw bool, nowUnix int64) {
+		b64 := string(data)
+		if !raw {
+			b64 = base64.StdEncoding.EncodeToString(data)
+		}
+		now := time.Unix(nowUnix, 0)
+		env, perr := parseForward(b64, testMediator, testDest, now)
+		err := ValidateForward(b64, testMediator, testDest, now)
+		if (err == nil) != (perr == nil) {
+			t.Fatalf("ValidateForward %v, parseForward %v", err, perr)
+		}
+		var decoded xdr.TransactionEnvelope
+		decodes := xdr.SafeUnmarshalBase64(b64, &decoded) == nil
+		if err != nil {
+			var e *Error
+			if !errors.As(err, &e) || !slices.Contains(codes, e.Code) || e.Status != 400 || e.Reason == "" {
+				t.Fatalf("refusal %#v is not a forward code", err)
+			}
+			if (e.Code == CodeMalformedXDR) == decodes {
+				t.Fatalf("code %s but decodes=%v", e.Code, decodes)
+			}
+			return
+		}
+		if !decodes {
+			t.Fatal("accepted an envelope that does not decode")
+		}
+		if why := refShape(decoded, testMediator, testDest, now); why != "" {
+			t.Fatalf("accepted a forward that %s", why)
+		}
+		signedXDR, hashHex, serr := signForward(env, fuzzMediator, network.TestNetworkPassphrase)
+		if serr != nil {
+			if CodeOf(serr) == CodeMalformedXDR && len(decoded.Signatures()) >= 20 {
+				return
+			}
+			t.Fatalf("signing: %v", serr)
+		}
+		var out xdr.TransactionEnvelope
+		if err := xdr.SafeUnmarshalBase64(signedXDR, &out); err != nil {
+			t.Fatalf("signed envelope does not decode: %v", err)
+		}
+		hash, _ := network.HashTransactionInEnvelope(out, network.TestNetworkPassphrase)
+		if fmt.Sprintf("%x", hash) != hashHex {
+			t.Fatal("hash changed by signing")
+		}
+		sigs := out.Signatures()
+		if len(sigs) == 0 || !ed25519.Verify(strkey.MustDecode(strkey.VersionByteAccountID, testMediator), hash[:], sigs[len(sigs)-1].Signature) {
+			t.Fatal("no valid mediator signature")
+		}
+	})
+}
+
+// refShape restates SPEC's accepted forward without sharing code with
+// parseForward; it returns what is wrong, or "".
+func refShape(env xdr.TransactionEnvelope, mediator, dest string, now time.Time) string {
+	var ops []xdr.Operation
+	var tb *xdr.TimeBounds
+	switch env.Type {
+	case xdr.EnvelopeTypeEnvelopeTypeTx:
+		src := env.V1.Tx.SourceAccount
+		if src.Type != xdr.CryptoKeyTypeKeyTypeEd25519 || strkey.MustEncode(strkey.VersionByteAccountID, src.Ed25519[:]) != mediator {
+			return "is not sourced from the mediator"
+		}
+		ops = env.V1.Tx.Operations
+		tb = env.V1.Tx.Cond.TimeBounds
+		if env.V1.Tx.Cond.V2 != nil {
+			tb = env.V1.Tx.Cond.V2.TimeBounds
+		}
+	case xdr.EnvelopeTypeEnvelopeTypeTxV0:
+		if strkey.MustEncode(strkey.VersionByteAccountID, env.V0.Tx.SourceAccountEd25519[:]) != mediator {
+			return "is not sourced from the mediator"
+		}
+		ops = env.V0.Tx.Operations
+		tb = env.V0.Tx.TimeBounds
+	default:
+		return "is not a classic transaction"
+	}
+	isG := func(a *xdr.MuxedAccount, want string) bool {
+		return a.Type == xdr.CryptoKeyTypeKeyTypeEd25519 && strkey.MustEncode(strkey.VersionByteAccountID, a.Ed25519[:]) == want
+	}
+	if len(ops) != 2 {
+		return "has other than two operations"
+	}
+	for _, op := range ops {
+		if op.SourceAccount != nil && !isG(op.SourceAccount, mediator) {
+			return "has an operation sourced elsewhere"
+		}
+	}
+	p := ops[0].Body
+	if p.Type != xdr.OperationTypePayment || p.PaymentOp.Asset.Type != xdr.AssetTypeAssetTypeNative || !isG(&p.PaymentOp.Destination, dest) {
+		return "does not start with a native payment to the destination"
+	}
+	mg := ops[1].Body
+	if mg.Type != xdr.OperationTypeAccountMerge || !isG(mg.Destination, dest) {
+		return "does not end with a merge into the destination"
+	}
+	if tb == nil || tb.MaxTime == 0 {
+		return "has no maxTime"
+	}
+	limit := new(big.Int).Add(big.NewInt(now.Unix()), big.NewInt(3600))
+	if new(big.Int).SetUint64(uint64(tb.MaxTime)).Cmp(limit) > 0 {
+		return "has maxTime beyond the horizon"
+	}
+	return ""
+}
+
+// --- seed corpora ----------------------------------------------------------
+
+// TestFuzzSeedCorpus keeps testdata/fuzz in step with the seeds above:
+// `go test ./mediator -run TestFuzzSeedCorpus -update-corpus` rewrites it.
+func TestFuzzSeedCorpus(t *testing.T) {
+	want := map[string][]byte{}
+	for i, s := range tokenSeeds() {
+		want[filepath.Join("FuzzVerifyToken", fmt.Sprintf("seed-%02d", i))] =
+			fmt.Appendf(nil, "go test fuzz v1\nstring(%q)\nint64(%d)\nbool(%v)\n", s.token, s.nowMillis, s.remac)
+	}
+	for i, s := range forwardSeeds() {
+		name := strings.Map(func(r rune) rune {
+			if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' {
+				return r
+			}
+			return '-'
+		}, s.name)
+		want[filepath.Join("FuzzValidateForward", fmt.Sprintf("seed-%02d-%s", i, name))] =
+			fmt.Appendf(nil, "go test fuzz v1\n[]byte(%q)\nbool(%v)\nint64(%d)\n", s.data, s.raw, s.nowUnix)
+	}
+	root := filepath.Join("testdata", "fuzz")
+	if *updateCorpus {
+		for _, dir := range []string{"FuzzVerifyToken", "FuzzValidateForward"} {
+			old, _ := filepath.Glob(filepath.Join(root, dir, "seed-*"))
+			for _, p := range old {
+				if err := os.Remove(p); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := os.MkdirAll(filepath.Join(root, dir), 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for name, b := range want {
+			if err := os.WriteFile(filepath.Join(root, name), b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	for name, b := range want {
+		got, err := os.ReadFile(filepath.Join(root, name))
+		if err != nil || !bytes.Equal(got, b) {
+			t.Errorf("%s is missing or stale (run with -update-corpus): %v", name, err)
+		}
+	}
+	have, _ := filepath.Glob(filepath.Join(root, "*", "seed-*"))
+	if len(have) != len(want) {
+		t.Errorf("%d seed files on disk, %d expected (run with -update-corpus)", len(have), len(want))
+	}
+}
