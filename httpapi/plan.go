@@ -136,10 +136,9 @@ func (s *Server) publish(c echo.Context) error {
 		return fail(codeAccountUnreach, "the account could not be read from the account API")
 	}
 	// Guard 7.
-	sigs := closeTx.Envelope.Signatures()
-	admitted := ledger.AdmitAll(signers, closeTx.Hash, sigs)
+	admitted, duplicates, dropped := ledger.AdmitAllCounted(signers, closeTx.Hash, closeTx.Envelope.Signatures())
 	if len(admitted) == 0 {
-		s.metrics.Signatures(metrics.SignatureDropped, len(sigs))
+		s.metrics.Signatures(metrics.SignatureDropped, dropped)
 		return fail(codeUnsigned, "the transaction carries no signature from a signer of the account")
 	}
 	canonicalEnv := ledger.WithSignatures(closeTx.Envelope, signaturesOf(admitted))
@@ -164,7 +163,8 @@ func (s *Server) publish(c echo.Context) error {
 		return s.republish(c, plan, xdrB64)
 	}
 	s.metrics.Signatures(metrics.SignatureAdmitted, len(admitted))
-	s.metrics.Signatures(metrics.SignatureDropped, len(sigs)-len(admitted))
+	s.metrics.Signatures(metrics.SignatureDuplicate, duplicates)
+	s.metrics.Signatures(metrics.SignatureDropped, dropped)
 	s.log.Info("plan created", "id", id, "network", string(network), "signatures", len(admitted), "expiry", expiry)
 	return c.JSON(http.StatusOK, publishOK{OK: true, ID: id})
 }

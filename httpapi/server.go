@@ -148,7 +148,7 @@ func New(opts Options) *Server {
 	e.POST("/api/plan", s.publish, s.route(metrics.RoutePlanPublish), s.limit(metrics.RoutePlanPublish, jsonLimited), bodyCap)
 	e.GET("/api/plan/:id", s.get, s.route(metrics.RoutePlanGet), s.limit(metrics.RoutePlanGet, jsonLimited))
 	e.POST("/api/plan/:id/sign", s.sign, s.route(metrics.RoutePlanSign), s.limit(metrics.RoutePlanSign, jsonLimited), bodyCap)
-	e.GET("/api/plan/:id/events", s.events, s.route(metrics.RoutePlanEvents), s.limit(metrics.RoutePlanEvents, textLimited))
+	e.GET("/api/plan/:id/events", s.events, s.route(metrics.RoutePlanEvents), s.limit(metrics.RoutePlanEvents, s.textLimited))
 
 	e.GET("/api/mediator/sign", s.mint, s.route(metrics.RouteMediatorMint))
 	e.POST("/api/mediator/sign", s.cosign, s.route(metrics.RouteMediatorCosign), s.limit(metrics.RouteMediatorCosign, jsonLimited), bodyCap)
@@ -192,9 +192,11 @@ func jsonLimited(c echo.Context, wait time.Duration) error {
 	return fail(codeRateLimited, "too many requests; retry after the Retry-After delay")
 }
 
-func textLimited(c echo.Context, wait time.Duration) error {
+// textLimited is the event stream's plain-text 429 (SPEC "GET
+// /api/plan/[id]/events"), counted as a rejection like its other refusals.
+func (s *Server) textLimited(c echo.Context, wait time.Duration) error {
 	c.Response().Header().Set("Retry-After", retryAfter(wait))
-	return c.String(http.StatusTooManyRequests, "too many requests")
+	return s.streamRefusal(c, http.StatusTooManyRequests, codeRateLimited, "too many requests")
 }
 
 // limit applies the route's per-client-IP bucket; it runs first on the route

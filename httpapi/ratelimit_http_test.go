@@ -1,0 +1,475 @@
+package httpapi_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/closerelay/closerelay/actor"
+	"github.com/closerelay/closerelay/httpapi"
+	"github.com/closerelay/closerelay/ledger/ledgertest"
+	"github.com/closerelay/closerelay/metrics"
+)
+
+// rlPlanID is a well-formed plan id no plan has: requests to it 404 after the
+// limiter has taken a token.
+const rlPlanID = "00000000000000000000000000000000000000000000000000000000000000ab"
+
+// rlClock is an injectable clock for Options.Now.
+type rlClock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *rlClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *rlClock) Advance(d time.Duration) {
+	c.mu.Lock()
+	c.t = c.t.Add(d)
+	c.mu.Unlock()
+}
+
+type rlOpts struct {
+	hops       int
+	rateLimits bool
+	now        func() time.Time
+	metrics    *metrics.Metrics
+}
+
+// rlRelay starts a relay on a real loopback listener.
+func rlRelay(t *testing.T, o rlOpts) string {
+	t.Helper()
+	h := ledgertest.New()
+	plans := actor.NewSupervisor(actor.Options{Capacity: 500})
+	api := httpapi.New(httpapi.Options{
+		Plans:            plans,
+		Accounts:         h.Client(5 * time.Second),
+		Metrics:          o.metrics,
+		TrustedProxyHops: o.hops,
+		RateLimits:       o.rateLimits,
+		Now:              o.now,
+	})
+	srv := httptest.NewServer(api)
+	t.Cleanup(func() {
+		api.Drain()
+		srv.Close()
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if err := plans.Stop(ctx); err != nil {
+			t.Errorf("stop plans: %v", err)
+		}
+		h.Close()
+	})
+	return srv.URL
+}
+
+// rlRoute describes one limited route and how to hit it.
+type rlRoute struct {
+	name   string
+	method string
+	path   string
+	body   string
+	limit  int
+	json   bool // 429 is the JSON error body; otherwise text/plain
+}
+
+var rlRoutes = []rlRoute{
+	{"plan_publish", http.MethodPost, "/api/plan", `{"xdr":"AAAA","network":"testnet"}`, 10, true},
+	{"plan_get", http.MethodGet, "/api/plan/" + rlPlanID, "", 60, true},
+	{"plan_sign", http.MethodPost, "/api/plan/" + rlPlanID + "/sign", `{"xdr":"AAAA"}`, 30, true},
+	{"plan_events", http.MethodGet, "/api/plan/" + rlPlanID + "/events", "", 20, false},
+	{"mediator_cosign", http.MethodPost, "/api/mediator/sign", `{"envelopeXdr":"AAAA","flowToken":"x","network":"testnet"}`, 5, true},
+}
+
+type rlResp struct {
+	status int
+	header http.Header
+	body   string
+}
+
+// rlDo sends one request; hdr are extra headers (X-Forwarded-For may be given
+// as several lines via rlDoLines).
+func rlDo(t *testing.T, base, method, path, body string, hdr map[string]string) rlResp {
+	t.Helper()
+	var r io.Reader
+	if body != "" {
+		r = strings.NewReader(body)
+	}
+	req, err := http.NewRequest(method, base+path, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	for k, v := range hdr {
+		req.Header.Set(k, v)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatalf("%s %s: %v", method, path, err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatalf("%s %s: read body: %v", method, path, err)
+	}
+	return rlResp{status: resp.StatusCode, header: resp.Header, body: string(b)}
+}
+
+// rlExhaust sends n requests, failing if any is 429.
+func rlExhaust(t *testing.T, base string, rt rlRoute, n int, hdr map[string]string) {
+	t.Helper()
+	for i := 0; i < n; i++ {
+		if r := rlDo(t, base, rt.method, rt.path, rt.body, hdr); r.status == http.StatusTooManyRequests {
+			t.Fatalf("%s request %d of %d: 429 too early (body %q)", rt.name, i+1, n, r.body)
+		}
+	}
+}
+
+func rlCheckJSON429(t *testing.T, r rlResp) {
+	t.Helper()
+	if r.status != http.StatusTooManyRequests {
+		t.Fatalf("status = %d, want 429 (body %q)", r.status, r.body)
+	}
+	if ct := r.header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
+		t.Errorf("Content-Type = %q, want application/json", ct)
+	}
+	var m map[string]any
+	if err := json.Unmarshal([]byte(r.body), &m); err != nil {
+		t.Fatalf("body %q is not JSON: %v", r.body, err)
+	}
+	if len(m) != 3 {
+		t.Errorf("body keys = %v, want exactly ok, code, reason", m)
+	}
+	if v, ok := m["ok"].(bool); !ok || v {
+		t.Errorf("ok = %v, want false", m["ok"])
+	}
+	if m["code"] != "RATE_LIMITED" {
+		t.Errorf("code = %v, want RATE_LIMITED", m["code"])
+	}
+	if s, ok := m["reason"].(string); !ok || s == "" {
+		t.Errorf("reason = %v, want a non-empty string", m["reason"])
+	}
+	rlCheckRetryAfter(t, r)
+}
+
+func rlCheckRetryAfter(t *testing.T, r rlResp) int {
+	t.Helper()
+	ra := r.header.Get("Retry-After")
+	n, err := strconv.Atoi(ra)
+	if err != nil || n < 1 || strconv.Itoa(n) != ra {
+		t.Errorf("Retry-After = %q, want a positive whole number of seconds", ra)
+	}
+	return n
+}
+
+func TestRLPerRouteLimits(t *testing.T) {
+	for _, rt := range rlRoutes {
+		t.Run(rt.name, func(t *testing.T) {
+			base := rlRelay(t, rlOpts{rateLimits: true})
+			rlExhaust(t, base, rt, rt.limit, nil)
+			r := rlDo(t, base, rt.method, rt.path, rt.body, nil)
+			if rt.json {
+				rlCheckJSON429(t, r)
+			} else {
+				if r.status != http.StatusTooManyRequests {
+					t.Fatalf("status = %d, want 429 (body %q)", r.status, r.body)
+				}
+				if ct := r.header.Get("Content-Type"); !strings.HasPrefix(ct, "text/plain") {
+					t.Errorf("Content-Type = %q, want text/plain", ct)
+				}
+				if r.body != "too many requests" {
+					t.Errorf("body = %q, want %q", r.body, "too many requests")
+				}
+				rlCheckRetryAfter(t, r)
+			}
+			// Every route's 429 is uncacheable too.
+			if cc := r.header.Get("Cache-Control"); cc != "no-store" {
+				t.Errorf("Cache-Control = %q, want no-store", cc)
+			}
+			// Retry-After is the wait for one token: 60 s / N, rounded up.
+			want := (60 + rt.limit - 1) / rt.limit
+			if got := r.header.Get("Retry-After"); got != strconv.Itoa(want) {
+				t.Errorf("Retry-After = %q, want %d (60 s / %d)", got, want, rt.limit)
+			}
+		})
+	}
+}
+
+func TestRLMediatorMintUnlimited(t *testing.T) {
+	base := rlRelay(t, rlOpts{rateLimits: true})
+	for i := 0; i < 50; i++ {
+		r := rlDo(t, base, http.MethodGet, "/api/mediator/sign?destination=GBAD", "", nil)
+		if r.status == http.StatusTooManyRequests {
+			t.Fatalf("GET /api/mediator/sign request %d: 429, want no limit", i+1)
+		}
+	}
+	// The mint route does not share the cosign bucket either.
+	cosign := rlRoutes[4]
+	rlExhaust(t, base, cosign, cosign.limit, nil)
+	rlCheckJSON429(t, rlDo(t, base, cosign.method, cosign.path, cosign.body, nil))
+}
+
+func TestRLLimitersArePerRoute(t *testing.T) {
+	base := rlRelay(t, rlOpts{rateLimits: true})
+	used := make([]int, len(rlRoutes)) // tokens taken so far per route
+	for i, rt := range rlRoutes {
+		rlExhaust(t, base, rt, rt.limit-used[i], nil)
+		if r := rlDo(t, base, rt.method, rt.path, rt.body, nil); r.status != http.StatusTooManyRequests {
+			t.Fatalf("%s: status %d after %d requests, want 429", rt.name, r.status, rt.limit)
+		}
+		// Routes not yet exhausted still admit: each has its own bucket.
+		for j := i + 1; j < len(rlRoutes); j++ {
+			other := rlRoutes[j]
+			if r := rlDo(t, base, other.method, other.path, other.body, nil); r.status == http.StatusTooManyRequests {
+				t.Fatalf("%s exhausted: %s answered 429, want its own bucket", rt.name, other.name)
+			}
+			used[j]++
+		}
+	}
+}
+
+func TestRLBeforeBodyCap(t *testing.T) {
+	big := strings.Repeat("x", httpapi.MaxBodyBytes+1)
+	for _, rt := range rlRoutes {
+		if rt.method != http.MethodPost {
+			continue
+		}
+		t.Run(rt.name, func(t *testing.T) {
+			base := rlRelay(t, rlOpts{rateLimits: true})
+			// Oversized bodies while tokens remain: 413, and they consume tokens.
+			for i := 0; i < rt.limit; i++ {
+				r := rlDo(t, base, rt.method, rt.path, big, nil)
+				if r.status != http.StatusRequestEntityTooLarge {
+					t.Fatalf("request %d: status %d, want 413", i+1, r.status)
+				}
+			}
+			r := rlDo(t, base, rt.method, rt.path, big, nil)
+			rlCheckJSON429(t, r)
+		})
+	}
+}
+
+// rlNotFoundConsumes: 404s on unknown plan ids take tokens.
+func TestRLNotFoundConsumesTokens(t *testing.T) {
+	base := rlRelay(t, rlOpts{rateLimits: true})
+	rt := rlRoutes[1] // plan_get
+	for i := 0; i < rt.limit; i++ {
+		if r := rlDo(t, base, rt.method, rt.path, "", nil); r.status != http.StatusNotFound {
+			t.Fatalf("request %d: status %d, want 404", i+1, r.status)
+		}
+	}
+	rlCheckJSON429(t, rlDo(t, base, rt.method, rt.path, "", nil))
+}
+
+func TestRLClientIP(t *testing.T) {
+	publish := rlRoutes[0]
+	type step struct {
+		hdr    map[string]string
+		status string // "ok" (not 429) or "429"
+	}
+	// Each case: exhaust the bucket with first, then probe with the steps.
+	cases := []struct {
+		name  string
+		hops  int
+		first map[string]string
+		steps []step
+	}{
+		{"hops0 ignores XFF", 0,
+			map[string]string{"X-Forwarded-For": "198.51.100.1", "X-Real-IP": "198.51.100.50"},
+			[]step{
+				{map[string]string{"X-Forwarded-For": "198.51.100.2"}, "429"},
+				{map[string]string{"X-Forwarded-For": "198.51.100.3, 198.51.100.4"}, "429"},
+				{map[string]string{"X-Real-IP": "198.51.100.5"}, "429"},
+				{nil, "429"},
+			}},
+		{"hops1 rightmost", 1,
+			map[string]string{"X-Forwarded-For": "203.0.113.1, 198.51.100.7"},
+			[]step{
+				{map[string]string{"X-Forwarded-For": "203.0.113.2, 198.51.100.7"}, "429"},
+				{map[string]string{"X-Forwarded-For": "198.51.100.7"}, "429"},
+				{map[string]string{"X-Forwarded-For": "1.1.1.1, 2.2.2.2, 198.51.100.7"}, "429"},
+				{map[string]string{"X-Forwarded-For": "203.0.113.1, 198.51.100.8"}, "ok"},
+			}},
+		{"hops2 second from right", 2,
+			map[string]string{"X-Forwarded-For": "203.0.113.1, 198.51.100.7, 10.0.0.1"},
+			[]step{
+				{map[string]string{"X-Forwarded-For": "203.0.113.9, 198.51.100.7, 10.0.0.1"}, "429"},
+				{map[string]string{"X-Forwarded-For": "198.51.100.7, 10.0.0.2"}, "429"},
+				{map[string]string{"X-Forwarded-For": "203.0.113.1, 198.51.100.8, 10.0.0.1"}, "ok"},
+			}},
+		{"hops2 short chain falls back to X-Real-IP", 2,
+			map[string]string{"X-Forwarded-For": "198.51.100.7", "X-Real-IP": "192.0.2.1"},
+			[]step{
+				{map[string]string{"X-Forwarded-For": "198.51.100.8", "X-Real-IP": "192.0.2.1"}, "429"},
+				{map[string]string{"X-Real-IP": "192.0.2.1"}, "429"},
+				{map[string]string{"X-Forwarded-For": "198.51.100.7", "X-Real-IP": "192.0.2.2"}, "ok"},
+			}},
+		{"hops1 X-Real-IP alone", 1,
+			map[string]string{"X-Real-IP": "192.0.2.1"},
+			[]step{
+				{map[string]string{"X-Real-IP": "192.0.2.1"}, "429"},
+				{map[string]string{"X-Real-IP": "192.0.2.2"}, "ok"},
+			}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			base := rlRelay(t, rlOpts{rateLimits: true, hops: tc.hops})
+			rlExhaust(t, base, publish, publish.limit, tc.first)
+			for i, s := range tc.steps {
+				r := rlDo(t, base, publish.method, publish.path, publish.body, s.hdr)
+				got := "ok"
+				if r.status == http.StatusTooManyRequests {
+					got = "429"
+				}
+				if got != s.status {
+					t.Errorf("step %d %v: got %s (status %d), want %s", i, s.hdr, got, r.status, s.status)
+				}
+			}
+		})
+	}
+}
+
+// The leftmost (client-written) XFF entry never becomes the key: a client that
+// cycles it gets no fresh bucket at any hops setting, and a client that keeps
+// it fixed while the trusted entry varies is not throttled as one.
+func TestRLLeftmostNeverKey(t *testing.T) {
+	publish := rlRoutes[0]
+	for hops := 0; hops <= 3; hops++ {
+		t.Run(fmt.Sprintf("hops%d", hops), func(t *testing.T) {
+			base := rlRelay(t, rlOpts{rateLimits: true, hops: hops})
+			trusted := make([]string, hops)
+			for i := range trusted {
+				trusted[i] = fmt.Sprintf("10.0.0.%d", i+1)
+			}
+			// Client spoofs a different leftmost entry on every request;
+			// chain length stays hops+1 so the trusted entry is fixed
+			// (hops 0: socket peer).
+			for i := 0; i <= publish.limit; i++ {
+				xff := strings.Join(append([]string{fmt.Sprintf("203.0.113.%d", i+1)}, trusted...), ", ")
+				r := rlDo(t, base, publish.method, publish.path, publish.body, map[string]string{"X-Forwarded-For": xff})
+				if i < publish.limit && r.status == http.StatusTooManyRequests {
+					t.Fatalf("request %d: 429 too early", i+1)
+				}
+				if i == publish.limit && r.status != http.StatusTooManyRequests {
+					t.Fatalf("request %d with fresh leftmost %s: status %d, want 429 (leftmost became the key)", i+1, xff, r.status)
+				}
+			}
+		})
+	}
+}
+
+func TestRLRefill(t *testing.T) {
+	clk := &rlClock{t: time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)}
+	base := rlRelay(t, rlOpts{rateLimits: true, now: clk.Now})
+	publish := rlRoutes[0]
+	rlExhaust(t, base, publish, publish.limit, nil)
+	r := rlDo(t, base, publish.method, publish.path, publish.body, nil)
+	rlCheckJSON429(t, r)
+	if got := r.header.Get("Retry-After"); got != "6" {
+		t.Errorf("Retry-After = %q, want 6", got)
+	}
+	clk.Advance(5 * time.Second)
+	r = rlDo(t, base, publish.method, publish.path, publish.body, nil)
+	rlCheckJSON429(t, r)
+	if got := r.header.Get("Retry-After"); got != "1" {
+		t.Errorf("after 5 s: Retry-After = %q, want 1", got)
+	}
+	clk.Advance(time.Second)
+	if r := rlDo(t, base, publish.method, publish.path, publish.body, nil); r.status == http.StatusTooManyRequests {
+		t.Fatalf("after 6 s: status 429, want one request admitted")
+	}
+	r = rlDo(t, base, publish.method, publish.path, publish.body, nil)
+	rlCheckJSON429(t, r)
+	if got := r.header.Get("Retry-After"); got != "6" {
+		t.Errorf("after refill used: Retry-After = %q, want 6", got)
+	}
+	// A full period refills to capacity, never beyond.
+	clk.Advance(10 * time.Minute)
+	rlExhaust(t, base, publish, publish.limit, nil)
+	rlCheckJSON429(t, rlDo(t, base, publish.method, publish.path, publish.body, nil))
+}
+
+func TestRLDisabled(t *testing.T) {
+	base := rlRelay(t, rlOpts{rateLimits: false})
+	for _, rt := range rlRoutes {
+		for i := 0; i < rt.limit*2+5; i++ {
+			if r := rlDo(t, base, rt.method, rt.path, rt.body, nil); r.status == http.StatusTooManyRequests {
+				t.Fatalf("%s request %d: 429 with RateLimits off", rt.name, i+1)
+			}
+		}
+	}
+}
+
+func TestRLMetric(t *testing.T) {
+	m := metrics.New()
+	base := rlRelay(t, rlOpts{rateLimits: true, metrics: m})
+	publish := rlRoutes[0]
+	if n := rlCounter(t, m, "closerelay_rate_limited_total", `route="plan_publish"`); n != 0 {
+		t.Fatalf("before: rate_limited_total = %v, want 0", n)
+	}
+	rlExhaust(t, base, publish, publish.limit, nil)
+	for i := 0; i < 3; i++ {
+		rlCheckJSON429(t, rlDo(t, base, publish.method, publish.path, publish.body, nil))
+	}
+	if n := rlCounter(t, m, "closerelay_rate_limited_total", `route="plan_publish"`); n != 3 {
+		t.Errorf("rate_limited_total{plan_publish} = %v, want 3", n)
+	}
+	if n := rlCounter(t, m, "closerelay_rate_limited_total", `route="plan_get"`); n != 0 {
+		t.Errorf("rate_limited_total{plan_get} = %v, want 0", n)
+	}
+	// The events route counts too (text 429 path).
+	ev := rlRoutes[3]
+	rlExhaust(t, base, ev, ev.limit, nil)
+	rlDo(t, base, ev.method, ev.path, "", nil)
+	if n := rlCounter(t, m, "closerelay_rate_limited_total", `route="plan_events"`); n != 1 {
+		t.Errorf("rate_limited_total{plan_events} = %v, want 1", n)
+	}
+	// A JSON 429 is also a coded rejection (CONTRACT section 7).
+	if n := rlCounter(t, m, "closerelay_rejections_total", `code="RATE_LIMITED",route="plan_publish"`); n != 3 {
+		t.Errorf("rejections_total{plan_publish,RATE_LIMITED} = %v, want 3", n)
+	}
+	// The events route's plain-text 429 is a coded rejection too.
+	if n := rlCounter(t, m, "closerelay_rejections_total", `code="RATE_LIMITED",route="plan_events"`); n != 1 {
+		t.Errorf("rejections_total{plan_events,RATE_LIMITED} = %v, want 1", n)
+	}
+}
+
+// rlCounter reads one series of a metric family from the registry by its
+// label text.
+func rlCounter(t *testing.T, m *metrics.Metrics, name, labels string) float64 {
+	t.Helper()
+	mfs, err := m.Registry.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, mf := range mfs {
+		if mf.GetName() != name {
+			continue
+		}
+		for _, mt := range mf.GetMetric() {
+			var parts []string
+			for _, lp := range mt.GetLabel() {
+				parts = append(parts, fmt.Sprintf("%s=%q", lp.GetName(), lp.GetValue()))
+			}
+			if strings.Join(parts, ",") == labels {
+				return mt.GetCounter().GetValue()
+			}
+		}
+	}
+	t.Fatalf("series %s{%s} not found", name, labels)
+	return 0
+}
