@@ -1,0 +1,745 @@
+package httpapi_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"runtime/pprof"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/closerelay/closerelay/actor"
+	"github.com/closerelay/closerelay/client/sse"
+	"github.com/closerelay/closerelay/httpapi"
+	"github.com/closerelay/closerelay/ledger/ledgertest"
+	"github.com/stellar/go-stellar-sdk/keypair"
+	"github.com/stellar/go-stellar-sdk/network"
+	"go.uber.org/goleak"
+)
+
+const ssePassphrase = network.TestNetworkPassphrase
+
+// sseRelay is a real relay on a loopback listener.
+type sseRelay struct {
+	URL     string
+	API     *httpapi.Server
+	Plans   *actor.Supervisor
+	Horizon *ledgertest.Server
+	Client  *http.Client
+	srv     *httptest.Server
+	stop    sync.Once
+}
+
+func sseStart(t *testing.T, opts httpapi.Options) *sseRelay {
+	t.Helper()
+	return sseStartOn(t, opts, nil)
+}
+
+// sseStartOn is sseStart with the listener wrapped by wrap (when not nil).
+func sseStartOn(t *testing.T, opts httpapi.Options, wrap func(net.Listener) net.Listener) *sseRelay {
+	t.Helper()
+	h := ledgertest.New()
+	plans := actor.NewSupervisor(actor.Options{Capacity: 500})
+	opts.Plans = plans
+	opts.Accounts = h.Client(5 * time.Second)
+	api := httpapi.New(opts)
+	srv := httptest.NewUnstartedServer(api)
+	if wrap != nil {
+		srv.Listener = wrap(srv.Listener)
+	}
+	srv.Start()
+	r := &sseRelay{
+		URL: srv.URL, API: api, Plans: plans, Horizon: h, srv: srv,
+		Client: &http.Client{Transport: &http.Transport{}},
+	}
+	t.Cleanup(func() { r.Stop(t) })
+	return r
+}
+
+// Stop shuts the relay down and waits for its goroutines; idempotent.
+func (r *sseRelay) Stop(t *testing.T) {
+	r.stop.Do(func() {
+		r.API.Drain()
+		r.Client.CloseIdleConnections()
+		r.srv.Close()
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if err := r.Plans.Stop(ctx); err != nil {
+			t.Errorf("stop plans: %v", err)
+		}
+		r.Horizon.Close()
+	})
+}
+
+// sseFixture is a close of a fresh account and its keys.
+type sseFixture struct {
+	acct     ledgertest.Account
+	dest     string
+	unsigned string
+	id       string
+}
+
+func sseNewFixture(nSigners int, maxTime int64) sseFixture {
+	acct := ledgertest.NewAccount(nSigners, 1)
+	dest := keypair.MustRandom().Address()
+	x, h := ledgertest.BuildClose(acct.Master, dest, 1<<32+1, maxTime, ssePassphrase)
+	return sseFixture{acct: acct, dest: dest, unsigned: x, id: hex.EncodeToString(h[:])}
+}
+
+func (f sseFixture) signed(keys ...*keypair.Full) string {
+	return ledgertest.SignXDR(f.unsigned, ssePassphrase, keys...)
+}
+
+func ssePost(ctx context.Context, c *http.Client, url string, body any) (int, []byte, error) {
+	b, _ := json.Marshal(body)
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(b))
+	if err != nil {
+		return 0, nil, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := c.Do(req)
+	if err != nil {
+		return 0, nil, err
+	}
+	defer resp.Body.Close()
+	out, err := io.ReadAll(resp.Body)
+	return resp.StatusCode, out, err
+}
+
+func ssePublish(t *testing.T, c *http.Client, base, xdrB64 string) {
+	t.Helper()
+	code, body, err := ssePost(t.Context(), c, base+"/api/plan", map[string]string{"network": "testnet", "xdr": xdrB64})
+	if err != nil || code != http.StatusOK {
+		t.Fatalf("publish = %d %s %v", code, body, err)
+	}
+}
+
+func sseSign(t *testing.T, c *http.Client, base, id, xdrB64 string) {
+	t.Helper()
+	code, body, err := ssePost(t.Context(), c, base+"/api/plan/"+id+"/sign", map[string]string{"xdr": xdrB64})
+	if err != nil || code != http.StatusOK {
+		t.Fatalf("sign = %d %s %v", code, body, err)
+	}
+}
+
+// sseItem is one result of sse.Reader.Next.
+type sseItem struct {
+	ev  sse.Event
+	err error
+}
+
+// sseStream is an open event stream read by the real parser on its own
+// goroutine; the goroutine ends when the stream ends or is cancelled.
+type sseStream struct {
+	Resp     *http.Response
+	cancel   context.CancelFunc
+	items    chan sseItem
+	comments chan string
+}
+
+func sseOpenReq(ctx context.Context, c *http.Client, url string, hdr http.Header) (*http.Response, context.CancelFunc, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		cancel()
+		return nil, nil, err
+	}
+	for k, v := range hdr {
+		req.Header[k] = v
+	}
+	resp, err := c.Do(req)
+	if err != nil {
+		cancel()
+		return nil, nil, err
+	}
+	return resp, cancel, nil
+}
+
+func sseOpen(t *testing.T, c *http.Client, base, id string, hdr http.Header) *sseStream {
+	t.Helper()
+	resp, cancel, err := sseOpenReq(context.Background(), c, base+"/api/plan/"+id+"/events", hdr)
+	if err != nil {
+		t.Fatalf("open stream: %v", err)
+	}
+	if resp.StatusCode != http.StatusOK {
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		cancel()
+		t.Fatalf("open stream = %d %q", resp.StatusCode, b)
+	}
+	s := &sseStream{Resp: resp, cancel: cancel, items: make(chan sseItem, 1024), comments: make(chan string, 1024)}
+	go func() {
+		r := sse.NewReader(resp.Body)
+		r.OnComment = func(text string) {
+			select {
+			case s.comments <- text:
+			default:
+			}
+		}
+		for {
+			ev, err := r.Next()
+			select {
+			case s.items <- sseItem{ev, err}:
+			default:
+			}
+			if err != nil {
+				close(s.items)
+				return
+			}
+		}
+	}()
+	t.Cleanup(s.Close)
+	return s
+}
+
+func (s *sseStream) Close() {
+	s.cancel()
+	s.Resp.Body.Close()
+}
+
+// next returns the next event, failing the test unless it comes within d.
+func (s *sseStream) next(t *testing.T, d time.Duration) sse.Event {
+	t.Helper()
+	select {
+	case it, ok := <-s.items:
+		if !ok {
+			t.Fatal("stream already ended")
+		}
+		if it.err != nil {
+			t.Fatalf("stream ended: %v", it.err)
+		}
+		return it.ev
+	case <-time.After(d):
+		t.Fatalf("no event within %v", d)
+	}
+	panic("unreachable")
+}
+
+// end expects the stream to end with io.EOF (a clean end) within d.
+func (s *sseStream) end(t *testing.T, d time.Duration) {
+	t.Helper()
+	select {
+	case it, ok := <-s.items:
+		if !ok {
+			t.Fatal("stream end already consumed")
+		}
+		if it.err != io.EOF {
+			t.Fatalf("want a clean end (io.EOF), got event %+v, err %v", it.ev, it.err)
+		}
+	case <-time.After(d):
+		t.Fatalf("stream did not end within %v", d)
+	}
+}
+
+type sseData struct {
+	Network string   `json:"network"`
+	XDR     string   `json:"xdr"`
+	ID      string   `json:"id"`
+	Signers []string `json:"signers"`
+}
+
+// sseCheckState checks an unnamed state event with id version and signers.
+func sseCheckState(t *testing.T, ev sse.Event, f sseFixture, version int, signers ...*keypair.Full) sseData {
+	t.Helper()
+	if ev.Type != "message" {
+		t.Errorf("event type = %q, want unnamed (message)", ev.Type)
+	}
+	if ev.ID != strconv.Itoa(version) {
+		t.Errorf("event id = %q, want %d", ev.ID, version)
+	}
+	if strings.Contains(ev.Data, "\n") {
+		t.Errorf("data spans lines: %q", ev.Data)
+	}
+	var keys map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(ev.Data), &keys); err != nil {
+		t.Fatalf("data %q: %v", ev.Data, err)
+	}
+	var names []string
+	for k := range keys {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	if strings.Join(names, ",") != "id,network,signers,xdr" {
+		t.Errorf("data keys = %v, want exactly network,xdr,id,signers", names)
+	}
+	var d sseData
+	if err := json.Unmarshal([]byte(ev.Data), &d); err != nil {
+		t.Fatal(err)
+	}
+	if d.Network != "testnet" || d.ID != f.id {
+		t.Errorf("network, id = %q, %q; want testnet, %s", d.Network, d.ID, f.id)
+	}
+	var want []string
+	for _, k := range signers {
+		want = append(want, k.Address())
+	}
+	got := append([]string(nil), d.Signers...)
+	sort.Strings(got)
+	sort.Strings(want)
+	if strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Errorf("signers = %v, want %v", d.Signers, want)
+	}
+	if h := ledgertest.Hash(d.XDR, ssePassphrase); hex.EncodeToString(h[:]) != f.id {
+		t.Errorf("xdr hashes to %x, want %s", h, f.id)
+	}
+	return d
+}
+
+// TestSSEHeadersAndFirstEvent: headers of a stream (no compression even when
+// asked for) and the current state sent at once as event id 1.
+func TestSSEHeadersAndFirstEvent(t *testing.T) {
+	r := sseStart(t, httpapi.Options{})
+	f := sseNewFixture(2, 0)
+	r.Horizon.AddAccount(f.acct)
+	ssePublish(t, r.Client, r.URL, f.signed(f.acct.Keys[0]))
+
+	s := sseOpen(t, r.Client, r.URL, f.id, http.Header{"Accept-Encoding": {"gzip"}})
+	h := s.Resp.Header
+	if ct := h.Get("Content-Type"); ct != "text/event-stream" {
+		t.Errorf("Content-Type = %q, want text/event-stream", ct)
+	}
+	if cc := h.Get("Cache-Control"); cc != "no-store" {
+		t.Errorf("Cache-Control = %q, want no-store", cc)
+	}
+	if v := h.Get("X-Accel-Buffering"); v != "no" {
+		t.Errorf("X-Accel-Buffering = %q, want no", v)
+	}
+	if ce, ok := h["Content-Encoding"]; ok {
+		t.Errorf("Content-Encoding = %q, want none", ce)
+	}
+	ev := s.next(t, 5*time.Second)
+	sseCheckState(t, ev, f, 1, f.acct.Keys[0])
+
+	// The same through a path id in upper case.
+	s2 := sseOpen(t, r.Client, r.URL, strings.ToUpper(f.id), nil)
+	sseCheckState(t, s2.next(t, 5*time.Second), f, 1, f.acct.Keys[0])
+}
+
+// TestSSEChangesAndNoOps: a sign that adds a signer is the next event; a
+// duplicate sign sends nothing; a re-publish that merges sends an event.
+func TestSSEChangesAndNoOps(t *testing.T) {
+	r := sseStart(t, httpapi.Options{})
+	f := sseNewFixture(4, 0)
+	k := f.acct.Keys
+	r.Horizon.AddAccount(f.acct)
+	ssePublish(t, r.Client, r.URL, f.signed(k[0]))
+	s := sseOpen(t, r.Client, r.URL, f.id, nil)
+	sseCheckState(t, s.next(t, 5*time.Second), f, 1, k[0])
+
+	sign1 := f.signed(k[1])
+	sseSign(t, r.Client, r.URL, f.id, sign1)
+	sseCheckState(t, s.next(t, 5*time.Second), f, 2, k[0], k[1])
+
+	// The very same signature again, and a re-publish of what is stored:
+	// both change nothing, so nothing is sent: the next event a subscriber
+	// sees is the next real change, as version 3 (a no-op event would have
+	// come first, or taken version 3 with two signers).
+	sseSign(t, r.Client, r.URL, f.id, sign1)
+	ssePublish(t, r.Client, r.URL, f.signed(k[0], k[1]))
+	sseSign(t, r.Client, r.URL, f.id, f.signed(k[2]))
+	sseCheckState(t, s.next(t, 5*time.Second), f, 3, k[0], k[1], k[2])
+
+	// A re-publish carrying a new signature merges and is an event.
+	ssePublish(t, r.Client, r.URL, f.signed(k[3]))
+	sseCheckState(t, s.next(t, 5*time.Second), f, 4, k[0], k[1], k[2], k[3])
+}
+
+// TestSSERefusals: the 51st subscriber of a plan is refused with the
+// plain-text 503 and retry-after: 5; an unknown plan is the plain-text 404.
+func TestSSERefusals(t *testing.T) {
+	r := sseStart(t, httpapi.Options{RateLimits: false})
+	f := sseNewFixture(1, 0)
+	r.Horizon.AddAccount(f.acct)
+	ssePublish(t, r.Client, r.URL, f.signed(f.acct.Keys[0]))
+
+	for range actor.DefaultMaxSubscribers {
+		s := sseOpen(t, r.Client, r.URL, f.id, nil)
+		s.next(t, 5*time.Second)
+	}
+	check := func(id string, status int, body, retry string) {
+		t.Helper()
+		resp, cancel, err := sseOpenReq(t.Context(), r.Client, r.URL+"/api/plan/"+id+"/events", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer cancel()
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		if resp.StatusCode != status || string(b) != body {
+			t.Errorf("%s: got %d %q, want %d %q", id, resp.StatusCode, b, status, body)
+		}
+		if ct := resp.Header.Get("Content-Type"); !strings.HasPrefix(ct, "text/plain") {
+			t.Errorf("%s: Content-Type = %q, want text/plain", id, ct)
+		}
+		if cc := resp.Header.Get("Cache-Control"); cc != "no-store" {
+			t.Errorf("%s: Cache-Control = %q, want no-store", id, cc)
+		}
+		if got := resp.Header.Get("retry-after"); got != retry {
+			t.Errorf("%s: retry-after = %q, want %q", id, got, retry)
+		}
+	}
+	check(f.id, http.StatusServiceUnavailable, "too many live listeners; retry shortly", "5")
+	check(strings.Repeat("ab", 32), http.StatusNotFound, "signing request not found", "")
+	check("not-an-id", http.StatusNotFound, "signing request not found", "")
+}
+
+// TestSSEDrainEndsStreams: Drain ends every open stream cleanly, and a
+// stream opened after it ends at once.
+func TestSSEDrainEndsStreams(t *testing.T) {
+	r := sseStart(t, httpapi.Options{})
+	f := sseNewFixture(1, 0)
+	r.Horizon.AddAccount(f.acct)
+	ssePublish(t, r.Client, r.URL, f.signed(f.acct.Keys[0]))
+	var streams []*sseStream
+	for range 3 {
+		s := sseOpen(t, r.Client, r.URL, f.id, nil)
+		s.next(t, 5*time.Second)
+		streams = append(streams, s)
+	}
+	r.API.Drain()
+	for _, s := range streams {
+		s.end(t, 5*time.Second)
+	}
+	late := sseOpen(t, r.Client, r.URL, f.id, nil)
+	// It may or may not get the current state first; either way it ends.
+	for {
+		select {
+		case it, ok := <-late.items:
+			if !ok {
+				t.Fatal("items closed without an end")
+			}
+			if it.err == nil {
+				continue
+			}
+			if it.err != io.EOF {
+				t.Fatalf("late stream ended with %v, want io.EOF", it.err)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatal("a stream opened after Drain did not end")
+		}
+		break
+	}
+}
+
+// sseStalledConn opens a stream on a raw TCP connection with a tiny receive
+// buffer and never reads from it.
+func sseStalledConn(t *testing.T, base, id string) net.Conn {
+	t.Helper()
+	d := net.Dialer{Control: func(_, _ string, c syscall.RawConn) error {
+		var serr error
+		err := c.Control(func(fd uintptr) {
+			serr = syscall.SetsockoptInt(int(fd), syscall.SOL_SOCKET, syscall.SO_RCVBUF, 4096)
+		})
+		if err != nil {
+			return err
+		}
+		return serr
+	}}
+	addr := strings.TrimPrefix(base, "http://")
+	conn, err := d.DialContext(t.Context(), "tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	if _, err := fmt.Fprintf(conn, "GET /api/plan/%s/events HTTP/1.1\r\nHost: %s\r\n\r\n", id, addr); err != nil {
+		t.Fatal(err)
+	}
+	return conn
+}
+
+// sseSmallSendBuffer gives every accepted connection a small send buffer, so
+// a client that stops reading blocks the server's writes early.
+type sseSmallSendBuffer struct{ net.Listener }
+
+func (l sseSmallSendBuffer) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if tc, ok := c.(*net.TCPConn); ok {
+		_ = tc.SetWriteBuffer(4096)
+	}
+	return c, err
+}
+
+// TestSSEStalledClient: a subscriber that never reads does not delay the
+// other subscribers nor the signs.
+func TestSSEStalledClient(t *testing.T) {
+	r := sseStartOn(t, httpapi.Options{}, func(l net.Listener) net.Listener { return sseSmallSendBuffer{l} })
+	const n = 19 // 1 signature at publish + 19 signs: the 20-signature cap
+	f := sseNewFixture(n, 0)
+	k := f.acct.Keys // k[n] is the master
+	r.Horizon.AddAccount(f.acct)
+	ssePublish(t, r.Client, r.URL, f.signed(k[n]))
+
+	var stalled []net.Conn
+	for range 3 {
+		stalled = append(stalled, sseStalledConn(t, r.URL, f.id))
+	}
+	live := sseOpen(t, r.Client, r.URL, f.id, nil)
+	live2 := sseOpen(t, r.Client, r.URL, f.id, nil)
+	sseCheckState(t, live.next(t, 5*time.Second), f, 1, k[n])
+	sseCheckState(t, live2.next(t, 5*time.Second), f, 1, k[n])
+
+	signers := []*keypair.Full{k[n]}
+	for i := range n {
+		ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
+		code, body, err := ssePost(ctx, r.Client, r.URL+"/api/plan/"+f.id+"/sign", map[string]string{"xdr": f.signed(k[i])})
+		cancel()
+		if err != nil || code != http.StatusOK {
+			t.Fatalf("sign %d = %d %s %v (a sign must return within 5 s)", i, code, body, err)
+		}
+		signers = append(signers, k[i])
+		sseCheckState(t, live.next(t, time.Second), f, i+2, signers...)
+		sseCheckState(t, live2.next(t, time.Second), f, i+2, signers...)
+	}
+	// The test did exercise a stall: each stalled stream's writer is blocked
+	// on its full socket.
+	if n := sseGoroutines("httpapi.writeFlush"); n < len(stalled) {
+		t.Errorf("stream writers blocked in a write: %d, want %d (the stall was not exercised)", n, len(stalled))
+	}
+	// The stalled connections are still open (nothing closed them early).
+	for _, c := range stalled {
+		_ = c.SetReadDeadline(time.Now().Add(time.Millisecond))
+		if _, err := c.Read(make([]byte, 1)); err != nil && !errors.Is(err, syscall.EAGAIN) {
+			var ne net.Error
+			if !errors.As(err, &ne) || !ne.Timeout() {
+				t.Errorf("stalled connection: %v", err)
+			}
+		}
+	}
+}
+
+// TestSSESubscribeCyclesNoLeak: 1,000 subscribe/unsubscribe cycles over HTTP
+// leave no goroutine and no subscriber slot behind.
+func TestSSESubscribeCyclesNoLeak(t *testing.T) {
+	ignore := goleak.IgnoreCurrent()
+	r := sseStart(t, httpapi.Options{})
+	f := sseNewFixture(1, 0)
+	r.Horizon.AddAccount(f.acct)
+	ssePublish(t, r.Client, r.URL, f.signed(f.acct.Keys[0]))
+
+	url := r.URL + "/api/plan/" + f.id + "/events"
+	for i := range 1000 {
+		resp, cancel, err := sseOpenReq(context.Background(), r.Client, url, nil)
+		if err != nil {
+			t.Fatalf("cycle %d: %v", i, err)
+		}
+		if resp.StatusCode != http.StatusOK {
+			cancel()
+			t.Fatalf("cycle %d: status %d", i, resp.StatusCode)
+		}
+		rd := sse.NewReader(resp.Body)
+		if ev, err := rd.Next(); err != nil || ev.ID != "1" {
+			t.Fatalf("cycle %d: first event %+v, %v", i, ev, err)
+		}
+		cancel()
+		resp.Body.Close()
+	}
+	// Every slot is free again: the full 50 can subscribe (the server
+	// notices a cancelled request asynchronously, so retry briefly).
+	deadline := time.Now().Add(10 * time.Second)
+	var held []context.CancelFunc
+	for len(held) < actor.DefaultMaxSubscribers {
+		resp, cancel, err := sseOpenReq(context.Background(), r.Client, url, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if resp.StatusCode == http.StatusServiceUnavailable && time.Now().Before(deadline) {
+			resp.Body.Close()
+			cancel()
+			time.Sleep(10 * time.Millisecond)
+			continue
+		}
+		if resp.StatusCode != http.StatusOK {
+			t.Fatalf("subscriber %d after the cycles: %d", len(held)+1, resp.StatusCode)
+		}
+		held = append(held, func() { cancel(); resp.Body.Close() })
+	}
+	for _, c := range held {
+		c()
+	}
+	r.Stop(t)
+	goleak.VerifyNone(t, ignore)
+}
+
+// ssePipeListener is an in-memory net.Listener: dial hands the server one
+// end of a net.Pipe and returns the other.
+type ssePipeListener struct {
+	conns chan net.Conn
+	done  chan struct{}
+	once  sync.Once
+}
+
+func sseNewPipeListener() *ssePipeListener {
+	return &ssePipeListener{conns: make(chan net.Conn), done: make(chan struct{})}
+}
+
+func (l *ssePipeListener) Accept() (net.Conn, error) {
+	select {
+	case c := <-l.conns:
+		return c, nil
+	case <-l.done:
+		return nil, net.ErrClosed
+	}
+}
+
+func (l *ssePipeListener) Close() error {
+	l.once.Do(func() { close(l.done) })
+	return nil
+}
+
+func (l *ssePipeListener) Addr() net.Addr { return ssePipeAddr{} }
+
+func (l *ssePipeListener) dial(ctx context.Context, _, _ string) (net.Conn, error) {
+	server, client := net.Pipe()
+	select {
+	case l.conns <- server:
+		return client, nil
+	case <-l.done:
+	case <-ctx.Done():
+	}
+	server.Close()
+	client.Close()
+	return nil, net.ErrClosed
+}
+
+type ssePipeAddr struct{}
+
+func (ssePipeAddr) Network() string { return "pipe" }
+func (ssePipeAddr) String() string  { return "pipe" }
+
+// sseGoroutines counts goroutines whose stack mentions fn.
+func sseGoroutines(fn string) int {
+	var b bytes.Buffer
+	_ = pprof.Lookup("goroutine").WriteTo(&b, 2)
+	n := 0
+	for g := range strings.SplitSeq(b.String(), "\n\n") {
+		if strings.Contains(g, fn) {
+			n++
+		}
+	}
+	return n
+}
+
+// TestSSEHeartbeatAndExpiry runs the relay in a synctest bubble over
+// in-memory pipes: the default 25 s heartbeat, then `event: expired` and the
+// end of the stream when the plan expires, and nothing left running after.
+func TestSSEHeartbeatAndExpiry(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := ledgertest.NewHandler()
+		plans := actor.NewSupervisor(actor.Options{})
+		api := httpapi.New(httpapi.Options{Plans: plans, Accounts: ledgertest.InProcessClient(h, 5*time.Second)})
+		ln := sseNewPipeListener()
+		srv := &http.Server{Handler: api}
+		served := make(chan error, 1)
+		go func() { served <- srv.Serve(ln) }()
+		client := &http.Client{Transport: &http.Transport{DialContext: ln.dial}}
+		const base = "http://relay.test"
+
+		baseStreams := sseGoroutines("httpapi.(*Server).stream")
+		basePlans := sseGoroutines("actor.(*Plan).run")
+
+		// Expiry = maxTime - 60 s = now + 2 min.
+		window := 2 * time.Minute
+		f := sseNewFixture(1, time.Now().Add(window+time.Minute).Unix())
+		h.AddAccount(f.acct)
+		ssePublish(t, client, base, f.signed(f.acct.Keys[0]))
+
+		s := sseOpen(t, client, base, f.id, nil)
+		sseCheckState(t, s.next(t, time.Second), f, 1, f.acct.Keys[0])
+		start := time.Now()
+
+		pings := func() int {
+			synctest.Wait()
+			n := 0
+			for {
+				select {
+				case c := <-s.comments:
+					if c != "ping" {
+						t.Errorf("comment %q, want ping", c)
+					}
+					n++
+				default:
+					return n
+				}
+			}
+		}
+		time.Sleep(25*time.Second - time.Millisecond)
+		if n := pings(); n != 0 {
+			t.Fatalf("%d pings before 25 s", n)
+		}
+		time.Sleep(time.Millisecond)
+		if n := pings(); n != 1 {
+			t.Fatalf("%d pings at 25 s, want 1", n)
+		}
+		select {
+		case it := <-s.items:
+			t.Fatalf("a heartbeat dispatched an event: %+v", it)
+		default:
+		}
+		if n := sseGoroutines("actor.(*Plan).run"); n != basePlans+1 {
+			t.Errorf("plan goroutines = %d, want %d", n, basePlans+1)
+		}
+
+		// Expiry: `event: expired` with {"id":...}, then the end.
+		time.Sleep(start.Add(window).Sub(time.Now()) - time.Millisecond)
+		synctest.Wait()
+		select {
+		case it := <-s.items:
+			t.Fatalf("before expiry: %+v", it)
+		default:
+		}
+		time.Sleep(time.Millisecond)
+		synctest.Wait()
+		ev := s.next(t, time.Nanosecond)
+		if ev.Type != "expired" || ev.Data != `{"id":"`+f.id+`"}` {
+			t.Errorf("expiry event = %+v, want expired with {\"id\":%q}", ev, f.id)
+		}
+		s.end(t, time.Nanosecond)
+		if n := pings(); n != 3 { // at 50, 75 and 100 s
+			t.Errorf("%d pings from 25 s to expiry at 120 s, want 3", n)
+		}
+
+		// The plan is gone: its goroutine, the stream's handler, the route.
+		if n := sseGoroutines("actor.(*Plan).run"); n != basePlans {
+			t.Errorf("plan goroutines after expiry = %d, want %d", n, basePlans)
+		}
+		if n := sseGoroutines("httpapi.(*Server).stream"); n != baseStreams {
+			t.Errorf("stream goroutines after expiry = %d, want %d", n, baseStreams)
+		}
+		resp, err := client.Get(base + "/api/plan/" + f.id + "/events")
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusNotFound || string(b) != "signing request not found" {
+			t.Errorf("events after expiry = %d %q, want 404", resp.StatusCode, b)
+		}
+
+		// Shut everything down; synctest fails if any bubble goroutine remains.
+		api.Drain()
+		client.CloseIdleConnections()
+		if err := srv.Shutdown(context.Background()); err != nil {
+			t.Errorf("shutdown: %v", err)
+		}
+		if err := <-served; !errors.Is(err, http.ErrServerClosed) {
+			t.Errorf("serve: %v", err)
+		}
+		if err := plans.Stop(context.Background()); err != nil {
+			t.Errorf("stop plans: %v", err)
+		}
+		synctest.Wait()
+	})
+}
