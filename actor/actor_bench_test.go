@@ -3,6 +3,7 @@ package actor
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -162,4 +163,103 @@ func BenchmarkFanOut50(b *testing.B) {
 			wg.Wait()
 		})
 	}
+}
+
+// BenchmarkSignPath is the whole sign path on one plan as the sign handler
+// runs it (httpapi mergePartial): CheckPartial (decode, hash, verify unless
+// Known recognises the bytes) in the calling goroutine, then Merge. All
+// variants run under RunParallel, so -cpu 1,2 shows how the path scales.
+//
+//   - replay: a partial carrying a signature the plan already admitted:
+//     decode, hash, a Known lookup, and Merge's published-version answer
+//     (no verification, no mailbox round trip).
+//   - new-signer: a partial carrying one new signer's signature: decode,
+//     hash, one verification, then a mailbox round trip that appends,
+//     re-encodes and broadcasts. A plan takes 19 new signers, so
+//     ceil(b.N/19) plans (one per supervisor, same transaction) are made
+//     before the timer starts and handed out 19 slots at a time.
+//   - new-signer-verify-serial: new-signer with CheckPartial and Merge held
+//     under one mutex per plan, emulating verification inside the actor's
+//     serial section (the arrangement DESIGN.md argues against). The code
+//     does not do this; the variant exists for the comparison.
+func BenchmarkSignPath(b *testing.B) {
+	f := newFixture(b, 1)
+	partials := make([]string, len(keys))
+	for i := range keys {
+		partials[i] = f.partial(b, f.sigs[i].Sig)
+	}
+	expiry := time.Now().Add(ledger.SigningWindow)
+
+	b.Run("replay", func(b *testing.B) {
+		ctx := context.Background()
+		s := NewSupervisor(Options{})
+		b.Cleanup(func() { _ = s.Stop(context.Background()) })
+		p := create(b, s, f, expiry, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9)
+		b.ReportAllocs()
+		b.RunParallel(func(pb *testing.PB) {
+			for pb.Next() {
+				admitted, err := p.Canonical().CheckPartial(partials[5], p.Known)
+				if err != nil || len(admitted) != 1 {
+					b.Errorf("CheckPartial: %v", err)
+					return
+				}
+				if _, changed, err := p.Merge(ctx, admitted); err != nil || changed {
+					b.Errorf("Merge: changed=%v err=%v", changed, err)
+					return
+				}
+			}
+		})
+	})
+
+	type slot struct {
+		p      *Plan
+		signer int
+		mu     *sync.Mutex // the plan's emulated serial section
+	}
+	newSigner := func(b *testing.B, serialVerify bool) {
+		ctx := context.Background()
+		perPlan := ledger.MaxSignatures - 1
+		nPlans := (b.N+perPlan-1)/perPlan + 1
+		sups := make([]*Supervisor, 0, nPlans)
+		slots := make([]slot, 0, nPlans*perPlan)
+		for range nPlans {
+			s := NewSupervisor(Options{})
+			sups = append(sups, s)
+			p := create(b, s, f, expiry)
+			mu := new(sync.Mutex)
+			for signer := 1; signer <= perPlan; signer++ {
+				slots = append(slots, slot{p, signer, mu})
+			}
+		}
+		defer func() {
+			for _, s := range sups {
+				_ = s.Stop(ctx)
+			}
+		}()
+		var next atomic.Int64
+		b.ReportAllocs()
+		b.ResetTimer()
+		b.RunParallel(func(pb *testing.PB) {
+			for pb.Next() {
+				sl := slots[next.Add(1)-1]
+				if serialVerify {
+					sl.mu.Lock()
+				}
+				admitted, err := sl.p.Canonical().CheckPartial(partials[sl.signer], sl.p.Known)
+				if err == nil {
+					_, _, err = sl.p.Merge(ctx, admitted)
+				}
+				if serialVerify {
+					sl.mu.Unlock()
+				}
+				if err != nil {
+					b.Errorf("sign: %v", err)
+					return
+				}
+			}
+		})
+		b.StopTimer()
+	}
+	b.Run("new-signer", func(b *testing.B) { newSigner(b, false) })
+	b.Run("new-signer-verify-serial", func(b *testing.B) { newSigner(b, true) })
 }
