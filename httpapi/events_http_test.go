@@ -693,7 +693,7 @@ func TestSSEHeartbeatAndExpiry(t *testing.T) {
 		}
 
 		// Expiry: `event: expired` with {"id":...}, then the end.
-		time.Sleep(start.Add(window).Sub(time.Now()) - time.Millisecond)
+		time.Sleep(time.Until(start.Add(window)) - time.Millisecond)
 		synctest.Wait()
 		select {
 		case it := <-s.items:
