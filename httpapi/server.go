@@ -151,7 +151,7 @@ func New(opts Options) *Server {
 	e.GET("/api/plan/:id/events", s.events, s.route(metrics.RoutePlanEvents), s.limit(metrics.RoutePlanEvents, s.textLimited))
 
 	e.GET("/api/mediator/sign", s.mint, s.route(metrics.RouteMediatorMint))
-	e.POST("/api/mediator/sign", s.cosign, s.route(metrics.RouteMediatorCosign), s.limit(metrics.RouteMediatorCosign, jsonLimited), bodyCap)
+	e.POST("/api/mediator/sign", s.cosign, s.route(metrics.RouteMediatorCosign), s.countCosign, s.limit(metrics.RouteMediatorCosign, jsonLimited), bodyCap)
 	e.OPTIONS("/api/mediator/sign", func(c echo.Context) error { return c.NoContent(http.StatusNoContent) })
 	for _, m := range []string{http.MethodPut, http.MethodPatch, http.MethodDelete, http.MethodHead} {
 		e.Add(m, "/api/mediator/sign", s.mediatorMethodNotAllowed, s.route(metrics.RouteMediatorCosign))
