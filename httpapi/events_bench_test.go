@@ -9,7 +9,6 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"net/http/httptest"
 	"runtime"
 	"slices"
 	"strings"
@@ -38,31 +37,15 @@ type benchRelay struct {
 
 func benchStartRelay(b *testing.B) *benchRelay {
 	b.Helper()
-	h := ledgertest.New()
+	tr := startRelay(b, httpapi.Options{}, 0, nil)
 	acct := ledgertest.NewAccount(ledger.MaxSignatures-1, 1) // 19 co-signers + master
-	h.AddAccount(acct)
-	plans := actor.NewSupervisor(actor.Options{Capacity: actor.DefaultCapacity})
-	api := httpapi.New(httpapi.Options{
-		Plans:    plans,
-		Accounts: h.Client(5 * time.Second),
-	})
-	srv := httptest.NewServer(api)
-	r := &benchRelay{
-		url:     srv.URL,
+	tr.Horizon.AddAccount(acct)
+	return &benchRelay{
+		url:     tr.URL,
 		account: acct,
 		dest:    ledgertest.Keypair(999).Address(),
-		client:  &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 16}},
+		client:  tr.Client,
 	}
-	b.Cleanup(func() {
-		api.Drain()
-		srv.Close()
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		_ = plans.Stop(ctx)
-		h.Close()
-		r.client.CloseIdleConnections()
-	})
-	return r
 }
 
 // benchPlan is one published plan: its id and sequence number.

@@ -10,7 +10,6 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"net/http/httptest"
 	"runtime/pprof"
 	"sort"
 	"strconv"
@@ -32,56 +31,18 @@ import (
 
 const ssePassphrase = network.TestNetworkPassphrase
 
-// sseRelay is a real relay on a loopback listener.
-type sseRelay struct {
-	URL     string
-	API     *httpapi.Server
-	Plans   *actor.Supervisor
-	Horizon *ledgertest.Server
-	Client  *http.Client
-	srv     *httptest.Server
-	stop    sync.Once
-}
+// sseRelay is the shared test relay.
+type sseRelay = testRelay
 
 func sseStart(t *testing.T, opts httpapi.Options) *sseRelay {
 	t.Helper()
-	return sseStartOn(t, opts, nil)
+	return startRelay(t, opts, 0, nil)
 }
 
-// sseStartOn is sseStart with the listener wrapped by wrap (when not nil).
+// sseStartOn is sseStart with the listener wrapped by wrap.
 func sseStartOn(t *testing.T, opts httpapi.Options, wrap func(net.Listener) net.Listener) *sseRelay {
 	t.Helper()
-	h := ledgertest.New()
-	plans := actor.NewSupervisor(actor.Options{Capacity: 500})
-	opts.Plans = plans
-	opts.Accounts = h.Client(5 * time.Second)
-	api := httpapi.New(opts)
-	srv := httptest.NewUnstartedServer(api)
-	if wrap != nil {
-		srv.Listener = wrap(srv.Listener)
-	}
-	srv.Start()
-	r := &sseRelay{
-		URL: srv.URL, API: api, Plans: plans, Horizon: h, srv: srv,
-		Client: &http.Client{Transport: &http.Transport{}},
-	}
-	t.Cleanup(func() { r.Stop(t) })
-	return r
-}
-
-// Stop shuts the relay down and waits for its goroutines; idempotent.
-func (r *sseRelay) Stop(t *testing.T) {
-	r.stop.Do(func() {
-		r.API.Drain()
-		r.Client.CloseIdleConnections()
-		r.srv.Close()
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		if err := r.Plans.Stop(ctx); err != nil {
-			t.Errorf("stop plans: %v", err)
-		}
-		r.Horizon.Close()
-	})
+	return startRelay(t, opts, 0, wrap)
 }
 
 // sseFixture is a close of a fresh account and its keys.

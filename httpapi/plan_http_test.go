@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"regexp"
 	"sort"
 	"strings"
@@ -24,8 +23,7 @@ import (
 	"github.com/stellar/go-stellar-sdk/xdr"
 )
 
-// planRelay is a relay on a real loopback listener with the account-API
-// double behind it.
+// planRelay is the shared test relay, seen through the fields these tests use.
 type planRelay struct {
 	url     string
 	horizon *ledgertest.Server
@@ -36,25 +34,8 @@ type planRelay struct {
 // is the production 500.
 func planStart(t *testing.T, capacity int) *planRelay {
 	t.Helper()
-	h := ledgertest.New()
-	plans := actor.NewSupervisor(actor.Options{Capacity: capacity})
-	api := httpapi.New(httpapi.Options{
-		Plans:      plans,
-		Accounts:   h.Client(5 * time.Second),
-		RateLimits: false,
-	})
-	srv := httptest.NewServer(api)
-	t.Cleanup(func() {
-		api.Drain()
-		srv.Close()
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		if err := plans.Stop(ctx); err != nil {
-			t.Errorf("stop plans: %v", err)
-		}
-		h.Close()
-	})
-	return &planRelay{url: srv.URL, horizon: h, plans: plans}
+	r := startRelay(t, httpapi.Options{}, capacity, nil)
+	return &planRelay{url: r.URL, horizon: r.Horizon, plans: r.Plans}
 }
 
 // planResp is one answer: status, headers and the raw body.

@@ -1,21 +1,17 @@
 package httpapi_test
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/closerelay/closerelay/actor"
 	"github.com/closerelay/closerelay/httpapi"
-	"github.com/closerelay/closerelay/ledger/ledgertest"
 	"github.com/closerelay/closerelay/metrics"
 )
 
@@ -51,28 +47,12 @@ type rlOpts struct {
 // rlRelay starts a relay on a real loopback listener.
 func rlRelay(t *testing.T, o rlOpts) string {
 	t.Helper()
-	h := ledgertest.New()
-	plans := actor.NewSupervisor(actor.Options{Capacity: 500})
-	api := httpapi.New(httpapi.Options{
-		Plans:            plans,
-		Accounts:         h.Client(5 * time.Second),
+	return startRelay(t, httpapi.Options{
 		Metrics:          o.metrics,
 		TrustedProxyHops: o.hops,
 		RateLimits:       o.rateLimits,
 		Now:              o.now,
-	})
-	srv := httptest.NewServer(api)
-	t.Cleanup(func() {
-		api.Drain()
-		srv.Close()
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		if err := plans.Stop(ctx); err != nil {
-			t.Errorf("stop plans: %v", err)
-		}
-		h.Close()
-	})
-	return srv.URL
+	}, 0, nil).URL
 }
 
 // rlRoute describes one limited route and how to hit it.

@@ -1,0 +1,67 @@
+package httpapi_test
+
+import (
+	"context"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/closerelay/closerelay/actor"
+	"github.com/closerelay/closerelay/httpapi"
+	"github.com/closerelay/closerelay/ledger/ledgertest"
+)
+
+// testRelay is a real relay on a loopback listener with the account-API
+// double behind it: the one harness every black-box test file starts.
+type testRelay struct {
+	URL     string
+	API     *httpapi.Server
+	Plans   *actor.Supervisor
+	Horizon *ledgertest.Server
+	Client  *http.Client // its own transport, so Stop can close its connections
+	srv     *httptest.Server
+	stop    sync.Once
+}
+
+// startRelay runs a relay until the test ends. opts.Plans and opts.Accounts
+// are filled in; capacity 0 is the production 500; wrap, when not nil, wraps
+// the listener (to shrink socket buffers, for instance).
+func startRelay(tb testing.TB, opts httpapi.Options, capacity int, wrap func(net.Listener) net.Listener) *testRelay {
+	tb.Helper()
+	h := ledgertest.New()
+	plans := actor.NewSupervisor(actor.Options{Capacity: capacity})
+	opts.Plans = plans
+	opts.Accounts = h.Client(5 * time.Second)
+	api := httpapi.New(opts)
+	srv := httptest.NewUnstartedServer(api)
+	if wrap != nil {
+		srv.Listener = wrap(srv.Listener)
+	}
+	srv.Start()
+	r := &testRelay{
+		URL: srv.URL, API: api, Plans: plans, Horizon: h, srv: srv,
+		Client: &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 16}},
+	}
+	tb.Cleanup(func() { r.Stop(tb) })
+	return r
+}
+
+// Stop ends the streams, the listener, the plans and the double, in that
+// order (streams first, or closing the server would wait on them); it may be
+// called more than once.
+func (r *testRelay) Stop(tb testing.TB) {
+	r.stop.Do(func() {
+		r.API.Drain()
+		r.Client.CloseIdleConnections()
+		r.srv.Close()
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if err := r.Plans.Stop(ctx); err != nil {
+			tb.Errorf("stop plans: %v", err)
+		}
+		r.Horizon.Close()
+	})
+}
