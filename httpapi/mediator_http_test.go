@@ -9,7 +9,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -30,27 +29,9 @@ const (
 	medPath      = "/api/mediator/sign"
 )
 
-// medClock is a settable clock shared by the mediator service and the test.
-type medClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *medClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *medClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = c.t.Add(d)
-}
-
 type medRelay struct {
 	url     string
-	clock   *medClock
+	clock   *testClock
 	metrics *metrics.Metrics
 }
 
@@ -58,7 +39,7 @@ type medRelay struct {
 // Options.Mediator nil (the server's unconfigured default).
 func medStart(t *testing.T, secret string, cors []string) *medRelay {
 	t.Helper()
-	clock := &medClock{t: time.Now().Truncate(time.Millisecond)}
+	clock := &testClock{t: time.Now().Truncate(time.Millisecond)}
 	m := metrics.New()
 	opts := httpapi.Options{Metrics: m, RateLimits: false, CORSAllowOrigins: cors}
 	if secret != "" {

@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -18,24 +17,6 @@ import (
 // rlPlanID is a well-formed plan id no plan has: requests to it 404 after the
 // limiter has taken a token.
 const rlPlanID = "00000000000000000000000000000000000000000000000000000000000000ab"
-
-// rlClock is an injectable clock for Options.Now.
-type rlClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *rlClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *rlClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	c.t = c.t.Add(d)
-	c.mu.Unlock()
-}
 
 type rlOpts struct {
 	hops       int
@@ -353,7 +334,7 @@ func TestRLLeftmostNeverKey(t *testing.T) {
 }
 
 func TestRLRefill(t *testing.T) {
-	clk := &rlClock{t: time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)}
+	clk := &testClock{t: time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)}
 	base := rlRelay(t, rlOpts{rateLimits: true, now: clk.Now})
 	publish := rlRoutes[0]
 	rlExhaust(t, base, publish, publish.limit, nil)

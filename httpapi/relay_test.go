@@ -65,3 +65,23 @@ func (r *testRelay) Stop(tb testing.TB) {
 		r.Horizon.Close()
 	})
 }
+
+// testClock is a settable clock for Options.Now and mediator.Options.Now, for
+// the tests that step time across a real listener (synctest cannot reach a
+// socket's goroutines).
+type testClock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *testClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *testClock) Advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = c.t.Add(d)
+}
