@@ -598,15 +598,8 @@ func sseGoroutines(fn string) int {
 // end of the stream when the plan expires, and nothing left running after.
 func TestSSEHeartbeatAndExpiry(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		h := ledgertest.NewHandler()
-		plans := actor.NewSupervisor(actor.Options{})
-		api := httpapi.New(httpapi.Options{Plans: plans, Accounts: ledgertest.InProcessClient(h, 5*time.Second)})
-		ln := sseNewPipeListener()
-		srv := &http.Server{Handler: api}
-		served := make(chan error, 1)
-		go func() { served <- srv.Serve(ln) }()
-		client := &http.Client{Transport: &http.Transport{DialContext: ln.dial}}
-		const base = "http://relay.test"
+		r := startBubbleRelay()
+		h, client, base := r.Horizon, r.Client, r.Base
 
 		baseStreams := sseGoroutines("httpapi.(*Server).stream")
 		basePlans := sseGoroutines("actor.(*Plan).run")
@@ -690,17 +683,7 @@ func TestSSEHeartbeatAndExpiry(t *testing.T) {
 		}
 
 		// Shut everything down; synctest fails if any bubble goroutine remains.
-		api.Drain()
-		client.CloseIdleConnections()
-		if err := srv.Shutdown(context.Background()); err != nil {
-			t.Errorf("shutdown: %v", err)
-		}
-		if err := <-served; !errors.Is(err, http.ErrServerClosed) {
-			t.Errorf("serve: %v", err)
-		}
-		if err := plans.Stop(context.Background()); err != nil {
-			t.Errorf("stop plans: %v", err)
-		}
+		r.Stop(t)
 		synctest.Wait()
 	})
 }

@@ -1,17 +1,11 @@
 package httpapi_test
 
 import (
-	"context"
 	"encoding/json"
-	"errors"
 	"net/http"
 	"testing"
 	"testing/synctest"
 	"time"
-
-	"github.com/closerelay/closerelay/actor"
-	"github.com/closerelay/closerelay/httpapi"
-	"github.com/closerelay/closerelay/ledger/ledgertest"
 )
 
 // TestPlanExpiryBoundsOverHTTP: a plan answers until the instant before the
@@ -31,15 +25,8 @@ func TestPlanExpiryBoundsOverHTTP(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
-				h := ledgertest.NewHandler()
-				plans := actor.NewSupervisor(actor.Options{})
-				api := httpapi.New(httpapi.Options{Plans: plans, Accounts: ledgertest.InProcessClient(h, 5*time.Second)})
-				ln := sseNewPipeListener()
-				srv := &http.Server{Handler: api}
-				served := make(chan error, 1)
-				go func() { served <- srv.Serve(ln) }()
-				client := &http.Client{Transport: &http.Transport{DialContext: ln.dial}}
-				const base = "http://relay.test"
+				r := startBubbleRelay()
+				h, client, base := r.Horizon, r.Client, r.Base
 
 				published := time.Now()
 				f := sseNewFixture(1, tc.maxTime(published))
@@ -69,16 +56,7 @@ func TestPlanExpiryBoundsOverHTTP(t *testing.T) {
 					t.Errorf("sign at expiry = %d %s %v, want 404", status, body, err)
 				}
 
-				client.CloseIdleConnections()
-				if err := srv.Shutdown(context.Background()); err != nil {
-					t.Errorf("shutdown: %v", err)
-				}
-				if err := <-served; !errors.Is(err, http.ErrServerClosed) {
-					t.Errorf("serve: %v", err)
-				}
-				if err := plans.Stop(context.Background()); err != nil {
-					t.Errorf("stop plans: %v", err)
-				}
+				r.Stop(t)
 			})
 		})
 	}

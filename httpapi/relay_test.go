@@ -2,6 +2,7 @@ package httpapi_test
 
 import (
 	"context"
+	"errors"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -84,4 +85,48 @@ func (c *testClock) Advance(d time.Duration) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.t = c.t.Add(d)
+}
+
+// bubbleRelay is a relay for a synctest bubble: an in-memory listener (no
+// socket, so the bubble's clock can advance while requests wait) and the
+// account-API double in process. Create it inside the bubble.
+type bubbleRelay struct {
+	Base    string // the URL every request goes to; nothing resolves it
+	API     *httpapi.Server
+	Plans   *actor.Supervisor
+	Horizon *ledgertest.Handler
+	Client  *http.Client
+	srv     *http.Server
+	served  chan error
+}
+
+func startBubbleRelay() *bubbleRelay {
+	h := ledgertest.NewHandler()
+	plans := actor.NewSupervisor(actor.Options{})
+	api := httpapi.New(httpapi.Options{Plans: plans, Accounts: ledgertest.InProcessClient(h, 5*time.Second)})
+	ln := sseNewPipeListener()
+	r := &bubbleRelay{
+		Base: "http://relay.test", API: api, Plans: plans, Horizon: h,
+		Client: &http.Client{Transport: &http.Transport{DialContext: ln.dial}},
+		srv:    &http.Server{Handler: api},
+		served: make(chan error, 1),
+	}
+	go func() { r.served <- r.srv.Serve(ln) }()
+	return r
+}
+
+// Stop shuts everything down, so that synctest can check that no bubble
+// goroutine remains.
+func (r *bubbleRelay) Stop(t *testing.T) {
+	r.API.Drain()
+	r.Client.CloseIdleConnections()
+	if err := r.srv.Shutdown(context.Background()); err != nil {
+		t.Errorf("shutdown: %v", err)
+	}
+	if err := <-r.served; !errors.Is(err, http.ErrServerClosed) {
+		t.Errorf("serve: %v", err)
+	}
+	if err := r.Plans.Stop(context.Background()); err != nil {
+		t.Errorf("stop plans: %v", err)
+	}
 }
