@@ -67,7 +67,7 @@ func NewAccountClient(urls map[Network]string, timeout time.Duration) *AccountCl
 	for n, raw := range urls {
 		ep := &endpoint{
 			url:  raw,
-			http: &http.Client{Timeout: timeout, Transport: limitBody{http.DefaultTransport}},
+			http: &http.Client{Timeout: timeout, Transport: CapBody(nil)},
 		}
 		if u, err := url.Parse(raw); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 			ep.invalid = fmt.Sprintf("the account API URL for network %s is not an http(s) URL", n)
@@ -99,7 +99,7 @@ func (c *AccountClient) WithObserver(f func(n Network, ok bool, d time.Duration)
 // client is shared. It returns c.
 func (c *AccountClient) WithTransport(rt http.RoundTripper) *AccountClient {
 	for _, ep := range c.endpoints {
-		ep.http = &http.Client{Timeout: c.timeout, Transport: limitBody{rt}}
+		ep.http = &http.Client{Timeout: c.timeout, Transport: CapBody(rt)}
 	}
 	return c
 }
@@ -151,13 +151,13 @@ func (c *AccountClient) read(ctx context.Context, ep *endpoint, account string) 
 	// context. The shared per-network part is therefore the *http.Client (its
 	// connection pool and Timeout); the horizonclient.Client, a few words, is
 	// built per call around a doer that puts this call's context back.
-	doer := &ctxDoer{ctx: ctx, client: ep.http}
+	doer := &HorizonDoer{Ctx: ctx, Client: ep.http}
 	hc := &horizonclient.Client{HorizonURL: ep.url, HTTP: doer}
 	hc.SetHorizonTimeout(c.timeout)
 
 	acc, err := hc.AccountDetail(horizonclient.AccountRequest{AccountID: account})
 	if err != nil {
-		return nil, classify(ctx, err, doer.status)
+		return nil, classify(ctx, err, doer.Status)
 	}
 	if acc.AccountID != account {
 		return nil, unreachable("the account API answered for another account", nil)
@@ -203,38 +203,52 @@ func classify(ctx context.Context, err error, status int) error {
 	return unreachable("the account API could not be reached", nil)
 }
 
-// ctxDoer is the horizonclient.HTTP of one call: it sends every request with
-// the call's context and remembers the last status, so failures can be told
-// apart without reading the upstream's error body.
-type ctxDoer struct {
-	ctx    context.Context
-	client *http.Client
-	status int
+// HorizonDoer is the horizonclient.HTTP of one call: the SDK's AccountDetail
+// takes no context, so the doer sends every request with Ctx, and it
+// remembers the last status, so failures can be told apart without reading
+// the upstream's error body. Client's transport should be a CapBody one.
+type HorizonDoer struct {
+	Ctx    context.Context
+	Client *http.Client
+	Status int // of the last answer; 0 before any
 }
 
-func (d *ctxDoer) Do(req *http.Request) (*http.Response, error) {
-	resp, err := d.client.Do(req.WithContext(d.ctx))
+// Do implements horizonclient.HTTP.
+func (d *HorizonDoer) Do(req *http.Request) (*http.Response, error) {
+	resp, err := d.Client.Do(req.WithContext(d.Ctx))
 	if resp != nil {
-		d.status = resp.StatusCode
+		d.Status = resp.StatusCode
 	}
 	return resp, err
 }
 
-func (d *ctxDoer) Get(u string) (*http.Response, error) {
-	req, err := http.NewRequestWithContext(d.ctx, http.MethodGet, u, nil)
+// Get implements horizonclient.HTTP.
+func (d *HorizonDoer) Get(u string) (*http.Response, error) {
+	req, err := http.NewRequestWithContext(d.Ctx, http.MethodGet, u, nil)
 	if err != nil {
 		return nil, err
 	}
 	return d.Do(req)
 }
 
-func (d *ctxDoer) PostForm(u string, data url.Values) (*http.Response, error) {
-	req, err := http.NewRequestWithContext(d.ctx, http.MethodPost, u, strings.NewReader(data.Encode()))
+// PostForm implements horizonclient.HTTP.
+func (d *HorizonDoer) PostForm(u string, data url.Values) (*http.Response, error) {
+	req, err := http.NewRequestWithContext(d.Ctx, http.MethodPost, u, strings.NewReader(data.Encode()))
 	if err != nil {
 		return nil, err
 	}
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	return d.Do(req)
+}
+
+// CapBody wraps rt (http.DefaultTransport when nil) so that every answer's
+// body is capped at 4 MiB; reading past the cap is an error, so a JSON
+// decoder fails instead of reading on. An account answer is a few kilobytes.
+func CapBody(rt http.RoundTripper) http.RoundTripper {
+	if rt == nil {
+		rt = http.DefaultTransport
+	}
+	return limitBody{rt}
 }
 
 // limitBody caps every answer's body at maxAccountBody bytes; reading past

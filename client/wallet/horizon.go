@@ -4,11 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
-	"net/url"
 	"strings"
 
+	"github.com/closerelay/closerelay/ledger"
 	"github.com/stellar/go-stellar-sdk/clients/horizonclient"
 	hProtocol "github.com/stellar/go-stellar-sdk/protocols/horizon"
 )
@@ -47,19 +46,21 @@ type Horizon struct {
 }
 
 // NewHorizon returns a reader of the Horizon at baseURL; hc nil means a
-// client of its own.
+// client of its own. Answers are size-capped as the relay's are
+// (ledger.CapBody), on a copy of hc, so the caller's client is unchanged.
 func NewHorizon(baseURL string, hc *http.Client) *Horizon {
-	if hc == nil {
-		hc = &http.Client{}
+	capped := &http.Client{}
+	if hc != nil {
+		*capped = *hc
 	}
-	return &Horizon{url: strings.TrimSuffix(baseURL, "/"), http: hc}
+	capped.Transport = ledger.CapBody(capped.Transport)
+	return &Horizon{url: strings.TrimSuffix(baseURL, "/"), http: capped}
 }
 
 // Account reads one account. ctx bounds the call: the SDK's AccountDetail
-// takes no context, so the request is sent through a doer that carries it.
+// takes no context, so the request is sent through a ledger.HorizonDoer.
 func (h *Horizon) Account(ctx context.Context, id string) (Account, error) {
-	doer := &ctxDoer{ctx: ctx, client: h.http}
-	hc := &horizonclient.Client{HorizonURL: h.url, HTTP: doer}
+	hc := &horizonclient.Client{HorizonURL: h.url, HTTP: &ledger.HorizonDoer{Ctx: ctx, Client: h.http}}
 	acc, err := hc.AccountDetail(horizonclient.AccountRequest{AccountID: id})
 	if err != nil {
 		if ctx.Err() != nil {
@@ -83,40 +84,4 @@ func fromHorizon(acc hProtocol.Account) Account {
 		out.Signers = append(out.Signers, Signer{Key: s.Key, Weight: int(s.Weight), Type: s.Type})
 	}
 	return out
-}
-
-// ctxDoer is horizonclient.HTTP with the caller's context on every request.
-type ctxDoer struct {
-	ctx    context.Context
-	client *http.Client
-}
-
-func (d *ctxDoer) Do(req *http.Request) (*http.Response, error) {
-	resp, err := d.client.Do(req.WithContext(d.ctx))
-	if err != nil {
-		return nil, err
-	}
-	// An account answer is a few kilobytes; cap what a broken server can send.
-	resp.Body = struct {
-		io.Reader
-		io.Closer
-	}{io.LimitReader(resp.Body, 4<<20), resp.Body}
-	return resp, nil
-}
-
-func (d *ctxDoer) Get(u string) (*http.Response, error) {
-	req, err := http.NewRequestWithContext(d.ctx, http.MethodGet, u, nil)
-	if err != nil {
-		return nil, err
-	}
-	return d.Do(req)
-}
-
-func (d *ctxDoer) PostForm(u string, data url.Values) (*http.Response, error) {
-	req, err := http.NewRequestWithContext(d.ctx, http.MethodPost, u, strings.NewReader(data.Encode()))
-	if err != nil {
-		return nil, err
-	}
-	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	return d.Do(req)
 }
