@@ -208,3 +208,13 @@ func drain(c <-chan Event) (events []Event, closed bool) {
 		}
 	}
 }
+
+// wantMetrics checks several unlabelled metrics at once.
+func wantMetrics(tb testing.TB, m *metrics.Metrics, want map[string]float64) {
+	tb.Helper()
+	for name, w := range want {
+		if v := metricValue(tb, m, name); v != w {
+			tb.Errorf("%s = %v, want %v", name, v, w)
+		}
+	}
+}

@@ -187,15 +187,11 @@ func TestExpiryEndsSubscribers(t *testing.T) {
 			t.Errorf("Snapshot after expiry = %v", err)
 		}
 		synctest.Wait()
-		for name, want := range map[string]float64{
+		wantMetrics(t, m, map[string]float64{
 			"closerelay_stream_subscribers":  0,
 			"closerelay_plans_expired_total": 1,
 			"closerelay_plans_open":          0,
-		} {
-			if v := metricValue(t, m, name); v != want {
-				t.Errorf("%s = %v, want %v", name, v, want)
-			}
-		}
+		})
 	})
 }
 

@@ -156,15 +156,11 @@ func TestCapacity(t *testing.T) {
 			t.Fatalf("CheckCapacity after one expiry = %v", err)
 		}
 		create(t, s, last, time.Now().Add(ledger.SigningWindow))
-		for name, want := range map[string]float64{
+		wantMetrics(t, m, map[string]float64{
 			"closerelay_plans_created_total": DefaultCapacity + 1,
 			"closerelay_plans_expired_total": 1,
 			"closerelay_plans_open":          DefaultCapacity,
-		} {
-			if v := metricValue(t, m, name); v != want {
-				t.Errorf("%s = %v, want %v", name, v, want)
-			}
-		}
+		})
 	})
 }
 
@@ -384,15 +380,11 @@ func TestCreateReplacesExpiredPlan(t *testing.T) {
 		if got, err := s.Lookup(t.Context(), f.id); err != nil || got != p {
 			t.Fatalf("Lookup = %p, %v; want the new plan %p", got, err, p)
 		}
-		for name, want := range map[string]float64{
+		wantMetrics(t, m, map[string]float64{
 			"closerelay_plans_created_total": 2,
 			"closerelay_plans_expired_total": 1,
 			"closerelay_plans_open":          1,
-		} {
-			if v := metricValue(t, m, name); v != want {
-				t.Errorf("%s = %v, want %v", name, v, want)
-			}
-		}
+		})
 	})
 }
 
@@ -458,15 +450,11 @@ func TestStop(t *testing.T) {
 		if err := s.Stop(ctx); err != nil {
 			t.Errorf("second Stop = %v", err)
 		}
-		for name, want := range map[string]float64{
+		wantMetrics(t, m, map[string]float64{
 			"closerelay_plans_open":          0,
 			"closerelay_plans_expired_total": 0,
 			"closerelay_stream_subscribers":  0,
-		} {
-			if v := metricValue(t, m, name); v != want {
-				t.Errorf("%s = %v, want %v", name, v, want)
-			}
-		}
+		})
 	})
 }
 
