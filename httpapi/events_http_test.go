@@ -14,7 +14,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"testing/synctest"
@@ -533,52 +532,6 @@ func TestSSESubscribeCyclesNoLeak(t *testing.T) {
 	r.Stop(t)
 	goleak.VerifyNone(t, ignore)
 }
-
-// ssePipeListener is an in-memory net.Listener: dial hands the server one
-// end of a net.Pipe and returns the other.
-type ssePipeListener struct {
-	conns chan net.Conn
-	done  chan struct{}
-	once  sync.Once
-}
-
-func sseNewPipeListener() *ssePipeListener {
-	return &ssePipeListener{conns: make(chan net.Conn), done: make(chan struct{})}
-}
-
-func (l *ssePipeListener) Accept() (net.Conn, error) {
-	select {
-	case c := <-l.conns:
-		return c, nil
-	case <-l.done:
-		return nil, net.ErrClosed
-	}
-}
-
-func (l *ssePipeListener) Close() error {
-	l.once.Do(func() { close(l.done) })
-	return nil
-}
-
-func (l *ssePipeListener) Addr() net.Addr { return ssePipeAddr{} }
-
-func (l *ssePipeListener) dial(ctx context.Context, _, _ string) (net.Conn, error) {
-	server, client := net.Pipe()
-	select {
-	case l.conns <- server:
-		return client, nil
-	case <-l.done:
-	case <-ctx.Done():
-	}
-	server.Close()
-	client.Close()
-	return nil, net.ErrClosed
-}
-
-type ssePipeAddr struct{}
-
-func (ssePipeAddr) Network() string { return "pipe" }
-func (ssePipeAddr) String() string  { return "pipe" }
 
 // sseGoroutines counts goroutines whose stack mentions fn.
 func sseGoroutines(fn string) int {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/closerelay/closerelay/actor"
 	"github.com/closerelay/closerelay/httpapi"
+	"github.com/closerelay/closerelay/internal/memlisten"
 	"github.com/closerelay/closerelay/ledger/ledgertest"
 )
 
@@ -104,10 +105,10 @@ func startBubbleRelay() *bubbleRelay {
 	h := ledgertest.NewHandler()
 	plans := actor.NewSupervisor(actor.Options{})
 	api := httpapi.New(httpapi.Options{Plans: plans, Accounts: ledgertest.InProcessClient(h, 5*time.Second)})
-	ln := sseNewPipeListener()
+	ln := memlisten.New()
 	r := &bubbleRelay{
 		Base: "http://relay.test", API: api, Plans: plans, Horizon: h,
-		Client: &http.Client{Transport: &http.Transport{DialContext: ln.dial}},
+		Client: ln.Client(),
 		srv:    &http.Server{Handler: api},
 		served: make(chan error, 1),
 	}
