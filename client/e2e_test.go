@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/closerelay/closerelay/client"
@@ -356,23 +357,38 @@ func TestWatchFallsBackToPollingAtSubscriberCap(t *testing.T) {
 	}
 }
 
+// TestWatchStopsOnExpiry carries a plan to its expiry in a synctest bubble:
+// maxTime one hour ahead makes the plan live 59 minutes (SPEC's 60 s grace),
+// and Watch must end with ErrExpired at that instant, not before and not by
+// polling a plan that is gone.
 func TestWatchStopsOnExpiry(t *testing.T) {
-	f := newFixture(t, relaytest.Options{})
-	// Plan expiry is maxTime - 60 s: at most a second from now.
-	x, _ := f.closeXDR(time.Now().Unix()+61, f.acct.Keys[0])
-	id, err := f.c.Publish(context.Background(), "testnet", x)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got atomic.Int32
-	err = f.c.Watch(context.Background(), id, func(client.State) error { got.Add(1); return nil })
-	if !errors.Is(err, client.ErrExpired) || got.Load() != 1 {
-		t.Fatalf("Watch = %v after %d states, want ErrExpired after 1", err, got.Load())
-	}
-	_, err = f.c.Get(context.Background(), id)
-	wantAPIError(t, err, 404, "NOT_FOUND")
-	err = f.c.Watch(context.Background(), id, func(client.State) error { return nil })
-	wantAPIError(t, err, 404, "")
+	synctest.Test(t, func(t *testing.T) {
+		r := relaytest.StartInMemory(t, relaytest.Options{})
+		acct := ledgertest.NewAccount(2, 1)
+		r.Horizon.AddAccount(acct)
+		c, err := client.New(r.URL, client.WithHTTPClient(r.Client))
+		if err != nil {
+			t.Fatal(err)
+		}
+		start := time.Now()
+		x, _ := ledgertest.BuildClose(acct.Master, keypair.MustRandom().Address(), 1<<32+1, start.Unix()+3600, passphrase, acct.Keys[0])
+		id, err := c.Publish(context.Background(), "testnet", x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got atomic.Int32
+		err = c.Watch(context.Background(), id, func(client.State) error { got.Add(1); return nil })
+		if !errors.Is(err, client.ErrExpired) || got.Load() != 1 {
+			t.Fatalf("Watch = %v after %d states, want ErrExpired after 1", err, got.Load())
+		}
+		if lived := time.Since(start); lived != 3540*time.Second {
+			t.Fatalf("the watch ended after %v, want the plan's life of 59m0s", lived)
+		}
+		_, err = c.Get(context.Background(), id)
+		wantAPIError(t, err, 404, "NOT_FOUND")
+		err = c.Watch(context.Background(), id, func(client.State) error { return nil })
+		wantAPIError(t, err, 404, "")
+	})
 }
 
 func TestWatchCallbackEndsWatch(t *testing.T) {

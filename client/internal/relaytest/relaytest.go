@@ -6,12 +6,16 @@ package relaytest
 
 import (
 	"context"
+	"errors"
+	"net/http"
 	"net/http/httptest"
 	"testing"
 	"time"
 
 	"github.com/closerelay/closerelay/actor"
 	"github.com/closerelay/closerelay/httpapi"
+	"github.com/closerelay/closerelay/internal/memlisten"
+	"github.com/closerelay/closerelay/ledger"
 	"github.com/closerelay/closerelay/ledger/ledgertest"
 	"github.com/closerelay/closerelay/mediator"
 	"github.com/stellar/go-stellar-sdk/keypair"
@@ -39,18 +43,7 @@ type Relay struct {
 func Start(t testing.TB, opts Options) *Relay {
 	t.Helper()
 	h := ledgertest.New()
-	secret := ""
-	if !opts.NoMediator {
-		secret = keypair.MustRandom().Seed()
-	}
-	plans := actor.NewSupervisor(actor.Options{Capacity: 500, MaxSubscribers: opts.MaxSubscribers})
-	api := httpapi.New(httpapi.Options{
-		Plans:      plans,
-		Accounts:   h.Client(5 * time.Second),
-		Mediator:   mediator.New(mediator.Options{Secret: secret}),
-		RateLimits: opts.RateLimits,
-		Heartbeat:  opts.Heartbeat,
-	})
+	plans, api := newAPI(opts, h.Client(5*time.Second))
 	srv := httptest.NewServer(api)
 	r := &Relay{URL: srv.URL, Horizon: h, Server: srv, API: api, Plans: plans}
 	t.Cleanup(func() {
@@ -64,4 +57,61 @@ func Start(t testing.TB, opts Options) *Relay {
 		h.Close()
 	})
 	return r
+}
+
+// InMemoryRelay is a relay for a testing/synctest bubble: served on an
+// in-memory listener and reading an in-process account API, so that no
+// goroutine waits on a socket and the bubble's clock can carry a plan to its
+// expiry.
+type InMemoryRelay struct {
+	URL     string       // a base URL that only Client reaches
+	Client  *http.Client // dials the relay in memory
+	Horizon *ledgertest.Handler
+	API     *httpapi.Server
+	Plans   *actor.Supervisor
+}
+
+// StartInMemory runs a relay until the test ends. Call it inside the bubble;
+// everything stops in the test's cleanup, still inside the bubble.
+func StartInMemory(t *testing.T, opts Options) *InMemoryRelay {
+	t.Helper()
+	h := ledgertest.NewHandler()
+	plans, api := newAPI(opts, ledgertest.InProcessClient(h, 5*time.Second))
+	ln := memlisten.New()
+	srv := &http.Server{Handler: api}
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	r := &InMemoryRelay{URL: "http://relay.test", Client: ln.Client(), Horizon: h, API: api, Plans: plans}
+	t.Cleanup(func() {
+		api.Drain()
+		r.Client.CloseIdleConnections()
+		if err := srv.Shutdown(context.Background()); err != nil {
+			t.Errorf("relaytest: shutdown: %v", err)
+		}
+		if err := <-served; !errors.Is(err, http.ErrServerClosed) {
+			t.Errorf("relaytest: serve: %v", err)
+		}
+		if err := plans.Stop(context.Background()); err != nil {
+			t.Errorf("relaytest: stop plans: %v", err)
+		}
+	})
+	return r
+}
+
+// newAPI is the relay both starters serve: the production shape over the
+// given account API.
+func newAPI(opts Options, accounts *ledger.AccountClient) (*actor.Supervisor, *httpapi.Server) {
+	secret := ""
+	if !opts.NoMediator {
+		secret = keypair.MustRandom().Seed()
+	}
+	plans := actor.NewSupervisor(actor.Options{Capacity: 500, MaxSubscribers: opts.MaxSubscribers})
+	api := httpapi.New(httpapi.Options{
+		Plans:      plans,
+		Accounts:   accounts,
+		Mediator:   mediator.New(mediator.Options{Secret: secret}),
+		RateLimits: opts.RateLimits,
+		Heartbeat:  opts.Heartbeat,
+	})
+	return plans, api
 }
