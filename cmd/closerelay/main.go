@@ -36,6 +36,8 @@ func (c *cli) dispatch(args []string) int {
 		return c.mediator(args[1:])
 	case "demo":
 		return c.demo(args[1:])
+	case "load":
+		return c.load(args[1:])
 	case "-h", "-help", "--help", "help":
 		fmt.Fprint(c.stdout, usage)
 		return exitOK
@@ -77,6 +79,7 @@ Usage:
   closerelay watch PLAN_ID       follow a plan, printing progress such as "weight 2/3"
   closerelay mediator COMMAND    mint, forward, cosign, resume: mediator flows
   closerelay demo                the whole flow end to end on loopback
+  closerelay load COMMAND        local, prepare: set up a load run and write its payload
   closerelay help                this text
 
 Client commands take --url (env CLOSERELAY_URL, default http://127.0.0.1:8080),

@@ -1,0 +1,399 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/closerelay/closerelay/client"
+	"github.com/closerelay/closerelay/client/wallet"
+	"github.com/closerelay/closerelay/ledger"
+	"github.com/closerelay/closerelay/ledger/ledgertest"
+	"github.com/closerelay/closerelay/loadkit"
+	"github.com/stellar/go-stellar-sdk/keypair"
+)
+
+// The load kit's limits. A plan's envelope carries at most
+// ledger.MaxSignatures signatures, so an account of more signers could not
+// have every valid partial admitted; the relay holds at most 500 plans.
+const (
+	maxLoadSigners = ledger.MaxSignatures
+	maxLoadPlans   = 500
+)
+
+const loadUsage = `Usage: closerelay load COMMAND [flags]
+
+Prepare load runs against a relay and write the payload file that the k6
+script (loadkit/k6/sign.js) and the stream load (cmd/streamload) replay.
+
+Commands:
+  local     run the account-API double and the real relay in this process on
+            loopback, with RATE_LIMITS=off, publish --plans plans of --signers
+            signers each, write the payload, and serve until SIGINT/SIGTERM
+  prepare   publish one plan of a real (testnet) account to a relay and write
+            the payload; signer secrets come from a file or standard input
+
+Each command takes --help. See README.md, "Load testing".
+`
+
+func (c *cli) load(args []string) int {
+	if len(args) == 0 {
+		fmt.Fprint(c.stderr, "closerelay load: missing command\n\n"+loadUsage)
+		return exitUsage
+	}
+	switch args[0] {
+	case "local":
+		return c.loadLocal(args[1:])
+	case "prepare":
+		return c.loadPrepare(args[1:])
+	case "-h", "-help", "--help", "help":
+		fmt.Fprint(c.stdout, loadUsage)
+		return exitOK
+	}
+	fmt.Fprintf(c.stderr, "closerelay load: unknown command %q\n\n%s", args[0], loadUsage)
+	return exitUsage
+}
+
+// countFlags registers the per-plan counts of the optional partials.
+func countFlags(fs *flagSet) *loadkit.Counts {
+	n := &loadkit.Counts{}
+	fs.IntVar(&n.Fresh, "fresh", 8, "distinct valid signatures by the publisher per plan (each costs the relay a verification)")
+	fs.IntVar(&n.Strangers, "strangers", 4, "partials signed by non-signers per plan")
+	fs.IntVar(&n.Expensive, "expensive", 4, "expensive invalid partials per plan (canonical S, valid R, a real signer's hint)")
+	return n
+}
+
+func checkCounts(n *loadkit.Counts) error {
+	if n.Fresh < 0 || n.Strangers < 0 || n.Expensive < 0 || n.Fresh > 1000 || n.Strangers > 1000 || n.Expensive > 1000 {
+		return usagef("--fresh, --strangers and --expensive take 0 to 1000")
+	}
+	return nil
+}
+
+// localOptions are `load local`'s settings; tests run it in process.
+type localOptions struct {
+	listen, ops string // loopback host:port of the API and the ops listener
+	plans       int
+	signers     int // per account, the master (the publisher) included
+	counts      loadkit.Counts
+	out         string    // payload path
+	logs        io.Writer // the relay's logs; discarded when nil
+	// ready, when set, is called once the payload is written.
+	ready func(*loadkit.Payload)
+}
+
+func (c *cli) loadLocal(args []string) int {
+	fs := newFlagSet("load local", "load local [flags]",
+		"Start the account-API double and the real relay in this process, on loopback\n"+
+			"only, wired as `closerelay serve` wires it with RATE_LIMITS=off and\n"+
+			"TRUSTED_PROXY_HOPS=0. Create --plans accounts of --signers signers each (the\n"+
+			"master key publishes; the others are co-signers), publish one close plan per\n"+
+			"account over HTTP, write the payload file (--out), print a line starting with\n"+
+			"\"ready\", and serve until SIGINT or SIGTERM.")
+	o := localOptions{}
+	fs.StringVar(&o.listen, "listen", "127.0.0.1:8080", "API address (loopback only)")
+	fs.StringVar(&o.ops, "ops", "127.0.0.1:9090", "ops address: /metrics, /readyz (loopback only)")
+	fs.IntVar(&o.plans, "plans", maxLoadPlans, fmt.Sprintf("plans (accounts) to publish, 1 to %d", maxLoadPlans))
+	fs.IntVar(&o.signers, "signers", maxLoadSigners, fmt.Sprintf("signers per account, the master included, 2 to %d", maxLoadSigners))
+	counts := countFlags(fs)
+	fs.StringVar(&o.out, "out", "load-payload.json", "payload file to write")
+	verbose := fs.Bool("verbose", false, "show the relay's logs on standard error")
+	if _, code, done := c.parse(fs, args, 0, ""); done {
+		return code
+	}
+	o.counts = *counts
+	if *verbose {
+		o.logs = c.stderr
+	}
+	ctx := context.Background()
+	if c.signals != nil {
+		var stop context.CancelFunc
+		ctx, stop = c.signals(ctx)
+		defer stop()
+	}
+	if err := runLoadLocal(ctx, c.stdout, o); err != nil {
+		return c.fail("load local", false, err)
+	}
+	return exitOK
+}
+
+// runLoadLocal is `load local`: it returns once ctx ends and the relay has
+// drained, or at the first failure.
+func runLoadLocal(ctx context.Context, out io.Writer, o localOptions) (err error) {
+	switch {
+	case o.plans < 1 || o.plans > maxLoadPlans:
+		return usagef("--plans must be 1 to %d", maxLoadPlans)
+	case o.signers < 2 || o.signers > maxLoadSigners:
+		return usagef("--signers must be 2 to %d (a plan's envelope carries at most %d signatures)", maxLoadSigners, ledger.MaxSignatures)
+	case !isLoopback(o.listen) || !isLoopback(o.ops):
+		return usagef("--listen and --ops must be loopback addresses (127.0.0.0/8, [::1], localhost)")
+	}
+	if err := checkCounts(&o.counts); err != nil {
+		return err
+	}
+	start := time.Now()
+
+	double := ledgertest.NewHandler()
+	horizonLis, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return fmt.Errorf("listen for the account API double: %w", err)
+	}
+	horizonSrv := &http.Server{Handler: double, ReadHeaderTimeout: 5 * time.Second}
+	go func() { _ = horizonSrv.Serve(horizonLis) }()
+	defer func() {
+		double.Release()
+		_ = horizonSrv.Close()
+	}()
+	horizonURL := "http://" + horizonLis.Addr().String()
+	env := map[string]string{
+		"LISTEN_ADDR":           o.listen,
+		"OPS_ADDR":              o.ops,
+		"HORIZON_URL_MAINNET":   horizonURL,
+		"HORIZON_URL_TESTNET":   horizonURL,
+		"HORIZON_URL_FUTURENET": horizonURL,
+		"HORIZON_TIMEOUT":       "10s",
+		"RATE_LIMITS":           "off",
+		"TRUSTED_PROXY_HOPS":    "0",
+		"SHUTDOWN_TIMEOUT":      "5s",
+		"LOG_FORMAT":            "text",
+	}
+	cfg, err := loadConfig(func(k string) string { return env[k] })
+	if err != nil {
+		return fmt.Errorf("load configuration: %w", err)
+	}
+	stopRelay, relayURL, opsURL, err := startDemoRelay(ctx, cfg, o.logs)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if serr := stopRelay(); serr != nil && err == nil {
+			err = serr
+		}
+	}()
+
+	// Accounts, each with signers-1 extra signers and its master (last),
+	// and one close per account signed by the master.
+	passphrase := ledger.Testnet.Passphrase()
+	closes := make([]signedClose, o.plans)
+	for i := range closes {
+		acct := ledgertest.NewAccount(o.signers-1, 1)
+		double.AddAccount(acct)
+		signed, _ := ledgertest.BuildClose(acct.Master, keypair.MustRandom().Address(), 1<<32, 0, passphrase, acct.Master)
+		closes[i] = signedClose{xdr: signed, keys: acct.Keys, publisher: len(acct.Keys) - 1}
+	}
+	cl, err := client.New(relayURL, client.WithUserAgent("closerelay-load/1"))
+	if err != nil {
+		return err
+	}
+	plans, err := publishPlans(ctx, cl, ledger.Testnet, closes, o.counts)
+	if err != nil {
+		return err
+	}
+	p := &loadkit.Payload{Relay: relayURL, Ops: opsURL, Network: string(ledger.Testnet), ServerPID: os.Getpid(), Plans: plans}
+	if err := loadkit.Write(o.out, p); err != nil {
+		return fmt.Errorf("write the payload: %w", err)
+	}
+	fmt.Fprintf(out, "ready relay=%s ops=%s payload=%s plans=%d signers=%d pid=%d prepared_in=%s\n",
+		relayURL, opsURL, o.out, o.plans, o.signers, os.Getpid(), time.Since(start).Round(time.Millisecond))
+	if o.ready != nil {
+		o.ready(p)
+	}
+	<-ctx.Done()
+	fmt.Fprintln(out, "stopping")
+	return nil
+}
+
+// isLoopback reports whether host:port names a loopback host.
+func isLoopback(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return false
+	}
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// signedClose is one close to publish, signed by keys[publisher].
+type signedClose struct {
+	xdr       string
+	keys      []*keypair.Full
+	publisher int
+}
+
+// publishPlans publishes each close (a few at a time) and prepares its
+// partials on every core. The plans keep the order of closes.
+func publishPlans(ctx context.Context, cl *client.Client, network ledger.Network, closes []signedClose, counts loadkit.Counts) ([]loadkit.Plan, error) {
+	ins := make([]loadkit.PlanInput, len(closes))
+	errs := make([]error, len(closes))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			for i := range next {
+				ins[i], errs[i] = publishOne(ctx, cl, network, closes[i])
+			}
+		})
+	}
+	for i := range closes {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	return loadkit.BuildPlans(ins, counts)
+}
+
+func publishOne(ctx context.Context, cl *client.Client, network ledger.Network, sc signedClose) (loadkit.PlanInput, error) {
+	id, err := cl.Publish(ctx, string(network), sc.xdr)
+	if err != nil {
+		return loadkit.PlanInput{}, fmt.Errorf("publish: %w", err)
+	}
+	env, err := ledger.DecodeEnvelope(sc.xdr)
+	if err != nil {
+		return loadkit.PlanInput{}, err
+	}
+	return loadkit.PlanInput{ID: id, Envelope: env, Passphrase: network.Passphrase(), Keys: sc.keys, Publisher: sc.publisher}, nil
+}
+
+func (c *cli) loadPrepare(args []string) int {
+	fs := newFlagSet("load prepare", "load prepare [flags]",
+		"Publish one close plan of a real account to a relay (--relay) and write the\n"+
+			"payload file (--out) for the k6 script and the stream load.\n\n"+
+			"The signer secrets (S… seeds, one per line; blank lines and lines starting\n"+
+			"with # are skipped) are read from --secrets FILE, or from standard input when\n"+
+			"it is - (the default); never from an argument. The first secret publishes;\n"+
+			"the account is its address unless --account says otherwise. The account is\n"+
+			"read from --horizon-url for its sequence number.\n\n"+
+			"The payload holds real signatures of a close into --destination: once every\n"+
+			"signer's partial is sent the envelope may be submittable, so --destination\n"+
+			"must be an account you control. mainnet is refused.")
+	def := c.getenv(envURL)
+	if def == "" {
+		def = "http://127.0.0.1:8080"
+	}
+	relay := fs.String("relay", def, "relay base URL (env "+envURL+")")
+	netName := fs.String("network", "testnet", "testnet or futurenet")
+	secrets := fs.String("secrets", "-", "file of signer secrets, one per line (- : standard input)")
+	account := fs.String("account", "", "account to close (default: the first secret's address)")
+	destination := fs.String("destination", "", "G… account that would receive the funds (required)")
+	horizonURL := fs.String("horizon-url", c.getenv(envHorizon), "account API (Horizon) base URL (env "+envHorizon+"; default: the network's public Horizon)")
+	counts := countFlags(fs)
+	out := fs.String("out", "load-payload.json", "payload file to write")
+	timeout := fs.Duration("timeout", time.Minute, "give up after this long")
+	if _, code, done := c.parse(fs, args, 0, ""); done {
+		return code
+	}
+	if err := c.runLoadPrepare(*relay, ledger.Network(*netName), *secrets, *account, *destination, *horizonURL, *counts, *out, *timeout); err != nil {
+		return c.fail("load prepare", false, err)
+	}
+	return exitOK
+}
+
+func (c *cli) runLoadPrepare(relay string, network ledger.Network, secretsPath, account, destination, horizonURL string,
+	counts loadkit.Counts, out string, timeout time.Duration) error {
+	if network != ledger.Testnet && network != ledger.Futurenet {
+		return usagef("--network must be testnet or futurenet (a load run publishes real signatures)")
+	}
+	if destination == "" {
+		return usagef("--destination is required: the account that would receive the closed account's funds")
+	}
+	if err := checkCounts(&counts); err != nil {
+		return err
+	}
+	keys, err := c.readSecrets(secretsPath)
+	if err != nil {
+		return err
+	}
+	if account == "" {
+		account = keys[0].Address()
+	}
+	if horizonURL == "" {
+		horizonURL = defaultHorizon[string(network)]
+	}
+	cl, err := client.New(relay, client.WithUserAgent("closerelay-load/1"))
+	if err != nil {
+		return usagef("--relay: %v", err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+
+	acc, err := wallet.NewHorizon(horizonURL, &http.Client{Timeout: 15 * time.Second}).Account(ctx, account)
+	if err != nil {
+		return err
+	}
+	batches, err := wallet.BuildClose(wallet.CloseParams{Account: account, Sequence: acc.Sequence, Destination: destination})
+	if err != nil {
+		return usagef("%v", err)
+	}
+	unsigned, err := batches[len(batches)-1].Base64()
+	if err != nil {
+		return err
+	}
+	signed, err := wallet.SignPartial(unsigned, string(network), keys[0])
+	if err != nil {
+		return err
+	}
+	plans, err := publishPlans(ctx, cl, network, []signedClose{{xdr: signed, keys: keys, publisher: 0}}, counts)
+	if err != nil {
+		return err
+	}
+	p := &loadkit.Payload{Relay: strings.TrimSuffix(relay, "/"), Network: string(network), Plans: plans}
+	if err := loadkit.Write(out, p); err != nil {
+		return fmt.Errorf("write the payload: %w", err)
+	}
+	fmt.Fprintf(c.stdout, "published plan %s of %s on %s with %d signer secret(s); payload written to %s\n",
+		plans[0].ID, account, network, len(keys), out)
+	return nil
+}
+
+// readSecrets reads S… seeds, one per line, from path or standard input
+// ("-"). No value is ever shown, not even in an error.
+func (c *cli) readSecrets(path string) ([]*keypair.Full, error) {
+	r := c.stdin
+	if path != "-" {
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, usagef("--secrets: %v", err)
+		}
+		defer f.Close()
+		r = f
+	}
+	var keys []*keypair.Full
+	seen := map[string]bool{}
+	sc := bufio.NewScanner(io.LimitReader(r, 1<<16))
+	for line := 1; sc.Scan(); line++ {
+		s := strings.TrimSpace(sc.Text())
+		if s == "" || strings.HasPrefix(s, "#") {
+			continue
+		}
+		kp, err := keypair.ParseFull(s)
+		if err != nil {
+			return nil, usagef("secrets line %d is not a valid S… seed (value not shown)", line)
+		}
+		if seen[kp.Address()] {
+			continue
+		}
+		seen[kp.Address()] = true
+		keys = append(keys, kp)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, usagef("read the secrets: %v", err)
+	}
+	if len(keys) == 0 || len(keys) > maxLoadSigners {
+		return nil, usagef("give 1 to %d signer secrets (got %d)", maxLoadSigners, len(keys))
+	}
+	return keys, nil
+}

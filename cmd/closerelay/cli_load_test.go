@@ -1,0 +1,162 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/closerelay/closerelay/client"
+	"github.com/closerelay/closerelay/loadkit"
+	"github.com/stellar/go-stellar-sdk/keypair"
+)
+
+// checkPayloadAgainstRelay sends one partial of each kind to plan 0 and
+// checks the relay's answers: a valid partial adds its signer, the same
+// signature again or under a forged hint adds nothing, a fresh one adds
+// nothing, a stranger's and an expensive one are refused.
+func checkPayloadAgainstRelay(t *testing.T, p *loadkit.Payload) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	cl, err := client.New(p.Relay)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan := p.Plans[0]
+	want := 2 // the publisher, then the first co-signer
+	for _, x := range []string{plan.Valid[0], plan.Valid[0], plan.Forged[0], plan.Fresh[0]} {
+		s, err := cl.Sign(ctx, plan.ID, x)
+		if err != nil || len(s.Signers) != want {
+			t.Fatalf("sign: %v signers, %v; want %d signers", s.Signers, err, want)
+		}
+	}
+	for _, x := range []string{plan.Strangers[0], plan.Expensive[0]} {
+		var apiErr *client.Error
+		if _, err := cl.Sign(ctx, plan.ID, x); !errors.As(err, &apiErr) || apiErr.Code != "REJECTED" {
+			t.Fatalf("sign a bad partial: %v, want REJECTED", err)
+		}
+	}
+}
+
+// TestLoadLocal runs `load local` small: 2 plans of 3 signers, on ports the
+// system picks, and replays its payload against the relay it started.
+func TestLoadLocal(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "payload.json")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var log syncBuffer
+	ready := make(chan *loadkit.Payload, 1)
+	done := make(chan error, 1)
+	go func() {
+		done <- runLoadLocal(ctx, &log, localOptions{
+			listen: "127.0.0.1:0", ops: "127.0.0.1:0", plans: 2, signers: 3,
+			counts: loadkit.Counts{Fresh: 2, Strangers: 1, Expensive: 1}, out: out,
+			ready: func(p *loadkit.Payload) { ready <- p },
+		})
+	}()
+	var p *loadkit.Payload
+	select {
+	case p = <-ready:
+	case err := <-done:
+		t.Fatalf("load local ended before ready: %v", err)
+	case <-time.After(30 * time.Second):
+		t.Fatal("load local not ready after 30 s")
+	}
+	if !strings.HasPrefix(log.String(), "ready relay="+p.Relay) {
+		t.Errorf("ready line %q", log.String())
+	}
+	onDisk, err := loadkit.Read(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if onDisk.ServerPID != os.Getpid() || onDisk.Network != "testnet" || onDisk.Ops == "" || len(onDisk.Plans) != 2 {
+		t.Fatalf("payload: pid %d network %q ops %q plans %d", onDisk.ServerPID, onDisk.Network, onDisk.Ops, len(onDisk.Plans))
+	}
+	for _, pl := range onDisk.Plans {
+		if len(pl.Signers) != 3 || len(pl.Valid) != 2 || len(pl.Forged) != 2 || len(pl.Fresh) != 2 || len(pl.Strangers) != 1 || len(pl.Expensive) != 1 {
+			t.Fatalf("plan %s: %+v", pl.ID, pl)
+		}
+	}
+	if onDisk.Plans[0].ID == onDisk.Plans[1].ID {
+		t.Fatal("both plans have the same id")
+	}
+	checkPayloadAgainstRelay(t, onDisk)
+
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("load local: %v", err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("load local did not stop")
+	}
+}
+
+// TestLoadPrepare publishes a plan of the test account with its three
+// secrets given on standard input, as for a remote relay.
+func TestLoadPrepare(t *testing.T) {
+	rel := startTestRelay(t)
+	a := rel.acct
+	out := filepath.Join(t.TempDir(), "payload.json")
+	secrets := "# the publisher first\n" + a.Master.Seed() + "\n\n" + a.Keys[0].Seed() + "\n" + a.Keys[1].Seed() + "\n"
+	r := runCLI(t, nil, secrets, "load", "prepare", "--relay", rel.url, "--horizon-url", rel.horizon.URL,
+		"--destination", keypair.MustRandom().Address(), "--fresh", "1", "--strangers", "1", "--expensive", "1", "--out", out)
+	if r.code != exitOK {
+		t.Fatalf("load prepare: %d %q %q", r.code, r.stdout, r.stderr)
+	}
+	for _, s := range []string{a.Master.Seed(), a.Keys[0].Seed(), a.Keys[1].Seed()} {
+		if strings.Contains(r.stdout+r.stderr, s) {
+			t.Fatal("a secret was printed")
+		}
+	}
+	p, err := loadkit.Read(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Relay != rel.url || p.ServerPID != 0 || len(p.Plans) != 1 || len(p.Plans[0].Valid) != 2 || p.Plans[0].Signers[0] != a.Address {
+		t.Fatalf("payload: %+v", p)
+	}
+	checkPayloadAgainstRelay(t, p)
+}
+
+func TestLoadUsage(t *testing.T) {
+	for _, args := range [][]string{{"load", "--help"}, {"load", "local", "--help"}, {"load", "prepare", "-h"}} {
+		if r := runCLI(t, nil, "", args...); r.code != exitOK || !strings.HasPrefix(r.stdout, "Usage: closerelay load") || r.stderr != "" {
+			t.Errorf("%v: code %d stdout %q stderr %q", args, r.code, r.stdout, r.stderr)
+		}
+	}
+	seed := keypair.MustRandom().Seed()
+	dest := keypair.MustRandom().Address()
+	for _, tc := range []struct {
+		args  []string
+		stdin string
+	}{
+		{[]string{"load"}, ""},
+		{[]string{"load", "fly"}, ""},
+		{[]string{"load", "local", "--plans", "0"}, ""},
+		{[]string{"load", "local", "--plans", "501"}, ""},
+		{[]string{"load", "local", "--signers", "21"}, ""},
+		{[]string{"load", "local", "--listen", "0.0.0.0:8080"}, ""},
+		{[]string{"load", "local", "--ops", "192.0.2.1:9090"}, ""},
+		{[]string{"load", "local", "--fresh", "-1"}, ""},
+		{[]string{"load", "prepare", seed}, ""}, // never a secret from an argument
+		{[]string{"load", "prepare", "--network", "mainnet", "--destination", dest}, seed},
+		{[]string{"load", "prepare"}, seed}, // no destination
+		{[]string{"load", "prepare", "--destination", dest}, ""},
+		{[]string{"load", "prepare", "--destination", dest}, "S" + strings.Repeat("X", 55)},
+		{[]string{"load", "prepare", "--destination", dest, "--secrets", filepath.Join(t.TempDir(), "absent")}, ""},
+	} {
+		r := runCLI(t, nil, tc.stdin, tc.args...)
+		if r.code != exitUsage {
+			t.Errorf("%v: code %d, want %d (stdout %q stderr %q)", tc.args, r.code, exitUsage, r.stdout, r.stderr)
+		}
+		if strings.Contains(r.stdout+r.stderr, seed) {
+			t.Errorf("%v: the secret was echoed", tc.args)
+		}
+	}
+}
