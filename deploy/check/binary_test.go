@@ -35,7 +35,13 @@ func TestBinaryServesProbesAndMetrics(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the service")
 	}
-	dir := t.TempDir()
+	// Not t.TempDir: its parent directory is 0700, so the unprivileged user
+	// the binary runs as below could not reach the binary inside it.
+	dir, err := os.MkdirTemp("", "closerelay-binary-test-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = os.RemoveAll(dir) })
 	bin := os.Getenv("CLOSERELAY_BIN")
 	if bin == "" {
 		bin = filepath.Join(dir, "closerelay")

@@ -55,7 +55,7 @@ func checkExpr(t reporter, where, expr string) []string {
 		case *parser.VectorSelector:
 			name := v.Name
 			for _, m := range v.LabelMatchers {
-				if m.Name == labels.MetricName && m.Type == labels.MatchEqual {
+				if m.Name == model.MetricNameLabel && m.Type == labels.MatchEqual {
 					name = m.Value
 				}
 			}
@@ -70,7 +70,7 @@ func checkExpr(t reporter, where, expr string) []string {
 			}
 			allowed := allowedLabels(name)
 			for _, m := range v.LabelMatchers {
-				if m.Name == labels.MetricName {
+				if m.Name == model.MetricNameLabel {
 					continue
 				}
 				if !slices.Contains(allowed, m.Name) {
