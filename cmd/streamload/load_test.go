@@ -1,0 +1,227 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/closerelay/closerelay/actor"
+	"github.com/closerelay/closerelay/httpapi"
+	"github.com/closerelay/closerelay/ledger"
+	"github.com/closerelay/closerelay/ledger/ledgertest"
+	"github.com/closerelay/closerelay/loadkit"
+	"github.com/closerelay/closerelay/metrics"
+	"github.com/stellar/go-stellar-sdk/keypair"
+)
+
+// testRelay is a real relay on a loopback listener, its ops metrics on
+// another, and the account-API double behind it, all in the test process.
+type testRelay struct {
+	url, ops string
+	horizon  *ledgertest.Server
+}
+
+// startRelay runs a relay until the test ends; maxSubscribers 0 is the
+// production 50.
+func startRelay(t *testing.T, maxSubscribers int) *testRelay {
+	t.Helper()
+	h := ledgertest.New()
+	m := metrics.New()
+	plans := actor.NewSupervisor(actor.Options{MaxSubscribers: maxSubscribers, Metrics: m})
+	api := httpapi.New(httpapi.Options{Plans: plans, Accounts: h.Client(5 * time.Second), Metrics: m})
+	srv := httptest.NewServer(api)
+	ops := httptest.NewServer(m.Handler())
+	t.Cleanup(func() {
+		api.Drain() // streams end first, or Close would wait on them
+		srv.Close()
+		ops.Close()
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if err := plans.Stop(ctx); err != nil {
+			t.Errorf("stop plans: %v", err)
+		}
+		h.Close()
+	})
+	return &testRelay{url: srv.URL, ops: ops.URL, horizon: h}
+}
+
+// publish creates nPlans accounts of nSigners signers each (the master, which
+// publishes, included), publishes one close per account and returns the
+// plans with their valid partials, as `closerelay load local` would.
+func (r *testRelay) publish(t *testing.T, nPlans, nSigners int) []loadkit.Plan {
+	t.Helper()
+	passphrase := ledger.Testnet.Passphrase()
+	var out []loadkit.Plan
+	for range nPlans {
+		acct := ledgertest.NewAccount(nSigners-1, 1)
+		r.horizon.AddAccount(acct)
+		signed, _ := ledgertest.BuildClose(acct.Master, keypair.MustRandom().Address(), 1<<32, 0, passphrase, acct.Master)
+		body, _ := json.Marshal(map[string]string{"network": string(ledger.Testnet), "xdr": signed})
+		resp, err := http.Post(r.url+"/api/plan", "application/json", bytes.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ans struct {
+			ID string `json:"id"`
+		}
+		err = json.NewDecoder(resp.Body).Decode(&ans)
+		resp.Body.Close()
+		if err != nil || resp.StatusCode != http.StatusOK {
+			t.Fatalf("publish: %d, %v", resp.StatusCode, err)
+		}
+		env, err := ledger.DecodeEnvelope(signed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := loadkit.BuildPlan(loadkit.PlanInput{ID: ans.ID, Envelope: env, Passphrase: passphrase, Keys: acct.Keys, Publisher: len(acct.Keys) - 1}, loadkit.Counts{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+func (r *testRelay) payload(t *testing.T, plans []loadkit.Plan) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "payload.json")
+	p := &loadkit.Payload{Relay: r.url, Ops: r.ops, Network: string(ledger.Testnet), ServerPID: os.Getpid(), Plans: plans}
+	if err := loadkit.Write(path, p); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// testOptions are the flags' defaults shrunk for a test: nothing here waits
+// on time for correctness; -drain and -timeout only bound a broken run.
+func testOptions(payload string, subscribers int) options {
+	return options{
+		payload: payload, subscribers: subscribers,
+		duration: time.Minute, interval: time.Millisecond, // the plans run out long before
+		rate: 10000, dialers: 4, sources: 3, fdReserve: 64,
+		handshake: 10 * time.Second, drain: 30 * time.Second, timeout: time.Minute,
+	}
+}
+
+func TestEveryEventReachesEverySubscriber(t *testing.T) {
+	r := startRelay(t, 0)
+	const plans, subs, signers = 2, 3, 4 // 3 co-signers: 3 events per plan
+	path := r.payload(t, r.publish(t, plans, signers))
+	l, err := newLoad(testOptions(path, subs), io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := l.execute(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	res := l.res
+
+	if res.StreamsOpen != plans*subs || len(l.streams) != plans*subs {
+		t.Fatalf("%d streams open, want %d", res.StreamsOpen, plans*subs)
+	}
+	perPlan := map[*planRun]int{}
+	for _, s := range l.streams {
+		perPlan[s.plan]++
+		var got []int
+		for _, a := range s.arrivals {
+			got = append(got, a.signers)
+		}
+		// The publisher's signature is on the plan from the start; each
+		// partial adds one co-signer, in order.
+		if want := []int{s.c0 + 1, s.c0 + 2, s.c0 + 3}; s.c0 != 1 || !slices.Equal(got, want) {
+			t.Errorf("stream of plan %s: first event with %d signers, then %v; want 1, then %v", s.plan.id[:8], s.c0, got, want)
+		}
+		if s.err != nil || s.bad != 0 {
+			t.Errorf("stream of plan %s: err %v, %d bad events (%v)", s.plan.id[:8], s.err, s.bad, s.badErr)
+		}
+	}
+	for p, n := range perPlan {
+		if n != subs {
+			t.Errorf("plan %s: %d streams, want %d", p.id[:8], n, subs)
+		}
+	}
+	const delivered = plans * subs * (signers - 1)
+	if want := (events{Expected: delivered, Received: delivered}); res.Events != want {
+		t.Errorf("events %+v, want %+v", res.Events, want)
+	}
+	if sg := res.Signing; sg.Sent != plans*(signers-1) || sg.Changed != sg.Sent || sg.Failed != 0 || sg.Latency.Samples != sg.Sent {
+		t.Errorf("signing %+v: want %d sent, every one changing its plan", sg, plans*(signers-1))
+	}
+	if d := res.Delivery; d.Samples != delivered || d.P50 <= 0 || d.P50 > d.P99 || d.P99 > d.Max {
+		t.Errorf("delivery %+v: want %d samples, 0 < p50 ≤ p99 ≤ max", d, delivered)
+	}
+	if len(res.Errors) != 0 || res.Error != "" {
+		t.Errorf("errors %+v %q", res.Errors, res.Error)
+	}
+	// The relay is this process: its memory was read, and the ops metrics
+	// counted the streams.
+	if s := res.Server; s.RSSBefore <= 0 || s.RSSAfter <= 0 || s.MetricsAfter["closerelay_stream_subscribers"] != plans*subs {
+		t.Errorf("server memory %+v", s)
+	}
+	var out bytes.Buffer
+	writeSummary(&out, res)
+	if !strings.Contains(out.String(), "expected 18, received 18, lost 0") {
+		t.Errorf("summary:\n%s", out.String())
+	}
+}
+
+// A stream the relay refuses is an error of its own kind, and the events it
+// never subscribed to are neither expected nor lost.
+func TestRefusedStreamsAreCountedApart(t *testing.T) {
+	r := startRelay(t, 2)
+	path := r.payload(t, r.publish(t, 1, 3))
+	res, err := Run(context.Background(), testOptions(path, 3), io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.StreamsOpen != 2 || res.StreamsAttempted != 3 {
+		t.Errorf("%d of %d streams open, want 2 of 3", res.StreamsOpen, res.StreamsAttempted)
+	}
+	if want := (events{Expected: 4, Received: 4}); res.Events != want {
+		t.Errorf("events %+v, want %+v", res.Events, want)
+	}
+	if len(res.Errors) != 1 || res.Errors[0].Kind != "HTTP 503" || res.Errors[0].Count != 1 {
+		t.Errorf("errors %+v, want one HTTP 503", res.Errors)
+	}
+}
+
+func TestCapStreams(t *testing.T) {
+	for _, c := range []struct{ plans, subs, budget, wantPlans, wantSubs int }{
+		{500, 50, 18000, 360, 50}, // this machine: 20,000 descriptors less 2,000
+		{360, 50, 18000, 360, 50},
+		{2, 3, 100, 2, 3},
+		{10, 50, 30, 1, 30},
+		{10, 50, 0, 0, 0},
+	} {
+		p, s := capStreams(c.plans, c.subs, c.budget)
+		if p != c.wantPlans || s != c.wantSubs {
+			t.Errorf("capStreams(%d, %d, %d) = %d × %d, want %d × %d", c.plans, c.subs, c.budget, p, s, c.wantPlans, c.wantSubs)
+		}
+	}
+}
+
+func TestFlags(t *testing.T) {
+	var out, errs bytes.Buffer
+	if code := run([]string{"-help"}, &out, &errs); code != 0 || !strings.Contains(errs.String(), "-subscribers") {
+		t.Errorf("-help: exit %d, %q", code, errs.String())
+	}
+	errs.Reset()
+	if code := run([]string{"-subscribers", "0", "-payload", "x"}, &out, &errs); code != 2 {
+		t.Errorf("-subscribers 0: exit %d, want 2", code)
+	}
+	if code := run([]string{}, &out, &errs); code != 2 || !strings.Contains(errs.String(), "-payload is required") {
+		t.Errorf("no -payload: exit %d, %q", code, errs.String())
+	}
+	if code := run([]string{"-payload", filepath.Join(t.TempDir(), "none.json")}, &out, &errs); code != 1 {
+		t.Errorf("missing payload file: exit %d, want 1", code)
+	}
+}
