@@ -71,6 +71,9 @@ func (s *Server) stream(c echo.Context, sub *actor.Subscription) error {
 	h.Set("Connection", "keep-alive")
 	w.WriteHeader(http.StatusOK)
 	rc := http.NewResponseController(w)
+	// The headers' flush is bounded too: a client that sends its request
+	// and never reads would otherwise hold its subscriber slot for good.
+	_ = rc.SetWriteDeadline(time.Now().Add(streamWriteTimeout))
 	if err := rc.Flush(); err != nil {
 		return nil
 	}
@@ -103,6 +106,9 @@ func (s *Server) stream(c echo.Context, sub *actor.Subscription) error {
 				writeStateEvent(&buf, ev.State)
 			}
 		}
+		// Echo's Flush swallows write errors; net/http cancels the request
+		// context on one, so a stalled client's stream still ends at the
+		// next turn of this loop.
 		if err := writeFlush(rc, w, buf.Bytes()); err != nil {
 			return nil // the client is gone or stalled; nothing to answer
 		}

@@ -97,8 +97,11 @@ type bubbleRelay struct {
 	Plans   *actor.Supervisor
 	Horizon *ledgertest.Handler
 	Client  *http.Client
-	srv     *http.Server
-	served  chan error
+	// Dial opens a raw in-memory connection to the relay, for a client
+	// that speaks HTTP by hand (one that never reads, say).
+	Dial   func(ctx context.Context, network, addr string) (net.Conn, error)
+	srv    *http.Server
+	served chan error
 }
 
 func startBubbleRelay() *bubbleRelay {
@@ -108,7 +111,7 @@ func startBubbleRelay() *bubbleRelay {
 	ln := memlisten.New()
 	r := &bubbleRelay{
 		Base: "http://relay.test", API: api, Plans: plans, Horizon: h,
-		Client: ln.Client(),
+		Client: ln.Client(), Dial: ln.Dial,
 		srv:    &http.Server{Handler: api},
 		served: make(chan error, 1),
 	}
