@@ -34,6 +34,9 @@ func ramp(ctx context.Context, n, rate, workers int, open func(i int)) {
 		// After k ticks' worth of time, rate×k×rampTick may have been released.
 		allowed := min(n, int(int64(rate)*k*int64(rampTick)/int64(time.Second)))
 		for ; i < allowed; i++ {
+			if ctx.Err() != nil {
+				return // select alone could still pick an idle worker
+			}
 			select {
 			case jobs <- i:
 			case <-ctx.Done():
@@ -69,8 +72,8 @@ func signAll(ctx context.Context, partials [][]string, interval, duration time.D
 			defer t.Stop()
 			for k, partial := range valid {
 				due := offset + time.Duration(k)*interval
-				if due >= duration {
-					return
+				if due >= duration || ctx.Err() != nil {
+					return // (a late plan's timer is ready at once: select alone could pick it)
 				}
 				if k > 0 {
 					t.Reset(due - time.Since(start))

@@ -1,0 +1,58 @@
+package main
+
+import (
+	"maps"
+	"os"
+	"strings"
+	"testing"
+)
+
+func TestParseLimits(t *testing.T) {
+	const limits = `Limit                     Soft Limit           Hard Limit           Units
+Max cpu time              unlimited            unlimited            seconds
+Max open files            18000                20000                files
+Max locked memory         8388608              8388608              bytes
+`
+	if n, err := parseLimits(strings.NewReader(limits)); err != nil || n != 18000 {
+		t.Errorf("parseLimits = %d, %v; want the soft limit 18000", n, err)
+	}
+	if _, err := parseLimits(strings.NewReader("Max cpu time unlimited unlimited seconds\n")); err == nil {
+		t.Error("no open-files line: want an error")
+	}
+	if n, err := procNoFile(os.Getpid()); err != nil || n == 0 {
+		t.Errorf("this process's limit: %d, %v", n, err)
+	}
+}
+
+func TestParseStatus(t *testing.T) {
+	const status = "Name:\tcloserelay\nVmHWM:\t  204800 kB\nVmRSS:\t  102400 kB\nThreads:\t7\n"
+	m, err := parseStatus(strings.NewReader(status))
+	if err != nil || m != (procMemory{RSS: 100 << 20, Peak: 200 << 20}) {
+		t.Errorf("parseStatus = %+v, %v", m, err)
+	}
+	if _, err := parseStatus(strings.NewReader("Name:\tx\n")); err == nil {
+		t.Error("no VmRSS: want an error")
+	}
+	if m, err := readProcMemory("self"); err != nil || m.RSS <= 0 || m.Peak < m.RSS {
+		t.Errorf("this process: %+v, %v", m, err)
+	}
+}
+
+func TestParseMetrics(t *testing.T) {
+	const page = `# HELP go_goroutines Number of goroutines that currently exist.
+# TYPE go_goroutines gauge
+go_goroutines 36012
+go_memstats_heap_inuse_bytes 4.2e+08
+closerelay_signatures_total{result="admitted"} 6840
+closerelay_stream_subscribers 18000
+process_resident_memory_bytes 5.5e+08
+`
+	got, err := parseMetrics(strings.NewReader(page), scrapedMetrics)
+	want := map[string]float64{
+		"go_goroutines": 36012, "go_memstats_heap_inuse_bytes": 4.2e8,
+		"closerelay_stream_subscribers": 18000, "process_resident_memory_bytes": 5.5e8,
+	}
+	if err != nil || !maps.Equal(got, want) {
+		t.Errorf("parseMetrics = %v, %v; want %v", got, err, want)
+	}
+}
