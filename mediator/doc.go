@@ -27,16 +27,26 @@
 //  3. Forward. Build the forward (shape below), sourced from M with M's
 //     current sequence number, carrying the exchange's memo. POST
 //     {"envelopeXdr": <base64 envelope>, "flowToken": T, "network":
-//     "mainnet"|"testnet"|"futurenet"} to /api/mediator/sign. On success the
-//     answer is {"ok": true, "signedXdr": <the envelope with M's signature
-//     appended>, "hash": <64 lowercase hex>}; submit signedXdr to the ledger.
-//     The forward may be posted again while T is valid, for instance after a
-//     failed submission; re-posting an envelope that already carries M's
-//     signature returns it unchanged.
+//     "mainnet"|"testnet"|"futurenet"} to /api/mediator/sign, as
+//     application/json of at most 16,384 bytes. On success the answer is
+//     {"ok": true, "signedXdr": <the envelope with M's signature appended>,
+//     "hash": <64 lowercase hex, the transaction hash under that network>};
+//     submit signedXdr to the ledger. The forward may be posted again while
+//     T is valid, for instance after a failed submission; re-posting an
+//     envelope that already carries M's signature returns it unchanged.
 //
 // The relay stores nothing per flow. A wallet that wants to resume an
 // interrupted forward keeps T (and M) itself; after T expires the forward can
-// no longer be co-signed.
+// no longer be co-signed, and funds already merged into M stay there until an
+// operator holding the master re-derives M's key from N. So post the forward
+// as soon as the close has landed.
+//
+// Every refusal is JSON {"ok": false, "code": <CODE>, "reason": <a sentence
+// for humans>}; branch on code only. The route also answers 429
+// RATE_LIMITED (5 co-sign POSTs per 60 s per client IP, with a Retry-After
+// header in seconds; minting is not limited), 413 PAYLOAD_TOO_LARGE, 405
+// METHOD_NOT_ALLOWED for PUT, PATCH, DELETE and HEAD (header Allow: POST, GET,
+// OPTIONS) and 204 to OPTIONS.
 //
 // # Derivation
 //
@@ -49,9 +59,12 @@
 //	MAC       = HMAC-SHA-256(master, "mediator-flow-token:" + N + "." + E + "." + D)
 //
 // where E and D are the token's expiry and destination parts exactly as
-// written. The derivation is deterministic, so every instance holding the
-// master co-signs every flow, and an operator holding the master can
-// recompute M from N.
+// written, and M is the G… address of the ed25519 key with that seed. The
+// derivation is deterministic, so every instance holding the master co-signs
+// every flow, and an operator holding the master can recompute M from N.
+// testdata/vectors.json holds fixed masters, nonces, expiries and
+// destinations with the flow seed, M, MAC and token they must give, for
+// another implementation to check itself against this one.
 //
 // # Flow token
 //
@@ -82,9 +95,11 @@
 //   - both destinations the same address string, equal to D from the token
 //     (again, a muxed M… form of D is a different address);
 //   - time bounds present, with maxTime positive and at most 3600 seconds
-//     after the relay's clock (exactly 3600 is accepted). minTime is not
-//     checked, and a maxTime already past is not refused here: the ledger
-//     refuses such a transaction itself.
+//     after the relay's clock (exactly 3600 is accepted, 3601 is not). minTime
+//     is not checked, and a maxTime already past is not refused here: the
+//     ledger refuses such a transaction itself. The relay's clock is not the
+//     wallet's: a timeout of a few minutes, well inside the hour, leaves room
+//     for skew.
 //
 // The memo, fee, sequence number, payment amount and any signatures already
 // present are the wallet's business and are left untouched. The signature is
@@ -96,9 +111,12 @@
 // Minting: INVALID_DESTINATION (400), checked before MEDIATOR_NOT_CONFIGURED
 // (500, MEDIATOR_SECRET unset or not a valid seed).
 //
-// Co-signing, first failure wins: BAD_NETWORK (400), MEDIATOR_NOT_CONFIGURED
-// (500), INVALID_FLOW_TOKEN (400), then the forward checks, all 400, in this
-// order:
+// Co-signing, first failure wins: RATE_LIMITED (429), PAYLOAD_TOO_LARGE
+// (413), BAD_REQUEST (400: the body is not a JSON object, or envelopeXdr or
+// flowToken is missing, empty or not a string), BAD_NETWORK (400),
+// MEDIATOR_NOT_CONFIGURED (500), INVALID_FLOW_TOKEN (400: the token failed
+// verification, expiry included; mint a new flow), then the forward checks,
+// all 400, in this order:
 //
 //	MALFORMED_XDR                      not base64 XDR of a transaction envelope, or trailing bytes
 //	FEE_BUMP_NOT_ALLOWED               the envelope is a fee-bump
@@ -111,7 +129,7 @@
 //	FORWARD_OP1_SOURCE_NOT_MEDIATOR    op1 has a source other than M
 //	FORWARD_DESTINATION_MISMATCH       payment and merge name different addresses
 //	FORWARD_DESTINATION_NOT_COMMITTED  that address is not D
-//	MISSING_TIME_BOUNDS                no time bounds; or maxTime is 0 (two reasons)
+//	MISSING_TIME_BOUNDS                no time bounds; or maxTime is 0 (two sites, two reasons)
 //	TIME_BOUNDS_EXCESSIVE              maxTime more than 3600 s ahead
 //
 // One more refusal follows the checks: an envelope that already carries 20

@@ -21,6 +21,8 @@ import (
 	"github.com/stellar/go-stellar-sdk/network"
 	"github.com/stellar/go-stellar-sdk/strkey"
 	"github.com/stellar/go-stellar-sdk/xdr"
+
+	mt "github.com/closerelay/closerelay/mediator/mediatortest"
 )
 
 var updateCorpus = flag.Bool("update-corpus", false, "rewrite testdata/fuzz seed corpora")
@@ -52,7 +54,7 @@ func tokenSeeds() []tokenSeed {
 		{signed(m, testNonce, "19e11", testDest), now, false},
 		{signed(m, testNonce, "NaN", testDest), now, true},
 		{testNonce + ".1e400." + testDest + ".", now, true},
-		{testNonce + "." + exp + "." + muxed(testDest, 3) + ".", now, true},
+		{testNonce + "." + exp + "." + mt.Muxed(testDest, 3) + ".", now, true},
 		{"", 0, false},
 		{"...", 0, true},
 		{"a.b.c.d.e", -1, false},
@@ -124,15 +126,15 @@ type forwardSeed struct {
 
 func forwardSeeds() []forwardSeed {
 	var seeds []forwardSeed
-	for _, c := range forwardCodeCases() {
-		b, err := base64.StdEncoding.DecodeString(c.b64)
+	for _, c := range mt.Cases(testMediator, testDest, t0) {
+		b, err := base64.StdEncoding.DecodeString(c.B64)
 		if err != nil || len(b) == 0 {
-			seeds = append(seeds, forwardSeed{c.name, []byte(c.b64), true, t0.Unix()})
+			seeds = append(seeds, forwardSeed{c.Name, []byte(c.B64), true, t0.Unix()})
 			continue
 		}
-		seeds = append(seeds, forwardSeed{c.name, b, false, t0.Unix()})
+		seeds = append(seeds, forwardSeed{c.Name, b, false, t0.Unix()})
 	}
-	valid := fwd(nil)
+	valid := validForward()
 	seeds = append(seeds,
 		forwardSeed{"raw valid", []byte(valid), true, t0.Unix()},
 		forwardSeed{"raw valid with line break", []byte(valid[:20] + "\n" + valid[20:]), true, t0.Unix()},

@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/stellar/go-stellar-sdk/strkey"
+
+	mt "github.com/closerelay/closerelay/mediator/mediatortest"
 )
 
 // badChecksum is testSecret with its last character changed: it passes the
@@ -65,7 +67,7 @@ func TestParseMaster(t *testing.T) {
 		testSecret + "A",
 		strings.ToLower(testSecret),
 		" " + testSecret,
-		muxed(testDest, 1),
+		mt.Muxed(testDest, 1),
 	} {
 		_, err := ParseMaster(bad)
 		if !errors.Is(err, ErrMalformedSecret) || err.Error() != "mediator secret is not a valid ed25519 seed" {
@@ -120,5 +122,30 @@ func TestDerivationSeparation(t *testing.T) {
 	self := "GBAPTQLWNEVAUE7QL5ABAURVSTLR3UPJXGZ6KVDJROB65WCPVRS3BIOM"
 	if a.Address() == self {
 		t.Fatal("flow key is the master's own key")
+	}
+}
+
+// TestSecretMessagesDistinct: the start-time shape check and the two
+// first-use outcomes say different things, so an operator can tell a value
+// that is not even seed-shaped from one that is unset or fails its checksum;
+// none of the three names the value.
+func TestSecretMessagesDistinct(t *testing.T) {
+	shape := ParseSecretEnv("S")
+	_, unset := ParseMaster("")
+	_, malformed := ParseMaster(badChecksum)
+	if !errors.Is(shape, ErrSecretFormat) || !errors.Is(unset, ErrNotConfigured) || !errors.Is(malformed, ErrMalformedSecret) {
+		t.Fatalf("errors: %v / %v / %v", shape, unset, malformed)
+	}
+	msgs := map[string]bool{shape.Error(): true, unset.Error(): true, malformed.Error(): true}
+	if len(msgs) != 3 {
+		t.Fatalf("messages are not distinct: %v", msgs)
+	}
+	if ParseSecretEnv(badChecksum) != nil {
+		t.Fatal("the start-time check decodes the seed; SPEC leaves that to first use")
+	}
+	for m := range msgs {
+		if strings.Contains(m, badChecksum[1:20]) || strings.Contains(m, testSecret[1:20]) {
+			t.Errorf("message %q names a value", m)
+		}
 	}
 }

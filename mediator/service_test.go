@@ -17,6 +17,8 @@ import (
 	"github.com/stellar/go-stellar-sdk/network"
 	"github.com/stellar/go-stellar-sdk/strkey"
 	"github.com/stellar/go-stellar-sdk/xdr"
+
+	mt "github.com/closerelay/closerelay/mediator/mediatortest"
 )
 
 // The HTTP layer's view of the service (httpapi.Mediator).
@@ -32,13 +34,13 @@ func newTestService(secret string) *Service {
 }
 
 // minted returns a fresh flow on svc and the forward that it accepts.
-func minted(t *testing.T, svc *Service, dest string) (token, mediator string, f *forward) {
+func minted(t *testing.T, svc *Service, dest string) (token, mediator string, f *mt.Forward) {
 	t.Helper()
 	token, mediator, err := svc.Mint(dest)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return token, mediator, newForward(mediator, dest, uint64(t0.Unix())+600)
+	return token, mediator, mt.NewForward(mediator, dest, uint64(t0.Unix())+600)
 }
 
 // verifyCosigned checks a Cosign result independently: the hash is the SDK's
@@ -85,14 +87,14 @@ func TestCosign(t *testing.T) {
 	} {
 		t.Run(fmt.Sprintf("%s/v0=%v", tc.network, tc.v0), func(t *testing.T) {
 			token, mediator, f := minted(t, svc, testDest)
-			f.v0 = tc.v0
-			f.sigs = dummySigs(2)
-			signed, hash, err := svc.Cosign(f.b64(), token, tc.network)
+			f.V0 = tc.v0
+			f.Sigs = mt.DummySigs(2)
+			signed, hash, err := svc.Cosign(f.B64(), token, tc.network)
 			if err != nil {
 				t.Fatal(err)
 			}
 			env := verifyCosigned(t, signed, hash, mediator, tc.passphrase)
-			if got := env.Signatures(); len(got) != 3 || !bytes.Equal(got[0].Signature, f.sigs[0].Signature) || !bytes.Equal(got[1].Signature, f.sigs[1].Signature) {
+			if got := env.Signatures(); len(got) != 3 || !bytes.Equal(got[0].Signature, f.Sigs[0].Signature) || !bytes.Equal(got[1].Signature, f.Sigs[1].Signature) {
 				t.Fatal("existing signatures were not kept in order")
 			}
 			if (env.Type == xdr.EnvelopeTypeEnvelopeTypeTxV0) != tc.v0 {
@@ -121,16 +123,16 @@ func TestCosign(t *testing.T) {
 func TestCosignSignatureRoom(t *testing.T) {
 	svc := newTestService(testSecret)
 	token, mediator, f := minted(t, svc, testDest)
-	f.sigs = dummySigs(19)
-	signed, hash, err := svc.Cosign(f.b64(), token, "testnet")
+	f.Sigs = mt.DummySigs(19)
+	signed, hash, err := svc.Cosign(f.B64(), token, "testnet")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if env := verifyCosigned(t, signed, hash, mediator, network.TestNetworkPassphrase); len(env.Signatures()) != 20 {
 		t.Fatalf("%d signatures", len(env.Signatures()))
 	}
-	f.sigs = dummySigs(20)
-	_, _, err = svc.Cosign(f.b64(), token, "testnet")
+	f.Sigs = mt.DummySigs(20)
+	_, _, err = svc.Cosign(f.B64(), token, "testnet")
 	if CodeOf(err) != CodeMalformedXDR || StatusOf(err) != http.StatusBadRequest {
 		t.Fatalf("full envelope: %v", err)
 	}
@@ -141,7 +143,7 @@ func TestCosignSignatureRoom(t *testing.T) {
 func TestCosignOrder(t *testing.T) {
 	good := newTestService(testSecret)
 	token, _, f := minted(t, good, testDest)
-	valid := f.b64()
+	valid := f.B64()
 	otherToken, otherMediator, _ := minted(t, good, otherDest)
 	unset := newTestService("")
 	malformed := newTestService(badChecksum)
@@ -163,7 +165,7 @@ func TestCosignOrder(t *testing.T) {
 		{"envelope after token", good, "garbage", token, "testnet", CodeMalformedXDR, 400, nil},
 		{"another flow's token: not its mediator", good, valid, otherToken, "testnet", CodeTxSourceNotMediator, 400, nil},
 		{"another flow's mediator, its own destination", good,
-			newForward(otherMediator, testDest, uint64(t0.Unix())+600).b64(), otherToken, "testnet", CodeDestinationNotCommitted, 400, nil},
+			mt.NewForward(otherMediator, testDest, uint64(t0.Unix())+600).B64(), otherToken, "testnet", CodeDestinationNotCommitted, 400, nil},
 		{"success", good, valid, token, "testnet", "", 0, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -183,7 +185,7 @@ func TestCosignBadNetwork(t *testing.T) {
 	token, _, f := minted(t, svc, testDest)
 	for _, n := range []string{"", "TESTNET", "Testnet", "public", "pubnet", "mainnet ", " testnet", "testnet\x00", "standalone",
 		network.TestNetworkPassphrase} {
-		if _, _, err := svc.Cosign(f.b64(), token, n); CodeOf(err) != CodeBadNetwork || StatusOf(err) != 400 {
+		if _, _, err := svc.Cosign(f.B64(), token, n); CodeOf(err) != CodeBadNetwork || StatusOf(err) != 400 {
 			t.Errorf("network %q: %v", n, err)
 		}
 	}
@@ -205,7 +207,7 @@ func TestServiceMint(t *testing.T) {
 
 	// INVALID_DESTINATION comes before MEDIATOR_NOT_CONFIGURED (CONTRACT 8).
 	for _, s := range []*Service{newTestService(""), newTestService(badChecksum), svc} {
-		if _, _, err := s.Mint(muxed(testDest, 1)); CodeOf(err) != CodeInvalidDestination || StatusOf(err) != 400 {
+		if _, _, err := s.Mint(mt.Muxed(testDest, 1)); CodeOf(err) != CodeInvalidDestination || StatusOf(err) != 400 {
 			t.Errorf("bad destination: %v", err)
 		}
 	}
@@ -254,7 +256,7 @@ func TestCosignExpiry(t *testing.T) {
 			t.Fatal(err)
 		}
 		time.Sleep(TokenLifetime - time.Nanosecond)
-		b64 := newForward(mediator, testDest, uint64(time.Now().Unix())+60).b64()
+		b64 := mt.NewForward(mediator, testDest, uint64(time.Now().Unix())+60).B64()
 		if _, _, err := svc.Cosign(b64, token, "testnet"); err != nil {
 			t.Fatalf("just before expiry: %v", err)
 		}
@@ -280,11 +282,11 @@ func TestSecretNeverInErrors(t *testing.T) {
 		if mediator == "" {
 			mediator = testMediator // unconfigured: any shape will do
 		}
-		for _, c := range forwardCodeCases() {
-			_, _, err = svc.Cosign(c.b64, token, "testnet")
+		for _, c := range mt.Cases(testMediator, testDest, t0) {
+			_, _, err = svc.Cosign(c.B64, token, "testnet")
 			errs = append(errs, err)
 		}
-		_, _, err = svc.Cosign(newForward(mediator, otherDest, uint64(t0.Unix())+60).b64(), token, "testnet")
+		_, _, err = svc.Cosign(mt.NewForward(mediator, otherDest, uint64(t0.Unix())+60).B64(), token, "testnet")
 		errs = append(errs, err)
 		for _, n := range []string{"x", "testnet"} {
 			_, _, err = svc.Cosign("x", "x", n)
@@ -328,7 +330,7 @@ func TestServiceConcurrent(t *testing.T) {
 				t.Error(err)
 				return
 			}
-			b64 := newForward(mediator, testDest, uint64(t0.Unix())+60).b64()
+			b64 := mt.NewForward(mediator, testDest, uint64(t0.Unix())+60).B64()
 			if _, _, err := svc.Cosign(b64, token, "mainnet"); err != nil {
 				t.Error(err)
 			}

@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"encoding/hex"
 	"errors"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"net/http"
 	"regexp"
 	"strconv"
@@ -11,6 +14,8 @@ import (
 	"testing"
 	"testing/synctest"
 	"time"
+
+	mt "github.com/closerelay/closerelay/mediator/mediatortest"
 )
 
 const testNonce = "00112233445566778899aabbccddeeff"
@@ -61,7 +66,7 @@ func TestMintInvalidDestination(t *testing.T) {
 	m := testMaster(t)
 	for _, dest := range []string{
 		"",
-		muxed(testDest, 7),
+		mt.Muxed(testDest, 7),
 		testSecret,
 		strings.ToLower(testDest),
 		testDest[:55] + "A", // bad checksum
@@ -117,7 +122,7 @@ func TestVerifyTokenChecks(t *testing.T) {
 		{3, "33 characters", signed(m, testNonce+"0", exp, testDest)},
 		{3, "non-hex", signed(m, testNonce[:31]+"g", exp, testDest)},
 		{3, "empty nonce", signed(m, "", exp, testDest)},
-		{4, "muxed destination", signed(m, testNonce, exp, muxed(testDest, 1))},
+		{4, "muxed destination", signed(m, testNonce, exp, mt.Muxed(testDest, 1))},
 		{4, "seed as destination", signed(m, testNonce, exp, testSecret)},
 		{4, "bad checksum", signed(m, testNonce, exp, testDest[:55]+"A")},
 		{4, "lowercase destination", signed(m, testNonce, exp, strings.ToLower(testDest))},
@@ -249,4 +254,69 @@ func flipHex(s string) string {
 		c = '1'
 	}
 	return string(c) + s[1:]
+}
+
+// TestVerifyTokenConstantTimeCompare reads VerifyToken's source: the MAC must
+// be compared with hmac.Equal (or crypto/subtle), and no other comparison in
+// the function may be able to compare MAC bytes, because a comparison that
+// stops at the first differing byte lets a caller forge a MAC byte by byte
+// from response times. Timing itself cannot be asserted reliably in a test;
+// the code that decides it can.
+func TestVerifyTokenConstantTimeCompare(t *testing.T) {
+	fset := token.NewFileSet()
+	file, err := parser.ParseFile(fset, "token.go", nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var fn *ast.FuncDecl
+	for _, d := range file.Decls {
+		if f, ok := d.(*ast.FuncDecl); ok && f.Recv == nil && f.Name.Name == "VerifyToken" {
+			fn = f
+		}
+	}
+	if fn == nil {
+		t.Fatal("VerifyToken not found in token.go")
+	}
+	constantTime := false
+	// A comparison is harmless when one side can only be a length, nil or a
+	// literal: none of those can hold MAC bytes.
+	harmless := func(e ast.Expr) bool {
+		switch e := e.(type) {
+		case *ast.BasicLit:
+			return true
+		case *ast.Ident:
+			return e.Name == "nil"
+		case *ast.CallExpr:
+			id, ok := e.Fun.(*ast.Ident)
+			return ok && id.Name == "len"
+		}
+		return false
+	}
+	ast.Inspect(fn.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.CallExpr:
+			sel, ok := n.Fun.(*ast.SelectorExpr)
+			if !ok {
+				return true
+			}
+			pkg, _ := sel.X.(*ast.Ident)
+			if pkg == nil {
+				return true
+			}
+			switch pkg.Name + "." + sel.Sel.Name {
+			case "hmac.Equal", "subtle.ConstantTimeCompare":
+				constantTime = true
+			case "bytes.Equal", "bytes.Compare", "strings.EqualFold", "strings.Compare", "reflect.DeepEqual", "slices.Equal":
+				t.Errorf("%s: VerifyToken compares with %s.%s, which is not constant-time", fset.Position(n.Pos()), pkg.Name, sel.Sel.Name)
+			}
+		case *ast.BinaryExpr:
+			if (n.Op == token.EQL || n.Op == token.NEQ) && !harmless(n.X) && !harmless(n.Y) {
+				t.Errorf("%s: VerifyToken compares two values with %s; only lengths, nil and literals may be", fset.Position(n.Pos()), n.Op)
+			}
+		}
+		return true
+	})
+	if !constantTime {
+		t.Error("VerifyToken does not call hmac.Equal or subtle.ConstantTimeCompare")
+	}
 }
