@@ -35,6 +35,12 @@ bench:
 clean:
 	rm -rf bin
 
+# The load kit on loopback, bounded to a few minutes: raw ed25519 rate, k6
+# sign scenarios against `closerelay load local`, the stream load, a summary
+# in ratios (loadkit/bench-load.sh; installs k6 with go install if absent).
+bench-load:
+	bash loadkit/bench-load.sh
+
 # Validates every deploy artifact with a real tool (promtool, systemd-analyze,
 # strict decoding into k8s.io/api types); installs promtool from Debian if absent.
 deploy-check:

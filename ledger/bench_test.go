@@ -23,6 +23,26 @@ func BenchmarkEd25519Verify(b *testing.B) {
 	}
 }
 
+// BenchmarkRawEd25519Verify is raw crypto/ed25519 verification from
+// GOMAXPROCS goroutines at once: at -cpu 1 its ns/op is one core's cost of a
+// verification, at -cpu 2 the wall time per verification when two cores
+// verify, so 1e9/ns/op is the one-core and the two-core rate. make
+// bench-load reads both and states its figures as ratios to them.
+func BenchmarkRawEd25519Verify(b *testing.B) {
+	kp := ledgertest.Keypair(0)
+	hash := [32]byte{1}
+	sig := ledgertest.Signature(hash, kp).Signature
+	key := ed25519.PublicKey(setOf(kp).Signers()[0].Key)
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			if !ed25519.Verify(key, hash[:], sig) {
+				b.Error("does not verify")
+				return
+			}
+		}
+	})
+}
+
 // BenchmarkRecoverByHint: an honest signature among 21 candidates, found in
 // pass one: one verification.
 func BenchmarkRecoverByHint(b *testing.B) {

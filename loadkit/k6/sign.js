@@ -1,0 +1,265 @@
+// k6 load script for POST /api/plan/{id}/sign, replaying a payload file
+// written by `closerelay load local` or `closerelay load prepare`.
+//
+//   k6 run -e PAYLOAD=load-payload.json -e SCENARIO=replay loadkit/k6/sign.js
+//
+// SCENARIO (default mix):
+//   replay  VUS connections (64) send the already admitted partials of one
+//           plan (TARGET, default 0), under their own and under forged hints:
+//           each costs the relay a lookup. setup() admits them first.
+//   fresh   VUS connections send fresh partials across all plans: distinct
+//           valid signatures by each plan's publisher, each costing the relay
+//           one verification, never adding a signer.
+//   admit   every valid partial of every plan once (VUS connections share
+//           them): new signers, each a verification plus a merge.
+//   mix     VUS connections, kinds drawn by MIX (default
+//           replay:70,fresh:20,forged:5,stranger:5; also expensive), plans
+//           drawn among all (setup() admits every valid partial first).
+//   attack  ATTACKERS connections (32) send expensive invalid partials to
+//           plan TARGET while an honest co-signer sends fresh partials to the
+//           same plan at HONEST_RATE per second (tag role=honest) and another
+//           client does the same on other plans (role=other). ATTACKERS=0
+//           gives the quiet baseline.
+// DURATION (default 20s) bounds every scenario but admit (at most 60 s).
+// SUMMARY_JSON, when set, receives the figures as JSON (bench-load reads it).
+import http from 'k6/http';
+import { check } from 'k6';
+import { SharedArray } from 'k6/data';
+import exec from 'k6/execution';
+
+const PAYLOAD = __ENV.PAYLOAD || 'load-payload.json';
+const SCENARIO = __ENV.SCENARIO || 'mix';
+const VUS = parseInt(__ENV.VUS || '64', 10);
+const DURATION = __ENV.DURATION || '20s';
+const ATTACKERS = parseInt(__ENV.ATTACKERS || '32', 10);
+const HONEST_RATE = parseInt(__ENV.HONEST_RATE || '20', 10);
+const TARGET = parseInt(__ENV.TARGET || '0', 10);
+const MIX = __ENV.MIX || 'replay:70,fresh:20,forged:5,stranger:5';
+
+// Request lists, built once and shared by every VU. Each entry is a path and
+// a ready JSON body, so a VU only picks one and sends it.
+function requests(kind, onePlan) {
+  return new SharedArray(kind + (onePlan ? '-target' : '-all'), () => {
+    const p = JSON.parse(open(PAYLOAD));
+    const field = { replay: 'valid', valid: 'valid', forged: 'forged', fresh: 'fresh', stranger: 'strangers', expensive: 'expensive' }[kind];
+    const plans = onePlan ? [p.plans[TARGET]] : p.plans;
+    const out = [];
+    for (const plan of plans) {
+      for (const x of plan[field] || []) {
+        out.push({ path: '/api/plan/' + plan.id + '/sign', body: JSON.stringify({ xdr: x }) });
+      }
+    }
+    if (out.length === 0) {
+      throw new Error('the payload has no ' + field + ' partials');
+    }
+    return out;
+  });
+}
+
+const relay = new SharedArray('relay', () => [JSON.parse(open(PAYLOAD)).relay])[0];
+
+// What each kind must answer: the relay refuses strangers and expensive
+// partials (400 REJECTED) and accepts the rest.
+const expected = { replay: 200, valid: 200, forged: 200, fresh: 200, stranger: 400, expensive: 400 };
+
+function parseMix(s) {
+  const out = [];
+  let total = 0;
+  for (const part of s.split(',')) {
+    const [kind, w] = part.split(':');
+    if (!(kind in expected) || !(parseFloat(w) > 0)) {
+      throw new Error('MIX: bad entry ' + part);
+    }
+    total += parseFloat(w);
+    out.push({ kind, upTo: total });
+  }
+  return out.map((e) => ({ kind: e.kind, upTo: e.upTo / total }));
+}
+
+const lists = {};
+function list(kind, onePlan) {
+  const key = kind + onePlan;
+  if (!(key in lists)) {
+    lists[key] = requests(kind, onePlan);
+  }
+  return lists[key];
+}
+
+// The lists each scenario needs, made in the init context as k6 requires.
+const mix = SCENARIO === 'mix' ? parseMix(MIX) : [];
+for (const e of mix) list(e.kind === 'replay' ? 'valid' : e.kind, false);
+if (SCENARIO === 'replay') { list('valid', true); list('forged', true); }
+if (SCENARIO === 'fresh') list('fresh', false);
+if (SCENARIO === 'admit') list('valid', false);
+if (SCENARIO === 'attack') { list('expensive', true); list('fresh', true); list('fresh', false); }
+if (SCENARIO === 'mix' && mix.some((e) => e.kind === 'replay' || e.kind === 'forged')) list('valid', false);
+const targetPath = SCENARIO === 'attack' ? list('fresh', true)[0].path : '';
+
+const params = { headers: { 'Content-Type': 'application/json' }, responseCallback: http.expectedStatuses(200, 400) };
+
+function send(kind, r, tags) {
+  const res = http.post(relay + r.path, r.body, Object.assign({}, params, { tags: Object.assign({ kind, phase: 'run' }, tags) }));
+  check(res, { ['status ' + expected[kind]]: (x) => x.status === expected[kind] }, { kind });
+  return res;
+}
+
+function pick(a) {
+  return a[Math.floor(Math.random() * a.length)];
+}
+
+const constant = (exec, vus) => ({ executor: 'constant-vus', exec, vus, duration: DURATION });
+
+const scenarios = {
+  replay: { replay: constant('replay', VUS) },
+  fresh: { fresh: constant('fresh', VUS) },
+  mix: { mix: constant('mixed', VUS) },
+  admit: { admit: { executor: 'shared-iterations', exec: 'admit', vus: VUS, iterations: 0, maxDuration: '60s' } },
+  attack: Object.assign(
+    ATTACKERS > 0 ? { attackers: constant('attacker', ATTACKERS) } : {},
+    {
+      honest: { executor: 'constant-arrival-rate', exec: 'honest', rate: HONEST_RATE, timeUnit: '1s', duration: DURATION, preAllocatedVUs: 4, maxVUs: 32 },
+      other: { executor: 'constant-arrival-rate', exec: 'other', rate: HONEST_RATE, timeUnit: '1s', duration: DURATION, preAllocatedVUs: 4, maxVUs: 32 },
+    }),
+};
+if (!(SCENARIO in scenarios)) {
+  throw new Error('SCENARIO must be one of ' + Object.keys(scenarios).join(', '));
+}
+if (SCENARIO === 'admit') {
+  scenarios.admit.admit.iterations = list('valid', false).length;
+}
+
+// Thresholds are the issue's targets where one applies; the others only
+// make k6 keep the tagged sub-metrics that the summary prints.
+const thresholds = {
+  'http_req_duration{phase:run}': SCENARIO === 'replay' ? ['p(99)<20'] : ['max>=0'],
+  'http_reqs{phase:run}': ['count>=0'],
+};
+if (SCENARIO === 'attack') {
+  thresholds['http_req_duration{role:honest}'] = ['p(99)<100'];
+  thresholds['http_req_duration{role:other}'] = ['max>=0'];
+  thresholds['http_req_duration{role:attacker}'] = ['max>=0'];
+  for (const role of ['attacker', 'honest', 'other']) {
+    thresholds['http_reqs{role:' + role + '}'] = ['count>=0'];
+  }
+}
+
+export const options = {
+  scenarios: scenarios[SCENARIO],
+  thresholds,
+  summaryTrendStats: ['avg', 'med', 'p(95)', 'p(99)', 'max'],
+  discardResponseBodies: true,
+  setupTimeout: '120s',
+};
+
+// setup admits what the replay kinds replay, many at a time.
+export function setup() {
+  let toAdmit = [];
+  if (SCENARIO === 'replay') toAdmit = list('valid', true);
+  if (SCENARIO === 'mix' && mix.some((e) => e.kind === 'replay' || e.kind === 'forged')) toAdmit = list('valid', false);
+  for (let i = 0; i < toAdmit.length; i += 64) {
+    const batch = [];
+    for (let j = i; j < Math.min(i + 64, toAdmit.length); j++) {
+      const r = toAdmit[j];
+      batch.push({ method: 'POST', url: relay + r.path, body: r.body, params: Object.assign({}, params, { tags: { phase: 'setup' } }) });
+    }
+    for (const res of http.batch(batch)) {
+      if (res.status !== 200) {
+        throw new Error('setup: admitting a valid partial answered ' + res.status);
+      }
+    }
+  }
+  return { started: Date.now() };
+}
+
+export function replay() {
+  send('replay', pick(Math.random() < 0.5 ? list('valid', true) : list('forged', true)));
+}
+
+export function fresh() {
+  send('fresh', pick(list('fresh', false)));
+}
+
+export function admit() {
+  send('valid', list('valid', false)[exec.scenario.iterationInTest]);
+}
+
+export function mixed() {
+  const u = Math.random();
+  const kind = mix.find((e) => u < e.upTo).kind;
+  send(kind, pick(list(kind === 'replay' ? 'valid' : kind, false)));
+}
+
+export function attacker() {
+  send('expensive', pick(list('expensive', true)), { role: 'attacker' });
+}
+
+export function honest() {
+  send('fresh', pick(list('fresh', true)), { role: 'honest' });
+}
+
+export function other() {
+  const all = list('fresh', false);
+  let r = pick(all);
+  while (r.path === targetPath && all.length > list('fresh', true).length) {
+    r = pick(all);
+  }
+  send('fresh', r, { role: 'other' });
+}
+
+// The summary: throughput and latency per role, one line each, and the same
+// figures as JSON in SUMMARY_JSON for bench-load.
+export function handleSummary(data) {
+  const m = data.metrics;
+  // Shared iterations run as long as they take; the others run DURATION
+  // (setup's requests are tagged phase=setup and not counted).
+  const seconds = SCENARIO === 'admit' ? data.state.testRunDurationMs / 1000 : parseDuration(DURATION);
+  const line = (name, durKey, countKey) => {
+    const d = m[durKey];
+    const c = m[countKey];
+    if (!d || !c || c.values.count === 0) return null;
+    const v = d.values;
+    return {
+      name,
+      requests: c.values.count,
+      rps: c.values.count / seconds,
+      p50: v.med, p95: v['p(95)'], p99: v['p(99)'], max: v.max,
+    };
+  };
+  const rows = [line(SCENARIO, 'http_req_duration{phase:run}', 'http_reqs{phase:run}')];
+  if (SCENARIO === 'attack') {
+    for (const role of ['attacker', 'honest', 'other']) {
+      rows.push(line(role, 'http_req_duration{role:' + role + '}', 'http_reqs{role:' + role + '}'));
+    }
+  }
+  const checks = m.checks;
+  const out = {
+    scenario: SCENARIO, vus: VUS, attackers: SCENARIO === 'attack' ? ATTACKERS : undefined, duration: DURATION,
+    mix: SCENARIO === 'mix' ? MIX : undefined,
+    checksPassed: checks ? checks.values.rate : null,
+    thresholdsOK: Object.values(m).every((x) => !x.thresholds || Object.values(x.thresholds).every((t) => t.ok)),
+    rows: rows.filter((r) => r),
+  };
+  let text = '';
+  for (const r of out.rows) {
+    text += `${SCENARIO.padEnd(7)} ${r.name.padEnd(9)} ` +
+      `${r.requests} req, ${r.rps.toFixed(0)} req/s`.padEnd(28) +
+      ` p50 ${r.p50.toFixed(2)} ms  p95 ${r.p95.toFixed(2)} ms  p99 ${r.p99.toFixed(2)} ms  max ${r.max.toFixed(1)} ms\n`;
+  }
+  text += `${SCENARIO.padEnd(7)} checks passed: ${out.checksPassed === null ? 'n/a' : (100 * out.checksPassed).toFixed(2) + ' %'}; thresholds ${out.thresholdsOK ? 'met' : 'NOT met'}\n`;
+  const files = { stdout: text };
+  if (__ENV.SUMMARY_JSON) {
+    files[__ENV.SUMMARY_JSON] = JSON.stringify(out, null, 1);
+  }
+  return files;
+}
+
+function parseDuration(s) {
+  const re = /(\d+(?:\.\d+)?)(ms|s|m|h)/g;
+  const unit = { ms: 0.001, s: 1, m: 60, h: 3600 };
+  let total = 0;
+  let match;
+  while ((match = re.exec(s)) !== null) {
+    total += parseFloat(match[1]) * unit[match[2]];
+  }
+  return total;
+}
