@@ -37,16 +37,32 @@ const (
 	SignatureDropped   = "dropped"
 )
 
-// routeCodes pre-creates the rejection series an alert may name, per route.
-// Codes not listed still appear on first use.
+// CosignFailures are the failure results of closerelay_mediator_cosign_total:
+// CONTRACT section 6's checks in order, the 13 forward validation codes of
+// SPEC among them (mediator.ForwardCodes, checked by this package's tests).
+var CosignFailures = []string{
+	"RATE_LIMITED", "PAYLOAD_TOO_LARGE", "BAD_REQUEST", "BAD_NETWORK", "MEDIATOR_NOT_CONFIGURED", "INVALID_FLOW_TOKEN",
+	"MALFORMED_XDR", "FEE_BUMP_NOT_ALLOWED", "FORWARD_TX_SOURCE_NOT_MEDIATOR", "WRONG_OPERATION_COUNT",
+	"FORWARD_OP0_NOT_PAYMENT", "FORWARD_OP0_ASSET_NOT_NATIVE", "FORWARD_OP0_SOURCE_NOT_MEDIATOR",
+	"FORWARD_OP1_NOT_ACCOUNT_MERGE", "FORWARD_OP1_SOURCE_NOT_MEDIATOR", "FORWARD_DESTINATION_MISMATCH",
+	"FORWARD_DESTINATION_NOT_COMMITTED", "MISSING_TIME_BOUNDS", "TIME_BOUNDS_EXCESSIVE",
+}
+
+// routeCodes pre-creates the rejection series per route, so that rate() and
+// increase() see a route's first rejection of a code (a series born at 1 has
+// no increase). Codes not listed (INTERNAL, UNAVAILABLE while shutting down)
+// still appear on first use.
 var routeCodes = map[string][]string{
 	RoutePlanPublish:    {"BAD_XDR", "BAD_NETWORK", "NOT_A_CLOSE", "EXPIRED", "REJECTED", "CAPACITY", "ACCOUNT_UNREACHABLE", "UNSIGNED", "PAYLOAD_TOO_LARGE", "RATE_LIMITED"},
 	RoutePlanGet:        {"NOT_FOUND", "RATE_LIMITED"},
 	RoutePlanSign:       {"BAD_XDR", "REJECTED", "NOT_FOUND", "PAYLOAD_TOO_LARGE", "RATE_LIMITED"},
 	RoutePlanEvents:     {"NOT_FOUND", "RATE_LIMITED", "TOO_MANY_SUBSCRIBERS"},
 	RouteMediatorMint:   {"INVALID_DESTINATION", "MEDIATOR_NOT_CONFIGURED"},
-	RouteMediatorCosign: {"BAD_REQUEST", "BAD_NETWORK", "MEDIATOR_NOT_CONFIGURED", "INVALID_FLOW_TOKEN", "PAYLOAD_TOO_LARGE", "RATE_LIMITED"},
+	RouteMediatorCosign: append([]string{"METHOD_NOT_ALLOWED"}, CosignFailures...),
 }
+
+// CosignSigned is the success result of closerelay_mediator_cosign_total.
+const CosignSigned = "signed"
 
 // Metrics is the service's set of collectors on its own registry.
 type Metrics struct {
@@ -115,7 +131,10 @@ func New() *Metrics {
 			m.accountAPIDuration.WithLabelValues(n, o)
 		}
 	}
-	m.mediatorCosign.WithLabelValues("signed")
+	m.mediatorCosign.WithLabelValues(CosignSigned)
+	for _, code := range CosignFailures {
+		m.mediatorCosign.WithLabelValues(code)
+	}
 	return m
 }
 

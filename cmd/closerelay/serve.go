@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -50,12 +51,16 @@ func serveMain() int {
 	return 0
 }
 
-func newLogger(cfg config) *slog.Logger {
+func newLogger(cfg config) *slog.Logger { return newLoggerTo(cfg, os.Stderr) }
+
+// newLoggerTo is LOG_FORMAT and LOG_LEVEL applied to w: JSON lines unless
+// the format is "text" (slog's key=value lines, for humans).
+func newLoggerTo(cfg config, w io.Writer) *slog.Logger {
 	opts := &slog.HandlerOptions{Level: cfg.LogLevel}
 	if cfg.LogFormat == "text" {
-		return slog.New(slog.NewTextHandler(os.Stderr, opts))
+		return slog.New(slog.NewTextHandler(w, opts))
 	}
-	return slog.New(slog.NewJSONHandler(os.Stderr, opts))
+	return slog.New(slog.NewJSONHandler(w, opts))
 }
 
 // serve runs both listeners until ctx ends, then drains: readiness goes

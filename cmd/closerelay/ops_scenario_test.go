@@ -1,0 +1,826 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"maps"
+	"net/http"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/closerelay/closerelay/client/wallet"
+	"github.com/closerelay/closerelay/internal/memlisten"
+	"github.com/closerelay/closerelay/ledger/ledgertest"
+	"github.com/closerelay/closerelay/metrics"
+	dto "github.com/prometheus/client_model/go"
+	"github.com/prometheus/common/expfmt"
+	"github.com/prometheus/common/model"
+	"github.com/stellar/go-stellar-sdk/keypair"
+	"github.com/stellar/go-stellar-sdk/network"
+	"github.com/stellar/go-stellar-sdk/txnbuild"
+)
+
+// opsRelay is the real serve() inside a synctest bubble: both listeners are
+// in memory, so the bubble's clock can carry plans to their expiry, and the
+// account API is the ledgertest double in process. Create it in the bubble.
+type opsRelay struct {
+	api, ops *http.Client
+	horizon  *ledgertest.Handler
+	acct     ledgertest.Account
+	secret   string
+	logs     *syncBuffer
+	cancel   context.CancelFunc
+	served   chan error
+}
+
+func startOpsRelay(t *testing.T, extraEnv map[string]string) *opsRelay {
+	t.Helper()
+	h := ledgertest.NewHandler()
+	acct := ledgertest.NewAccount(2, 1)
+	h.AddAccount(acct)
+	secret := keypair.MustRandom().Seed()
+	env := map[string]string{"MEDIATOR_SECRET": secret, "SHUTDOWN_TIMEOUT": "5s"}
+	maps.Copy(env, extraEnv)
+	cfg, err := loadConfig(func(k string) string { return env[k] })
+	if err != nil {
+		t.Fatal(err)
+	}
+	logs := &syncBuffer{}
+	cfg.LogFormat = "json"
+	log := newLoggerTo(cfg, logs)
+	apiLn, opsLn := memlisten.New(), memlisten.New()
+	ctx, cancel := context.WithCancel(context.Background())
+	r := &opsRelay{
+		api: apiLn.Client(), ops: opsLn.Client(), horizon: h, acct: acct,
+		secret: secret, logs: logs, cancel: cancel, served: make(chan error, 1),
+	}
+	ready := make(chan struct{})
+	go func() {
+		r.served <- serve(ctx, cfg, log, apiLn, opsLn, ledgertest.InProcessClient(h, 5*time.Second), ready)
+	}()
+	<-ready
+	// Cleanups registered in the bubble run in it, so a test that fails
+	// half-way still leaves no goroutine behind.
+	t.Cleanup(func() { r.stop(t) })
+	return r
+}
+
+// stop drains the relay the way SIGTERM does and waits for serve to return;
+// it may be called again.
+func (r *opsRelay) stop(t *testing.T) {
+	t.Helper()
+	r.cancel()
+	if r.served != nil {
+		if err := <-r.served; err != nil {
+			t.Errorf("serve: %v", err)
+		}
+		r.served = nil
+	}
+	r.api.CloseIdleConnections()
+	r.ops.CloseIdleConnections()
+}
+
+// do sends one API request as client ip (the X-Forwarded-For entry the one
+// trusted proxy of the default TRUSTED_PROXY_HOPS=1 would write).
+func (r *opsRelay) do(t *testing.T, ip, method, path, body string) (int, string) {
+	t.Helper()
+	req, err := http.NewRequest(method, "http://relay.test"+path, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("X-Forwarded-For", ip)
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	resp, err := r.api.Do(req)
+	if err != nil {
+		t.Fatalf("%s %s: %v", method, path, err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatalf("%s %s: reading the body: %v", method, path, err)
+	}
+	return resp.StatusCode, string(b)
+}
+
+// must sends a request and fails the test unless it answers status, and,
+// for a JSON error, unless its code is code.
+func (r *opsRelay) must(t *testing.T, ip, method, path, body string, status int, code string) string {
+	t.Helper()
+	got, b := r.do(t, ip, method, path, body)
+	if got != status {
+		t.Fatalf("%s %s: status %d, want %d: %.300s", method, path, got, status, b)
+	}
+	if code != "" {
+		var e struct{ Code string }
+		if err := json.Unmarshal([]byte(b), &e); err != nil || e.Code != code {
+			t.Fatalf("%s %s: body %.300s, want code %s", method, path, b, code)
+		}
+	}
+	return b
+}
+
+// stream is an open event stream.
+type stream struct {
+	resp   *http.Response
+	lines  *bufio.Reader
+	cancel context.CancelFunc
+}
+
+func (r *opsRelay) subscribe(t *testing.T, ip, id string) *stream {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://relay.test/api/plan/"+id+"/events", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("X-Forwarded-For", ip)
+	resp, err := r.api.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("subscribe %s: status %d", id, resp.StatusCode)
+	}
+	s := &stream{resp: resp, lines: bufio.NewReader(resp.Body), cancel: cancel}
+	s.next(t) // the current state, sent on subscribe
+	return s
+}
+
+// next reads one event and returns its text (comments and all).
+func (s *stream) next(t *testing.T) string {
+	t.Helper()
+	var ev strings.Builder
+	for {
+		line, err := s.lines.ReadString('\n')
+		if err != nil {
+			t.Fatalf("event stream ended: %v (read %q)", err, ev.String())
+		}
+		if line == "\n" {
+			return ev.String()
+		}
+		ev.WriteString(line)
+	}
+}
+
+func (s *stream) close() {
+	s.cancel()
+	_ = s.resp.Body.Close()
+}
+
+// series is one sample key: a family name and its labels, sorted, in the
+// exposition's own spelling.
+func series(name string, labelPairs ...string) string {
+	var ls []string
+	for i := 0; i+1 < len(labelPairs); i += 2 {
+		ls = append(ls, fmt.Sprintf("%s=%q", labelPairs[i], labelPairs[i+1]))
+	}
+	slices.Sort(ls)
+	return name + "{" + strings.Join(ls, ",") + "}"
+}
+
+// scrape reads /metrics from the ops listener, as Prometheus would.
+func scrape(t *testing.T, ops *http.Client) map[string]*dto.MetricFamily {
+	t.Helper()
+	resp, err := ops.Get("http://ops.test/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("GET /metrics: %d", resp.StatusCode)
+	}
+	p := expfmt.NewTextParser(model.UTF8Validation)
+	mfs, err := p.TextToMetricFamilies(resp.Body)
+	if err != nil {
+		t.Fatalf("parsing /metrics: %v", err)
+	}
+	return mfs
+}
+
+// serviceSamples flattens the service's own families (closerelay_*, but not
+// the HTTP middleware's closerelay_http_*) to one value per series; a
+// histogram contributes its observation count as name_count.
+func serviceSamples(mfs map[string]*dto.MetricFamily) map[string]float64 {
+	out := map[string]float64{}
+	for name, mf := range mfs {
+		if !strings.HasPrefix(name, metrics.Namespace+"_") || strings.HasPrefix(name, metrics.Namespace+"_http_") {
+			continue
+		}
+		for _, m := range mf.GetMetric() {
+			var pairs []string
+			for _, lp := range m.GetLabel() {
+				pairs = append(pairs, lp.GetName(), lp.GetValue())
+			}
+			switch mf.GetType() {
+			case dto.MetricType_COUNTER:
+				out[series(name, pairs...)] = m.GetCounter().GetValue()
+			case dto.MetricType_GAUGE:
+				out[series(name, pairs...)] = m.GetGauge().GetValue()
+			case dto.MetricType_HISTOGRAM:
+				out[series(name+"_count", pairs...)] = float64(m.GetHistogram().GetSampleCount())
+			}
+		}
+	}
+	return out
+}
+
+// moved is what changed between two scrapes: a series new in after counts
+// from zero, and a series that vanished is reported as NaN-free -1e9 so that
+// no expectation can match it.
+func moved(before, after map[string]float64) map[string]float64 {
+	d := map[string]float64{}
+	for k, v := range after {
+		if v != before[k] {
+			d[k] = v - before[k]
+		}
+	}
+	for k := range before {
+		if _, ok := after[k]; !ok {
+			d[k] = -1e9
+		}
+	}
+	return d
+}
+
+func formatDeltas(d map[string]float64) string {
+	var lines []string
+	for _, k := range slices.Sorted(maps.Keys(d)) {
+		lines = append(lines, fmt.Sprintf("  %s %+g", k, d[k]))
+	}
+	if len(lines) == 0 {
+		return "  (nothing)"
+	}
+	return strings.Join(lines, "\n")
+}
+
+// Shorthands for the series the scenario moves.
+func rejection(route, code string) string {
+	return series("closerelay_rejections_total", "route", route, "code", code)
+}
+
+func signatures(result string) string {
+	return series("closerelay_signatures_total", "result", result)
+}
+
+func accountAPI(outcome string) string {
+	return series("closerelay_account_api_duration_seconds_count", "network", "testnet", "outcome", outcome)
+}
+
+func cosign(result string) string {
+	return series("closerelay_mediator_cosign_total", "result", result)
+}
+
+var (
+	plansOpen       = series("closerelay_plans_open")
+	plansCreated    = series("closerelay_plans_created_total")
+	plansExpired    = series("closerelay_plans_expired_total")
+	subscribers     = series("closerelay_stream_subscribers")
+	streamRejected  = series("closerelay_stream_rejected_total")
+	streamEvents    = series("closerelay_stream_events_total")
+	capacityRefused = series("closerelay_plans_capacity_refused_total")
+	publishLimited  = series("closerelay_rate_limited_total", "route", metrics.RoutePlanPublish)
+	cosignLimited   = series("closerelay_rate_limited_total", "route", metrics.RouteMediatorCosign)
+	eventsLimited   = series("closerelay_rate_limited_total", "route", metrics.RoutePlanEvents)
+	admitted        = signatures(metrics.SignatureAdmitted)
+	duplicate       = signatures(metrics.SignatureDuplicate)
+	dropped         = signatures(metrics.SignatureDropped)
+	accountAPIOK    = accountAPI("ok")
+	accountAPIError = accountAPI("error")
+	cosignSigned    = cosign("signed")
+	hexID           = regexp.MustCompile(`[0-9a-fA-F]{64}`)
+	unknownID       = strings.Repeat("ab", 32)
+	passphrase      = network.TestNetworkPassphrase
+	payloadTooLarge = `{"xdr":"` + strings.Repeat("A", 17000) + `"}`
+)
+
+// TestOpsScenarioMovesEveryContractMetric drives one relay through a scripted
+// scenario and checks, after each step, that the service's series on the ops
+// listener's /metrics moved by exactly the expected amounts and no other
+// series moved (CONTRACT section 7). Then it checks the log the scenario
+// left: a line per request, a line per plan created, no secret, no envelope.
+func TestOpsScenarioMovesEveryContractMetric(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		r := startOpsRelay(t, nil)
+		t.Cleanup(func() {
+			if t.Failed() {
+				t.Logf("relay log:\n%s", r.logs.String())
+			}
+		})
+		last := serviceSamples(scrape(t, r.ops))
+		requests := 0
+		// step runs do and checks that the scrape after it differs from the
+		// scrape before it by want exactly.
+		step := func(name string, want map[string]float64, do func()) {
+			t.Helper()
+			do()
+			synctest.Wait() // plans, streams and handlers settle
+			now := serviceSamples(scrape(t, r.ops))
+			if got := moved(last, now); !maps.Equal(got, want) {
+				t.Errorf("%s: /metrics moved\n%s\nwant\n%s", name, formatDeltas(got), formatDeltas(want))
+			}
+			last = now
+		}
+		ipN := 0
+		freshIP := func() string { ipN++; return fmt.Sprintf("198.51.100.%d", ipN) }
+		req := func(method, path, body string, status int, code string) string {
+			t.Helper()
+			requests++
+			return r.must(t, freshIP(), method, path, body, status, code)
+		}
+		publish := func(xdr string, status int, code string) string {
+			t.Helper()
+			return req(http.MethodPost, "/api/plan", `{"network":"testnet","xdr":"`+xdr+`"}`, status, code)
+		}
+		sign := func(id, xdr string, status int, code string) {
+			t.Helper()
+			req(http.MethodPost, "/api/plan/"+id+"/sign", `{"xdr":"`+xdr+`"}`, status, code)
+		}
+
+		start := time.Now()
+		maxTime := start.Add(2 * time.Hour).Unix()
+		dest := ledgertest.Keypair(9001).Address()
+		stranger := ledgertest.Keypair(9002) // signs, but is no signer of the account
+		k := r.acct.Keys
+		close1, hash1 := ledgertest.BuildClose(r.acct.Master, dest, 1, maxTime, passphrase, k[0])
+		id1 := fmt.Sprintf("%x", hash1)
+		var id2 string
+
+		step("publish", map[string]float64{plansCreated: 1, plansOpen: 1, admitted: 1, accountAPIOK: 1}, func() {
+			publish(close1, http.StatusOK, "")
+		})
+		var s1 *stream
+		step("subscribe", map[string]float64{subscribers: 1}, func() {
+			requests++
+			s1 = r.subscribe(t, freshIP(), id1)
+		})
+		partial1 := ledgertest.SignXDR(ledgertest.StripSignatures(close1), passphrase, k[1])
+		step("sign a new signer", map[string]float64{admitted: 1, streamEvents: 1}, func() {
+			sign(id1, partial1, http.StatusOK, "")
+			if ev := s1.next(t); !strings.Contains(ev, "id: 2\n") {
+				t.Errorf("the subscriber's event after a sign: %q, want version 2", ev)
+			}
+		})
+		step("sign a signer already present", map[string]float64{duplicate: 1}, func() {
+			sign(id1, partial1, http.StatusOK, "")
+		})
+		step("unsubscribe", map[string]float64{subscribers: -1}, func() { s1.close() })
+		step("publish with a signature of a non-signer", map[string]float64{plansCreated: 1, plansOpen: 1, admitted: 1, dropped: 1, accountAPIOK: 1}, func() {
+			close2, hash2 := ledgertest.BuildClose(r.acct.Master, dest, 2, maxTime, passphrase, k[0], stranger)
+			id2 = fmt.Sprintf("%x", hash2)
+			publish(close2, http.StatusOK, "")
+		})
+
+		// One rejection of each kind the relay answers with a code.
+		unsigned, _ := ledgertest.BuildClose(r.acct.Master, dest, 3, maxTime, passphrase, stranger)
+		expired, _ := ledgertest.BuildClose(r.acct.Master, dest, 4, start.Unix()+30, passphrase, k[0])
+		unreachable, _ := ledgertest.BuildClose(r.acct.Master, dest, 5, maxTime, passphrase, k[0])
+		strangerPartial := ledgertest.SignXDR(ledgertest.StripSignatures(close1), passphrase, stranger)
+		pub := metrics.RoutePlanPublish
+		for _, c := range []struct {
+			name, method, path, body string
+			status                   int
+			code                     string
+			want                     map[string]float64
+		}{
+			{"publish: not JSON", "POST", "/api/plan", `{`, 400, "BAD_XDR", nil},
+			{"publish: unknown network", "POST", "/api/plan", `{"xdr":"AAAA","network":"TESTNET"}`, 400, "BAD_NETWORK", nil},
+			{"publish: not a close", "POST", "/api/plan", `{"xdr":"AAAA","network":"testnet"}`, 400, "NOT_A_CLOSE", nil},
+			{"publish: expired", "POST", "/api/plan", `{"network":"testnet","xdr":"` + expired + `"}`, 400, "EXPIRED", nil},
+			{"publish: no signer's signature", "POST", "/api/plan", `{"network":"testnet","xdr":"` + unsigned + `"}`, 400, "UNSIGNED",
+				map[string]float64{dropped: 1, accountAPIOK: 1}},
+			{"publish: re-publish with a non-signer's signature", "POST", "/api/plan", `{"network":"testnet","xdr":"` + strangerPartial + `"}`, 400, "REJECTED", nil},
+			{"publish: body too large", "POST", "/api/plan", payloadTooLarge, 413, "PAYLOAD_TOO_LARGE", nil},
+			{"get: unknown id", "GET", "/api/plan/" + unknownID, "", 404, "NOT_FOUND", nil},
+			{"get: malformed id", "GET", "/api/plan/xyz", "", 404, "NOT_FOUND", nil},
+			{"sign: xdr not a string", "POST", "/api/plan/" + id1 + "/sign", `{"xdr":5}`, 400, "BAD_XDR", nil},
+			{"sign: non-signer's signature", "POST", "/api/plan/" + id1 + "/sign", `{"xdr":"` + strangerPartial + `"}`, 400, "REJECTED", nil},
+			{"sign: unknown id", "POST", "/api/plan/" + unknownID + "/sign", `{"xdr":"AAAA"}`, 404, "NOT_FOUND", nil},
+			{"sign: body too large", "POST", "/api/plan/" + id1 + "/sign", payloadTooLarge, 413, "PAYLOAD_TOO_LARGE", nil},
+			{"events: unknown id", "GET", "/api/plan/" + unknownID + "/events", "", 404, "", nil},
+			{"mint: bad destination", "GET", "/api/mediator/sign?destination=nope", "", 400, "INVALID_DESTINATION", nil},
+			{"cosign: not an object", "POST", "/api/mediator/sign", `[]`, 400, "BAD_REQUEST", map[string]float64{cosign("BAD_REQUEST"): 1}},
+			{"cosign: bad network", "POST", "/api/mediator/sign", `{"envelopeXdr":"AAAA","flowToken":"x","network":"public"}`, 400, "BAD_NETWORK",
+				map[string]float64{cosign("BAD_NETWORK"): 1}},
+			{"cosign: forged token", "POST", "/api/mediator/sign", `{"envelopeXdr":"AAAA","flowToken":"x","network":"testnet"}`, 400, "INVALID_FLOW_TOKEN",
+				map[string]float64{cosign("INVALID_FLOW_TOKEN"): 1}},
+			{"cosign: body too large", "POST", "/api/mediator/sign", payloadTooLarge, 413, "PAYLOAD_TOO_LARGE",
+				map[string]float64{cosign("PAYLOAD_TOO_LARGE"): 1}},
+			{"mediator: method not allowed", "PUT", "/api/mediator/sign", "", 405, "METHOD_NOT_ALLOWED", nil},
+		} {
+			route := map[string]string{
+				"publish": pub, "get": metrics.RoutePlanGet, "sign": metrics.RoutePlanSign, "events": metrics.RoutePlanEvents,
+				"mint": metrics.RouteMediatorMint, "cosign": metrics.RouteMediatorCosign, "mediator": metrics.RouteMediatorCosign,
+			}[strings.SplitN(c.name, ":", 2)[0]]
+			code := c.code
+			if code == "" {
+				code = "NOT_FOUND" // the event stream answers text/plain; the counter still has the code
+			}
+			want := map[string]float64{rejection(route, code): 1}
+			maps.Copy(want, c.want)
+			step(c.name, want, func() { req(c.method, c.path, c.body, c.status, c.code) })
+		}
+		step("publish: account API down", map[string]float64{rejection(pub, "ACCOUNT_UNREACHABLE"): 1, accountAPIError: 1}, func() {
+			r.horizon.SetFailing(true)
+			publish(unreachable, http.StatusBadRequest, "ACCOUNT_UNREACHABLE")
+			r.horizon.SetFailing(false)
+		})
+
+		// The subscriber cap: 50 streams on one plan, then the 51st is refused.
+		var many []*stream
+		step("50 subscribers", map[string]float64{subscribers: 50}, func() {
+			for range 50 {
+				requests++
+				many = append(many, r.subscribe(t, freshIP(), id2))
+			}
+		})
+		step("the 51st subscriber", map[string]float64{streamRejected: 1, rejection(metrics.RoutePlanEvents, "TOO_MANY_SUBSCRIBERS"): 1}, func() {
+			req(http.MethodGet, "/api/plan/"+id2+"/events", "", http.StatusServiceUnavailable, "")
+		})
+		step("50 unsubscribe", map[string]float64{subscribers: -50}, func() {
+			for _, s := range many {
+				s.close()
+			}
+		})
+
+		// Throttling: one client over a route's budget (10 publishes, 5
+		// co-signs, 20 subscriptions per 60 s).
+		step("publish throttled", map[string]float64{rejection(pub, "BAD_XDR"): 10, rejection(pub, "RATE_LIMITED"): 1, publishLimited: 1}, func() {
+			for range 10 {
+				requests++
+				r.must(t, "203.0.113.1", http.MethodPost, "/api/plan", `{}`, http.StatusBadRequest, "BAD_XDR")
+			}
+			requests++
+			r.must(t, "203.0.113.1", http.MethodPost, "/api/plan", `{}`, http.StatusTooManyRequests, "RATE_LIMITED")
+		})
+		cos := metrics.RouteMediatorCosign
+		step("co-sign throttled", map[string]float64{
+			rejection(cos, "BAD_REQUEST"): 5, cosign("BAD_REQUEST"): 5,
+			rejection(cos, "RATE_LIMITED"): 1, cosign("RATE_LIMITED"): 1, cosignLimited: 1,
+		}, func() {
+			for range 5 {
+				requests++
+				r.must(t, "203.0.113.2", http.MethodPost, "/api/mediator/sign", `{}`, http.StatusBadRequest, "BAD_REQUEST")
+			}
+			requests++
+			r.must(t, "203.0.113.2", http.MethodPost, "/api/mediator/sign", `{}`, http.StatusTooManyRequests, "RATE_LIMITED")
+		})
+		step("event stream throttled", map[string]float64{
+			rejection(metrics.RoutePlanEvents, "NOT_FOUND"): 20, rejection(metrics.RoutePlanEvents, "RATE_LIMITED"): 1, eventsLimited: 1,
+		}, func() {
+			for range 20 {
+				requests++
+				r.must(t, "203.0.113.3", http.MethodGet, "/api/plan/"+unknownID+"/events", "", http.StatusNotFound, "")
+			}
+			requests++
+			r.must(t, "203.0.113.3", http.MethodGet, "/api/plan/"+unknownID+"/events", "", http.StatusTooManyRequests, "")
+		})
+
+		// The mediator: a mint moves no service counter; a co-sign counts
+		// "signed"; a forward the token does not commit to counts its code.
+		var mint struct{ FlowToken, MediatorPublicKey string }
+		step("mediator mint", map[string]float64{}, func() {
+			b := req(http.MethodGet, "/api/mediator/sign?destination="+dest, "", http.StatusOK, "")
+			if err := json.Unmarshal([]byte(b), &mint); err != nil || mint.FlowToken == "" {
+				t.Fatalf("mint: %q", b)
+			}
+		})
+		forward := func(to string) string {
+			tx, err := wallet.BuildForward(wallet.ForwardParams{
+				Mediator: mint.MediatorPublicKey, Sequence: 7, Destination: to, Amount: "10", Memo: txnbuild.MemoText("deposit 1"),
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			x, err := tx.Base64()
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, _ := json.Marshal(map[string]string{"envelopeXdr": x, "flowToken": mint.FlowToken, "network": "testnet"})
+			return string(b)
+		}
+		step("mediator co-sign", map[string]float64{cosignSigned: 1}, func() {
+			req(http.MethodPost, "/api/mediator/sign", forward(dest), http.StatusOK, "")
+		})
+		step("co-sign of a forward elsewhere", map[string]float64{
+			rejection(cos, "FORWARD_DESTINATION_NOT_COMMITTED"): 1, cosign("FORWARD_DESTINATION_NOT_COMMITTED"): 1,
+		}, func() {
+			req(http.MethodPost, "/api/mediator/sign", forward(stranger.Address()), http.StatusBadRequest, "FORWARD_DESTINATION_NOT_COMMITTED")
+		})
+
+		// Expiry: both plans end a minute before their maxTime (SPEC "Plan").
+		// A subscriber is told and its stream ends.
+		var s2 *stream
+		step("subscribe before expiry", map[string]float64{subscribers: 1}, func() {
+			requests++
+			s2 = r.subscribe(t, freshIP(), id1)
+		})
+		step("expire", map[string]float64{plansExpired: 2, plansOpen: -2, subscribers: -1}, func() {
+			// Keep reading while the clock runs: a client that stops reading
+			// is dropped as stalled when a heartbeat cannot be written.
+			events := make(chan []string)
+			go func() {
+				var got []string
+				for {
+					ev := s2.next(t)
+					got = append(got, ev)
+					if ev != ": ping\n" {
+						events <- got
+						return
+					}
+				}
+			}()
+			time.Sleep(time.Until(time.Unix(maxTime, 0)))
+			got := <-events
+			if last := got[len(got)-1]; !strings.HasPrefix(last, "event: expired\n") || len(got) < 2 {
+				t.Errorf("the subscriber's events until expiry: %q, want heartbeats then expired", got)
+			}
+			s2.close()
+		})
+		step("get after expiry", map[string]float64{rejection(metrics.RoutePlanGet, "NOT_FOUND"): 1}, func() {
+			req(http.MethodGet, "/api/plan/"+id1, "", http.StatusNotFound, "NOT_FOUND")
+		})
+
+		checkHTTPMetrics(t, scrape(t, r.ops))
+		r.stop(t)
+		checkLogs(t, r.logs.String(), requests, []string{r.secret, close1, partial1, strangerPartial}, 2)
+	})
+}
+
+// checkHTTPMetrics checks the middleware's request series: labelled by route
+// template (never a raw path with a plan id, never a host or client address).
+func checkHTTPMetrics(t *testing.T, mfs map[string]*dto.MetricFamily) {
+	t.Helper()
+	mf := mfs["closerelay_http_requests_total"]
+	if mf == nil {
+		t.Fatal("/metrics lacks closerelay_http_requests_total")
+	}
+	urls := map[string]bool{}
+	for _, m := range mf.GetMetric() {
+		for _, lp := range m.GetLabel() {
+			switch lp.GetName() {
+			case "url":
+				urls[lp.GetValue()] = true
+				if hexID.MatchString(lp.GetValue()) {
+					t.Errorf("url label %q carries a plan id", lp.GetValue())
+				}
+			case "host":
+				if lp.GetValue() != "" {
+					t.Errorf("host label %q: a client-chosen header in a label", lp.GetValue())
+				}
+			}
+		}
+	}
+	for _, u := range []string{"/api/plan", "/api/plan/:id", "/api/plan/:id/sign", "/api/mediator/sign"} {
+		if !urls[u] {
+			t.Errorf("no closerelay_http_requests_total series with url=%q; have %v", u, slices.Sorted(maps.Keys(urls)))
+		}
+	}
+	for _, name := range []string{"go_goroutines", "process_resident_memory_bytes", "process_open_fds"} {
+		if mfs[name] == nil {
+			t.Errorf("/metrics lacks %s (Go and process collectors)", name)
+		}
+	}
+}
+
+// logLine is what the scenario reads back from the JSON log.
+type logLine struct {
+	Level    string   `json:"level"`
+	Msg      string   `json:"msg"`
+	Route    string   `json:"route"`
+	Method   string   `json:"method"`
+	ClientIP string   `json:"client_ip"`
+	Status   int      `json:"status"`
+	Duration *float64 `json:"duration"`
+	ID       string   `json:"id"`
+	raw      string
+}
+
+// checkLogs reads the JSON log: one "request" line per API request, with
+// route template, status, duration and client IP; one "plan created" line
+// per plan; and none of secrets (the mediator secret, envelopes) anywhere.
+func checkLogs(t *testing.T, log string, requests int, secrets []string, created int) {
+	t.Helper()
+	var lines []logLine
+	for raw := range strings.Lines(log) {
+		var l logLine
+		if err := json.Unmarshal([]byte(raw), &l); err != nil {
+			t.Errorf("log line is not one JSON object: %q", raw)
+			continue
+		}
+		l.raw = raw
+		lines = append(lines, l)
+	}
+	for _, s := range secrets {
+		if strings.Contains(log, s) {
+			t.Errorf("the log holds a secret or a whole envelope (%.20s…)", s)
+		}
+	}
+	var nReq, nCreated int
+	for _, l := range lines {
+		switch l.Msg {
+		case "request":
+			nReq++
+			if !strings.HasPrefix(l.Route, "/api/") || hexID.MatchString(l.Route) || l.Status < 200 || l.Duration == nil || l.ClientIP == "" || l.Method == "" {
+				t.Errorf("request line lacks route template, status, duration or client IP: %s", l.raw)
+			}
+		case "plan created":
+			nCreated++
+			if len(l.ID) != 64 {
+				t.Errorf("plan created line without the plan id: %s", l.raw)
+			}
+		}
+	}
+	if nReq != requests {
+		t.Errorf("%d request lines for %d requests", nReq, requests)
+	}
+	if nCreated != created {
+		t.Errorf("%d plan created lines for %d plans", nCreated, created)
+	}
+}
+
+// contractFamilies are CONTRACT section 7's metrics and their types.
+var contractFamilies = map[string]dto.MetricType{
+	"closerelay_plans_open":                   dto.MetricType_GAUGE,
+	"closerelay_plans_created_total":          dto.MetricType_COUNTER,
+	"closerelay_plans_expired_total":          dto.MetricType_COUNTER,
+	"closerelay_stream_subscribers":           dto.MetricType_GAUGE,
+	"closerelay_stream_rejected_total":        dto.MetricType_COUNTER,
+	"closerelay_signatures_total":             dto.MetricType_COUNTER,
+	"closerelay_rejections_total":             dto.MetricType_COUNTER,
+	"closerelay_rate_limited_total":           dto.MetricType_COUNTER,
+	"closerelay_account_api_duration_seconds": dto.MetricType_HISTOGRAM,
+	"closerelay_mediator_cosign_total":        dto.MetricType_COUNTER,
+}
+
+// TestOpsSeriesExistAtZero: before any request, /metrics already carries
+// every CONTRACT family, every series an alert or dashboard selects by
+// label, and all at zero, so rate() and increase() see a first event.
+func TestOpsSeriesExistAtZero(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		r := startOpsRelay(t, nil)
+		mfs := scrape(t, r.ops)
+		for name, typ := range contractFamilies {
+			mf := mfs[name]
+			switch {
+			case mf == nil:
+				t.Errorf("/metrics lacks %s at start", name)
+			case mf.GetType() != typ:
+				t.Errorf("%s is a %v, CONTRACT says %v", name, mf.GetType(), typ)
+			case len(mf.GetMetric()) == 0:
+				t.Errorf("%s has no series at start", name)
+			}
+		}
+		got := serviceSamples(mfs)
+		want := []string{plansOpen, plansCreated, plansExpired, subscribers, streamRejected, streamEvents, capacityRefused,
+			admitted, duplicate, dropped, cosignSigned, cosign("MEDIATOR_NOT_CONFIGURED"), cosign("INVALID_FLOW_TOKEN"),
+			cosign("FORWARD_DESTINATION_NOT_COMMITTED"), rejection(metrics.RouteMediatorCosign, "FORWARD_DESTINATION_NOT_COMMITTED")}
+		for _, route := range metrics.Routes {
+			want = append(want, series("closerelay_rate_limited_total", "route", route))
+			n := 0
+			for k := range got {
+				if strings.HasPrefix(k, "closerelay_rejections_total{") && strings.Contains(k, `route="`+route+`"`) {
+					n++
+				}
+			}
+			if n == 0 {
+				t.Errorf("no closerelay_rejections_total series for route %s at start", route)
+			}
+		}
+		for _, n := range []string{"mainnet", "testnet", "futurenet"} {
+			for _, o := range []string{"ok", "error"} {
+				want = append(want, series("closerelay_account_api_duration_seconds_count", "network", n, "outcome", o))
+			}
+		}
+		for _, k := range want {
+			if _, ok := got[k]; !ok {
+				t.Errorf("/metrics lacks %s at start", k)
+			}
+		}
+		for k, v := range got {
+			if v != 0 {
+				t.Errorf("%s = %g at start, want 0", k, v)
+			}
+		}
+	})
+}
+
+// TestOpsHealthAndReadinessWhileDraining: /healthz and /readyz answer 200
+// while serving; once shutdown starts, /readyz answers 503 for the whole
+// drain while /healthz stays 200 and the request in flight still completes.
+func TestOpsHealthAndReadinessWhileDraining(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		r := startOpsRelay(t, map[string]string{"SHUTDOWN_TIMEOUT": "10s"})
+		probe := func(path string) int {
+			t.Helper()
+			resp, err := r.ops.Get("http://ops.test" + path)
+			if err != nil {
+				t.Fatalf("GET %s: %v", path, err)
+			}
+			_, _ = io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+			return resp.StatusCode
+		}
+		if h, rd := probe("/healthz"), probe("/readyz"); h != http.StatusOK || rd != http.StatusOK {
+			t.Fatalf("serving: /healthz %d, /readyz %d; want 200, 200", h, rd)
+		}
+
+		// A publish held up 3 s by the account API is in flight when the
+		// drain starts.
+		r.horizon.SetDelay(3 * time.Second)
+		close1, _ := ledgertest.BuildClose(r.acct.Master, ledgertest.Keypair(9001).Address(), 1, 0, passphrase, r.acct.Keys[0])
+		published := make(chan int, 1)
+		go func() {
+			code, _ := r.do(t, "198.51.100.1", http.MethodPost, "/api/plan", `{"network":"testnet","xdr":"`+close1+`"}`)
+			published <- code
+		}()
+		synctest.Wait()
+		r.cancel()
+		synctest.Wait()
+		if h, rd := probe("/healthz"), probe("/readyz"); h != http.StatusOK || rd != http.StatusServiceUnavailable {
+			t.Errorf("draining: /healthz %d, /readyz %d; want 200, 503", h, rd)
+		}
+		select {
+		case code := <-published:
+			t.Fatalf("the publish in flight answered %d before its account API call returned", code)
+		default:
+		}
+		if code := <-published; code != http.StatusOK {
+			t.Errorf("the publish in flight at shutdown answered %d, want 200", code)
+		}
+		r.stop(t)
+	})
+}
+
+// TestOpsCapacityRefusal fills the relay's 500 plans; the 501st publish is
+// refused, counted in closerelay_plans_capacity_refused_total and in
+// rejections, and logged once as a warning.
+func TestOpsCapacityRefusal(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		r := startOpsRelay(t, nil)
+		dest := ledgertest.Keypair(9001).Address()
+		publish := func(seq int64, status int, code string) {
+			t.Helper()
+			x, _ := ledgertest.BuildClose(r.acct.Master, dest, seq, 0, passphrase, r.acct.Keys[0])
+			ip := fmt.Sprintf("198.51.%d.%d", 100+seq/200, seq%200) // under the publish rate limit
+			r.must(t, ip, http.MethodPost, "/api/plan", `{"network":"testnet","xdr":"`+x+`"}`, status, code)
+		}
+		for seq := range int64(500) {
+			publish(seq+1, http.StatusOK, "")
+		}
+		before := serviceSamples(scrape(t, r.ops))
+		publish(501, http.StatusBadRequest, "CAPACITY")
+		want := map[string]float64{capacityRefused: 1, rejection(metrics.RoutePlanPublish, "CAPACITY"): 1}
+		if got := moved(before, serviceSamples(scrape(t, r.ops))); !maps.Equal(got, want) {
+			t.Errorf("the refused publish moved\n%s\nwant\n%s", formatDeltas(got), formatDeltas(want))
+		}
+		if got := before[plansOpen]; got != 500 {
+			t.Errorf("closerelay_plans_open = %g with 500 plans", got)
+		}
+		r.stop(t)
+		n := 0
+		for line := range strings.Lines(r.logs.String()) {
+			var l logLine
+			if json.Unmarshal([]byte(line), &l) == nil && l.Msg == "plan capacity refusal" {
+				n++
+				if l.Level != "WARN" {
+					t.Errorf("capacity refusal logged at %s: %s", l.Level, line)
+				}
+			}
+		}
+		if n != 1 {
+			t.Errorf("%d plan capacity refusal lines for one refusal", n)
+		}
+	})
+}
+
+// TestLogFormats: JSON lines by default, slog's key=value text with
+// LOG_FORMAT=text, and LOG_LEVEL filters.
+func TestLogFormats(t *testing.T) {
+	for _, c := range []struct {
+		env  map[string]string
+		want *regexp.Regexp
+	}{
+		{nil, regexp.MustCompile(`^\{"time":"[^"]+","level":"INFO","msg":"request","route":"/api/plan/:id"\}\n$`)},
+		{map[string]string{"LOG_FORMAT": "text"}, regexp.MustCompile(`^time=\S+ level=INFO msg=request route=/api/plan/:id\n$`)},
+		{map[string]string{"LOG_FORMAT": "text", "LOG_LEVEL": "warn"}, regexp.MustCompile(`^$`)},
+	} {
+		cfg, err := loadConfig(func(k string) string { return c.env[k] })
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b strings.Builder
+		newLoggerTo(cfg, &b).Info("request", "route", "/api/plan/:id")
+		if !c.want.MatchString(b.String()) {
+			t.Errorf("%v: logged %q, want %v", c.env, b.String(), c.want)
+		}
+	}
+}
