@@ -69,6 +69,7 @@ func flags(fs *flag.FlagSet) *options {
 	fs.DurationVar(&o.handshake, "handshake-timeout", 10*time.Second, "bound on opening one stream, up to its first event")
 	fs.DurationVar(&o.settle, "settle", 2*time.Second, "idle wait between the last stream opening and the second memory reading")
 	fs.DurationVar(&o.drain, "drain", 5*time.Second, "after the last sign request, how long to wait for events still on their way")
+	fs.BoolVar(&o.lockstep, "lockstep", false, "send a plan its next partial only once each of its streams has the previous state, so that no\nsubscriber can skip one (the rate then follows delivery); a correctness check, not a load figure")
 	fs.DurationVar(&o.timeout, "timeout", 3*time.Minute, "bound on the whole run; it then stops and reports what it has")
 	return o
 }

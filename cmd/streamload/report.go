@@ -49,7 +49,8 @@ type signing struct {
 type events struct {
 	Expected  int `json:"expected"`
 	Received  int `json:"received"`
-	Lost      int `json:"lost"`
+	Skipped   int `json:"skipped"` // a newer state reached the subscriber instead (CONTRACT section 5 allows it)
+	Lost      int `json:"lost"`    // neither this state nor a newer one reached it
 	Unmatched int `json:"unmatched"`
 	Duplicate int `json:"duplicate"`
 }
@@ -152,10 +153,14 @@ func writeSummary(w io.Writer, r *Result) {
 	sg := r.Signing
 	p("signing", "one partial per plan every %gs for %gs: %d sent, %d added a signer, %d failed; answered in p50 %.2f ms, p99 %.2f ms",
 		sg.IntervalSeconds, sg.DurationSeconds, sg.Sent, sg.Changed, sg.Failed, sg.Latency.P50, sg.Latency.P99)
+	if sg.Sent > 0 && sg.Changed == 0 {
+		p("WARNING", "no sign request added a signer: the payload's partials are already on its plans (a second run against one `closerelay load local`?); start a fresh one")
+	}
 	d := r.Delivery
 	p("delivery", "p50 %.2f ms, p99 %.2f ms, max %.2f ms over %d deliveries (event at the subscriber − sign request sent)", d.P50, d.P99, d.Max, d.Samples)
 	e := r.Events
-	p("events", "expected %d, received %d, lost %d, unmatched %d, duplicate %d", e.Expected, e.Received, e.Lost, e.Unmatched, e.Duplicate)
+	p("events", "expected %d, received %d, skipped %d (a newer state came instead), lost %d, unmatched %d, duplicate %d",
+		e.Expected, e.Received, e.Skipped, e.Lost, e.Unmatched, e.Duplicate)
 	s := r.Server
 	switch {
 	case s.KiBPerStream != 0 || s.RSSAfter != 0:

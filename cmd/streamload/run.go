@@ -40,6 +40,7 @@ type options struct {
 	settle      time.Duration
 	drain       time.Duration
 	timeout     time.Duration
+	lockstep    bool
 }
 
 // planRun is one plan of the payload under load.
@@ -47,9 +48,10 @@ type planRun struct {
 	id     string
 	needle []byte   // planNeedle(id)
 	valid  []string // the partials to send, in order
-	open   int      // streams established on it; guarded by load.mu
-	c0     int      // signers in its first stream's first event; guarded by load.mu
-	posts  []postRecord
+	// Appended to by the ramp under load.mu, read-only once it is over.
+	streams []*stream
+	c0      int // signers in its first stream's first event
+	posts   []postRecord
 }
 
 // load is one run: the streams, the signing, and what it measured.
@@ -71,8 +73,7 @@ type load struct {
 	streams []*stream
 	errs    errorTally
 
-	seen     atomic.Int64 // events recorded by the readers, for the drain
-	stopping atomic.Bool  // set before the run closes the streams
+	stopping atomic.Bool // set before the run closes the streams
 	readers  sync.WaitGroup
 }
 
@@ -226,7 +227,11 @@ func (l *load) run(ctx context.Context) error {
 		partials[i] = p.valid
 	}
 	posts := signAll(ctx, partials, l.opts.interval, l.opts.duration, func(ctx context.Context, i int, partial string) postRecord {
-		return l.post(ctx, l.plans[i].id, partial)
+		rec := l.post(ctx, l.plans[i].id, partial)
+		if l.opts.lockstep && rec.err == nil {
+			l.plans[i].caughtUp(ctx, rec.signers)
+		}
+		return rec
 	})
 	for i, p := range l.plans {
 		p.posts = posts[i]
@@ -259,10 +264,10 @@ func (l *load) openOne(ctx context.Context, i int) {
 		return
 	}
 	l.streams = append(l.streams, s)
-	if p.open++; p.open == 1 {
+	if p.streams = append(p.streams, s); len(p.streams) == 1 {
 		p.c0 = s.c0
 	}
-	l.readers.Go(func() { s.read(l.start, &l.seen, &l.stopping) })
+	l.readers.Go(func() { s.read(l.start, &l.stopping) })
 }
 
 // post sends one partial to the plan's sign route.
@@ -278,7 +283,8 @@ func (l *load) post(ctx context.Context, id, partial string) postRecord {
 	rec := postRecord{sent: time.Since(l.start)}
 	resp, err := l.client.Do(req)
 	if err != nil {
-		rec.err = failure("sign request", err)
+		rec.err = failure("sign request", fmt.Errorf("sent %.3f s into the run, failed after %s: %w",
+			rec.sent.Seconds(), time.Since(l.start)-rec.sent, err))
 		return rec
 	}
 	defer resp.Body.Close()
@@ -301,27 +307,56 @@ func (l *load) post(ctx context.Context, id, partial string) postRecord {
 	return rec
 }
 
-// waitDelivered returns once the readers have recorded every event the sign
-// requests should have caused, or after -drain.
+// waitDelivered returns once every stream has received its plan's last
+// state (or a later one), or after -drain. A stream that skipped a state on
+// the way (the relay sends a slow subscriber the newest state) is done too.
 func (l *load) waitDelivered(ctx context.Context) {
-	made := make(map[*planRun]map[int]time.Duration, len(l.plans))
+	last := make(map[*planRun]int64, len(l.plans))
 	for _, p := range l.plans {
-		made[p] = produced(p.posts)
+		for c := range produced(p.posts) {
+			last[p] = max(last[p], int64(c))
+		}
 	}
-	var want int64
-	for _, s := range l.streams {
-		want += int64(changes(made[s.plan], s.c0))
+	waiting := func() (n int) {
+		for _, s := range l.streams {
+			if s.top.Load() < last[s.plan] {
+				n++
+			}
+		}
+		return n
 	}
 	deadline := time.NewTimer(l.opts.drain)
 	defer deadline.Stop()
 	poll := time.NewTicker(10 * time.Millisecond)
 	defer poll.Stop()
-	for l.seen.Load() < want {
+	for waiting() > 0 {
 		select {
 		case <-poll.C:
 		case <-deadline.C:
-			l.progressf("%d of %d events after the -drain wait of %s", l.seen.Load(), want, l.opts.drain)
+			l.progressf("%d of %d streams still without their plan's last state after the -drain wait of %s", waiting(), len(l.streams), l.opts.drain)
 			return
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+// caughtUp returns once every live stream of the plan has received a state
+// with at least signers signers, or when ctx ends: -lockstep, where no state
+// can be skipped because the next one is not sent before this one arrived.
+func (p *planRun) caughtUp(ctx context.Context, signers int) {
+	poll := time.NewTicker(time.Millisecond)
+	defer poll.Stop()
+	for {
+		behind := false
+		for _, s := range p.streams {
+			behind = behind || (s.top.Load() < int64(signers) && !s.ended.Load())
+		}
+		if !behind {
+			return
+		}
+		select {
+		case <-poll.C:
 		case <-ctx.Done():
 			return
 		}
@@ -371,7 +406,7 @@ func (l *load) account() {
 		}
 	}
 	sg.Latency = millis(quantilesOf(took))
-	l.res.Events = events{Expected: t.expected, Received: t.received, Lost: t.lost, Unmatched: t.unmatched, Duplicate: t.duplicate}
+	l.res.Events = events{Expected: t.expected, Received: t.received, Skipped: t.skipped, Lost: t.lost, Unmatched: t.unmatched, Duplicate: t.duplicate}
 	l.res.Delivery = millis(quantilesOf(t.latencies))
 	l.res.Errors = l.errs.lines()
 	if m, err := readProcMemory("self"); err == nil {

@@ -97,6 +97,11 @@ type stream struct {
 	v0   uint64 // version of the first event
 	c0   int    // its number of signers
 
+	// top is the most signers any event on the stream has carried: the run
+	// polls it to know when the last state has reached every stream.
+	top   atomic.Int64
+	ended atomic.Bool // set when the reading goroutine returns
+
 	// Owned by the reading goroutine until it returns; the run reads them
 	// only after every reader has returned.
 	body     *bufio.Reader
@@ -164,6 +169,7 @@ func handshake(conn net.Conn, t target, p *planRun) (*stream, error) {
 		if s.v0, s.c0, err = eventState(ev, p.needle); err != nil {
 			return nil, failure("first event", err)
 		}
+		s.top.Store(int64(s.c0))
 		return s, nil
 	}
 }
@@ -229,7 +235,8 @@ func readLine(r *bufio.Reader, long *[]byte) ([]byte, error) {
 
 // read records every event until the connection fails or the run closes it
 // (stopping is set first, so that closing is not counted as a failure).
-func (s *stream) read(start time.Time, seen *atomic.Int64, stopping *atomic.Bool) {
+func (s *stream) read(start time.Time, stopping *atomic.Bool) {
+	defer s.ended.Store(true)
 	for {
 		line, err := readLine(s.body, &s.long)
 		if err != nil {
@@ -258,7 +265,9 @@ func (s *stream) read(start time.Time, seen *atomic.Int64, stopping *atomic.Bool
 			continue
 		}
 		s.arrivals = append(s.arrivals, arrival{signers: c, at: at})
-		seen.Add(1)
+		if int64(c) > s.top.Load() {
+			s.top.Store(int64(c))
+		}
 	}
 }
 

@@ -129,11 +129,10 @@ func TestHandshakeAndRead(t *testing.T) {
 	if s.v0 != 1 || s.c0 != 1 {
 		t.Errorf("first event: version %d with %d signers, want 1 with 1", s.v0, s.c0)
 	}
-	var seen atomic.Int64
 	var stopping atomic.Bool
-	s.read(time.Now(), &seen, &stopping)
-	if len(s.arrivals) != 2 || s.arrivals[0].signers != 2 || s.arrivals[1].signers != 3 || seen.Load() != 2 {
-		t.Errorf("arrivals %+v (%d seen), want 2 then 3 signers", s.arrivals, seen.Load())
+	s.read(time.Now(), &stopping)
+	if len(s.arrivals) != 2 || s.arrivals[0].signers != 2 || s.arrivals[1].signers != 3 || s.top.Load() != 3 {
+		t.Errorf("arrivals %+v (top %d), want 2 then 3 signers", s.arrivals, s.top.Load())
 	}
 	if s.bad != 0 || s.parser.comments != 1 {
 		t.Errorf("%d bad events (%v), %d comments", s.bad, s.badErr, s.parser.comments)
@@ -152,9 +151,8 @@ func TestReadFlagsInconsistentEvents(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var seen atomic.Int64
 	var stopping atomic.Bool
-	s.read(time.Now(), &seen, &stopping)
+	s.read(time.Now(), &stopping)
 	if len(s.arrivals) != 1 || s.arrivals[0].signers != 2 || s.bad != 1 || s.badErr == nil {
 		t.Errorf("arrivals %+v, %d bad (%v); want one arrival (version 4) and one bad (version 5)", s.arrivals, s.bad, s.badErr)
 	}

@@ -46,7 +46,8 @@ func changes(made map[int]time.Duration, c0 int) int {
 type tally struct {
 	expected  int // events the subscribers should have received
 	received  int // of those, the ones they did receive
-	lost      int // expected − received: dropped streams, skipped versions
+	skipped   int // not received, but a newer state was: the relay's slow-subscriber policy
+	lost      int // not received, nor any newer state
 	unmatched int // events that no sign request of the run accounts for
 	duplicate int // an event with a state already received on the same stream
 	latencies []time.Duration
@@ -71,9 +72,21 @@ func (t *tally) addStream(made map[int]time.Duration, c0 int, arrivals []arrival
 			t.latencies = append(t.latencies, a.at-sent)
 		}
 	}
+	top := 0
+	for c := range got {
+		top = max(top, c)
+	}
+	for c := range made {
+		if c > c0 && !got[c] {
+			if c < top {
+				t.skipped++
+			} else {
+				t.lost++
+			}
+		}
+	}
 	t.expected += want
 	t.received += len(got)
-	t.lost += want - len(got)
 }
 
 // quantiles are the nearest-rank percentiles of a set of durations.
