@@ -66,8 +66,9 @@ func medStart(t *testing.T, secret string, edit func(*httpapi.Options)) *medRela
 }
 
 // medBubble is startBubbleRelay with a configured mediator, which reads the
-// bubble's clock. Call it inside the bubble and Stop it before the bubble
-// ends.
+// bubble's clock. startBubbleRelay takes no options, so this builds the same
+// relay, as a bubbleRelay so that its Stop applies. Call it inside the bubble
+// and Stop it before the bubble ends.
 func medBubble(secret string) (*medRelay, *bubbleRelay) {
 	plans := actor.NewSupervisor(actor.Options{})
 	api := httpapi.New(httpapi.Options{Plans: plans, Mediator: mediator.New(mediator.Options{Secret: secret})})

@@ -231,6 +231,10 @@ func TestServiceDefaultsAndConfigured(t *testing.T) {
 	if err := svc.Configured(); err != nil {
 		t.Fatal(err)
 	}
+	// SPEC: the nonce is 16 bytes from a cryptographic source.
+	if svc.rand != rand.Reader {
+		t.Fatalf("default nonce source is %T, want crypto/rand.Reader", svc.rand)
+	}
 	token, _, err := svc.Mint(testDest)
 	if err != nil {
 		t.Fatal(err)
