@@ -25,8 +25,9 @@ apt_install() {
 		as_root apt-get update -qq
 		apt_updated=1
 	fi
-	# The prometheus package's postinst only enables its daemon; inside a
-	# container without systemd as PID 1 nothing starts.
+	# Debian's prometheus package (for promtool) also brings a Prometheus
+	# server, which its postinst starts on :9090 where systemd is PID 1; on a
+	# container CI machine nothing starts (checked: no prometheus process).
 	as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@"
 }
 
