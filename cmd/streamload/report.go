@@ -69,18 +69,22 @@ func millis(q quantiles) latency {
 
 // server is the relay's memory before the streams and once they are idle.
 type server struct {
-	PID                   int                `json:"pid,omitempty"`
-	Source                string             `json:"source,omitempty"` // where the RSS figures come from
-	RSSBefore             int64              `json:"rssBeforeBytes,omitempty"`
-	RSSAfter              int64              `json:"rssAfterBytes,omitempty"`
-	KiBPerStream          float64            `json:"kibPerStream,omitempty"`
-	TargetKiBPerStream    float64            `json:"targetKibPerStream"`
-	TargetMet             bool               `json:"targetMet"`
-	HeapStackKiBPerStream float64            `json:"heapStackKibPerStream,omitempty"` // go_memstats heap + stack in use
-	GoroutinesPerStream   float64            `json:"goroutinesPerStream,omitempty"`
-	MetricsBefore         map[string]float64 `json:"metricsBefore,omitempty"`
-	MetricsAfter          map[string]float64 `json:"metricsAfter,omitempty"`
-	Notes                 []string           `json:"notes,omitempty"`
+	PID                   int     `json:"pid,omitempty"`
+	Source                string  `json:"source,omitempty"` // where the RSS figures come from
+	RSSBefore             int64   `json:"rssBeforeBytes,omitempty"`
+	RSSAfter              int64   `json:"rssAfterBytes,omitempty"`
+	KiBPerStream          float64 `json:"kibPerStream,omitempty"`
+	TargetKiBPerStream    float64 `json:"targetKibPerStream"`
+	TargetMet             bool    `json:"targetMet"`
+	HeapStackKiBPerStream float64 `json:"heapStackKibPerStream,omitempty"` // go_memstats heap + stack in use
+	// After the signing: not the target's figure (garbage the relay has not
+	// collected yet counts), but it shows what the events cost on top.
+	RSSAfterSigning          int64              `json:"rssAfterSigningBytes,omitempty"`
+	KiBPerStreamAfterSigning float64            `json:"kibPerStreamAfterSigning,omitempty"`
+	GoroutinesPerStream      float64            `json:"goroutinesPerStream,omitempty"`
+	MetricsBefore            map[string]float64 `json:"metricsBefore,omitempty"`
+	MetricsAfter             map[string]float64 `json:"metricsAfter,omitempty"`
+	Notes                    []string           `json:"notes,omitempty"`
 }
 
 // serverSample is one reading of the relay's memory.
@@ -120,6 +124,13 @@ func (s *server) after(x serverSample, streams int) {
 		if ga, ok := a["go_goroutines"]; ok {
 			s.GoroutinesPerStream = perStream(ga, gb)
 		}
+	}
+}
+
+func (s *server) busy(x serverSample, streams int) {
+	s.RSSAfterSigning = x.rss
+	if s.RSSBefore > 0 && x.rss > 0 {
+		s.KiBPerStreamAfterSigning = float64(x.rss-s.RSSBefore) / 1024 / float64(streams)
 	}
 }
 
@@ -172,6 +183,9 @@ func writeSummary(w io.Writer, r *Result) {
 			mib(s.RSSBefore), mib(s.RSSAfter), r.StreamsOpen, s.KiBPerStream, s.TargetKiBPerStream, verdict, s.Source)
 	default:
 		p("server mem", "not measured (the payload names no local server pid and no ops URL)")
+	}
+	if s.RSSAfterSigning != 0 {
+		p("", "after the signing: RSS %s, %.1f KiB per stream (uncollected garbage included)", mib(s.RSSAfterSigning), s.KiBPerStreamAfterSigning)
 	}
 	if s.HeapStackKiBPerStream != 0 || s.GoroutinesPerStream != 0 {
 		p("", "ops metrics: Go heap + stacks in use %.1f KiB per stream, %.2f goroutines per stream, closerelay_stream_subscribers %g",

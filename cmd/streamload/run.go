@@ -240,6 +240,7 @@ func (l *load) run(ctx context.Context) error {
 		return err
 	}
 	l.waitDelivered(ctx)
+	l.res.Server.busy(l.measureServer(ctx), len(l.streams))
 	return phaseErr(ctx, "waiting for the last events")
 }
 
