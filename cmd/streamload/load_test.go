@@ -163,6 +163,9 @@ func TestEveryEventReachesEverySubscriber(t *testing.T) {
 	if d := res.Delivery; d.Samples != delivered || d.P50 <= 0 || d.P50 > d.P99 || d.P99 > d.Max {
 		t.Errorf("delivery %+v: want %d samples, 0 < p50 ≤ p99 ≤ max", d, delivered)
 	}
+	if f := res.FanOut; f.Samples != delivered || f.P50 > f.P99 || f.P99 > f.Max {
+		t.Errorf("fan-out %+v: want %d samples, p50 ≤ p99 ≤ max", f, delivered)
+	}
 	if len(res.Errors) != 0 || res.Error != "" {
 		t.Errorf("errors %+v %q", res.Errors, res.Error)
 	}

@@ -23,6 +23,7 @@ type Result struct {
 	Signing            signing     `json:"signing"`
 	Events             events      `json:"events"`
 	Delivery           latency     `json:"deliveryLatencyMs"` // event at the subscriber − its sign request sent
+	FanOut             latency     `json:"fanOutSpreadMs"`    // event at the subscriber − the same event at its plan's first subscriber
 	Server             server      `json:"server"`
 	Generator          generator   `json:"generator"`
 	Errors             []errorLine `json:"errors"`
@@ -169,6 +170,8 @@ func writeSummary(w io.Writer, r *Result) {
 	}
 	d := r.Delivery
 	p("delivery", "p50 %.2f ms, p99 %.2f ms, max %.2f ms over %d deliveries (event at the subscriber − sign request sent)", d.P50, d.P99, d.Max, d.Samples)
+	f := r.FanOut
+	p("fan-out", "p50 %.2f ms, p99 %.2f ms, max %.2f ms (event at the subscriber − the same state at its plan's first subscriber)", f.P50, f.P99, f.Max)
 	e := r.Events
 	p("events", "expected %d, received %d, skipped %d (a newer state came instead), lost %d, unmatched %d, duplicate %d",
 		e.Expected, e.Received, e.Skipped, e.Lost, e.Unmatched, e.Duplicate)

@@ -397,6 +397,15 @@ func (l *load) account() {
 			took = append(took, r.took)
 		}
 	}
+	var fanout []time.Duration
+	for _, p := range l.plans {
+		arrivals := make([][]arrival, len(p.streams))
+		for i, s := range p.streams {
+			arrivals[i] = s.arrivals
+		}
+		fanout = append(fanout, spread(arrivals)...)
+	}
+	l.res.FanOut = millis(quantilesOf(fanout))
 	for _, s := range l.streams {
 		t.addStream(made[s.plan], s.c0, s.arrivals)
 		if s.err != nil {

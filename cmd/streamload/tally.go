@@ -89,6 +89,27 @@ func (t *tally) addStream(made map[int]time.Duration, c0 int, arrivals []arrival
 	t.received += len(got)
 }
 
+// spread is, for every event the streams of one plan received, how long
+// after the first of them to receive the same state each one received it:
+// the fan-out alone, without the sign request's own time.
+func spread(streams [][]arrival) []time.Duration {
+	first := map[int]time.Duration{}
+	for _, arr := range streams {
+		for _, a := range arr {
+			if f, ok := first[a.signers]; !ok || a.at < f {
+				first[a.signers] = a.at
+			}
+		}
+	}
+	var out []time.Duration
+	for _, arr := range streams {
+		for _, a := range arr {
+			out = append(out, a.at-first[a.signers])
+		}
+	}
+	return out
+}
+
 // quantiles are the nearest-rank percentiles of a set of durations.
 type quantiles struct {
 	n             int

@@ -59,6 +59,17 @@ func TestTally(t *testing.T) {
 	}
 }
 
+func TestSpread(t *testing.T) {
+	got := spread([][]arrival{
+		{{2, 10 * ms}, {3, 25 * ms}},
+		{{2, 12 * ms}, {3, 20 * ms}},
+		{{3, 21 * ms}}, // skipped state 2
+	})
+	if want := []time.Duration{0, 5 * ms, 2 * ms, 0, 1 * ms}; !slices.Equal(got, want) {
+		t.Errorf("spread %v, want %v", got, want)
+	}
+}
+
 func TestQuantiles(t *testing.T) {
 	var d []time.Duration
 	for i := 200; i >= 1; i-- { // unsorted on purpose
