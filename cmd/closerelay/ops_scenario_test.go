@@ -128,14 +128,14 @@ func (r *opsRelay) must(t *testing.T, ip, method, path, body string, status int,
 	return b
 }
 
-// stream is an open event stream.
-type stream struct {
+// opsStream is an open event stream.
+type opsStream struct {
 	resp   *http.Response
 	lines  *bufio.Reader
 	cancel context.CancelFunc
 }
 
-func (r *opsRelay) subscribe(t *testing.T, ip, id string) *stream {
+func (r *opsRelay) subscribe(t *testing.T, ip, id string) *opsStream {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://relay.test/api/plan/"+id+"/events", nil)
@@ -150,13 +150,13 @@ func (r *opsRelay) subscribe(t *testing.T, ip, id string) *stream {
 	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("subscribe %s: status %d", id, resp.StatusCode)
 	}
-	s := &stream{resp: resp, lines: bufio.NewReader(resp.Body), cancel: cancel}
+	s := &opsStream{resp: resp, lines: bufio.NewReader(resp.Body), cancel: cancel}
 	s.next(t) // the current state, sent on subscribe
 	return s
 }
 
 // next reads one event and returns its text (comments and all).
-func (s *stream) next(t *testing.T) string {
+func (s *opsStream) next(t *testing.T) string {
 	t.Helper()
 	var ev strings.Builder
 	for {
@@ -171,14 +171,14 @@ func (s *stream) next(t *testing.T) string {
 	}
 }
 
-func (s *stream) close() {
+func (s *opsStream) close() {
 	s.cancel()
 	_ = s.resp.Body.Close()
 }
 
-// series is one sample key: a family name and its labels, sorted, in the
+// opsSeries is one sample key: a family name and its labels, sorted, in the
 // exposition's own spelling.
-func series(name string, labelPairs ...string) string {
+func opsSeries(name string, labelPairs ...string) string {
 	var ls []string
 	for i := 0; i+1 < len(labelPairs); i += 2 {
 		ls = append(ls, fmt.Sprintf("%s=%q", labelPairs[i], labelPairs[i+1]))
@@ -187,8 +187,8 @@ func series(name string, labelPairs ...string) string {
 	return name + "{" + strings.Join(ls, ",") + "}"
 }
 
-// scrape reads /metrics from the ops listener, as Prometheus would.
-func scrape(t *testing.T, ops *http.Client) map[string]*dto.MetricFamily {
+// opsScrape reads /metrics from the ops listener, as Prometheus would.
+func opsScrape(t *testing.T, ops *http.Client) map[string]*dto.MetricFamily {
 	t.Helper()
 	resp, err := ops.Get("http://ops.test/metrics")
 	if err != nil {
@@ -206,10 +206,10 @@ func scrape(t *testing.T, ops *http.Client) map[string]*dto.MetricFamily {
 	return mfs
 }
 
-// serviceSamples flattens the service's own families (closerelay_*, but not
+// opsServiceSamples flattens the service's own families (closerelay_*, but not
 // the HTTP middleware's closerelay_http_*) to one value per series; a
 // histogram contributes its observation count as name_count.
-func serviceSamples(mfs map[string]*dto.MetricFamily) map[string]float64 {
+func opsServiceSamples(mfs map[string]*dto.MetricFamily) map[string]float64 {
 	out := map[string]float64{}
 	for name, mf := range mfs {
 		if !strings.HasPrefix(name, metrics.Namespace+"_") || strings.HasPrefix(name, metrics.Namespace+"_http_") {
@@ -222,21 +222,21 @@ func serviceSamples(mfs map[string]*dto.MetricFamily) map[string]float64 {
 			}
 			switch mf.GetType() {
 			case dto.MetricType_COUNTER:
-				out[series(name, pairs...)] = m.GetCounter().GetValue()
+				out[opsSeries(name, pairs...)] = m.GetCounter().GetValue()
 			case dto.MetricType_GAUGE:
-				out[series(name, pairs...)] = m.GetGauge().GetValue()
+				out[opsSeries(name, pairs...)] = m.GetGauge().GetValue()
 			case dto.MetricType_HISTOGRAM:
-				out[series(name+"_count", pairs...)] = float64(m.GetHistogram().GetSampleCount())
+				out[opsSeries(name+"_count", pairs...)] = float64(m.GetHistogram().GetSampleCount())
 			}
 		}
 	}
 	return out
 }
 
-// moved is what changed between two scrapes: a series new in after counts
-// from zero, and a series that vanished is reported as NaN-free -1e9 so that
-// no expectation can match it.
-func moved(before, after map[string]float64) map[string]float64 {
+// opsMoved is what changed between two scrapes: a series new in after counts
+// from zero, and a series that vanished counts as -1e9, which no expectation
+// names.
+func opsMoved(before, after map[string]float64) map[string]float64 {
 	d := map[string]float64{}
 	for k, v := range after {
 		if v != before[k] {
@@ -251,7 +251,7 @@ func moved(before, after map[string]float64) map[string]float64 {
 	return d
 }
 
-func formatDeltas(d map[string]float64) string {
+func opsFormatDeltas(d map[string]float64) string {
 	var lines []string
 	for _, k := range slices.Sorted(maps.Keys(d)) {
 		lines = append(lines, fmt.Sprintf("  %s %+g", k, d[k]))
@@ -263,49 +263,49 @@ func formatDeltas(d map[string]float64) string {
 }
 
 // Shorthands for the series the scenario moves.
-func rejection(route, code string) string {
-	return series("closerelay_rejections_total", "route", route, "code", code)
+func opsRejection(route, code string) string {
+	return opsSeries("closerelay_rejections_total", "route", route, "code", code)
 }
 
-func signatures(result string) string {
-	return series("closerelay_signatures_total", "result", result)
+func opsSignatures(result string) string {
+	return opsSeries("closerelay_signatures_total", "result", result)
 }
 
-func accountAPI(outcome string) string {
-	return series("closerelay_account_api_duration_seconds_count", "network", "testnet", "outcome", outcome)
+func opsAccountAPI(outcome string) string {
+	return opsSeries("closerelay_account_api_duration_seconds_count", "network", "testnet", "outcome", outcome)
 }
 
-func cosign(result string) string {
-	return series("closerelay_mediator_cosign_total", "result", result)
+func opsCosign(result string) string {
+	return opsSeries("closerelay_mediator_cosign_total", "result", result)
 }
 
 var (
-	plansOpen       = series("closerelay_plans_open")
-	plansCreated    = series("closerelay_plans_created_total")
-	plansExpired    = series("closerelay_plans_expired_total")
-	subscribers     = series("closerelay_stream_subscribers")
-	streamRejected  = series("closerelay_stream_rejected_total")
-	streamEvents    = series("closerelay_stream_events_total")
-	capacityRefused = series("closerelay_plans_capacity_refused_total")
-	publishLimited  = series("closerelay_rate_limited_total", "route", metrics.RoutePlanPublish)
-	cosignLimited   = series("closerelay_rate_limited_total", "route", metrics.RouteMediatorCosign)
-	eventsLimited   = series("closerelay_rate_limited_total", "route", metrics.RoutePlanEvents)
-	admitted        = signatures(metrics.SignatureAdmitted)
-	duplicate       = signatures(metrics.SignatureDuplicate)
-	dropped         = signatures(metrics.SignatureDropped)
-	accountAPIOK    = accountAPI("ok")
-	accountAPIError = accountAPI("error")
-	cosignSigned    = cosign("signed")
-	hexID           = regexp.MustCompile(`[0-9a-fA-F]{64}`)
-	unknownID       = strings.Repeat("ab", 32)
-	passphrase      = network.TestNetworkPassphrase
-	payloadTooLarge = `{"xdr":"` + strings.Repeat("A", 17000) + `"}`
+	opsPlansOpen       = opsSeries("closerelay_plans_open")
+	opsPlansCreated    = opsSeries("closerelay_plans_created_total")
+	opsPlansExpired    = opsSeries("closerelay_plans_expired_total")
+	opsSubscribers     = opsSeries("closerelay_stream_subscribers")
+	opsStreamRejected  = opsSeries("closerelay_stream_rejected_total")
+	opsStreamEvents    = opsSeries("closerelay_stream_events_total")
+	opsCapacityRefused = opsSeries("closerelay_plans_capacity_refused_total")
+	opsPublishLimited  = opsSeries("closerelay_rate_limited_total", "route", metrics.RoutePlanPublish)
+	opsCosignLimited   = opsSeries("closerelay_rate_limited_total", "route", metrics.RouteMediatorCosign)
+	opsEventsLimited   = opsSeries("closerelay_rate_limited_total", "route", metrics.RoutePlanEvents)
+	opsAdmitted        = opsSignatures(metrics.SignatureAdmitted)
+	opsDuplicate       = opsSignatures(metrics.SignatureDuplicate)
+	opsDropped         = opsSignatures(metrics.SignatureDropped)
+	opsAccountAPIOK    = opsAccountAPI("ok")
+	opsAccountAPIError = opsAccountAPI("error")
+	opsCosignSigned    = opsCosign("signed")
+	opsHexID           = regexp.MustCompile(`[0-9a-fA-F]{64}`)
+	opsUnknownID       = strings.Repeat("ab", 32)
+	opsPassphrase      = network.TestNetworkPassphrase
+	opsPayloadTooLarge = `{"xdr":"` + strings.Repeat("A", 17000) + `"}`
 )
 
 // TestOpsScenarioMovesEveryContractMetric drives one relay through a scripted
 // scenario and checks, after each step, that the service's series on the ops
 // listener's /metrics moved by exactly the expected amounts and no other
-// series moved (CONTRACT section 7). Then it checks the log the scenario
+// opsSeries moved (CONTRACT section 7). Then it checks the log the scenario
 // left: a line per request, a line per plan created, no secret, no envelope.
 func TestOpsScenarioMovesEveryContractMetric(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
@@ -315,7 +315,7 @@ func TestOpsScenarioMovesEveryContractMetric(t *testing.T) {
 				t.Logf("relay log:\n%s", r.logs.String())
 			}
 		})
-		last := serviceSamples(scrape(t, r.ops))
+		last := opsServiceSamples(opsScrape(t, r.ops))
 		requests := 0
 		// step runs do and checks that the scrape after it differs from the
 		// scrape before it by want exactly.
@@ -323,9 +323,9 @@ func TestOpsScenarioMovesEveryContractMetric(t *testing.T) {
 			t.Helper()
 			do()
 			synctest.Wait() // plans, streams and handlers settle
-			now := serviceSamples(scrape(t, r.ops))
-			if got := moved(last, now); !maps.Equal(got, want) {
-				t.Errorf("%s: /metrics moved\n%s\nwant\n%s", name, formatDeltas(got), formatDeltas(want))
+			now := opsServiceSamples(opsScrape(t, r.ops))
+			if got := opsMoved(last, now); !maps.Equal(got, want) {
+				t.Errorf("%s: /metrics moved\n%s\nwant\n%s", name, opsFormatDeltas(got), opsFormatDeltas(want))
 			}
 			last = now
 		}
@@ -350,40 +350,40 @@ func TestOpsScenarioMovesEveryContractMetric(t *testing.T) {
 		dest := ledgertest.Keypair(9001).Address()
 		stranger := ledgertest.Keypair(9002) // signs, but is no signer of the account
 		k := r.acct.Keys
-		close1, hash1 := ledgertest.BuildClose(r.acct.Master, dest, 1, maxTime, passphrase, k[0])
+		close1, hash1 := ledgertest.BuildClose(r.acct.Master, dest, 1, maxTime, opsPassphrase, k[0])
 		id1 := fmt.Sprintf("%x", hash1)
 		var id2 string
 
-		step("publish", map[string]float64{plansCreated: 1, plansOpen: 1, admitted: 1, accountAPIOK: 1}, func() {
+		step("publish", map[string]float64{opsPlansCreated: 1, opsPlansOpen: 1, opsAdmitted: 1, opsAccountAPIOK: 1}, func() {
 			publish(close1, http.StatusOK, "")
 		})
-		var s1 *stream
-		step("subscribe", map[string]float64{subscribers: 1}, func() {
+		var s1 *opsStream
+		step("subscribe", map[string]float64{opsSubscribers: 1}, func() {
 			requests++
 			s1 = r.subscribe(t, freshIP(), id1)
 		})
-		partial1 := ledgertest.SignXDR(ledgertest.StripSignatures(close1), passphrase, k[1])
-		step("sign a new signer", map[string]float64{admitted: 1, streamEvents: 1}, func() {
+		partial1 := ledgertest.SignXDR(ledgertest.StripSignatures(close1), opsPassphrase, k[1])
+		step("sign a new signer", map[string]float64{opsAdmitted: 1, opsStreamEvents: 1}, func() {
 			sign(id1, partial1, http.StatusOK, "")
 			if ev := s1.next(t); !strings.Contains(ev, "id: 2\n") {
 				t.Errorf("the subscriber's event after a sign: %q, want version 2", ev)
 			}
 		})
-		step("sign a signer already present", map[string]float64{duplicate: 1}, func() {
+		step("sign a signer already present", map[string]float64{opsDuplicate: 1}, func() {
 			sign(id1, partial1, http.StatusOK, "")
 		})
-		step("unsubscribe", map[string]float64{subscribers: -1}, func() { s1.close() })
-		step("publish with a signature of a non-signer", map[string]float64{plansCreated: 1, plansOpen: 1, admitted: 1, dropped: 1, accountAPIOK: 1}, func() {
-			close2, hash2 := ledgertest.BuildClose(r.acct.Master, dest, 2, maxTime, passphrase, k[0], stranger)
+		step("unsubscribe", map[string]float64{opsSubscribers: -1}, func() { s1.close() })
+		step("publish with a signature of a non-signer", map[string]float64{opsPlansCreated: 1, opsPlansOpen: 1, opsAdmitted: 1, opsDropped: 1, opsAccountAPIOK: 1}, func() {
+			close2, hash2 := ledgertest.BuildClose(r.acct.Master, dest, 2, maxTime, opsPassphrase, k[0], stranger)
 			id2 = fmt.Sprintf("%x", hash2)
 			publish(close2, http.StatusOK, "")
 		})
 
 		// One rejection of each kind the relay answers with a code.
-		unsigned, _ := ledgertest.BuildClose(r.acct.Master, dest, 3, maxTime, passphrase, stranger)
-		expired, _ := ledgertest.BuildClose(r.acct.Master, dest, 4, start.Unix()+30, passphrase, k[0])
-		unreachable, _ := ledgertest.BuildClose(r.acct.Master, dest, 5, maxTime, passphrase, k[0])
-		strangerPartial := ledgertest.SignXDR(ledgertest.StripSignatures(close1), passphrase, stranger)
+		unsigned, _ := ledgertest.BuildClose(r.acct.Master, dest, 3, maxTime, opsPassphrase, stranger)
+		expired, _ := ledgertest.BuildClose(r.acct.Master, dest, 4, start.Unix()+30, opsPassphrase, k[0])
+		unreachable, _ := ledgertest.BuildClose(r.acct.Master, dest, 5, maxTime, opsPassphrase, k[0])
+		strangerPartial := ledgertest.SignXDR(ledgertest.StripSignatures(close1), opsPassphrase, stranger)
 		pub := metrics.RoutePlanPublish
 		for _, c := range []struct {
 			name, method, path, body string
@@ -396,24 +396,24 @@ func TestOpsScenarioMovesEveryContractMetric(t *testing.T) {
 			{"publish: not a close", "POST", "/api/plan", `{"xdr":"AAAA","network":"testnet"}`, 400, "NOT_A_CLOSE", nil},
 			{"publish: expired", "POST", "/api/plan", `{"network":"testnet","xdr":"` + expired + `"}`, 400, "EXPIRED", nil},
 			{"publish: no signer's signature", "POST", "/api/plan", `{"network":"testnet","xdr":"` + unsigned + `"}`, 400, "UNSIGNED",
-				map[string]float64{dropped: 1, accountAPIOK: 1}},
+				map[string]float64{opsDropped: 1, opsAccountAPIOK: 1}},
 			{"publish: re-publish with a non-signer's signature", "POST", "/api/plan", `{"network":"testnet","xdr":"` + strangerPartial + `"}`, 400, "REJECTED", nil},
-			{"publish: body too large", "POST", "/api/plan", payloadTooLarge, 413, "PAYLOAD_TOO_LARGE", nil},
-			{"get: unknown id", "GET", "/api/plan/" + unknownID, "", 404, "NOT_FOUND", nil},
+			{"publish: body too large", "POST", "/api/plan", opsPayloadTooLarge, 413, "PAYLOAD_TOO_LARGE", nil},
+			{"get: unknown id", "GET", "/api/plan/" + opsUnknownID, "", 404, "NOT_FOUND", nil},
 			{"get: malformed id", "GET", "/api/plan/xyz", "", 404, "NOT_FOUND", nil},
 			{"sign: xdr not a string", "POST", "/api/plan/" + id1 + "/sign", `{"xdr":5}`, 400, "BAD_XDR", nil},
 			{"sign: non-signer's signature", "POST", "/api/plan/" + id1 + "/sign", `{"xdr":"` + strangerPartial + `"}`, 400, "REJECTED", nil},
-			{"sign: unknown id", "POST", "/api/plan/" + unknownID + "/sign", `{"xdr":"AAAA"}`, 404, "NOT_FOUND", nil},
-			{"sign: body too large", "POST", "/api/plan/" + id1 + "/sign", payloadTooLarge, 413, "PAYLOAD_TOO_LARGE", nil},
-			{"events: unknown id", "GET", "/api/plan/" + unknownID + "/events", "", 404, "", nil},
+			{"sign: unknown id", "POST", "/api/plan/" + opsUnknownID + "/sign", `{"xdr":"AAAA"}`, 404, "NOT_FOUND", nil},
+			{"sign: body too large", "POST", "/api/plan/" + id1 + "/sign", opsPayloadTooLarge, 413, "PAYLOAD_TOO_LARGE", nil},
+			{"events: unknown id", "GET", "/api/plan/" + opsUnknownID + "/events", "", 404, "", nil},
 			{"mint: bad destination", "GET", "/api/mediator/sign?destination=nope", "", 400, "INVALID_DESTINATION", nil},
-			{"cosign: not an object", "POST", "/api/mediator/sign", `[]`, 400, "BAD_REQUEST", map[string]float64{cosign("BAD_REQUEST"): 1}},
+			{"cosign: not an object", "POST", "/api/mediator/sign", `[]`, 400, "BAD_REQUEST", map[string]float64{opsCosign("BAD_REQUEST"): 1}},
 			{"cosign: bad network", "POST", "/api/mediator/sign", `{"envelopeXdr":"AAAA","flowToken":"x","network":"public"}`, 400, "BAD_NETWORK",
-				map[string]float64{cosign("BAD_NETWORK"): 1}},
+				map[string]float64{opsCosign("BAD_NETWORK"): 1}},
 			{"cosign: forged token", "POST", "/api/mediator/sign", `{"envelopeXdr":"AAAA","flowToken":"x","network":"testnet"}`, 400, "INVALID_FLOW_TOKEN",
-				map[string]float64{cosign("INVALID_FLOW_TOKEN"): 1}},
-			{"cosign: body too large", "POST", "/api/mediator/sign", payloadTooLarge, 413, "PAYLOAD_TOO_LARGE",
-				map[string]float64{cosign("PAYLOAD_TOO_LARGE"): 1}},
+				map[string]float64{opsCosign("INVALID_FLOW_TOKEN"): 1}},
+			{"cosign: body too large", "POST", "/api/mediator/sign", opsPayloadTooLarge, 413, "PAYLOAD_TOO_LARGE",
+				map[string]float64{opsCosign("PAYLOAD_TOO_LARGE"): 1}},
 			{"mediator: method not allowed", "PUT", "/api/mediator/sign", "", 405, "METHOD_NOT_ALLOWED", nil},
 		} {
 			route := map[string]string{
@@ -424,28 +424,28 @@ func TestOpsScenarioMovesEveryContractMetric(t *testing.T) {
 			if code == "" {
 				code = "NOT_FOUND" // the event stream answers text/plain; the counter still has the code
 			}
-			want := map[string]float64{rejection(route, code): 1}
+			want := map[string]float64{opsRejection(route, code): 1}
 			maps.Copy(want, c.want)
 			step(c.name, want, func() { req(c.method, c.path, c.body, c.status, c.code) })
 		}
-		step("publish: account API down", map[string]float64{rejection(pub, "ACCOUNT_UNREACHABLE"): 1, accountAPIError: 1}, func() {
+		step("publish: account API down", map[string]float64{opsRejection(pub, "ACCOUNT_UNREACHABLE"): 1, opsAccountAPIError: 1}, func() {
 			r.horizon.SetFailing(true)
 			publish(unreachable, http.StatusBadRequest, "ACCOUNT_UNREACHABLE")
 			r.horizon.SetFailing(false)
 		})
 
 		// The subscriber cap: 50 streams on one plan, then the 51st is refused.
-		var many []*stream
-		step("50 subscribers", map[string]float64{subscribers: 50}, func() {
+		var many []*opsStream
+		step("50 subscribers", map[string]float64{opsSubscribers: 50}, func() {
 			for range 50 {
 				requests++
 				many = append(many, r.subscribe(t, freshIP(), id2))
 			}
 		})
-		step("the 51st subscriber", map[string]float64{streamRejected: 1, rejection(metrics.RoutePlanEvents, "TOO_MANY_SUBSCRIBERS"): 1}, func() {
+		step("the 51st subscriber", map[string]float64{opsStreamRejected: 1, opsRejection(metrics.RoutePlanEvents, "TOO_MANY_SUBSCRIBERS"): 1}, func() {
 			req(http.MethodGet, "/api/plan/"+id2+"/events", "", http.StatusServiceUnavailable, "")
 		})
-		step("50 unsubscribe", map[string]float64{subscribers: -50}, func() {
+		step("50 unsubscribe", map[string]float64{opsSubscribers: -50}, func() {
 			for _, s := range many {
 				s.close()
 			}
@@ -453,7 +453,7 @@ func TestOpsScenarioMovesEveryContractMetric(t *testing.T) {
 
 		// Throttling: one client over a route's budget (10 publishes, 5
 		// co-signs, 20 subscriptions per 60 s).
-		step("publish throttled", map[string]float64{rejection(pub, "BAD_XDR"): 10, rejection(pub, "RATE_LIMITED"): 1, publishLimited: 1}, func() {
+		step("publish throttled", map[string]float64{opsRejection(pub, "BAD_XDR"): 10, opsRejection(pub, "RATE_LIMITED"): 1, opsPublishLimited: 1}, func() {
 			for range 10 {
 				requests++
 				r.must(t, "203.0.113.1", http.MethodPost, "/api/plan", `{}`, http.StatusBadRequest, "BAD_XDR")
@@ -463,8 +463,8 @@ func TestOpsScenarioMovesEveryContractMetric(t *testing.T) {
 		})
 		cos := metrics.RouteMediatorCosign
 		step("co-sign throttled", map[string]float64{
-			rejection(cos, "BAD_REQUEST"): 5, cosign("BAD_REQUEST"): 5,
-			rejection(cos, "RATE_LIMITED"): 1, cosign("RATE_LIMITED"): 1, cosignLimited: 1,
+			opsRejection(cos, "BAD_REQUEST"): 5, opsCosign("BAD_REQUEST"): 5,
+			opsRejection(cos, "RATE_LIMITED"): 1, opsCosign("RATE_LIMITED"): 1, opsCosignLimited: 1,
 		}, func() {
 			for range 5 {
 				requests++
@@ -474,14 +474,14 @@ func TestOpsScenarioMovesEveryContractMetric(t *testing.T) {
 			r.must(t, "203.0.113.2", http.MethodPost, "/api/mediator/sign", `{}`, http.StatusTooManyRequests, "RATE_LIMITED")
 		})
 		step("event stream throttled", map[string]float64{
-			rejection(metrics.RoutePlanEvents, "NOT_FOUND"): 20, rejection(metrics.RoutePlanEvents, "RATE_LIMITED"): 1, eventsLimited: 1,
+			opsRejection(metrics.RoutePlanEvents, "NOT_FOUND"): 20, opsRejection(metrics.RoutePlanEvents, "RATE_LIMITED"): 1, opsEventsLimited: 1,
 		}, func() {
 			for range 20 {
 				requests++
-				r.must(t, "203.0.113.3", http.MethodGet, "/api/plan/"+unknownID+"/events", "", http.StatusNotFound, "")
+				r.must(t, "203.0.113.3", http.MethodGet, "/api/plan/"+opsUnknownID+"/events", "", http.StatusNotFound, "")
 			}
 			requests++
-			r.must(t, "203.0.113.3", http.MethodGet, "/api/plan/"+unknownID+"/events", "", http.StatusTooManyRequests, "")
+			r.must(t, "203.0.113.3", http.MethodGet, "/api/plan/"+opsUnknownID+"/events", "", http.StatusTooManyRequests, "")
 		})
 
 		// The mediator: a mint moves no service counter; a co-sign counts
@@ -507,25 +507,25 @@ func TestOpsScenarioMovesEveryContractMetric(t *testing.T) {
 			b, _ := json.Marshal(map[string]string{"envelopeXdr": x, "flowToken": mint.FlowToken, "network": "testnet"})
 			return string(b)
 		}
-		step("mediator co-sign", map[string]float64{cosignSigned: 1}, func() {
+		step("mediator co-sign", map[string]float64{opsCosignSigned: 1}, func() {
 			req(http.MethodPost, "/api/mediator/sign", forward(dest), http.StatusOK, "")
 		})
 		step("co-sign of a forward elsewhere", map[string]float64{
-			rejection(cos, "FORWARD_DESTINATION_NOT_COMMITTED"): 1, cosign("FORWARD_DESTINATION_NOT_COMMITTED"): 1,
+			opsRejection(cos, "FORWARD_DESTINATION_NOT_COMMITTED"): 1, opsCosign("FORWARD_DESTINATION_NOT_COMMITTED"): 1,
 		}, func() {
 			req(http.MethodPost, "/api/mediator/sign", forward(stranger.Address()), http.StatusBadRequest, "FORWARD_DESTINATION_NOT_COMMITTED")
 		})
 
 		// Expiry: both plans end a minute before their maxTime (SPEC "Plan").
 		// A subscriber is told and its stream ends.
-		var s2 *stream
-		step("subscribe before expiry", map[string]float64{subscribers: 1}, func() {
+		var s2 *opsStream
+		step("subscribe before expiry", map[string]float64{opsSubscribers: 1}, func() {
 			requests++
 			s2 = r.subscribe(t, freshIP(), id1)
 		})
-		step("expire", map[string]float64{plansExpired: 2, plansOpen: -2, subscribers: -1}, func() {
+		step("expire", map[string]float64{opsPlansExpired: 2, opsPlansOpen: -2, opsSubscribers: -1}, func() {
 			// Keep reading while the clock runs: a client that stops reading
-			// is dropped as stalled when a heartbeat cannot be written.
+			// is opsDropped as stalled when a heartbeat cannot be written.
 			events := make(chan []string)
 			go func() {
 				var got []string
@@ -545,19 +545,19 @@ func TestOpsScenarioMovesEveryContractMetric(t *testing.T) {
 			}
 			s2.close()
 		})
-		step("get after expiry", map[string]float64{rejection(metrics.RoutePlanGet, "NOT_FOUND"): 1}, func() {
+		step("get after expiry", map[string]float64{opsRejection(metrics.RoutePlanGet, "NOT_FOUND"): 1}, func() {
 			req(http.MethodGet, "/api/plan/"+id1, "", http.StatusNotFound, "NOT_FOUND")
 		})
 
-		checkHTTPMetrics(t, scrape(t, r.ops))
+		opsCheckHTTPMetrics(t, opsScrape(t, r.ops))
 		r.stop(t)
-		checkLogs(t, r.logs.String(), requests, []string{r.secret, close1, partial1, strangerPartial}, 2)
+		opsCheckLogs(t, r.logs.String(), requests, []string{r.secret, close1, partial1, strangerPartial}, 2)
 	})
 }
 
-// checkHTTPMetrics checks the middleware's request series: labelled by route
+// opsCheckHTTPMetrics checks the middleware's request series: labelled by route
 // template (never a raw path with a plan id, never a host or client address).
-func checkHTTPMetrics(t *testing.T, mfs map[string]*dto.MetricFamily) {
+func opsCheckHTTPMetrics(t *testing.T, mfs map[string]*dto.MetricFamily) {
 	t.Helper()
 	mf := mfs["closerelay_http_requests_total"]
 	if mf == nil {
@@ -569,7 +569,7 @@ func checkHTTPMetrics(t *testing.T, mfs map[string]*dto.MetricFamily) {
 			switch lp.GetName() {
 			case "url":
 				urls[lp.GetValue()] = true
-				if hexID.MatchString(lp.GetValue()) {
+				if opsHexID.MatchString(lp.GetValue()) {
 					t.Errorf("url label %q carries a plan id", lp.GetValue())
 				}
 			case "host":
@@ -591,8 +591,8 @@ func checkHTTPMetrics(t *testing.T, mfs map[string]*dto.MetricFamily) {
 	}
 }
 
-// logLine is what the scenario reads back from the JSON log.
-type logLine struct {
+// opsLogLine is what the scenario reads back from the JSON log.
+type opsLogLine struct {
 	Level    string   `json:"level"`
 	Msg      string   `json:"msg"`
 	Route    string   `json:"route"`
@@ -604,14 +604,14 @@ type logLine struct {
 	raw      string
 }
 
-// checkLogs reads the JSON log: one "request" line per API request, with
+// opsCheckLogs reads the JSON log: one "request" line per API request, with
 // route template, status, duration and client IP; one "plan created" line
 // per plan; and none of secrets (the mediator secret, envelopes) anywhere.
-func checkLogs(t *testing.T, log string, requests int, secrets []string, created int) {
+func opsCheckLogs(t *testing.T, log string, requests int, secrets []string, created int) {
 	t.Helper()
-	var lines []logLine
+	var lines []opsLogLine
 	for raw := range strings.Lines(log) {
-		var l logLine
+		var l opsLogLine
 		if err := json.Unmarshal([]byte(raw), &l); err != nil {
 			t.Errorf("log line is not one JSON object: %q", raw)
 			continue
@@ -629,7 +629,7 @@ func checkLogs(t *testing.T, log string, requests int, secrets []string, created
 		switch l.Msg {
 		case "request":
 			nReq++
-			if !strings.HasPrefix(l.Route, "/api/") || hexID.MatchString(l.Route) || l.Status < 200 || l.Duration == nil || l.ClientIP == "" || l.Method == "" {
+			if !strings.HasPrefix(l.Route, "/api/") || opsHexID.MatchString(l.Route) || l.Status < 200 || l.Duration == nil || l.ClientIP == "" || l.Method == "" {
 				t.Errorf("request line lacks route template, status, duration or client IP: %s", l.raw)
 			}
 		case "plan created":
@@ -647,8 +647,8 @@ func checkLogs(t *testing.T, log string, requests int, secrets []string, created
 	}
 }
 
-// contractFamilies are CONTRACT section 7's metrics and their types.
-var contractFamilies = map[string]dto.MetricType{
+// opsContractFamilies are CONTRACT section 7's metrics and their types.
+var opsContractFamilies = map[string]dto.MetricType{
 	"closerelay_plans_open":                   dto.MetricType_GAUGE,
 	"closerelay_plans_created_total":          dto.MetricType_COUNTER,
 	"closerelay_plans_expired_total":          dto.MetricType_COUNTER,
@@ -667,8 +667,8 @@ var contractFamilies = map[string]dto.MetricType{
 func TestOpsSeriesExistAtZero(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		r := startOpsRelay(t, nil)
-		mfs := scrape(t, r.ops)
-		for name, typ := range contractFamilies {
+		mfs := opsScrape(t, r.ops)
+		for name, typ := range opsContractFamilies {
 			mf := mfs[name]
 			switch {
 			case mf == nil:
@@ -679,12 +679,12 @@ func TestOpsSeriesExistAtZero(t *testing.T) {
 				t.Errorf("%s has no series at start", name)
 			}
 		}
-		got := serviceSamples(mfs)
-		want := []string{plansOpen, plansCreated, plansExpired, subscribers, streamRejected, streamEvents, capacityRefused,
-			admitted, duplicate, dropped, cosignSigned, cosign("MEDIATOR_NOT_CONFIGURED"), cosign("INVALID_FLOW_TOKEN"),
-			cosign("FORWARD_DESTINATION_NOT_COMMITTED"), rejection(metrics.RouteMediatorCosign, "FORWARD_DESTINATION_NOT_COMMITTED")}
+		got := opsServiceSamples(mfs)
+		want := []string{opsPlansOpen, opsPlansCreated, opsPlansExpired, opsSubscribers, opsStreamRejected, opsStreamEvents, opsCapacityRefused,
+			opsAdmitted, opsDuplicate, opsDropped, opsCosignSigned, opsCosign("MEDIATOR_NOT_CONFIGURED"), opsCosign("INVALID_FLOW_TOKEN"),
+			opsCosign("FORWARD_DESTINATION_NOT_COMMITTED"), opsRejection(metrics.RouteMediatorCosign, "FORWARD_DESTINATION_NOT_COMMITTED")}
 		for _, route := range metrics.Routes {
-			want = append(want, series("closerelay_rate_limited_total", "route", route))
+			want = append(want, opsSeries("closerelay_rate_limited_total", "route", route))
 			n := 0
 			for k := range got {
 				if strings.HasPrefix(k, "closerelay_rejections_total{") && strings.Contains(k, `route="`+route+`"`) {
@@ -697,7 +697,7 @@ func TestOpsSeriesExistAtZero(t *testing.T) {
 		}
 		for _, n := range []string{"mainnet", "testnet", "futurenet"} {
 			for _, o := range []string{"ok", "error"} {
-				want = append(want, series("closerelay_account_api_duration_seconds_count", "network", n, "outcome", o))
+				want = append(want, opsSeries("closerelay_account_api_duration_seconds_count", "network", n, "outcome", o))
 			}
 		}
 		for _, k := range want {
@@ -736,7 +736,7 @@ func TestOpsHealthAndReadinessWhileDraining(t *testing.T) {
 		// A publish held up 3 s by the account API is in flight when the
 		// drain starts.
 		r.horizon.SetDelay(3 * time.Second)
-		close1, _ := ledgertest.BuildClose(r.acct.Master, ledgertest.Keypair(9001).Address(), 1, 0, passphrase, r.acct.Keys[0])
+		close1, _ := ledgertest.BuildClose(r.acct.Master, ledgertest.Keypair(9001).Address(), 1, 0, opsPassphrase, r.acct.Keys[0])
 		published := make(chan int, 1)
 		go func() {
 			code, _ := r.do(t, "198.51.100.1", http.MethodPost, "/api/plan", `{"network":"testnet","xdr":"`+close1+`"}`)
@@ -769,26 +769,26 @@ func TestOpsCapacityRefusal(t *testing.T) {
 		dest := ledgertest.Keypair(9001).Address()
 		publish := func(seq int64, status int, code string) {
 			t.Helper()
-			x, _ := ledgertest.BuildClose(r.acct.Master, dest, seq, 0, passphrase, r.acct.Keys[0])
+			x, _ := ledgertest.BuildClose(r.acct.Master, dest, seq, 0, opsPassphrase, r.acct.Keys[0])
 			ip := fmt.Sprintf("198.51.%d.%d", 100+seq/200, seq%200) // under the publish rate limit
 			r.must(t, ip, http.MethodPost, "/api/plan", `{"network":"testnet","xdr":"`+x+`"}`, status, code)
 		}
 		for seq := range int64(500) {
 			publish(seq+1, http.StatusOK, "")
 		}
-		before := serviceSamples(scrape(t, r.ops))
+		before := opsServiceSamples(opsScrape(t, r.ops))
 		publish(501, http.StatusBadRequest, "CAPACITY")
-		want := map[string]float64{capacityRefused: 1, rejection(metrics.RoutePlanPublish, "CAPACITY"): 1}
-		if got := moved(before, serviceSamples(scrape(t, r.ops))); !maps.Equal(got, want) {
-			t.Errorf("the refused publish moved\n%s\nwant\n%s", formatDeltas(got), formatDeltas(want))
+		want := map[string]float64{opsCapacityRefused: 1, opsRejection(metrics.RoutePlanPublish, "CAPACITY"): 1}
+		if got := opsMoved(before, opsServiceSamples(opsScrape(t, r.ops))); !maps.Equal(got, want) {
+			t.Errorf("the refused publish moved\n%s\nwant\n%s", opsFormatDeltas(got), opsFormatDeltas(want))
 		}
-		if got := before[plansOpen]; got != 500 {
+		if got := before[opsPlansOpen]; got != 500 {
 			t.Errorf("closerelay_plans_open = %g with 500 plans", got)
 		}
 		r.stop(t)
 		n := 0
 		for line := range strings.Lines(r.logs.String()) {
-			var l logLine
+			var l opsLogLine
 			if json.Unmarshal([]byte(line), &l) == nil && l.Msg == "plan capacity refusal" {
 				n++
 				if l.Level != "WARN" {
@@ -802,9 +802,9 @@ func TestOpsCapacityRefusal(t *testing.T) {
 	})
 }
 
-// TestLogFormats: JSON lines by default, slog's key=value text with
+// TestOpsLogFormats: JSON lines by default, slog's key=value text with
 // LOG_FORMAT=text, and LOG_LEVEL filters.
-func TestLogFormats(t *testing.T) {
+func TestOpsLogFormats(t *testing.T) {
 	for _, c := range []struct {
 		env  map[string]string
 		want *regexp.Regexp
