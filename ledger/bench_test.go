@@ -2,10 +2,14 @@ package ledger_test
 
 import (
 	"crypto/ed25519"
+	"crypto/rand"
+	"fmt"
+	"sync"
 	"testing"
 
 	"github.com/closerelay/closerelay/ledger"
 	"github.com/closerelay/closerelay/ledger/ledgertest"
+	"github.com/closerelay/closerelay/loadkit"
 	"github.com/stellar/go-stellar-sdk/xdr"
 )
 
@@ -129,5 +133,53 @@ func BenchmarkAdmitAllPublish(b *testing.B) {
 		if got := ledger.AdmitAll(p.set, c.Hash, c.Envelope.Signatures()); len(got) != 1 {
 			b.Fatal("not admitted")
 		}
+	}
+}
+
+// BenchmarkCheckPartialOtherPlan is bullet 4 of the fast path: a new honest
+// signature on one plan (one verification), with no load and while
+// goroutines hammer another plan of 21 candidates with expensive invalid
+// partials (21 verifications each). The sweep gates leave that other plan
+// one core at most, so at -cpu 2 the honest figure should stay near the
+// quiet one; ungated, it shares the cores with every attacker.
+func BenchmarkCheckPartialOtherPlan(b *testing.B) {
+	p := newPlan(b, 20)
+	honest := ledgertest.SignXDR(ledgertest.StripSignatures(p.xdr), testPass, p.acct.Keys[7])
+	otherXDR, _ := ledgertest.BuildClose(p.acct.Master, ledgertest.Keypair(998).Address(), 1<<32+1, 0, testPass, p.acct.Master)
+	other, err := ledger.NewCanonical(otherXDR, testPass, p.set)
+	if err != nil {
+		b.Fatal(err)
+	}
+	bad, err := loadkit.ExpensiveSignature(rand.Reader)
+	if err != nil {
+		b.Fatal(err)
+	}
+	attack := ledgertest.AppendSignatures(ledgertest.StripSignatures(otherXDR), xdr.DecoratedSignature{Hint: hintOf(p.acct.Keys[0]), Signature: bad})
+	for _, attackers := range []int{0, 32} {
+		b.Run(fmt.Sprintf("attackers=%d", attackers), func(b *testing.B) {
+			stop := make(chan struct{})
+			var wg sync.WaitGroup
+			for range attackers {
+				wg.Go(func() {
+					for {
+						select {
+						case <-stop:
+							return
+						default:
+						}
+						if _, err := other.CheckPartial(attack, nil); err == nil {
+							b.Error("the expensive partial was accepted")
+						}
+					}
+				})
+			}
+			for b.Loop() {
+				if got, err := p.canon.CheckPartial(honest, nil); err != nil || len(got) != 1 {
+					b.Fatal(err)
+				}
+			}
+			close(stop)
+			wg.Wait()
+		})
 	}
 }

@@ -2,6 +2,7 @@ package ledger
 
 import (
 	"crypto/ed25519"
+	"runtime"
 
 	"github.com/stellar/go-stellar-sdk/strkey"
 	"github.com/stellar/go-stellar-sdk/xdr"
@@ -17,6 +18,49 @@ func verify(key ed25519.PublicKey, msg, sig []byte) bool {
 		onVerify()
 	}
 	return ed25519.Verify(key, msg, sig)
+}
+
+// Sweeps (recovery's pass two) are the only unbounded-by-honesty cost of
+// admission: a signature under a hint that matches nobody, or an invalid one,
+// costs one verification per candidate, and nothing but CPU stops a client
+// from sending them. So sweeps are gated twice, while pass one (an honest
+// signature under its own hint: one verification) never waits:
+//
+//   - per plan: at most one sweep at a time for one transaction hash
+//     (striped over sweepStripes gates, so two plans may rarely share one,
+//     which only serializes their sweeps). Hammering one plan with such
+//     signatures therefore takes at most one core, however many connections
+//     the hammering uses, and the plan's honest co-signers keep the others.
+//   - process-wide: at most sweepSlots sweeps at once, GOMAXPROCS-1 (at
+//     least 1), so that even sweeps spread over many plans leave a core to
+//     pass one, replays and the HTTP stack. Each plan has at most one waiter
+//     here, and a channel's waiters are served in order, so plans take turns.
+//
+// Waiting costs a parked goroutine, no CPU. The total work is unchanged; it
+// is only kept from crowding out cheap, honest requests.
+const sweepStripes = 256
+
+var (
+	sweepGates = func() (g [sweepStripes]chan struct{}) {
+		for i := range g {
+			g[i] = make(chan struct{}, 1)
+		}
+		return g
+	}()
+	sweepSlots = make(chan struct{}, max(1, runtime.GOMAXPROCS(0)-1))
+)
+
+// acquireSweep waits for hash's plan gate, then for a process-wide slot;
+// the returned function releases both.
+func acquireSweep(hash [32]byte) (release func()) {
+	gate := sweepGates[int(hash[0])%sweepStripes]
+	gate <- struct{}{}
+	slots := sweepSlots
+	slots <- struct{}{}
+	return func() {
+		<-slots
+		<-gate
+	}
 }
 
 // HintOf is a public key's canonical signature hint: its last four bytes,
@@ -94,6 +138,9 @@ func (s *SignerSet) Len() int {
 // candidate pass one did not try. A signature that is not 64 bytes long
 // matches nobody and costs nothing. The worst case, a signature that
 // matches nobody, costs one verification per candidate.
+//
+// Pass two waits for its plan's sweep gate and a process-wide slot (see
+// sweepGates); pass one never waits.
 func (s *SignerSet) Recover(hash [32]byte, sig xdr.DecoratedSignature) (int, bool) {
 	if s == nil || len(sig.Signature) != ed25519.SignatureSize {
 		return 0, false
@@ -105,6 +152,11 @@ func (s *SignerSet) Recover(hash [32]byte, sig xdr.DecoratedSignature) (int, boo
 			return i, true
 		}
 	}
+	if len(tried) == s.usable() {
+		return 0, false // pass one tried every candidate
+	}
+	release := acquireSweep(hash)
+	defer release()
 	for i := range s.signers {
 		// Every valid key whose hint equals sig.Hint was tried in pass one.
 		if len(s.signers[i].Key) != ed25519.PublicKeySize || s.signers[i].Hint == sig.Hint {
@@ -115,6 +167,15 @@ func (s *SignerSet) Recover(hash [32]byte, sig xdr.DecoratedSignature) (int, boo
 		}
 	}
 	return 0, false
+}
+
+// usable is the number of candidates with a 32-byte key.
+func (s *SignerSet) usable() int {
+	n := 0
+	for _, ids := range s.byHint {
+		n += len(ids)
+	}
+	return n
 }
 
 // stamp is sig re-stamped with signer i's canonical hint (SPEC "Signature

@@ -2,7 +2,9 @@ package ledger
 
 import (
 	"crypto/ed25519"
+	"sync/atomic"
 	"testing"
+	"testing/synctest"
 
 	"github.com/stellar/go-stellar-sdk/xdr"
 )
@@ -91,6 +93,10 @@ func TestCheckPartialCost(t *testing.T) {
 	sign := func(i int) xdr.DecoratedSignature {
 		return xdr.DecoratedSignature{Hint: set.signers[i].Hint, Signature: ed25519.Sign(privs[i], c.Hash[:])}
 	}
+	withHint := func(sig xdr.DecoratedSignature, h xdr.SignatureHint) xdr.DecoratedSignature {
+		sig.Hint = h
+		return sig
+	}
 	bad := xdr.DecoratedSignature{Hint: set.signers[0].Hint, Signature: make([]byte, 64)}
 	partial := func(sigs ...xdr.DecoratedSignature) string {
 		out, err := EncodeEnvelope(WithSignatures(env, sigs))
@@ -110,6 +116,7 @@ func TestCheckPartialCost(t *testing.T) {
 		ok      bool
 	}{
 		{"replays cost a lookup", partial(sign(3), sign(4)), known, 0, true},
+		{"replays under any hint cost a lookup", partial(withHint(sign(3), xdr.SignatureHint{0xde, 0xad, 0xbe, 0xef}), withHint(sign(4), set.signers[9].Hint)), known, 0, true},
 		{"new signatures under own hints: one each", partial(sign(5), sign(6)), known, 2, true},
 		{"bad first: one sweep, then stop", partial(bad, sign(5), sign(6), sign(7)), nil, len(privs), false},
 		{"bad after a good one", partial(sign(5), bad, sign(6)), nil, 1 + len(privs), false},
@@ -133,4 +140,63 @@ func TestCheckPartialCost(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestSweepGates: while one sweep runs, another sweep of the same plan waits
+// for the plan's gate and a sweep of another plan waits for the
+// process-wide slot (one here), and neither verifies anything; a signature
+// under its own hint (pass one) does not wait. Not parallel: it swaps the
+// gates and the verification hook.
+func TestSweepGates(t *testing.T) {
+	privs, set := fullSignerSet()
+	stranger := ed25519.NewKeyFromSeed(make([]byte, 32))
+	savedGates, savedSlots := sweepGates, sweepSlots
+	defer func() { sweepGates, sweepSlots, onVerify = savedGates, savedSlots, nil }()
+	synctest.Test(t, func(t *testing.T) {
+		// Channels made in the bubble, so that waiting on them is durable.
+		for i := range sweepGates {
+			sweepGates[i] = make(chan struct{}, 1)
+		}
+		sweepSlots = make(chan struct{}, 1)
+		release := make(chan struct{})
+		var calls atomic.Int32
+		onVerify = func() {
+			if calls.Add(1) == 1 {
+				<-release // the first sweep holds its gates here
+			}
+		}
+		results := make(chan bool, 3)
+		sweep := func(hash [32]byte) {
+			sig := xdr.DecoratedSignature{Signature: ed25519.Sign(stranger, hash[:])} // zero hint: nobody's
+			go func() {
+				_, ok := set.Recover(hash, sig)
+				results <- ok
+			}()
+		}
+		planA, planB := [32]byte{1}, [32]byte{2} // different gates
+		sweep(planA)
+		synctest.Wait()
+		sweep(planA)
+		sweep(planB)
+		synctest.Wait()
+		if n := calls.Load(); n != 1 {
+			t.Fatalf("%d verifications while the first sweep held the gates, want 1", n)
+		}
+		own := xdr.DecoratedSignature{Hint: set.signers[4].Hint, Signature: ed25519.Sign(privs[4], planA[:])}
+		if i, ok := set.Recover(planA, own); !ok || i != 4 {
+			t.Fatalf("pass one during a sweep: %d, %v", i, ok)
+		}
+		close(release)
+		for range 3 {
+			if <-results {
+				t.Error("a stranger's signature was recovered")
+			}
+		}
+		if n, want := calls.Load(), int32(3*len(privs)+1); n != want {
+			t.Errorf("%d verifications in all, want %d", n, want)
+		}
+		if len(sweepSlots) != 0 || len(sweepGates[1]) != 0 || len(sweepGates[2]) != 0 {
+			t.Error("a gate was not released")
+		}
+	})
 }
