@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 )
 
 // raiseNoFile lifts this process's soft RLIMIT_NOFILE to its hard limit (every
@@ -97,6 +98,39 @@ func parseStatus(r io.Reader) (procMemory, error) {
 		return m, fmt.Errorf("no VmRSS line")
 	}
 	return m, sc.Err()
+}
+
+// userHZ is the unit of the CPU times in /proc/<pid>/stat: 100 on every
+// Linux port (the kernel's USER_HZ, not its internal HZ).
+const userHZ = 100
+
+// procCPU is the CPU time (user + system) process pid has used so far.
+func procCPU(pid string) (time.Duration, error) {
+	b, err := os.ReadFile("/proc/" + pid + "/stat")
+	if err != nil {
+		return 0, err
+	}
+	return parseStat(string(b))
+}
+
+// parseStat reads utime and stime, fields 14 and 15 of /proc/<pid>/stat;
+// they are counted after the command name, which is in parentheses and may
+// hold spaces.
+func parseStat(stat string) (time.Duration, error) {
+	i := strings.LastIndexByte(stat, ')')
+	f := strings.Fields(stat[i+1:])
+	if i < 0 || len(f) < 13 {
+		return 0, fmt.Errorf("a short /proc stat line")
+	}
+	var ticks int64
+	for _, s := range f[11:13] { // fields 14 and 15; f[0] is field 3
+		n, err := strconv.ParseInt(s, 10, 64)
+		if err != nil {
+			return 0, err
+		}
+		ticks += n
+	}
+	return time.Duration(ticks) * time.Second / userHZ, nil
 }
 
 // scrapedMetrics are the unlabelled samples of the ops listener's /metrics

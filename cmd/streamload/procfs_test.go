@@ -5,6 +5,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestParseLimits(t *testing.T) {
@@ -35,6 +36,20 @@ func TestParseStatus(t *testing.T) {
 	}
 	if m, err := readProcMemory("self"); err != nil || m.RSS <= 0 || m.Peak < m.RSS {
 		t.Errorf("this process: %+v, %v", m, err)
+	}
+}
+
+func TestParseStat(t *testing.T) {
+	// pid (comm) state ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt utime stime …
+	const stat = "4242 (close relay) S 1 4242 4242 0 -1 4194560 900 0 0 0 1234 566 0 0 20 0 9 0 100 0 0"
+	if d, err := parseStat(stat); err != nil || d != 18*time.Second {
+		t.Errorf("parseStat = %s, %v; want 18s (1234 + 566 ticks)", d, err)
+	}
+	if _, err := parseStat("4242 (x) S 1"); err == nil {
+		t.Error("a short line: want an error")
+	}
+	if d, err := procCPU("self"); err != nil || d < 0 {
+		t.Errorf("this process: %s, %v", d, err)
 	}
 }
 

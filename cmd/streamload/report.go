@@ -9,25 +9,29 @@ import (
 
 // Result is a run's summary; -json prints it as is, for bench-load.sh.
 type Result struct {
-	Relay              string      `json:"relay"`
-	Started            time.Time   `json:"started"`
-	ElapsedSeconds     float64     `json:"elapsedSeconds"`
-	Plans              int         `json:"plans"`
-	SubscribersPerPlan int         `json:"subscribersPerPlan"`
-	StreamsRequested   int         `json:"streamsRequested"`
-	StreamsAttempted   int         `json:"streamsAttempted"`
-	StreamsOpen        int         `json:"streamsOpen"`
-	OpenSeconds        float64     `json:"openSeconds"` // from the start until every stream had its first event
-	OpenFiles          openFiles   `json:"openFiles"`
-	Capped             string      `json:"capped,omitempty"` // why fewer streams than requested were measured
-	Signing            signing     `json:"signing"`
-	Events             events      `json:"events"`
-	Delivery           latency     `json:"deliveryLatencyMs"` // event at the subscriber − its sign request sent
-	FanOut             latency     `json:"fanOutSpreadMs"`    // event at the subscriber − the same event at its plan's first subscriber
-	Server             server      `json:"server"`
-	Generator          generator   `json:"generator"`
-	Errors             []errorLine `json:"errors"`
-	Error              string      `json:"error,omitempty"` // why the run stopped short
+	Relay              string    `json:"relay"`
+	Started            time.Time `json:"started"`
+	ElapsedSeconds     float64   `json:"elapsedSeconds"`
+	Plans              int       `json:"plans"`
+	SubscribersPerPlan int       `json:"subscribersPerPlan"`
+	StreamsRequested   int       `json:"streamsRequested"`
+	StreamsAttempted   int       `json:"streamsAttempted"`
+	StreamsOpen        int       `json:"streamsOpen"`
+	OpenSeconds        float64   `json:"openSeconds"` // from the start until every stream had its first event
+	OpenFiles          openFiles `json:"openFiles"`
+	Capped             string    `json:"capped,omitempty"` // why fewer streams than requested were measured
+	Signing            signing   `json:"signing"`
+	Events             events    `json:"events"`
+	Delivery           latency   `json:"deliveryLatencyMs"` // event at the subscriber − its sign request sent
+	FanOut             latency   `json:"fanOutSpreadMs"`    // event at the subscriber − the same event at its plan's first subscriber
+	CPU                struct {
+		Opening phaseCPU `json:"opening"` // opening every stream
+		Signing phaseCPU `json:"signing"` // signing, then waiting for the last events
+	} `json:"cpu"`
+	Server    server      `json:"server"`
+	Generator generator   `json:"generator"`
+	Errors    []errorLine `json:"errors"`
+	Error     string      `json:"error,omitempty"` // why the run stopped short
 }
 
 type openFiles struct {
@@ -141,6 +145,22 @@ type generator struct {
 	RSSPeak      int64   `json:"rssPeakBytes"`
 }
 
+// phaseCPU is the CPU time each process spent during a phase, from
+// /proc/<pid>/stat; RelaySeconds is -1 when the relay's cannot be read.
+type phaseCPU struct {
+	WallSeconds      float64 `json:"wallSeconds"`
+	RelaySeconds     float64 `json:"relaySeconds"`
+	GeneratorSeconds float64 `json:"generatorSeconds"`
+}
+
+func (c phaseCPU) String() string {
+	relay := "relay unknown"
+	if c.RelaySeconds >= 0 {
+		relay = fmt.Sprintf("relay %.1f s (%.2f cores)", c.RelaySeconds, c.RelaySeconds/max(c.WallSeconds, 1e-9))
+	}
+	return fmt.Sprintf("%s, generator %.1f s (%.2f cores) over %.1f s", relay, c.GeneratorSeconds, c.GeneratorSeconds/max(c.WallSeconds, 1e-9), c.WallSeconds)
+}
+
 type errorLine struct {
 	Kind    string `json:"kind"`
 	Count   int    `json:"count"`
@@ -175,6 +195,8 @@ func writeSummary(w io.Writer, r *Result) {
 	e := r.Events
 	p("events", "expected %d, received %d, skipped %d (a newer state came instead), lost %d, unmatched %d, duplicate %d",
 		e.Expected, e.Received, e.Skipped, e.Lost, e.Unmatched, e.Duplicate)
+	p("cpu", "opening: %s", r.CPU.Opening)
+	p("", "signing: %s", r.CPU.Signing)
 	s := r.Server
 	switch {
 	case s.KiBPerStream != 0 || s.RSSAfter != 0:

@@ -195,11 +195,13 @@ func (l *load) run(ctx context.Context) error {
 	l.res.Server.PID = l.pid
 	l.res.Server.before(l.measureServer(ctx))
 
+	opening := l.cpuMark()
 	l.progressf("opening %d streams (%d plans × %d) at up to %d a second", want, len(l.plans), l.opts.subscribers, l.opts.rate)
 	ramp(ctx, want, l.opts.rate, l.opts.dialers, func(i int) { l.openOne(ctx, i) })
 	l.res.StreamsAttempted = want
 	l.res.StreamsOpen = len(l.streams)
 	l.res.OpenSeconds = time.Since(l.start).Seconds()
+	l.res.CPU.Opening = opening.since(l)
 	l.progressf("%d of %d streams open after %.1f s", len(l.streams), want, l.res.OpenSeconds)
 	if err := phaseErr(ctx, "opening the streams"); err != nil {
 		return err
@@ -221,6 +223,7 @@ func (l *load) run(ctx context.Context) error {
 		l.res.Generator.KiBPerStream = float64(m.RSS) / 1024 / float64(len(l.streams))
 	}
 
+	signing := l.cpuMark()
 	l.progressf("signing: one partial per plan every %s for %s", l.opts.interval, l.opts.duration)
 	partials := make([][]string, len(l.plans))
 	for i, p := range l.plans {
@@ -240,8 +243,37 @@ func (l *load) run(ctx context.Context) error {
 		return err
 	}
 	l.waitDelivered(ctx)
+	l.res.CPU.Signing = signing.since(l)
 	l.res.Server.busy(l.measureServer(ctx), len(l.streams))
 	return phaseErr(ctx, "waiting for the last events")
+}
+
+// cpuMark is the wall clock and both processes' CPU time at a point.
+type cpuMark struct {
+	wall           time.Time
+	relay, ownTime time.Duration
+}
+
+func (l *load) cpuMark() cpuMark {
+	m := cpuMark{wall: time.Now(), relay: -1}
+	if l.pid > 0 {
+		if d, err := procCPU(strconv.Itoa(l.pid)); err == nil {
+			m.relay = d
+		}
+	}
+	m.ownTime, _ = procCPU("self")
+	return m
+}
+
+// since is the CPU each process used from m until now; the relay's is -1
+// when it cannot be read.
+func (m cpuMark) since(l *load) phaseCPU {
+	now := l.cpuMark()
+	p := phaseCPU{WallSeconds: now.wall.Sub(m.wall).Seconds(), GeneratorSeconds: (now.ownTime - m.ownTime).Seconds(), RelaySeconds: -1}
+	if m.relay >= 0 && now.relay >= 0 {
+		p.RelaySeconds = (now.relay - m.relay).Seconds()
+	}
+	return p
 }
 
 func phaseErr(ctx context.Context, phase string) error {
