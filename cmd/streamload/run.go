@@ -50,8 +50,8 @@ type planRun struct {
 	valid  []string // the partials to send, in order
 	// Appended to by the ramp under load.mu, read-only once it is over.
 	streams []*stream
-	c0      int // signers in its first stream's first event
-	posts   []postRecord
+	c0      int          // signers in its first stream's first event
+	posts   []postRecord // set once the signing has ended
 }
 
 // load is one run: the streams, the signing, and what it measured.
@@ -65,8 +65,8 @@ type load struct {
 	pid    int
 	plans  []*planRun
 	client *http.Client // sign requests and metrics scrapes
-	start  time.Time    // every recorded time is time since start (monotonic)
-	res    *Result
+	res    *Result      // filled in as the run goes
+	start  time.Time    // set as the run starts; every recorded time is time since start (monotonic)
 
 	// Filled by the ramp's workers, under mu.
 	mu      sync.Mutex
