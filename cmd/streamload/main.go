@@ -64,7 +64,7 @@ func flags(fs *flag.FlagSet) *options {
 	fs.DurationVar(&o.interval, "interval", time.Second, "time between two partials sent to one plan")
 	fs.IntVar(&o.rate, "rate", 2000, "new streams opened per second, at most")
 	fs.IntVar(&o.dialers, "dialers", 64, "streams being opened at once, at most (dial, request, first event)")
-	fs.IntVar(&o.sources, "sources", 1024, "loopback source addresses to cycle through (127.0.0.1, 127.0.0.2, …) when the relay is on 127.0.0.0/8")
+	fs.IntVar(&o.sources, "sources", 1024, "loopback source addresses to cycle through (127.0.0.1, 127.0.0.2, …) when the relay is on 127.0.0.0/8;\nLinux routes all of 127.0.0.0/8 to lo, macOS only 127.0.0.1 (use 1 there)")
 	fs.IntVar(&o.fdReserve, "fd-reserve", 2000, "descriptors kept free of streams in each process, for sign requests, metrics scrapes and the relay's own files")
 	fs.DurationVar(&o.handshake, "handshake-timeout", 10*time.Second, "bound on opening one stream, up to its first event")
 	fs.DurationVar(&o.settle, "settle", 2*time.Second, "idle wait between the last stream opening and the second memory reading")
