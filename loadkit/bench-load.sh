@@ -6,7 +6,8 @@
 #   1. the raw ed25519 rate (go test -bench BenchmarkRawEd25519Verify -cpu 1,2);
 #   2. `closerelay load local` (500 plans of 20 signers) and the k6 sign
 #      scenarios against it: replay, fresh, admit, mix, attack (quiet, then
-#      32 attackers); the relay's CPU time is read from /proc around each run;
+#      32 attackers), plus replay and fresh from wrk when it is installed;
+#      the relay's CPU time is read from /proc around each run;
 #   3. a fresh `closerelay load local` and the stream load (cmd/streamload);
 #   4. the summary: every figure as a ratio to the raw rates of step 1.
 #
@@ -101,7 +102,25 @@ k6_run() {
 echo "== sign path: k6 against closerelay load local"
 start_server sign
 k6_run replay replay
+# The same replays and fresh signatures from wrk when it is installed: a
+# lighter generator (the reference figures were taken with it), so
+# less of the two cores goes to generating load. Optional.
+wrk_run() {
+	local kind=$1
+	if ! command -v wrk >/dev/null; then
+		echo "-- wrk not installed (Debian: apt-get install wrk): $kind-wrk skipped"
+		return 0
+	fi
+	echo "-- wrk $kind-wrk (64 connections, $DURATION)"
+	local before
+	before=$(cpu_ticks)
+	PAYLOAD="$OUT/payload-sign.json" KIND=$kind CONNECTIONS=64 SUMMARY_JSON="$OUT/k6-$kind-wrk.json" \
+		timeout 150 wrk -t2 -c64 -d"$DURATION" -s loadkit/wrk/sign.lua "http://$LISTEN" | grep -- "-wrk" || true
+	echo "$(($(cpu_ticks) - before)) $(getconf CLK_TCK)" >"$OUT/cpu-$kind-wrk.txt"
+}
+wrk_run replay
 k6_run fresh fresh
+wrk_run fresh
 k6_run admit admit
 k6_run mix mix
 k6_run attack-quiet attack -e ATTACKERS=0
@@ -121,7 +140,7 @@ echo
 echo "== summary ($(cut -d' ' -f1-3 /proc/loadavg) load average after)"
 cat "$OUT/machine.txt"
 grep -h '^BenchmarkRawEd25519Verify' "$OUT/raw.txt"
-"$OUT/loadsummary" -raw "$OUT/raw.txt" -dir "$OUT" replay fresh admit mix attack-quiet attack | tee "$OUT/summary.txt"
+"$OUT/loadsummary" -raw "$OUT/raw.txt" -dir "$OUT" replay replay-wrk fresh fresh-wrk admit mix attack-quiet attack | tee "$OUT/summary.txt"
 echo
 echo "stream load ($OUT/streamload.txt):"
 sed -n '/^closerelay stream load/,$p' "$OUT/streamload.txt"

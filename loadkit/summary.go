@@ -119,8 +119,12 @@ func Report(w io.Writer, raw map[int]float64, runs []Run) []Verdict {
 			fmt.Fprintf(w, "%-22s (no k6 summary)\n", r.Label)
 			continue
 		}
+		scenario, generator, _ := strings.Cut(r.K6.Scenario, "-")
+		if generator == "" {
+			generator = "k6"
+		}
 		base, baseName := two, "2c"
-		if r.K6.Scenario == "replay" {
+		if scenario == "replay" {
 			base, baseName = one, "1c"
 		}
 		for i, row := range r.K6.Rows {
@@ -141,27 +145,27 @@ func Report(w io.Writer, raw map[int]float64, runs []Run) []Verdict {
 		}
 		all := r.K6.Rows[0]
 		switch {
-		case r.K6.Scenario == "replay":
+		case scenario == "replay":
 			capacity := ""
 			if r.HasCPUTime && r.ServerCPU > 0 {
 				perCore := all.Requests / r.ServerCPU
 				capacity = fmt.Sprintf("; the relay spent %.1f µs of CPU per request: %.0f/s per core = %.3f × one-core raw", 1e6/perCore, perCore, perCore/one)
 			}
 			verdicts = append(verdicts, Verdict{
-				Target:   "replays on one plan ≥ 0.8 × one-core raw rate, p99 < 20 ms at 64 connections",
+				Target:   "replays on one plan ≥ 0.8 × one-core raw rate, p99 < 20 ms at 64 connections [" + generator + "]",
 				Measured: fmt.Sprintf("%.0f req/s = %.3f × %.0f/s, p99 %.1f ms (%d VUs)%s", all.RPS, all.RPS/one, one, all.P99, r.K6.VUs, capacity),
 				Met:      all.RPS >= 0.8*one && all.P99 < 20,
 			})
-		case r.K6.Scenario == "fresh":
+		case scenario == "fresh":
 			verdicts = append(verdicts, Verdict{
-				Target:   "new valid signatures across plans ≥ 0.4 × two-core raw rate",
+				Target:   "new valid signatures across plans ≥ 0.4 × two-core raw rate [" + generator + "]",
 				Measured: fmt.Sprintf("%.0f req/s = %.3f × %.0f/s, p99 %.1f ms", all.RPS, all.RPS/two, two, all.P99),
 				Met:      all.RPS >= 0.4*two,
 			})
-		case r.K6.Scenario == "attack" && r.K6.Attackers > 0:
+		case scenario == "attack" && r.K6.Attackers > 0:
 			if h, ok := r.K6.Row("honest"); ok {
 				verdicts = append(verdicts, Verdict{
-					Target:   fmt.Sprintf("honest co-signer p99 < 100 ms under %d connections of expensive partials", r.K6.Attackers),
+					Target:   fmt.Sprintf("honest co-signer p99 < 100 ms under %d connections of expensive partials [%s]", r.K6.Attackers, generator),
 					Measured: fmt.Sprintf("honest p99 %.1f ms (p50 %.1f); other plans p99 %.1f ms", h.P99, h.P50, rowP99(r.K6, "other")),
 					Met:      h.P99 < 100,
 				})

@@ -29,11 +29,12 @@ func TestReportVerdicts(t *testing.T) {
 		run("fresh", loadkit.K6Summary{Scenario: "fresh", Rows: []loadkit.K6Row{{Name: "fresh", Requests: 1000, RPS: 15000, P99: 30}}}),
 		run("attack", loadkit.K6Summary{Scenario: "attack", Attackers: 32, Rows: []loadkit.K6Row{
 			{Name: "attack", Requests: 100, RPS: 10}, {Name: "honest", Requests: 10, RPS: 1, P99: 150}, {Name: "other", Requests: 10, RPS: 1, P99: 5}}}),
+		run("replay-wrk", loadkit.K6Summary{Scenario: "replay-wrk", VUs: 64, Rows: []loadkit.K6Row{{Name: "replay", Requests: 1000, RPS: 15000, P99: 5}}}),
 		{Label: "missing"},
 	}
 	var out strings.Builder
 	v := loadkit.Report(&out, raw, runs)
-	if len(v) != 3 || !v[0].Met || v[1].Met || v[2].Met {
+	if len(v) != 4 || !v[0].Met || v[1].Met || v[2].Met || v[3].Met || !strings.Contains(v[3].Target, "[wrk]") {
 		t.Fatalf("verdicts %+v", v)
 	}
 	for _, want := range []string{"0.800×1c", "3.1 µs of CPU per request", "0.375×2c", "honest p99 150.0 ms", "missing                (no k6 summary)"} {
