@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -273,5 +274,44 @@ func TestFullRateAccountsForEveryState(t *testing.T) {
 		if got := s.top.Load(); got != 6 {
 			t.Errorf("a stream of plan %s ended on %d signers, want 6", s.plan.id[:8], got)
 		}
+	}
+}
+
+// -timeout bounds the whole run: against a relay that accepts connections
+// and never answers, the run stops, says where, and still reports.
+func TestTimeoutStopsTheRun(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		var held []net.Conn // never answered, closed with the test
+		defer func() {
+			for _, c := range held {
+				c.Close()
+			}
+		}()
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			held = append(held, c)
+		}
+	}()
+	path := filepath.Join(t.TempDir(), "payload.json")
+	p := &loadkit.Payload{Relay: "http://" + ln.Addr().String(), Plans: []loadkit.Plan{{ID: strings.Repeat("ab", 32)}}}
+	if err := loadkit.Write(path, p); err != nil {
+		t.Fatal(err)
+	}
+	o := testOptions(path, 2)
+	o.handshake, o.timeout = time.Hour, 100*time.Millisecond
+	res, err := Run(context.Background(), o, io.Discard)
+	if err == nil || !strings.Contains(err.Error(), "-timeout 100ms (while opening the streams)") {
+		t.Fatalf("error %v, want the timeout while opening", err)
+	}
+	if res == nil || res.StreamsOpen != 0 || res.Error != err.Error() || len(res.Errors) != 1 || res.Errors[0].Count != 2 {
+		t.Errorf("result %+v", res)
 	}
 }
