@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"runtime/pprof"
 	"strings"
 	"sync"
 	"time"
@@ -86,6 +87,7 @@ type localOptions struct {
 	counts      loadkit.Counts
 	out         string    // payload path
 	logs        io.Writer // the relay's logs; discarded when nil
+	cpuProfile  string    // when set, a CPU profile from ready to stop is written here
 	// ready, when set, is called once the payload is written.
 	ready func(*loadkit.Payload)
 }
@@ -106,6 +108,7 @@ func (c *cli) loadLocal(args []string) int {
 	counts := countFlags(fs)
 	fs.StringVar(&o.out, "out", "load-payload.json", "payload file to write")
 	verbose := fs.Bool("verbose", false, "show the relay's logs on standard error")
+	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of this process, from ready to stop, to this file (go tool pprof)")
 	if _, code, done := c.parse(fs, args, 0, ""); done {
 		return code
 	}
@@ -205,6 +208,17 @@ func runLoadLocal(ctx context.Context, out io.Writer, o localOptions) (err error
 		relayURL, opsURL, o.out, o.plans, o.signers, os.Getpid(), time.Since(start).Round(time.Millisecond))
 	if o.ready != nil {
 		o.ready(p)
+	}
+	if o.cpuProfile != "" {
+		f, err := os.Create(o.cpuProfile)
+		if err != nil {
+			return fmt.Errorf("--cpuprofile: %w", err)
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return fmt.Errorf("--cpuprofile: %w", err)
+		}
+		defer pprof.StopCPUProfile()
 	}
 	<-ctx.Done()
 	fmt.Fprintln(out, "stopping")

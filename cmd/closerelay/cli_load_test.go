@@ -46,6 +46,7 @@ func checkPayloadAgainstRelay(t *testing.T, p *loadkit.Payload) {
 // system picks, and replays its payload against the relay it started.
 func TestLoadLocal(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "payload.json")
+	profile := filepath.Join(t.TempDir(), "cpu.prof")
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var log syncBuffer
@@ -54,7 +55,7 @@ func TestLoadLocal(t *testing.T) {
 	go func() {
 		done <- runLoadLocal(ctx, &log, localOptions{
 			listen: "127.0.0.1:0", ops: "127.0.0.1:0", plans: 2, signers: 3,
-			counts: loadkit.Counts{Fresh: 2, Strangers: 1, Expensive: 1}, out: out,
+			counts: loadkit.Counts{Fresh: 2, Strangers: 1, Expensive: 1}, out: out, cpuProfile: profile,
 			ready: func(p *loadkit.Payload) { ready <- p },
 		})
 	}()
@@ -94,6 +95,9 @@ func TestLoadLocal(t *testing.T) {
 		}
 	case <-time.After(20 * time.Second):
 		t.Fatal("load local did not stop")
+	}
+	if fi, err := os.Stat(profile); err != nil || fi.Size() == 0 {
+		t.Errorf("no CPU profile written: %v", err)
 	}
 }
 
