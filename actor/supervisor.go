@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/hex"
 	"errors"
+	"log/slog"
 	"sync"
 	"time"
 
@@ -38,6 +39,9 @@ type Options struct {
 	MaxSubscribers int              // per plan; 50 in production (DefaultMaxSubscribers when 0)
 	Now            func() time.Time // defaults to time.Now
 	Metrics        *metrics.Metrics // may be nil
+	// Log gets one line per expiry and per capacity refusal (creation is
+	// logged by the publish route, which knows the request); nil discards.
+	Log *slog.Logger
 }
 
 // Supervisor owns the registry of plans and their lifecycle (one goroutine).
@@ -47,6 +51,7 @@ type Supervisor struct {
 	maxSubscribers int
 	now            func() time.Time
 	metrics        *metrics.Metrics
+	log            *slog.Logger
 
 	// Channels. Handlers post on mailbox; plan actors post on reaped when their
 	// timer ended them. quit is closed once by Stop and is also every plan's
@@ -71,6 +76,7 @@ func NewSupervisor(opts Options) *Supervisor {
 		maxSubscribers: opts.MaxSubscribers,
 		now:            opts.Now,
 		metrics:        opts.Metrics,
+		log:            opts.Log,
 		mailbox:        make(chan supRequest),
 		reaped:         make(chan *Plan),
 		quit:           make(chan struct{}),
@@ -85,6 +91,9 @@ func NewSupervisor(opts Options) *Supervisor {
 	}
 	if s.now == nil {
 		s.now = time.Now
+	}
+	if s.log == nil {
+		s.log = slog.New(slog.DiscardHandler)
 	}
 	go s.run()
 	return s
@@ -169,7 +178,7 @@ func (s *Supervisor) run() {
 			// same id; only the registered plan is counted.
 			if s.plans[p.id] == p {
 				delete(s.plans, p.id)
-				s.metrics.PlanExpired()
+				s.expired(p)
 			}
 		case <-s.quit:
 			for id := range s.plans {
@@ -203,11 +212,24 @@ func (s *Supervisor) live(p *Plan, now time.Time) bool {
 // now rather than at its next timer tick.
 func (s *Supervisor) sweep(p *Plan) {
 	delete(s.plans, p.id)
-	s.metrics.PlanExpired()
+	s.expired(p)
 	select {
 	case p.evict <- struct{}{}:
 	default: // already told
 	}
+}
+
+// expired counts and logs the end of p's life, once per plan: whichever of
+// its own timer and a sweep removes it from the registry.
+func (s *Supervisor) expired(p *Plan) {
+	s.metrics.PlanExpired()
+	s.log.Info("plan expired", "id", p.id, "network", string(p.network), "open_plans", len(s.plans))
+}
+
+// refused counts and logs a publish turned away at the plan limit.
+func (s *Supervisor) refused() {
+	s.metrics.CapacityRefused()
+	s.log.Warn("plan capacity refusal", "open_plans", len(s.plans), "capacity", s.capacity)
 }
 
 // sweepAll sweeps every plan past its expiry. It runs only at the limit, so
@@ -237,7 +259,7 @@ type capacityReq struct{ ans chan<- reply[struct{}] }
 
 func (r capacityReq) serve(s *Supervisor) {
 	if s.full() {
-		s.metrics.CapacityRefused()
+		s.refused()
 		r.ans <- reply[struct{}]{err: ErrCapacity}
 		return
 	}
@@ -296,7 +318,7 @@ func (r createReq) serve(s *Supervisor) {
 		s.sweep(cur)
 	}
 	if s.full() {
-		s.metrics.CapacityRefused()
+		s.refused()
 		r.ans <- reply[createResult]{err: ErrCapacity}
 		return
 	}

@@ -260,7 +260,6 @@ func (s *Server) actorFailure(err error) error {
 	case errors.Is(err, actor.ErrNotFound):
 		return fail(codeNotFound, "signing request not found")
 	case errors.Is(err, actor.ErrCapacity):
-		s.log.Warn("plan capacity refusal")
 		return fail(codeCapacity, "the relay holds its maximum of 500 open plans; retry later")
 	case errors.Is(err, actor.ErrSignatureCap):
 		return fail(codeRejected, "the envelope would carry more than 20 signatures")

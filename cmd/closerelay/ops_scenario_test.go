@@ -551,7 +551,7 @@ func TestOpsScenarioMovesEveryContractMetric(t *testing.T) {
 
 		opsCheckHTTPMetrics(t, opsScrape(t, r.ops))
 		r.stop(t)
-		opsCheckLogs(t, r.logs.String(), requests, []string{r.secret, close1, partial1, strangerPartial}, 2)
+		opsCheckLogs(t, r.logs.String(), requests, []string{r.secret, close1, partial1, strangerPartial}, 2, 2)
 	})
 }
 
@@ -606,8 +606,8 @@ type opsLogLine struct {
 
 // opsCheckLogs reads the JSON log: one "request" line per API request, with
 // route template, status, duration and client IP; one "plan created" line
-// per plan; and none of secrets (the mediator secret, envelopes) anywhere.
-func opsCheckLogs(t *testing.T, log string, requests int, secrets []string, created int) {
+// per plan and one "plan expired" line per expiry; and none of secrets (the mediator secret, envelopes) anywhere.
+func opsCheckLogs(t *testing.T, log string, requests int, secrets []string, created, expired int) {
 	t.Helper()
 	var lines []opsLogLine
 	for raw := range strings.Lines(log) {
@@ -624,7 +624,7 @@ func opsCheckLogs(t *testing.T, log string, requests int, secrets []string, crea
 			t.Errorf("the log holds a secret or a whole envelope (%.20s…)", s)
 		}
 	}
-	var nReq, nCreated int
+	var nReq, nCreated, nExpired int
 	for _, l := range lines {
 		switch l.Msg {
 		case "request":
@@ -632,10 +632,14 @@ func opsCheckLogs(t *testing.T, log string, requests int, secrets []string, crea
 			if !strings.HasPrefix(l.Route, "/api/") || opsHexID.MatchString(l.Route) || l.Status < 200 || l.Duration == nil || l.ClientIP == "" || l.Method == "" {
 				t.Errorf("request line lacks route template, status, duration or client IP: %s", l.raw)
 			}
-		case "plan created":
-			nCreated++
-			if len(l.ID) != 64 {
-				t.Errorf("plan created line without the plan id: %s", l.raw)
+		case "plan created", "plan expired":
+			if l.Msg == "plan created" {
+				nCreated++
+			} else {
+				nExpired++
+			}
+			if len(l.ID) != 64 || l.Level != "INFO" {
+				t.Errorf("%s line without the plan id or not at info: %s", l.Msg, l.raw)
 			}
 		}
 	}
@@ -644,6 +648,9 @@ func opsCheckLogs(t *testing.T, log string, requests int, secrets []string, crea
 	}
 	if nCreated != created {
 		t.Errorf("%d plan created lines for %d plans", nCreated, created)
+	}
+	if nExpired != expired {
+		t.Errorf("%d plan expired lines for %d expiries", nExpired, expired)
 	}
 }
 
@@ -791,8 +798,8 @@ func TestOpsCapacityRefusal(t *testing.T) {
 			var l opsLogLine
 			if json.Unmarshal([]byte(line), &l) == nil && l.Msg == "plan capacity refusal" {
 				n++
-				if l.Level != "WARN" {
-					t.Errorf("capacity refusal logged at %s: %s", l.Level, line)
+				if l.Level != "WARN" || !strings.Contains(line, `"open_plans":500`) || !strings.Contains(line, `"capacity":500`) {
+					t.Errorf("capacity refusal not at warn with open_plans and capacity: %s", line)
 				}
 			}
 		}

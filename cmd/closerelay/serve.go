@@ -76,7 +76,7 @@ func serve(ctx context.Context, cfg config, log *slog.Logger, lis, opsLis net.Li
 	if !cfg.RateLimits {
 		log.Warn("RATE_LIMITS=off: every per-client limiter is disabled; use only for load tests")
 	}
-	plans := actor.NewSupervisor(actor.Options{Capacity: 500, MaxSubscribers: 50, Metrics: m})
+	plans := actor.NewSupervisor(actor.Options{Capacity: 500, MaxSubscribers: 50, Metrics: m, Log: log})
 	api := httpapi.New(httpapi.Options{
 		Plans:            plans,
 		Accounts:         accounts,
