@@ -126,6 +126,23 @@ func TestLoadPrepare(t *testing.T) {
 		t.Fatalf("payload: %+v", p)
 	}
 	checkPayloadAgainstRelay(t, p)
+
+	// The same from a secrets file, for another close (another destination):
+	// another plan.
+	secretsFile := filepath.Join(t.TempDir(), "secrets")
+	if err := os.WriteFile(secretsFile, []byte(secrets), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r = runCLI(t, nil, "", "load", "prepare", "--relay", rel.url, "--horizon-url", rel.horizon.URL, "--secrets", secretsFile,
+		"--destination", keypair.MustRandom().Address(), "--out", out)
+	if r.code != exitOK {
+		t.Fatalf("load prepare --secrets FILE: %d %q %q", r.code, r.stdout, r.stderr)
+	}
+	q, err := loadkit.Read(out)
+	if err != nil || q.Plans[0].ID == p.Plans[0].ID || len(q.Plans[0].Fresh) != 8 {
+		t.Fatalf("second payload: %v (plan %s, %d fresh)", err, q.Plans[0].ID, len(q.Plans[0].Fresh))
+	}
+	checkPayloadAgainstRelay(t, q)
 }
 
 func TestLoadUsage(t *testing.T) {
