@@ -37,6 +37,10 @@
 // the request goroutines before Merge, in parallel and out of order; only
 // deduplication by signer, the append, the re-encoding and the broadcast are
 // serial. A merge that adds no signer changes nothing and sends nothing.
+// (One exception to "in parallel": a signature whose hint does not lead to
+// its signer costs a sweep of every candidate, and ledger lets one plan run
+// one such sweep at a time, so that hostile partials cannot crowd out a
+// plan's honest co-signers; see ledger's sweepGates.)
 //
 // Each subscriber observes versions in increasing order. Subscribers do not
 // move in step: one may be several versions behind another.
