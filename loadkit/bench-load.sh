@@ -46,6 +46,8 @@ echo "== machine"
 	echo "nproc: $(nproc); cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')"
 	echo "go: $($GO env GOVERSION); k6: $("$K6" version | head -1)"
 	echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+	echo "busiest processes before (%CPU over their lifetime, command):"
+	ps -eo pcpu=,comm= --sort=-pcpu | head -5 | sed 's/^/  /'
 } | tee "$OUT/machine.txt"
 
 echo "== raw ed25519 verification (the physical limit every figure is read against)"
