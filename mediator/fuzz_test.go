@@ -276,9 +276,13 @@ func TestFuzzSeedCorpus(t *testing.T) {
 		want[filepath.Join("FuzzValidateForward", fmt.Sprintf("seed-%02d-%s", i, name))] =
 			fmt.Appendf(nil, "go test fuzz v1\n[]byte(%q)\nbool(%v)\nint64(%d)\n", s.data, s.raw, s.nowUnix)
 	}
+	for i, s := range orderSeeds() {
+		want[filepath.Join("FuzzForwardOrder", fmt.Sprintf("seed-%02d-%s", i, strings.ReplaceAll(s.name, " ", "-")))] =
+			fmt.Appendf(nil, "go test fuzz v1\n[]byte(%q)\nint64(%d)\n", s.choice, s.delta)
+	}
 	root := filepath.Join("testdata", "fuzz")
 	if *updateCorpus {
-		for _, dir := range []string{"FuzzVerifyToken", "FuzzValidateForward"} {
+		for _, dir := range []string{"FuzzVerifyToken", "FuzzValidateForward", "FuzzForwardOrder"} {
 			old, _ := filepath.Glob(filepath.Join(root, dir, "seed-*"))
 			for _, p := range old {
 				if err := os.Remove(p); err != nil {
