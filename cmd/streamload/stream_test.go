@@ -116,7 +116,7 @@ func chunked(body string, size int) string {
 }
 
 func TestHandshakeAndRead(t *testing.T) {
-	head := "HTTP/1.1 200 OK\r\nCache-Control: no-store\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\nX-A-Very-Long-Header: " + strings.Repeat("x", 300) + "\r\n\r\n"
+	head := "HTTP/1.1 200 OK\r\nCache-Control: no-store\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\nX-A-Very-Long-Header: " + strings.Repeat("x", 5000) + "\r\n\r\n"
 	// The second event is longer than the 4 KB line buffer and split across
 	// chunks; a heartbeat comes between the events.
 	body := stateEvent(1, 1, 50) + ": ping\n\n" + stateEvent(2, 2, 6000) + stateEvent(3, 3, 50) + "event: expired\ndata: {}\n\n"
