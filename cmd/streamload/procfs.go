@@ -141,6 +141,7 @@ var scrapedMetrics = []string{
 	"go_memstats_stack_inuse_bytes",
 	"go_memstats_sys_bytes",
 	"go_goroutines",
+	"go_gc_duration_seconds_count",
 	"closerelay_stream_subscribers",
 }
 
