@@ -86,10 +86,15 @@ type server struct {
 	// collected yet counts), but it shows what the events cost on top.
 	RSSAfterSigning          int64              `json:"rssAfterSigningBytes,omitempty"`
 	KiBPerStreamAfterSigning float64            `json:"kibPerStreamAfterSigning,omitempty"`
-	GoroutinesPerStream      float64            `json:"goroutinesPerStream,omitempty"`
-	MetricsBefore            map[string]float64 `json:"metricsBefore,omitempty"`
-	MetricsAfter             map[string]float64 `json:"metricsAfter,omitempty"`
-	Notes                    []string           `json:"notes,omitempty"`
+	MetricsAfterSigning      map[string]float64 `json:"metricsAfterSigning,omitempty"`
+	// GC cycles the relay ran while signing: each one marks the whole heap
+	// and every stream's stack on the same cores, the likely source of a
+	// latency tail.
+	GCCyclesSigning     float64            `json:"gcCyclesSigning,omitempty"`
+	GoroutinesPerStream float64            `json:"goroutinesPerStream,omitempty"`
+	MetricsBefore       map[string]float64 `json:"metricsBefore,omitempty"`
+	MetricsAfter        map[string]float64 `json:"metricsAfter,omitempty"`
+	Notes               []string           `json:"notes,omitempty"`
 }
 
 // serverSample is one reading of the relay's memory.
@@ -133,7 +138,14 @@ func (s *server) after(x serverSample, streams int) {
 }
 
 func (s *server) busy(x serverSample, streams int) {
-	s.RSSAfterSigning = x.rss
+	s.RSSAfterSigning, s.MetricsAfterSigning = x.rss, x.metrics
+	s.Notes = append(s.Notes, x.notes...)
+	const gcs = "go_gc_duration_seconds_count"
+	if n, ok := x.metrics[gcs]; ok {
+		if n0, ok := s.MetricsAfter[gcs]; ok {
+			s.GCCyclesSigning = n - n0
+		}
+	}
 	if s.RSSBefore > 0 && x.rss > 0 {
 		s.KiBPerStreamAfterSigning = float64(x.rss-s.RSSBefore) / 1024 / float64(streams)
 	}
@@ -210,7 +222,8 @@ func writeSummary(w io.Writer, r *Result) {
 		p("server mem", "not measured (the payload names no local server pid and no ops URL)")
 	}
 	if s.RSSAfterSigning != 0 {
-		p("", "after the signing: RSS %s, %.1f KiB per stream (uncollected garbage included)", mib(s.RSSAfterSigning), s.KiBPerStreamAfterSigning)
+		p("", "after the signing: RSS %s, %.1f KiB per stream (uncollected garbage included); %g GC cycles while signing",
+			mib(s.RSSAfterSigning), s.KiBPerStreamAfterSigning, s.GCCyclesSigning)
 	}
 	if s.HeapStackKiBPerStream != 0 || s.GoroutinesPerStream != 0 {
 		p("", "ops metrics: Go heap + stacks in use %.1f KiB per stream, %.2f goroutines per stream, closerelay_stream_subscribers %g",
