@@ -603,7 +603,7 @@ func TestMedCosignPayloadTooLarge(t *testing.T) {
 
 func TestMedMethodNotAllowed(t *testing.T) {
 	r := medStart(t, medSecret, nil)
-	for _, m := range []string{http.MethodPut, http.MethodPatch, http.MethodDelete} {
+	for _, m := range []string{http.MethodPut, http.MethodPatch, http.MethodDelete, http.MethodTrace, "PROPFIND", "FOO"} {
 		t.Run(m, func(t *testing.T) {
 			res := r.do(t, m, "", strings.NewReader(`{}`), nil)
 			medWantErr(t, res, http.StatusMethodNotAllowed, "METHOD_NOT_ALLOWED")

@@ -156,6 +156,10 @@ func New(opts Options) *Server {
 	for _, m := range []string{http.MethodPut, http.MethodPatch, http.MethodDelete, http.MethodHead} {
 		e.Add(m, "/api/mediator/sign", s.mediatorMethodNotAllowed, s.route(metrics.RouteMediatorCosign))
 	}
+	// Every other method too (TRACE, PROPFIND, …), as SPEC's mediator errors
+	// say: Echo's own 405 would list each registered method in Allow, PUT
+	// and HEAD among them.
+	e.Add(echo.RouteNotFound, "/api/mediator/sign", s.mediatorMethodNotAllowed, s.route(metrics.RouteMediatorCosign))
 	s.echo = e
 	return s
 }

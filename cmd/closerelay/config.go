@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/closerelay/closerelay/mediator"
 	"log/slog"
 	"strconv"
 	"strings"
@@ -87,7 +88,7 @@ func loadConfig(getenv func(string) string) (config, error) {
 	}
 	// Environment-level check only (SPEC): S prefix and 56 characters; empty
 	// means unset. The strict seed check runs at first use, in mediator.
-	if s := c.MediatorSecret; s != "" && (len(s) != 56 || s[0] != 'S') {
+	if mediator.ParseSecretEnv(c.MediatorSecret) != nil {
 		errs = append(errs, &configError{"MEDIATOR_SECRET", "must be a seed of 56 characters starting with S (value not shown)"})
 	}
 	for _, o := range strings.Split(getenv("CORS_ALLOW_ORIGINS"), ",") {

@@ -76,11 +76,17 @@ func serve(ctx context.Context, cfg config, log *slog.Logger, lis, opsLis net.Li
 	if !cfg.RateLimits {
 		log.Warn("RATE_LIMITS=off: every per-client limiter is disabled; use only for load tests")
 	}
+	med := mediator.New(mediator.Options{Secret: cfg.MediatorSecret})
+	if err := med.Configured(); err != nil {
+		// The route still answers MEDIATOR_NOT_CONFIGURED per request; this
+		// tells the operator at once rather than at the first wallet's try.
+		log.Warn("mediator not configured: the mediator route answers MEDIATOR_NOT_CONFIGURED", "detail", err.Error())
+	}
 	plans := actor.NewSupervisor(actor.Options{Capacity: 500, MaxSubscribers: 50, Metrics: m, Log: log})
 	api := httpapi.New(httpapi.Options{
 		Plans:            plans,
 		Accounts:         accounts,
-		Mediator:         mediator.New(mediator.Options{Secret: cfg.MediatorSecret}),
+		Mediator:         med,
 		Metrics:          m,
 		Log:              log,
 		TrustedProxyHops: cfg.TrustedProxyHops,
