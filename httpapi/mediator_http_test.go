@@ -16,9 +16,7 @@ import (
 	"testing/synctest"
 	"time"
 
-	"github.com/closerelay/closerelay/actor"
 	"github.com/closerelay/closerelay/httpapi"
-	"github.com/closerelay/closerelay/internal/memlisten"
 	"github.com/closerelay/closerelay/mediator"
 	mt "github.com/closerelay/closerelay/mediator/mediatortest"
 	"github.com/closerelay/closerelay/metrics"
@@ -66,16 +64,9 @@ func medStart(t *testing.T, secret string, edit func(*httpapi.Options)) *medRela
 }
 
 // medBubble is startBubbleRelay with a configured mediator, which reads the
-// bubble's clock. startBubbleRelay takes no options, so this builds the same
-// relay, as a bubbleRelay so that its Stop applies. Call it inside the bubble
-// and Stop it before the bubble ends.
+// bubble's clock. Call it inside the bubble and Stop it before the bubble ends.
 func medBubble(secret string) (*medRelay, *bubbleRelay) {
-	plans := actor.NewSupervisor(actor.Options{})
-	api := httpapi.New(httpapi.Options{Plans: plans, Mediator: mediator.New(mediator.Options{Secret: secret})})
-	ln := memlisten.New()
-	b := &bubbleRelay{Base: "http://relay.test", API: api, Plans: plans, Client: ln.Client(),
-		srv: &http.Server{Handler: api}, served: make(chan error, 1)}
-	go func() { b.served <- b.srv.Serve(ln) }()
+	b := startBubbleRelay(httpapi.Options{Mediator: mediator.New(mediator.Options{Secret: secret})})
 	return &medRelay{base: b.Base, client: b.Client}, b
 }
 

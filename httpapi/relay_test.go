@@ -104,10 +104,18 @@ type bubbleRelay struct {
 	served chan error
 }
 
-func startBubbleRelay() *bubbleRelay {
+// startBubbleRelay starts a bubbleRelay; call it inside the bubble. opts may
+// set any Options but Plans and Accounts, which the relay owns (a configured
+// mediator, for instance).
+func startBubbleRelay(opts ...httpapi.Options) *bubbleRelay {
 	h := ledgertest.NewHandler()
 	plans := actor.NewSupervisor(actor.Options{})
-	api := httpapi.New(httpapi.Options{Plans: plans, Accounts: ledgertest.InProcessClient(h, 5*time.Second)})
+	var o httpapi.Options
+	if len(opts) > 0 {
+		o = opts[0]
+	}
+	o.Plans, o.Accounts = plans, ledgertest.InProcessClient(h, 5*time.Second)
+	api := httpapi.New(o)
 	ln := memlisten.New()
 	r := &bubbleRelay{
 		Base: "http://relay.test", API: api, Plans: plans, Horizon: h,
