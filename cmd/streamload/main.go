@@ -39,12 +39,17 @@ Opens -subscribers event streams to each of -plans plans of a load payload
 (plans staggered across the interval; a plan that runs out stops). Each event
 is matched to the sign request that caused it by its number of signers (its
 version moves in step), and delivery latency is the time the event reached the
-subscriber minus the time the request was sent.
+subscriber minus the time the request was sent; the fan-out spread is the time
+it reached the subscriber minus the time it reached the plan's first one (the
+fan-out alone, without the sign request). A subscriber that falls behind may
+be sent a newer state instead of one it has not read (CONTRACT section 5):
+such states are counted as skipped, apart from lost ones.
 
 The relay's memory per stream is (RSS with the streams idle - RSS before them)
 / streams, from /proc/<serverPid>/status when the payload gives the relay's pid,
 else from the ops listener's process_resident_memory_bytes; the ops metrics'
 Go heap, stacks and goroutines are reported beside it. Target: <= 32 KiB.
+Both processes' CPU time comes from /proc/<pid>/stat.
 
 Every stream is one descriptor here and one in the relay: RLIMIT_NOFILE is
 raised to its hard limit, and when the lower of the two processes' limits,
