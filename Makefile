@@ -32,6 +32,18 @@ lint: $(GOBIN)/staticcheck
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -cpu 1,2 ./...
 
+# Every fuzz target in turn, FUZZTIME each (go test takes one target per run).
+# The seed corpora under */testdata/fuzz also run in `make test`.
+FUZZTIME ?= 1m
+fuzz:
+	@set -e; for pkg in $$($(GO) list ./...); do \
+		dir=$$($(GO) list -f '{{.Dir}}' $$pkg); \
+		for t in $$(grep -ho '^func Fuzz[A-Za-z0-9_]*' $$dir/*_test.go 2>/dev/null | cut -c6-); do \
+			echo "== $$pkg $$t ($(FUZZTIME))"; \
+			$(GO) test -run '^$$' -fuzz "^$$t\$$" -fuzztime $(FUZZTIME) -parallel 1 $$pkg; \
+		done; \
+	done
+
 clean:
 	rm -rf bin
 
