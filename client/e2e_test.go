@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/closerelay/closerelay/client"
-	"github.com/closerelay/closerelay/client/internal/relaytest"
+	"github.com/closerelay/closerelay/internal/relaytest"
 	"github.com/closerelay/closerelay/client/wallet"
 	"github.com/closerelay/closerelay/ledger/ledgertest"
 	"github.com/stellar/go-stellar-sdk/keypair"

@@ -7,7 +7,6 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -16,12 +15,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/closerelay/closerelay/actor"
-	"github.com/closerelay/closerelay/httpapi"
+	"github.com/closerelay/closerelay/internal/relaytest"
 	"github.com/closerelay/closerelay/ledger"
 	"github.com/closerelay/closerelay/ledger/ledgertest"
 	"github.com/closerelay/closerelay/loadkit"
-	"github.com/closerelay/closerelay/metrics"
 	"github.com/stellar/go-stellar-sdk/keypair"
 )
 
@@ -36,24 +33,8 @@ type testRelay struct {
 // production 50.
 func startRelay(t *testing.T, maxSubscribers int) *testRelay {
 	t.Helper()
-	h := ledgertest.New()
-	m := metrics.New()
-	plans := actor.NewSupervisor(actor.Options{MaxSubscribers: maxSubscribers, Metrics: m})
-	api := httpapi.New(httpapi.Options{Plans: plans, Accounts: h.Client(5 * time.Second), Metrics: m})
-	srv := httptest.NewServer(api)
-	ops := httptest.NewServer(m.Handler())
-	t.Cleanup(func() {
-		api.Drain() // streams end first, or Close would wait on them
-		srv.Close()
-		ops.Close()
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		if err := plans.Stop(ctx); err != nil {
-			t.Errorf("stop plans: %v", err)
-		}
-		h.Close()
-	})
-	return &testRelay{url: srv.URL, ops: ops.URL, horizon: h}
+	r := relaytest.Start(t, relaytest.Options{MaxSubscribers: maxSubscribers})
+	return &testRelay{url: r.URL, ops: r.OpsURL, horizon: r.Horizon}
 }
 
 // publish creates nPlans accounts of nSigners signers each (the master, which

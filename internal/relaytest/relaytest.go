@@ -1,7 +1,7 @@
 // Package relaytest runs a real closerelay API (httpapi over the actor
-// supervisor and the mediator service) on a loopback httptest.Server, with
-// the ledgertest account-API double behind it, for the end-to-end tests of
-// the client packages.
+// supervisor and the mediator service, with its own metrics registry) on a
+// loopback httptest.Server, with the ledgertest account-API double behind
+// it, for the end-to-end tests of the client packages and the load tools.
 package relaytest
 
 import (
@@ -18,6 +18,7 @@ import (
 	"github.com/closerelay/closerelay/ledger"
 	"github.com/closerelay/closerelay/ledger/ledgertest"
 	"github.com/closerelay/closerelay/mediator"
+	"github.com/closerelay/closerelay/metrics"
 	"github.com/stellar/go-stellar-sdk/keypair"
 )
 
@@ -33,6 +34,8 @@ type Options struct {
 // Relay is a running relay.
 type Relay struct {
 	URL     string
+	OpsURL  string // the relay's /metrics, on a listener of its own
+	Metrics *metrics.Metrics
 	Horizon *ledgertest.Server // the account API the relay reads
 	Server  *httptest.Server
 	API     *httpapi.Server
@@ -43,12 +46,15 @@ type Relay struct {
 func Start(t testing.TB, opts Options) *Relay {
 	t.Helper()
 	h := ledgertest.New()
-	plans, api := newAPI(opts, h.Client(5*time.Second))
+	m := metrics.New()
+	plans, api := newAPI(opts, h.Client(5*time.Second), m)
 	srv := httptest.NewServer(api)
-	r := &Relay{URL: srv.URL, Horizon: h, Server: srv, API: api, Plans: plans}
+	ops := httptest.NewServer(m.Handler())
+	r := &Relay{URL: srv.URL, OpsURL: ops.URL, Metrics: m, Horizon: h, Server: srv, API: api, Plans: plans}
 	t.Cleanup(func() {
 		api.Drain() // streams end first, or Close would wait on them
 		srv.Close()
+		ops.Close()
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
 		if err := plans.Stop(ctx); err != nil {
@@ -76,7 +82,7 @@ type InMemoryRelay struct {
 func StartInMemory(t *testing.T, opts Options) *InMemoryRelay {
 	t.Helper()
 	h := ledgertest.NewHandler()
-	plans, api := newAPI(opts, ledgertest.InProcessClient(h, 5*time.Second))
+	plans, api := newAPI(opts, ledgertest.InProcessClient(h, 5*time.Second), nil)
 	ln := memlisten.New()
 	srv := &http.Server{Handler: api}
 	served := make(chan error, 1)
@@ -100,18 +106,19 @@ func StartInMemory(t *testing.T, opts Options) *InMemoryRelay {
 
 // newAPI is the relay both starters serve: the production shape over the
 // given account API.
-func newAPI(opts Options, accounts *ledger.AccountClient) (*actor.Supervisor, *httpapi.Server) {
+func newAPI(opts Options, accounts *ledger.AccountClient, m *metrics.Metrics) (*actor.Supervisor, *httpapi.Server) {
 	secret := ""
 	if !opts.NoMediator {
 		secret = keypair.MustRandom().Seed()
 	}
-	plans := actor.NewSupervisor(actor.Options{Capacity: 500, MaxSubscribers: opts.MaxSubscribers})
+	plans := actor.NewSupervisor(actor.Options{Capacity: 500, MaxSubscribers: opts.MaxSubscribers, Metrics: m})
 	api := httpapi.New(httpapi.Options{
 		Plans:      plans,
 		Accounts:   accounts,
 		Mediator:   mediator.New(mediator.Options{Secret: secret}),
 		RateLimits: opts.RateLimits,
 		Heartbeat:  opts.Heartbeat,
+		Metrics:    m,
 	})
 	return plans, api
 }
