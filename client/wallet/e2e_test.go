@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/closerelay/closerelay/client"
-	"github.com/closerelay/closerelay/internal/relaytest"
 	"github.com/closerelay/closerelay/client/wallet"
+	"github.com/closerelay/closerelay/internal/relaytest"
 	"github.com/closerelay/closerelay/ledger/ledgertest"
 	"github.com/stellar/go-stellar-sdk/keypair"
 	"github.com/stellar/go-stellar-sdk/txnbuild"
