@@ -145,42 +145,24 @@ func runLoadLocal(ctx context.Context, out io.Writer, o localOptions) (err error
 	start := time.Now()
 
 	double := ledgertest.NewHandler()
-	horizonLis, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return fmt.Errorf("listen for the account API double: %w", err)
-	}
-	horizonSrv := &http.Server{Handler: double, ReadHeaderTimeout: 5 * time.Second}
-	go func() { _ = horizonSrv.Serve(horizonLis) }()
-	defer func() {
-		double.Release()
-		_ = horizonSrv.Close()
-	}()
-	horizonURL := "http://" + horizonLis.Addr().String()
-	env := map[string]string{
-		"LISTEN_ADDR":           o.listen,
-		"OPS_ADDR":              o.ops,
-		"HORIZON_URL_MAINNET":   horizonURL,
-		"HORIZON_URL_TESTNET":   horizonURL,
-		"HORIZON_URL_FUTURENET": horizonURL,
-		"HORIZON_TIMEOUT":       "10s",
-		"RATE_LIMITS":           "off",
-		"TRUSTED_PROXY_HOPS":    "0",
-		"SHUTDOWN_TIMEOUT":      "5s",
-		"LOG_FORMAT":            "text",
-	}
-	cfg, err := loadConfig(func(k string) string { return env[k] })
-	if err != nil {
-		return fmt.Errorf("load configuration: %w", err)
-	}
-	stopRelay, relayURL, opsURL, err := startDemoRelay(ctx, cfg, o.logs)
+	stack, err := startLocalStack(ctx, double, map[string]string{
+		"LISTEN_ADDR":        o.listen,
+		"OPS_ADDR":           o.ops,
+		"HORIZON_TIMEOUT":    "10s",
+		"RATE_LIMITS":        "off",
+		"TRUSTED_PROXY_HOPS": "0",
+		"SHUTDOWN_TIMEOUT":   "5s",
+		"LOG_FORMAT":         "text",
+	}, o.logs)
 	if err != nil {
 		return err
 	}
 	defer func() {
-		if serr := stopRelay(); serr != nil && err == nil {
+		if serr := stack.stop(); serr != nil && err == nil {
 			err = serr
 		}
 	}()
+	relayURL, opsURL := stack.relayURL, stack.opsURL
 
 	// Accounts, each with signers-1 extra signers and its master (last),
 	// and one close per account signed by the master.

@@ -95,51 +95,33 @@ func runDemo(parent context.Context, out io.Writer, opts demoOptions) (err error
 	double := ledgertest.NewHandler()
 	acct := ledgertest.NewAccount(2, 1) // two extra signers and the master, weight 1 each; high threshold 3
 	double.AddAccount(acct)
-	horizonLis, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return fmt.Errorf("listen for the account API double: %w", err)
-	}
-	horizonSrv := &http.Server{Handler: double, ReadHeaderTimeout: 5 * time.Second}
-	go func() { _ = horizonSrv.Serve(horizonLis) }()
-	defer func() {
-		double.Release()
-		_ = horizonSrv.Close()
-	}()
-	horizonURL := "http://" + horizonLis.Addr().String()
 	names := map[string]string{
 		acct.Keys[0].Address(): "signer A",
 		acct.Keys[1].Address(): "signer B",
 		acct.Master.Address():  "signer C (the master key)",
 	}
-	n.stepf("account API double (Horizon's JSON shapes) on %s", horizonURL)
-	n.notef("account %s: signers A, B and C (its master key), weight 1 each; high threshold 3", acct.Address)
 
 	// The relay, wired exactly as `closerelay serve` wires it.
-	env := map[string]string{
-		"LISTEN_ADDR":           "127.0.0.1:0",
-		"OPS_ADDR":              "127.0.0.1:0",
-		"HORIZON_URL_MAINNET":   horizonURL,
-		"HORIZON_URL_TESTNET":   horizonURL,
-		"HORIZON_URL_FUTURENET": horizonURL,
-		"HORIZON_TIMEOUT":       "5s",
-		"MEDIATOR_SECRET":       keypair.MustRandom().Seed(),
-		"RATE_LIMITS":           "on",
-		"SHUTDOWN_TIMEOUT":      "5s",
-		"LOG_FORMAT":            "text",
-	}
-	cfg, err := loadConfig(func(k string) string { return env[k] })
+	stack, err := startLocalStack(ctx, double, map[string]string{
+		"LISTEN_ADDR":      "127.0.0.1:0",
+		"OPS_ADDR":         "127.0.0.1:0",
+		"HORIZON_TIMEOUT":  "5s",
+		"MEDIATOR_SECRET":  keypair.MustRandom().Seed(),
+		"RATE_LIMITS":      "on",
+		"SHUTDOWN_TIMEOUT": "5s",
+		"LOG_FORMAT":       "text",
+	}, opts.logs)
 	if err != nil {
-		return fmt.Errorf("demo configuration: %w", err)
-	}
-	stopRelay, relayURL, opsURL, err := startDemoRelay(ctx, cfg, opts.logs)
-	if err != nil {
-		return err
+		return fmt.Errorf("demo: %w", err)
 	}
 	defer func() {
-		if serr := stopRelay(); serr != nil && err == nil {
+		if serr := stack.stop(); serr != nil && err == nil {
 			err = serr
 		}
 	}()
+	horizonURL, relayURL, opsURL := stack.horizonURL, stack.relayURL, stack.opsURL
+	n.stepf("account API double (Horizon's JSON shapes) on %s", horizonURL)
+	n.notef("account %s: signers A, B and C (its master key), weight 1 each; high threshold 3", acct.Address)
 	n.stepf("relay serving on %s (ops on %s), rate limits on, a fresh MEDIATOR_SECRET", relayURL, opsURL)
 	if err := checkReady(ctx, opsURL); err != nil {
 		return err
@@ -249,10 +231,10 @@ func runDemo(parent context.Context, out io.Writer, opts demoOptions) (err error
 		return err
 	}
 
-	if err := stopRelay(); err != nil {
+	if err := stack.stop(); err != nil {
 		return err
 	}
-	stopRelay = func() error { return nil }
+	stack.stop = func() error { return nil }
 	n.stepf("relay drained and stopped")
 	fmt.Fprintln(out, "\ndemo complete: OK")
 	return nil
