@@ -264,3 +264,51 @@ func TestConcurrentMerges(t *testing.T) {
 		}
 	})
 }
+
+// TestStateRendersOncePerVersion: every copy of one version's State (a
+// snapshot, a subscriber's event) shares one rendering, a new version
+// renders anew, and a State not made by a plan renders on every call.
+func TestStateRendersOncePerVersion(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ctx := t.Context()
+		s := start(t, Options{})
+		f := newFixture(t, 1)
+		p := create(t, s, f, time.Now().Add(ledger.SigningWindow))
+		sub, err := p.Subscribe(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer sub.Close()
+		calls := 0
+		render := func(s State) []byte {
+			calls++
+			return []byte{byte(s.Version)}
+		}
+		snap, err := p.Snapshot(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ev := <-sub.C()
+		for _, st := range []State{snap, ev.State, snap} {
+			if got := st.Render(render); !bytes.Equal(got, []byte{1}) {
+				t.Fatalf("Render = %v, want version 1's", got)
+			}
+		}
+		if calls != 1 {
+			t.Fatalf("three copies of version 1 rendered %d times, want 1", calls)
+		}
+		st, _, err := p.Merge(ctx, f.admitted(1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := st.Render(render); !bytes.Equal(got, []byte{2}) || calls != 2 {
+			t.Fatalf("version 2 rendered %v after %d renders, want its own after 2", got, calls)
+		}
+		var zero State
+		zero.Render(render)
+		zero.Render(render)
+		if calls != 4 {
+			t.Fatalf("the zero State rendered %d times, want 2", calls-2)
+		}
+	})
+}

@@ -103,7 +103,7 @@ func (s *Server) stream(c echo.Context, sub *actor.Subscription) error {
 				buf.WriteString("\n")
 				last = true
 			} else {
-				writeStateEvent(&buf, ev.State)
+				buf.Write(ev.State.Render(renderStateEvent))
 			}
 		}
 		// Echo's Flush swallows write errors; net/http cancels the request
@@ -119,8 +119,11 @@ func (s *Server) stream(c echo.Context, sub *actor.Subscription) error {
 	}
 }
 
-// writeStateEvent renders one unnamed event: `id: <version>` and one data line.
-func writeStateEvent(buf *bytes.Buffer, st actor.State) {
+// renderStateEvent renders one unnamed event: `id: <version>` and one data
+// line. It is the same for every subscriber of a version, so the stream
+// renders it through State.Render, once per version.
+func renderStateEvent(st actor.State) []byte {
+	buf := new(bytes.Buffer)
 	buf.WriteString("id: ")
 	buf.WriteString(strconv.FormatUint(st.Version, 10))
 	buf.WriteString("\ndata: ")
@@ -129,6 +132,7 @@ func writeStateEvent(buf *bytes.Buffer, st actor.State) {
 		Network: string(st.Network), XDR: st.XDR, ID: st.ID, Signers: nonNil(st.Signers),
 	})
 	buf.WriteString("\n")
+	return buf.Bytes()
 }
 
 func writeFlush(rc *http.ResponseController, w http.ResponseWriter, b []byte) error {
