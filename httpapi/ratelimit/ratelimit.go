@@ -15,6 +15,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/hashicorp/golang-lru/v2/simplelru"
 	"github.com/labstack/echo/v4"
 	"golang.org/x/time/rate"
 )
@@ -32,20 +33,20 @@ type Limiter struct {
 	maxKeys int
 	now     func() time.Time
 
-	mu      sync.Mutex
-	buckets map[string]*bucket
-	// root is the sentinel of a circular list in order of last token taken:
-	// root.next is the bucket idle longest. A bucket refills from empty within
-	// one period of its last take, so the front has the earliest deadline by
-	// which a bucket is surely full, and eviction only ever looks there.
-	root bucket
+	mu sync.Mutex
+	// buckets is in order of last token taken: the oldest entry is the
+	// bucket idle longest. A bucket refills from empty within one period of
+	// its last take, so the oldest has the earliest deadline by which a
+	// bucket is surely full, and eviction only ever looks there. Its size is
+	// maxKeys, but Allow never adds past it (it evicts or refuses first), so
+	// the LRU's own eviction never runs.
+	buckets *simplelru.LRU[string, *bucket]
+	latest  time.Time // the newest bucket's last take
 }
 
 type bucket struct {
-	key        string
-	lim        *rate.Limiter
-	last       time.Time // when a token was last taken
-	prev, next *bucket
+	lim  *rate.Limiter
+	last time.Time // when a token was last taken
 }
 
 // New returns a Limiter allowing n requests per period per key, holding at
@@ -57,16 +58,18 @@ func New(n int, per time.Duration, maxKeys int, now func() time.Time) *Limiter {
 	if now == nil {
 		now = time.Now
 	}
-	l := &Limiter{
+	buckets, err := simplelru.NewLRU[string, *bucket](maxKeys, nil)
+	if err != nil {
+		panic("ratelimit: " + err.Error())
+	}
+	return &Limiter{
 		n:       n,
 		per:     per,
 		limit:   rate.Limit(float64(n) / per.Seconds()),
 		maxKeys: maxKeys,
 		now:     now,
-		buckets: make(map[string]*bucket),
+		buckets: buckets,
 	}
-	l.root.prev, l.root.next = &l.root, &l.root
-	return l
 }
 
 // Allow takes one token from key's bucket. When none is available it reports
@@ -78,13 +81,14 @@ func (l *Limiter) Allow(key string) (ok bool, retryAfter time.Duration) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 
-	b := l.buckets[key]
-	if b == nil {
-		if len(l.buckets) >= l.maxKeys && !l.evictFull(now) {
-			return false, l.untilFull(l.root.next, now)
+	b, known := l.buckets.Peek(key)
+	if !known {
+		if l.buckets.Len() >= l.maxKeys && !l.evictFull(now) {
+			_, idlest, _ := l.buckets.GetOldest()
+			return false, l.untilFull(idlest, now)
 		}
-		b = &bucket{key: key, lim: rate.NewLimiter(l.limit, l.n)}
-		l.buckets[key] = b
+		b = &bucket{lim: rate.NewLimiter(l.limit, l.n)}
+		l.buckets.Add(key, b)
 	}
 	if !b.lim.AllowN(now, 1) {
 		return false, max(l.untilTokens(b, 1, now), time.Nanosecond)
@@ -93,13 +97,14 @@ func (l *Limiter) Allow(key string) (ok bool, retryAfter time.Duration) {
 	// arrive slightly out of order. Never stamping earlier than the newest
 	// bucket keeps the list sorted; erring towards "used later" only ever
 	// delays an eviction.
-	if tail := l.root.prev; tail.last.After(now) {
-		now = tail.last
+	if l.latest.After(now) {
+		now = l.latest
 	}
 	if now.After(b.last) {
 		b.last = now
 	}
-	l.moveToBack(b)
+	l.latest = b.last
+	l.buckets.Get(key) // now the most recently used
 	return true, 0
 }
 
@@ -107,7 +112,7 @@ func (l *Limiter) Allow(key string) (ok bool, retryAfter time.Duration) {
 func (l *Limiter) Len() int {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return len(l.buckets)
+	return l.buckets.Len()
 }
 
 // evictFull drops full buckets from the idle end and reports whether any room
@@ -117,13 +122,12 @@ func (l *Limiter) Len() int {
 // full within one period anyway, so a new key waits at most that long.
 func (l *Limiter) evictFull(now time.Time) bool {
 	freed := false
-	for i := 0; i < evictBatch; i++ {
-		b := l.root.next
-		if b == &l.root || !l.full(b, now) {
+	for range evictBatch {
+		_, b, ok := l.buckets.GetOldest()
+		if !ok || !l.full(b, now) {
 			break
 		}
-		l.unlink(b)
-		delete(l.buckets, b.key)
+		l.buckets.RemoveOldest()
 		freed = true
 	}
 	return freed
@@ -157,20 +161,6 @@ func (l *Limiter) untilFull(b *bucket, now time.Time) time.Duration {
 	// Room opens only as other clients go idle; a near-zero wait would have a
 	// flood of new addresses retry in a tight loop.
 	return max(d, time.Second)
-}
-
-func (l *Limiter) unlink(b *bucket) {
-	b.prev.next, b.next.prev = b.next, b.prev
-	b.prev, b.next = nil, nil
-}
-
-func (l *Limiter) moveToBack(b *bucket) {
-	if b.next != nil {
-		l.unlink(b)
-	}
-	last := l.root.prev
-	b.prev, b.next = last, &l.root
-	last.next, l.root.prev = b, b
 }
 
 // Middleware throttles each request by keyFunc's key. A refused request goes to

@@ -55,31 +55,25 @@ func mustRefuse(t *testing.T, l *Limiter, key string, wantWait time.Duration) {
 	}
 }
 
-// checkInvariants verifies that list and map agree and the list is in
-// last-take order, which eviction relies on.
+// checkInvariants verifies that the buckets are in last-take order from the
+// idlest, which eviction relies on, that the newest take is latest, and that
+// the cap holds.
 func checkInvariants(t *testing.T, l *Limiter) {
 	t.Helper()
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	n := 0
 	var prev time.Time
-	for b := l.root.next; b != &l.root; b = b.next {
-		n++
-		if b.next.prev != b {
-			t.Fatalf("broken link at %q", b.key)
-		}
-		if l.buckets[b.key] != b {
-			t.Fatalf("listed bucket %q not in map", b.key)
-		}
+	for _, key := range l.buckets.Keys() { // oldest first
+		b, _ := l.buckets.Peek(key)
 		if b.last.Before(prev) {
-			t.Fatalf("list out of order at %q: %v before %v", b.key, b.last, prev)
+			t.Fatalf("buckets out of order at %q: %v before %v", key, b.last, prev)
 		}
 		prev = b.last
 	}
-	if n != len(l.buckets) {
-		t.Fatalf("list holds %d buckets, map %d", n, len(l.buckets))
+	if n := l.buckets.Len(); n > 0 && !prev.Equal(l.latest) {
+		t.Fatalf("newest bucket's last take %v, latest %v", prev, l.latest)
 	}
-	if n > l.maxKeys {
+	if n := l.buckets.Len(); n > l.maxKeys {
 		t.Fatalf("%d keys held, cap %d", n, l.maxKeys)
 	}
 }
@@ -227,7 +221,7 @@ func TestCapRefusesNewKeyUntilOldestIdle(t *testing.T) {
 	mustAllow(t, l, "d")
 	checkInvariants(t, l)
 	l.mu.Lock()
-	_, aHeld := l.buckets["a"]
+	aHeld := l.buckets.Contains("a")
 	l.mu.Unlock()
 	if aHeld {
 		t.Fatal("full bucket a was not dropped")
