@@ -141,6 +141,22 @@ func (f *fixture) partial(tb testing.TB, sigs ...xdr.DecoratedSignature) string 
 }
 
 // create publishes f on s and fails the test unless a new plan results.
+// startSubscribed starts a supervisor with opts, creates a plan of a fresh
+// fixture living the whole signing window, and subscribes to it; the
+// subscription ends with the test.
+func startSubscribed(t *testing.T, opts Options) (*fixture, *Plan, *Subscription) {
+	t.Helper()
+	s := start(t, opts)
+	f := newFixture(t, 1)
+	p := create(t, s, f, time.Now().Add(ledger.SigningWindow))
+	sub, err := p.Subscribe(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(sub.Close)
+	return f, p, sub
+}
+
 func create(tb testing.TB, s *Supervisor, f *fixture, expiry time.Time, signers ...int) *Plan {
 	tb.Helper()
 	p, created, err := s.Create(context.Background(), f.init(expiry, signers...))

@@ -43,14 +43,7 @@ func TestMergesInOrder(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		ctx := t.Context()
 		m := metrics.New()
-		s := start(t, Options{Metrics: m})
-		f := newFixture(t, 1)
-		p := create(t, s, f, time.Now().Add(ledger.SigningWindow))
-		sub, err := p.Subscribe(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer sub.Close()
+		f, p, sub := startSubscribed(t, Options{Metrics: m})
 		if ev := <-sub.C(); ev.State.Version != 1 {
 			t.Fatalf("first event is version %d, want 1", ev.State.Version)
 		}
@@ -271,14 +264,7 @@ func TestConcurrentMerges(t *testing.T) {
 func TestStateRendersOncePerVersion(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		ctx := t.Context()
-		s := start(t, Options{})
-		f := newFixture(t, 1)
-		p := create(t, s, f, time.Now().Add(ledger.SigningWindow))
-		sub, err := p.Subscribe(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer sub.Close()
+		f, p, sub := startSubscribed(t, Options{})
 		calls := 0
 		render := func(s State) []byte {
 			calls++
