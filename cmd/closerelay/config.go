@@ -2,13 +2,13 @@ package main
 
 import (
 	"fmt"
-	"github.com/closerelay/closerelay/mediator"
 	"log/slog"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/closerelay/closerelay/ledger"
+	"github.com/closerelay/closerelay/mediator"
 )
 
 // config is CONTRACT section 1, parsed once at start. Only this package reads
