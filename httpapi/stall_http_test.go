@@ -91,3 +91,38 @@ func TestSSEStalledClientIsDroppedAfterWriteTimeout(t *testing.T) {
 		})
 	}
 }
+
+// TestSSEConnectionReusableAfterStreamEnds: a stream that ends at its plan's
+// expiry leaves a keep-alive connection behind, and the client may send its
+// next request on it much later. The write deadlines the stream set must not
+// outlive the stream, or that later response would fail. net/http clears the
+// deadline after each response today; this keeps it so if the stream ever
+// takes the connection over (a hijack, say).
+func TestSSEConnectionReusableAfterStreamEnds(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		r := startBubbleRelay()
+		f := sseNewFixture(1, time.Now().Add(2*time.Minute).Unix()) // expiry in 1 min
+		r.Horizon.AddAccount(f.acct)
+		ssePublish(t, r.Client, r.Base, f.signed(f.acct.Keys[0]))
+
+		s := sseOpen(t, r.Client, r.Base, f.id, nil)
+		sseCheckState(t, s.next(t, time.Second), f, 1, f.acct.Keys[0])
+		time.Sleep(time.Minute)
+		if ev := s.next(t, time.Second); ev.Type != "expired" {
+			t.Fatalf("want the expired event, got %+v", ev)
+		}
+		s.end(t, time.Second)
+		s.Close()
+
+		// Well past the 15 s write deadline, on the pooled connection:
+		// a POST (never retried by the transport) must get its answer.
+		time.Sleep(time.Minute)
+		g := sseNewFixture(1, time.Now().Add(time.Hour).Unix())
+		r.Horizon.AddAccount(g.acct)
+		code, body, err := ssePost(t.Context(), r.Client, r.Base+"/api/plan", map[string]string{"network": "testnet", "xdr": g.signed(g.acct.Keys[0])})
+		if err != nil || code != http.StatusOK {
+			t.Fatalf("publish on the connection the stream used = %d %s %v", code, body, err)
+		}
+		r.Stop(t)
+	})
+}
