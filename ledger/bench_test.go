@@ -9,7 +9,6 @@ import (
 
 	"github.com/closerelay/closerelay/ledger"
 	"github.com/closerelay/closerelay/ledger/ledgertest"
-	"github.com/closerelay/closerelay/loadkit"
 	"github.com/stellar/go-stellar-sdk/xdr"
 )
 
@@ -150,7 +149,7 @@ func BenchmarkCheckPartialOtherPlan(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	bad, err := loadkit.ExpensiveSignature(rand.Reader)
+	bad, err := ledgertest.ExpensiveSignature(rand.Reader)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -29,7 +29,7 @@ func privOf(t testing.TB, kp *keypair.Full) ed25519.PrivateKey {
 
 func expensive(t testing.TB, hint xdr.SignatureHint) xdr.DecoratedSignature {
 	t.Helper()
-	sig, err := loadkit.ExpensiveSignature(rand.Reader)
+	sig, err := ledgertest.ExpensiveSignature(rand.Reader)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +52,7 @@ func TestCheckPartialWorstCase(t *testing.T) {
 	unsigned := ledgertest.StripSignatures(p.xdr)
 	sigs := make([]xdr.DecoratedSignature, 0, ledger.MaxSignatures)
 	for n := range uint64(ledger.MaxSignatures - 1) {
-		sigs = append(sigs, xdr.DecoratedSignature{Hint: loadkit.ForgedHint, Signature: loadkit.AltSignature(last, p.hash[:], n)})
+		sigs = append(sigs, xdr.DecoratedSignature{Hint: loadkit.ForgedHint, Signature: ledgertest.AltSign(last, p.hash[:], n)})
 	}
 	sigs = append(sigs, expensive(t, loadkit.ForgedHint))
 	worst := ledgertest.AppendSignatures(unsigned, sigs...)
@@ -71,7 +71,7 @@ func TestCheckPartialWorstCase(t *testing.T) {
 			return ledgertest.ForgedSignature(p.hash, k[rng.IntN(len(k))], hintOf(k[rng.IntN(len(k))]))
 		},
 		func() xdr.DecoratedSignature {
-			return xdr.DecoratedSignature{Hint: loadkit.ForgedHint, Signature: loadkit.AltSignature(privOf(t, k[rng.IntN(len(k))]), p.hash[:], rng.Uint64())}
+			return xdr.DecoratedSignature{Hint: loadkit.ForgedHint, Signature: ledgertest.AltSign(privOf(t, k[rng.IntN(len(k))]), p.hash[:], rng.Uint64())}
 		},
 		func() xdr.DecoratedSignature { return expensive(t, hintOf(k[rng.IntN(len(k))])) },
 		func() xdr.DecoratedSignature { return ledgertest.Signature(p.hash, stranger) },

@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/closerelay/closerelay/ledger"
+	"github.com/closerelay/closerelay/ledger/ledgertest"
 	"github.com/stellar/go-stellar-sdk/keypair"
 	"github.com/stellar/go-stellar-sdk/strkey"
 	"github.com/stellar/go-stellar-sdk/xdr"
@@ -20,9 +21,9 @@ var ForgedHint = xdr.SignatureHint{0xde, 0xad, 0xbe, 0xef}
 
 // Counts says how many of each optional kind of partial to prepare per plan.
 type Counts struct {
-	Fresh     int // distinct valid signatures by the publisher (AltSignature)
+	Fresh     int // distinct valid signatures by the publisher (ledgertest.AltSign)
 	Strangers int // signatures by keys that are not signers
-	Expensive int // ExpensiveSignature under a real signer's hint
+	Expensive int // ledgertest.ExpensiveSignature under a real signer's hint
 }
 
 // PlanInput is one published plan as BuildPlan needs it.
@@ -92,7 +93,7 @@ func BuildPlan(in PlanInput, c Counts) (Plan, error) {
 		return Plan{}, err
 	}
 	for n := range c.Fresh {
-		sig := xdr.DecoratedSignature{Hint: xdr.SignatureHint(pub.Hint()), Signature: AltSignature(priv, hash[:], uint64(n)+1)}
+		sig := xdr.DecoratedSignature{Hint: xdr.SignatureHint(pub.Hint()), Signature: ledgertest.AltSign(priv, hash[:], uint64(n)+1)}
 		if err := add(&p.Fresh, sig); err != nil {
 			return Plan{}, err
 		}
@@ -107,7 +108,7 @@ func BuildPlan(in PlanInput, c Counts) (Plan, error) {
 		}
 	}
 	for n := range c.Expensive {
-		bad, err := ExpensiveSignature(rand.Reader)
+		bad, err := ledgertest.ExpensiveSignature(rand.Reader)
 		if err != nil {
 			return Plan{}, err
 		}
