@@ -85,6 +85,7 @@ type Signer struct {
 type SignerSet struct {
 	signers []Signer
 	byHint  map[xdr.SignatureHint][]int
+	usable  int // candidates with a 32-byte key: those in byHint
 }
 
 // Close is a decoded, classified account-close transaction (see ParseClose).

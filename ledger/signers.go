@@ -104,6 +104,7 @@ func NewSignerSet(signers []Signer) *SignerSet {
 			}
 			sg.Hint = HintOf(sg.Key)
 			s.byHint[sg.Hint] = append(s.byHint[sg.Hint], i)
+			s.usable++
 		} else {
 			sg.Hint = xdr.SignatureHint{}
 		}
@@ -152,7 +153,7 @@ func (s *SignerSet) Recover(hash [32]byte, sig xdr.DecoratedSignature) (int, boo
 			return i, true
 		}
 	}
-	if len(tried) == s.usable() {
+	if len(tried) == s.usable {
 		return 0, false // pass one tried every candidate
 	}
 	release := acquireSweep(hash)
@@ -167,15 +168,6 @@ func (s *SignerSet) Recover(hash [32]byte, sig xdr.DecoratedSignature) (int, boo
 		}
 	}
 	return 0, false
-}
-
-// usable is the number of candidates with a 32-byte key.
-func (s *SignerSet) usable() int {
-	n := 0
-	for _, ids := range s.byHint {
-		n += len(ids)
-	}
-	return n
 }
 
 // stamp is sig re-stamped with signer i's canonical hint (SPEC "Signature
