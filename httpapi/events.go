@@ -84,6 +84,7 @@ func (s *Server) stream(c echo.Context, sub *actor.Subscription) error {
 	for {
 		buf.Reset()
 		last := false
+		var event []byte // a state event is written from its shared rendering, uncopied
 		select {
 		case <-ctx.Done():
 			return nil
@@ -103,13 +104,16 @@ func (s *Server) stream(c echo.Context, sub *actor.Subscription) error {
 				buf.WriteString("\n")
 				last = true
 			} else {
-				buf.Write(ev.State.Render(renderStateEvent))
+				event = ev.State.Render(renderStateEvent)
 			}
 		}
 		// Echo's Flush swallows write errors; net/http cancels the request
 		// context on one, so a stalled client's stream still ends at the
 		// next turn of this loop.
-		if err := writeFlush(rc, w, buf.Bytes()); err != nil {
+		if event == nil {
+			event = buf.Bytes()
+		}
+		if err := writeFlush(rc, w, event); err != nil {
 			return nil // the client is gone or stalled; nothing to answer
 		}
 		if last {
