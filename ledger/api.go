@@ -3,8 +3,10 @@
 // transaction hashes, signature recovery and admission, the merge checks, plan
 // expiry arithmetic, and the account API client that reads an account's signer set.
 //
-// It starts no goroutines and serves no HTTP; everything here is a pure function
-// of its inputs except AccountClient, which makes one bounded HTTP call.
+// It serves no HTTP; everything here is a pure function of its inputs except
+// AccountClient, which makes bounded HTTP calls, at most a set number at once,
+// each on a goroutine of its own and shared by the concurrent callers that
+// ask for the same account.
 package ledger
 
 // This file holds the types and constants other packages build on. The

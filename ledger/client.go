@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -19,6 +20,11 @@ import (
 // DefaultAccountTimeout bounds one account API call when NewAccountClient is
 // given no positive timeout (CONTRACT section 1, HORIZON_TIMEOUT).
 const DefaultAccountTimeout = 10 * time.Second
+
+// DefaultAccountConcurrency bounds the account API calls in flight at once
+// when WithConcurrency is never given a positive bound (CONTRACT section 9,
+// HORIZON_CONCURRENCY).
+const DefaultAccountConcurrency = 32
 
 // maxAccountBody caps the account API's answer. An account with the most
 // subentries the ledger allows answers a few hundred kilobytes; the cap stops
@@ -34,16 +40,53 @@ var _ AccountReader = (*AccountClient)(nil)
 
 // AccountClient reads signer sets from Horizon's account API through the
 // SDK's horizonclient: one endpoint per network, each call bounded by the
-// client's timeout and by the caller's context, whichever ends first.
+// client's timeout.
 //
-// It is safe for concurrent use. Configure it (WithObserver, WithTransport)
-// before sharing it; WithObserver alone may also be called later.
+// Callers that ask for the same account on the same network while a call for
+// it is under way share that call and its answer: a burst of publishes for
+// one account costs one round trip. The shared call runs on a goroutine of
+// its own, under a context detached from its callers (their values kept), so
+// a caller that goes away does not end it for the others; each caller stops
+// waiting when its own context ends, and the call is cancelled once no caller
+// waits for it any more.
+//
+// At most the concurrency bound (DefaultAccountConcurrency unless set with
+// WithConcurrency) calls are in flight at once, over all networks; a further
+// call waits for a free slot, first come first served, for at most the
+// client's timeout, and then fails with ErrAccountUnreachable without sending
+// anything. A caller therefore waits at most twice the timeout: once for a
+// slot, once for the answer.
+//
+// It is safe for concurrent use. Configure it (WithConcurrency,
+// WithTransport) before sharing it; WithObserver may also be called later.
 type AccountClient struct {
-	// Immutable after construction (WithTransport aside, see its comment).
+	// Immutable after construction (WithTransport and WithConcurrency aside,
+	// see their comments).
 	endpoints map[Network]*endpoint
 	timeout   time.Duration
+	slots     chan struct{} // one token per call in flight; its capacity is the bound
+
+	mu      sync.Mutex
+	flights map[flightKey]*flight // the calls under way
 
 	observe atomic.Pointer[func(Network, bool, time.Duration)]
+}
+
+// flightKey names what a call reads: callers with the same key share a call.
+type flightKey struct {
+	network Network
+	account string
+}
+
+// flight is one account API call, shared by the callers that asked for its
+// key while it was under way.
+type flight struct {
+	done   chan struct{} // closed once set and err are final
+	set    *SignerSet
+	err    error
+	cancel context.CancelFunc // ends the call; called when no caller waits
+
+	waiters int // callers still waiting; guarded by AccountClient.mu
 }
 
 // endpoint is one network's account API: its base URL, or the reason it has
@@ -63,7 +106,12 @@ func NewAccountClient(urls map[Network]string, timeout time.Duration) *AccountCl
 	if timeout <= 0 {
 		timeout = DefaultAccountTimeout
 	}
-	c := &AccountClient{endpoints: make(map[Network]*endpoint, len(urls)), timeout: timeout}
+	c := &AccountClient{
+		endpoints: make(map[Network]*endpoint, len(urls)),
+		timeout:   timeout,
+		slots:     make(chan struct{}, DefaultAccountConcurrency),
+		flights:   make(map[flightKey]*flight),
+	}
 	for n, raw := range urls {
 		ep := &endpoint{
 			url:  raw,
@@ -77,12 +125,15 @@ func NewAccountClient(urls map[Network]string, timeout time.Duration) *AccountCl
 	return c
 }
 
-// WithObserver installs f, called once per account API round trip with the
-// network, whether the call succeeded, and how long it took, so the caller
-// can time calls for metrics. Calls that fail before any request is sent (an
-// unconfigured network, an invalid address) are not observed. f runs on the
-// caller's goroutine and must be quick. It may be installed at any time and
-// replaces any earlier observer; nil removes it. It returns c.
+// WithObserver installs f, called once per account API round trip (not once
+// per caller: callers sharing a call share its observation) with the
+// network, whether the call succeeded, and how long the round trip took, so
+// the caller can time calls for metrics. Calls that fail before any request
+// is sent (an unconfigured network, an invalid address, no free slot within
+// the timeout) are not observed. f runs on the goroutine of the shared call,
+// before the callers that waited for its answer return, and must be quick.
+// It may be installed at any time and replaces any earlier observer; nil
+// removes it. It returns c.
 func (c *AccountClient) WithObserver(f func(n Network, ok bool, d time.Duration)) *AccountClient {
 	if f == nil {
 		c.observe.Store(nil)
@@ -104,20 +155,37 @@ func (c *AccountClient) WithTransport(rt http.RoundTripper) *AccountClient {
 	return c
 }
 
-// Timeout is the bound on one call.
+// WithConcurrency bounds the account API calls in flight at once to n;
+// n <= 0 restores DefaultAccountConcurrency. A call that finds no free slot
+// waits for one for at most the client's timeout. Call it before the client
+// is shared. It returns c.
+func (c *AccountClient) WithConcurrency(n int) *AccountClient {
+	if n <= 0 {
+		n = DefaultAccountConcurrency
+	}
+	c.slots = make(chan struct{}, n)
+	return c
+}
+
+// Timeout is the bound on one call, and on the wait for a slot before it.
 func (c *AccountClient) Timeout() time.Duration { return c.timeout }
+
+// Concurrency is the bound on the calls in flight at once.
+func (c *AccountClient) Concurrency() int { return cap(c.slots) }
 
 // Signers implements AccountReader: it reads account on network n and returns
 // its candidate set, the signers listed with type ed25519_public_key and a
 // weight above 0, in the account API's order (the master key included when
-// its weight is above 0).
+// its weight is above 0). Concurrent callers for the same n and account share
+// one call and receive the same set.
 //
 // Every failure wraps ErrAccountUnreachable: an unconfigured network, an
-// address that is not a G… account, a transport error, a timeout, a
-// cancelled ctx (the error then also wraps ctx's error), a non-2xx answer
-// (404 for an unknown account), an answer that does not parse, names another
-// account, lists more signers than the ledger allows or lists an invalid key.
-// The error's text never carries the upstream's body.
+// address that is not a G… account, no free call slot within the timeout, a
+// transport error, a timeout, a cancelled ctx (the error then also wraps
+// ctx's error, even when the shared call goes on for other callers), a
+// non-2xx answer (404 for an unknown account), an answer that does not
+// parse, names another account, lists more signers than the ledger allows or
+// lists an invalid key. The error's text never carries the upstream's body.
 func (c *AccountClient) Signers(ctx context.Context, n Network, account string) (*SignerSet, error) {
 	ep, ok := c.endpoints[n]
 	if !ok {
@@ -134,12 +202,100 @@ func (c *AccountClient) Signers(ctx context.Context, n Network, account string) 
 		return nil, unreachable("the request ended before the account API was called", err)
 	}
 
+	key := flightKey{network: n, account: account}
+	c.mu.Lock()
+	f := c.flights[key]
+	if f == nil {
+		// Detached from ctx, so that this caller going away does not end the
+		// call for callers that join it; await cancels it when none is left.
+		fctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+		f = &flight{done: make(chan struct{}), cancel: cancel}
+		c.flights[key] = f
+		go c.fly(fctx, key, ep, f)
+	}
+	f.waiters++
+	c.mu.Unlock()
+	return c.await(ctx, key, f)
+}
+
+// await waits for f's answer or for ctx to end. The last caller to stop
+// waiting before the answer cancels the call and waits for it to end (at
+// once, being cancelled), so that no call outlives all its callers.
+func (c *AccountClient) await(ctx context.Context, key flightKey, f *flight) (*SignerSet, error) {
+	select {
+	case <-f.done:
+		return f.set, f.err
+	case <-ctx.Done():
+	}
+	c.mu.Lock()
+	f.waiters--
+	last := f.waiters == 0
+	if last {
+		// A caller arriving from now on starts a call of its own.
+		if c.flights[key] == f {
+			delete(c.flights, key)
+		}
+		f.cancel()
+	}
+	c.mu.Unlock()
+	if last {
+		<-f.done
+	}
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return nil, unreachable("the account API did not answer in time", ctx.Err())
+	}
+	return nil, unreachable("the request was cancelled before the account API answered", ctx.Err())
+}
+
+// fly runs the shared call f for key under ctx, then hands its answer to the
+// callers still waiting.
+func (c *AccountClient) fly(ctx context.Context, key flightKey, ep *endpoint, f *flight) {
+	set, err := c.call(ctx, key.network, ep, key.account)
+	f.cancel()
+	c.mu.Lock()
+	if c.flights[key] == f {
+		delete(c.flights, key)
+	}
+	f.set, f.err = set, err
+	c.mu.Unlock()
+	close(f.done)
+}
+
+// call takes a slot, waiting for at most the timeout, and makes the round
+// trip.
+func (c *AccountClient) call(ctx context.Context, n Network, ep *endpoint, account string) (*SignerSet, error) {
+	slots := c.slots
+	if err := c.acquire(ctx, slots); err != nil {
+		return nil, err
+	}
+	defer func() { <-slots }()
+
 	start := time.Now()
 	set, err := c.read(ctx, ep, account)
 	if f := c.observe.Load(); f != nil {
 		(*f)(n, err == nil, time.Since(start))
 	}
 	return set, err
+}
+
+// acquire takes a slot of slots, waiting for one for at most the client's
+// timeout or until ctx ends.
+func (c *AccountClient) acquire(ctx context.Context, slots chan struct{}) error {
+	select {
+	case slots <- struct{}{}:
+		return nil
+	default:
+	}
+	t := time.NewTimer(c.timeout)
+	defer t.Stop()
+	select {
+	case slots <- struct{}{}:
+		return nil
+	case <-t.C:
+		return unreachable("too many account API calls are in flight; none ended in time", context.DeadlineExceeded)
+	case <-ctx.Done():
+		return unreachable("the request was cancelled before an account API call could start", ctx.Err())
+	}
 }
 
 func (c *AccountClient) read(ctx context.Context, ep *endpoint, account string) (*SignerSet, error) {

@@ -343,3 +343,316 @@ func TestAccountClientConcurrent(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// signersResult is what one Signers call returned, and when.
+type signersResult struct {
+	set  *ledger.SignerSet
+	err  error
+	took time.Duration
+}
+
+// goSigners calls c.Signers on a goroutine of its own; the answer arrives on
+// the returned channel.
+func goSigners(ctx context.Context, c *ledger.AccountClient, account string) <-chan signersResult {
+	out := make(chan signersResult, 1)
+	go func() {
+		start := time.Now()
+		set, err := c.Signers(ctx, ledger.Testnet, account)
+		out <- signersResult{set, err, time.Since(start)}
+	}()
+	return out
+}
+
+// roundTrips counts the observer's calls, by outcome.
+type roundTrips struct {
+	mu     sync.Mutex
+	ok, ko int
+}
+
+func (r *roundTrips) observe(c *ledger.AccountClient) *ledger.AccountClient {
+	return c.WithObserver(func(_ ledger.Network, ok bool, _ time.Duration) {
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		if ok {
+			r.ok++
+		} else {
+			r.ko++
+		}
+	})
+}
+
+func (r *roundTrips) check(t *testing.T, ok, ko int) {
+	t.Helper()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.ok != ok || r.ko != ko {
+		t.Errorf("observer saw %d successful and %d failed round trips, want %d and %d", r.ok, r.ko, ok, ko)
+	}
+}
+
+// TestAccountClientSharesOneCall is the reproduction of CONTRACT section 9:
+// 200 concurrent reads of one account, the account API holding its answer,
+// make one upstream request, observed once, whose answer every caller gets.
+func TestAccountClientSharesOneCall(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := ledgertest.NewHandler()
+		defer h.Release()
+		acct := ledgertest.DeterministicAccount(5, 2, 1)
+		h.AddAccount(acct)
+		h.SetHeld(true)
+		var trips roundTrips
+		c := trips.observe(ledgertest.InProcessClient(h, 10*time.Second))
+
+		const callers = 200
+		results := make([]<-chan signersResult, callers)
+		for i := range results {
+			results[i] = goSigners(t.Context(), c, acct.Address)
+		}
+		synctest.Wait() // every caller waits, the shared request in the double
+		if got := h.Requests(); got != 1 {
+			t.Fatalf("%d concurrent callers for one account made %d upstream requests, want 1", callers, got)
+		}
+		h.SetHeld(false)
+		var first *ledger.SignerSet
+		for i, r := range results {
+			res := <-r
+			if res.err != nil || res.set.Len() != 3 {
+				t.Fatalf("caller %d: Signers = %v, %v; want 3 candidates", i, res.set, res.err)
+			}
+			if first == nil {
+				first = res.set
+			} else if res.set != first {
+				t.Errorf("caller %d got a set of its own, not the shared call's", i)
+			}
+		}
+		if got := h.Requests(); got != 1 {
+			t.Errorf("upstream requests = %d, want 1", got)
+		}
+		trips.check(t, 1, 0)
+
+		// The answer is not cached: a later read makes a call of its own.
+		if _, err := c.Signers(t.Context(), ledger.Testnet, acct.Address); err != nil {
+			t.Fatal(err)
+		}
+		if got := h.Requests(); got != 2 {
+			t.Errorf("upstream requests after a later read = %d, want 2", got)
+		}
+		// Another network is another call.
+		h.SetHeld(true)
+		a, b := goSigners(t.Context(), c, acct.Address), make(chan signersResult, 1)
+		go func() {
+			set, err := c.Signers(t.Context(), ledger.Mainnet, acct.Address)
+			b <- signersResult{set: set, err: err}
+		}()
+		synctest.Wait()
+		if got := h.Requests(); got != 4 {
+			t.Errorf("upstream requests for one account on two networks = %d, want 4", got)
+		}
+		h.SetHeld(false)
+		<-a
+		<-b
+	})
+}
+
+// TestAccountClientConcurrencyBound: with the account API holding every
+// answer, N+k callers for distinct accounts put exactly N requests upstream;
+// the other k wait for a slot, without a request, and go once slots free.
+func TestAccountClientConcurrencyBound(t *testing.T) {
+	tests := []struct {
+		name  string
+		n     int // bound passed to WithConcurrency; 0: never called
+		bound int
+		extra int
+	}{
+		{name: "WithConcurrency(4)", n: 4, bound: 4, extra: 3},
+		{name: "default", bound: ledger.DefaultAccountConcurrency, extra: 8},
+		{name: "WithConcurrency(-1) is the default", n: -1, bound: ledger.DefaultAccountConcurrency, extra: 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				h := ledgertest.NewHandler()
+				defer h.Release()
+				callers := tt.bound + tt.extra
+				accts := make([]ledgertest.Account, callers)
+				for i := range accts {
+					accts[i] = ledgertest.DeterministicAccount(1000+i, 1, 1)
+					h.AddAccount(accts[i])
+				}
+				h.SetHeld(true)
+				var trips roundTrips
+				c := ledgertest.InProcessClient(h, 10*time.Second)
+				if tt.n != 0 {
+					c = c.WithConcurrency(tt.n)
+				}
+				trips.observe(c)
+				if got := c.Concurrency(); got != tt.bound {
+					t.Errorf("Concurrency() = %d, want %d", got, tt.bound)
+				}
+
+				results := make([]<-chan signersResult, callers)
+				for i, a := range accts {
+					results[i] = goSigners(t.Context(), c, a.Address)
+				}
+				synctest.Wait()
+				if got := h.Requests(); got != tt.bound {
+					t.Fatalf("%d callers for distinct accounts put %d requests upstream, want the bound %d", callers, got, tt.bound)
+				}
+				h.SetHeld(false)
+				for i, r := range results {
+					if res := <-r; res.err != nil || res.set.Len() != 2 {
+						t.Errorf("caller %d: Signers = %v, %v; want 2 candidates", i, res.set, res.err)
+					}
+				}
+				if got := h.Requests(); got != callers {
+					t.Errorf("upstream requests = %d, want %d", got, callers)
+				}
+				if got := h.PeakServing(); got != tt.bound {
+					t.Errorf("at most %d requests were in flight, want %d", got, tt.bound)
+				}
+				trips.check(t, callers, 0)
+			})
+		})
+	}
+}
+
+// TestAccountClientSlotTimeout: a call that finds every slot busy waits for
+// one, first come first served, for at most the client's timeout, then fails
+// with ErrAccountUnreachable without ever reaching the upstream; a caller
+// whose context ends while it waits stops waiting at once.
+func TestAccountClientSlotTimeout(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		const timeout = 10 * time.Second
+		h := ledgertest.NewHandler()
+		defer h.Release()
+		h.SetStalled(true) // every round trip lasts the whole timeout
+		var trips roundTrips
+		c := trips.observe(ledgertest.InProcessClient(h, timeout).WithConcurrency(1))
+		k := keys(140, 4)
+
+		// t=0: a takes the only slot until t=10s.
+		a := goSigners(t.Context(), c, k[0].Address())
+		synctest.Wait()
+		// t=1s: b waits for a slot; it gets a's at t=10s and holds it
+		// until t=20s.
+		time.Sleep(time.Second)
+		b := goSigners(t.Context(), c, k[1].Address())
+		// t=2s: a caller that gives up while waiting stops at once.
+		time.Sleep(time.Second)
+		ctx, cancel := context.WithCancel(t.Context())
+		gone := goSigners(ctx, c, k[2].Address())
+		synctest.Wait()
+		cancel()
+		res := <-gone
+		unreachable(t, res.err)
+		if !errors.Is(res.err, context.Canceled) || res.took != 0 {
+			t.Errorf("cancelled waiter: err = %v after %v, want context.Canceled at once", res.err, res.took)
+		}
+		// t=5s: c waits behind b; no slot frees before its timeout.
+		time.Sleep(3 * time.Second)
+		cw := goSigners(t.Context(), c, k[3].Address())
+		synctest.Wait()
+		if got := h.Requests(); got != 1 {
+			t.Fatalf("with one slot, %d requests reached the upstream, want 1", got)
+		}
+
+		res = <-cw
+		unreachable(t, res.err)
+		if !errors.Is(res.err, context.DeadlineExceeded) || res.took != timeout {
+			t.Errorf("waiter without a slot: err = %v after %v, want context.DeadlineExceeded after %v", res.err, res.took, timeout)
+		}
+		if got := h.Requests(); got != 2 {
+			t.Errorf("upstream requests = %d, want 2 (the waiter that timed out sent none)", got)
+		}
+		for name, r := range map[string]<-chan signersResult{"first": a, "second": b} {
+			res := <-r
+			unreachable(t, res.err)
+			if !errors.Is(res.err, context.DeadlineExceeded) {
+				t.Errorf("%s caller: err = %v, want the round trip's timeout", name, res.err)
+			}
+		}
+		if got := h.PeakServing(); got != 1 {
+			t.Errorf("at most %d requests were in flight, want 1", got)
+		}
+		trips.check(t, 0, 2) // the two round trips; no wait is observed
+	})
+}
+
+// TestAccountClientCallerGoneKeepsSharedCall: a caller that goes away,
+// even the one that started the shared call, does not end it for the others;
+// once every caller has gone, the call is cancelled.
+func TestAccountClientCallerGoneKeepsSharedCall(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := ledgertest.NewHandler()
+		defer h.Release()
+		acct := ledgertest.DeterministicAccount(6, 2, 1)
+		h.AddAccount(acct)
+		h.SetHeld(true)
+		var trips roundTrips
+		c := trips.observe(ledgertest.InProcessClient(h, 10*time.Second))
+
+		firstCtx, cancelFirst := context.WithCancel(t.Context())
+		first := goSigners(firstCtx, c, acct.Address)
+		synctest.Wait() // the first caller's request is in the double
+		deadlineCtx, stop := context.WithTimeout(t.Context(), 3*time.Second)
+		defer stop()
+		early := goSigners(deadlineCtx, c, acct.Address)
+		var others []<-chan signersResult
+		for range 5 {
+			others = append(others, goSigners(t.Context(), c, acct.Address))
+		}
+		synctest.Wait()
+
+		cancelFirst()
+		res := <-first
+		unreachable(t, res.err)
+		if !errors.Is(res.err, context.Canceled) || res.took != 0 {
+			t.Errorf("first caller: err = %v after %v, want context.Canceled at once", res.err, res.took)
+		}
+		res = <-early // ends at its own deadline
+		unreachable(t, res.err)
+		if !errors.Is(res.err, context.DeadlineExceeded) || res.took != 3*time.Second {
+			t.Errorf("caller with a 3s deadline: err = %v after %v, want context.DeadlineExceeded after 3s", res.err, res.took)
+		}
+		if got := h.Serving(); got != 1 {
+			t.Fatalf("after two callers went away, %d requests are in flight, want the shared 1", got)
+		}
+		h.SetHeld(false)
+		for i, r := range others {
+			if res := <-r; res.err != nil || res.set.Len() != 3 {
+				t.Errorf("remaining caller %d: Signers = %v, %v; want 3 candidates", i, res.set, res.err)
+			}
+		}
+		if got := h.Requests(); got != 1 {
+			t.Errorf("upstream requests = %d, want 1", got)
+		}
+		trips.check(t, 1, 0)
+
+		// Every caller goes: the call ends with them, and a new caller
+		// starts a call of its own.
+		h.SetHeld(true)
+		ctx, cancel := context.WithCancel(t.Context())
+		var gone []<-chan signersResult
+		for range 3 {
+			gone = append(gone, goSigners(ctx, c, acct.Address))
+		}
+		synctest.Wait()
+		cancel()
+		for _, r := range gone {
+			if res := <-r; !errors.Is(res.err, context.Canceled) {
+				t.Errorf("err = %v, want context.Canceled", res.err)
+			}
+		}
+		if got := h.Serving(); got != 0 {
+			t.Errorf("after every caller went away, %d requests are still in flight", got)
+		}
+		trips.check(t, 1, 1)
+		h.SetHeld(false)
+		if _, err := c.Signers(t.Context(), ledger.Testnet, acct.Address); err != nil {
+			t.Fatal(err)
+		}
+		if got := h.Requests(); got != 3 {
+			t.Errorf("upstream requests = %d, want 3", got)
+		}
+	})
+}

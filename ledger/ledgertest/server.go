@@ -6,7 +6,8 @@
 // protocols/horizon types, so the real horizonclient (and ledger.AccountClient
 // on top of it) parses it exactly as it parses Horizon. An unknown account is
 // a 404 carrying Horizon's problem JSON. It can also fail (500), answer late,
-// or stall until the client gives up.
+// stall until the client gives up, or hold requests until the test lets them
+// go, and it counts the requests it serves and the most it served at once.
 //
 // Handler is the double itself, usable on any listener (the demo serves it on
 // loopback) or, through Transport, with no listener at all, which lets tests
@@ -38,7 +39,10 @@ type Handler struct {
 	failing  bool
 	delay    time.Duration
 	stalled  bool
+	held     chan struct{} // non-nil while held: closed by SetHeld(false)
 	requests int
+	serving  int // requests being served now
+	peak     int // the most requests served at once
 	released bool
 }
 
@@ -113,6 +117,22 @@ func (h *Handler) SetStalled(on bool) {
 	h.stalled = on
 }
 
+// SetHeld(true) makes every request from then on wait, until SetHeld(false)
+// lets them all go on (or their client gives up, or Release); each then
+// answers as the double is configured at that moment. It is how a test keeps
+// requests in flight for as long as it needs, then has them succeed.
+func (h *Handler) SetHeld(on bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	switch {
+	case on && h.held == nil:
+		h.held = make(chan struct{})
+	case !on && h.held != nil:
+		close(h.held)
+		h.held = nil
+	}
+}
+
 // Requests is the number of account requests served so far.
 func (h *Handler) Requests() int {
 	h.mu.Lock()
@@ -120,7 +140,22 @@ func (h *Handler) Requests() int {
 	return h.requests
 }
 
-// Release ends every delayed or stalled request at once (each answers 503)
+// Serving is the number of account requests being served now (waiting while
+// delayed, stalled or held included).
+func (h *Handler) Serving() int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.serving
+}
+
+// PeakServing is the most account requests the double has served at once.
+func (h *Handler) PeakServing() int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.peak
+}
+
+// Release ends every delayed, stalled or held request at once (each answers 503)
 // and stops later ones from waiting. Server.Close calls it, so that closing
 // never waits on a stalled request whose client is still patient.
 func (h *Handler) Release() {
@@ -142,6 +177,28 @@ func (h *Handler) Transport() http.RoundTripper { return inProcess{h} }
 func (h *Handler) account(w http.ResponseWriter, r *http.Request) {
 	h.mu.Lock()
 	h.requests++
+	h.serving++
+	h.peak = max(h.peak, h.serving)
+	held := h.held
+	h.mu.Unlock()
+	defer func() {
+		h.mu.Lock()
+		h.serving--
+		h.mu.Unlock()
+	}()
+
+	if held != nil {
+		select {
+		case <-held:
+		case <-r.Context().Done():
+			return
+		case <-h.done:
+			writeProblem(w, problem.P{Type: "service_unavailable", Title: "Service Unavailable", Status: http.StatusServiceUnavailable})
+			return
+		}
+	}
+
+	h.mu.Lock()
 	acc, known := h.accounts[r.PathValue("id")]
 	failing, delay, stalled := h.failing, h.delay, h.stalled
 	h.mu.Unlock()
@@ -294,6 +351,9 @@ func (s *Server) SetDelay(d time.Duration) { s.h.SetDelay(d) }
 
 // SetStalled is Handler.SetStalled.
 func (s *Server) SetStalled(on bool) { s.h.SetStalled(on) }
+
+// SetHeld is Handler.SetHeld.
+func (s *Server) SetHeld(on bool) { s.h.SetHeld(on) }
 
 // Requests is Handler.Requests.
 func (s *Server) Requests() int { return s.h.Requests() }
