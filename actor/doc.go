@@ -1,16 +1,20 @@
 // Package actor holds closerelay's plans in memory: a Supervisor that owns the
-// registry and the plan limit, and one actor goroutine per Plan that owns its
-// envelope, its subscribers and its expiry timer.
+// registry and the plan limits (the relay's, and one per closing account), and
+// one actor goroutine per Plan that owns its envelope, its subscribers and its
+// expiry timer.
 //
 // # Ownership
 //
 // Nothing in this package is guarded by a lock shared with its callers.
 //
 //   - The Supervisor's goroutine alone reads and writes the registry (plan id
-//     to *Plan) and so the count of open plans. It never blocks on I/O: the
-//     account API round trip of a publish happens in the request goroutine,
-//     between CheckCapacity (guard 5) and Create (guard 8), and Create inserts
-//     atomically with its own capacity check.
+//     to *Plan), and so the count of open plans and the count of each closing
+//     account's open plans, which it changes with the registry and nowhere
+//     else. It never blocks on I/O: the account API round trip of a publish
+//     happens in the request goroutine, between CheckCapacity (guard 5) and
+//     Create (guard 8), and Create inserts atomically with its own checks of
+//     both limits and of the plan's expiry, which may have passed during
+//     that round trip.
 //   - A plan's goroutine alone touches its envelope, its signer list, its
 //     subscribers and its timer. Handlers reach it only by posting a request
 //     that carries a reply channel buffered to one, so the actor never waits
@@ -62,15 +66,20 @@
 //
 // # Lifetimes
 //
-// A plan lives until its expiry. Its actor arms a timer at that instant; when
-// it fires, the actor ends its subscribers as above and tells the Supervisor,
-// which frees the slot. A plan past its expiry is gone even before its timer
-// has been served: Lookup sweeps it, Create replaces it, a capacity check at
-// the limit sweeps every such plan, and the plan itself refuses requests
+// A plan lives until its expiry. Create refuses one whose expiry is not after
+// the Supervisor's clock with ErrExpired, so no plan is ever registered dead.
+// Its actor arms a timer at that instant; when it fires, the actor ends its
+// subscribers as above and tells the Supervisor, which frees the slot and
+// the account's. A plan past its expiry is gone even before its timer has
+// been served: Lookup sweeps it, Create replaces it, a capacity check at
+// either limit sweeps every such plan, and the plan itself refuses requests
 // with ErrNotFound. Each plan is counted expired once, whichever of these
 // comes first.
 //
+// A re-publish of an open plan is a merge, not a new plan: Create hands back
+// the live plan whatever the limits and the new publish's expiry.
+//
 // Stop closes the Supervisor to new calls, ends every plan (subscribers see
-// their channels close without Expired), and waits for all goroutines of the
-// package to return.
+// their channels close without Expired), empties the registry and the account
+// counts, and waits for all goroutines of the package to return.
 package actor

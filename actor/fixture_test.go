@@ -50,6 +50,7 @@ var signerSet = func() *ledger.SignerSet {
 // fixture is one account-close transaction: what a publish would hand to
 // Create, and the signatures its co-signers would send.
 type fixture struct {
+	account   string // the G… address of the account closed
 	unsigned  xdr.TransactionEnvelope
 	canonical *ledger.Canonical
 	id        string
@@ -67,7 +68,16 @@ func newFixture(tb testing.TB, seq int64) *fixture {
 // tests that need many plans and few signatures.
 func newFixtureSigned(tb testing.TB, seq int64, n int) *fixture {
 	tb.Helper()
-	acct := txnbuild.NewSimpleAccount(keys[0].Address(), seq)
+	return newFixtureOf(tb, keys[0].Address(), seq, n)
+}
+
+// newFixtureOf is newFixtureSigned for a close of another account (source,
+// a G… address), for the per-account limit. The candidate set stays keys:
+// the supervisor counts plans by PlanInit.Account and never asks whose
+// signers they are.
+func newFixtureOf(tb testing.TB, source string, seq int64, n int) *fixture {
+	tb.Helper()
+	acct := txnbuild.NewSimpleAccount(source, seq)
 	tx, err := txnbuild.NewTransaction(txnbuild.TransactionParams{
 		SourceAccount:        &acct,
 		IncrementSequenceNum: true,
@@ -82,7 +92,7 @@ func newFixtureSigned(tb testing.TB, seq int64, n int) *fixture {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	f := &fixture{unsigned: tx.ToXDR(), id: hex.EncodeToString(hash[:])}
+	f := &fixture{account: source, unsigned: tx.ToXDR(), id: hex.EncodeToString(hash[:])}
 	for i, kp := range keys[:n] {
 		sig, err := kp.SignDecorated(hash[:])
 		if err != nil {
@@ -118,6 +128,7 @@ func (f *fixture) init(expiry time.Time, signers ...int) PlanInit {
 		Admitted:  admitted,
 		Canonical: f.canonical,
 		Expiry:    expiry,
+		Account:   f.account,
 	}
 }
 

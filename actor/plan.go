@@ -59,6 +59,7 @@ type Plan struct {
 	canonical *ledger.Canonical
 	addresses []string // signer index → G… address
 	expiry    time.Time
+	account   string // G… address of the account being closed
 	sup       *Supervisor
 
 	// view is the plan's current version, published by the run loop (its
@@ -111,6 +112,7 @@ func newPlan(s *Supervisor, init PlanInit) (*Plan, error) {
 		canonical: init.Canonical,
 		addresses: make([]string, len(signers)),
 		expiry:    init.Expiry,
+		account:   init.Account,
 		sup:       s,
 		mailbox:   make(chan planRequest),
 		evict:     make(chan struct{}, 1),

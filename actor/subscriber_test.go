@@ -199,7 +199,7 @@ func TestExpiryEndsSubscribers(t *testing.T) {
 // and neither do stream readers waiting on them.
 func TestNoGoroutineLeftAfterExpiry(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		s := start(t, Options{})
+		s := start(t, Options{PlansPerAccount: 20}) // 20 closes of one account
 		for i := range 20 {
 			p := create(t, s, newFixtureSigned(t, int64(i+1), 1), time.Now().Add(time.Duration(i+1)*time.Minute))
 			for range 3 {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/closerelay/closerelay/ledger"
 	"github.com/closerelay/closerelay/metrics"
+	"github.com/stellar/go-stellar-sdk/strkey"
 	"github.com/stellar/go-stellar-sdk/xdr"
 )
 
@@ -19,6 +20,12 @@ var (
 	ErrNotFound = errors.New("actor: plan not found")
 	// ErrCapacity: the supervisor already holds Options.Capacity plans.
 	ErrCapacity = errors.New("actor: plan capacity reached")
+	// ErrAccountCapacity: the closing account already has
+	// Options.PlansPerAccount open plans (CONTRACT section 9).
+	ErrAccountCapacity = errors.New("actor: per-account plan capacity reached")
+	// ErrExpired: the plan's expiry had passed when Create came to insert it
+	// (guard 8 re-checks it: the account API round trip takes time).
+	ErrExpired = errors.New("actor: plan expired before it was inserted")
 	// ErrSignatureCap: the merge would take the envelope past ledger.MaxSignatures.
 	ErrSignatureCap = errors.New("actor: signature cap reached")
 	// ErrTooManySubscribers: the plan already has Options.MaxSubscribers streams.
@@ -29,16 +36,18 @@ var (
 
 // Production limits (SPEC "Limits"), used when Options leaves them zero.
 const (
-	DefaultCapacity       = 500
-	DefaultMaxSubscribers = 50
+	DefaultCapacity        = 500
+	DefaultMaxSubscribers  = 50
+	DefaultPlansPerAccount = 5 // CONTRACT section 9, PLANS_PER_ACCOUNT
 )
 
 // Options configure a Supervisor.
 type Options struct {
-	Capacity       int              // plans; 500 in production (DefaultCapacity when 0)
-	MaxSubscribers int              // per plan; 50 in production (DefaultMaxSubscribers when 0)
-	Now            func() time.Time // defaults to time.Now
-	Metrics        *metrics.Metrics // may be nil
+	Capacity        int              // plans; 500 in production (DefaultCapacity when 0)
+	MaxSubscribers  int              // per plan; 50 in production (DefaultMaxSubscribers when 0)
+	PlansPerAccount int              // open plans per closing account; 5 in production (DefaultPlansPerAccount when 0)
+	Now             func() time.Time // defaults to time.Now
+	Metrics         *metrics.Metrics // may be nil
 	// Log gets one line per expiry and per capacity refusal (creation is
 	// logged by the publish route, which knows the request); nil discards.
 	Log *slog.Logger
@@ -49,6 +58,7 @@ type Supervisor struct {
 	// Immutable after NewSupervisor.
 	capacity       int
 	maxSubscribers int
+	perAccount     int
 	now            func() time.Time
 	metrics        *metrics.Metrics
 	log            *slog.Logger
@@ -63,10 +73,13 @@ type Supervisor struct {
 	stopOnce sync.Once
 
 	// Owned by the run loop. plans holds only live or not-yet-swept plans;
-	// running also counts plans swept from the registry whose goroutine has
-	// not returned yet, so that Stop waits for them too.
-	plans   map[string]*Plan
-	running sync.WaitGroup
+	// accounts counts them by closing account (no zero entries), so the two
+	// change together, in add and remove only; running also counts plans
+	// swept from the registry whose goroutine has not returned yet, so that
+	// Stop waits for them too.
+	plans    map[string]*Plan
+	accounts map[string]int
+	running  sync.WaitGroup
 }
 
 // NewSupervisor starts the supervisor goroutine; Stop ends it and every plan.
@@ -74,6 +87,7 @@ func NewSupervisor(opts Options) *Supervisor {
 	s := &Supervisor{
 		capacity:       opts.Capacity,
 		maxSubscribers: opts.MaxSubscribers,
+		perAccount:     opts.PlansPerAccount,
 		now:            opts.Now,
 		metrics:        opts.Metrics,
 		log:            opts.Log,
@@ -82,12 +96,16 @@ func NewSupervisor(opts Options) *Supervisor {
 		quit:           make(chan struct{}),
 		done:           make(chan struct{}),
 		plans:          make(map[string]*Plan),
+		accounts:       make(map[string]int),
 	}
 	if s.capacity <= 0 {
 		s.capacity = DefaultCapacity
 	}
 	if s.maxSubscribers <= 0 {
 		s.maxSubscribers = DefaultMaxSubscribers
+	}
+	if s.perAccount <= 0 {
+		s.perAccount = DefaultPlansPerAccount
 	}
 	if s.now == nil {
 		s.now = time.Now
@@ -113,12 +131,19 @@ func (s *Supervisor) Stop(ctx context.Context) error {
 	}
 }
 
-// CheckCapacity answers ErrCapacity when no plan slot is free (guard 5).
-func (s *Supervisor) CheckCapacity(ctx context.Context) error {
+// CheckCapacity is guard 5 for a new plan closing account (a G… address):
+// ErrCapacity when no plan slot is free, else ErrAccountCapacity when account
+// already has PlansPerAccount open plans. Plans past their expiry are swept
+// before either refusal.
+func (s *Supervisor) CheckCapacity(ctx context.Context, account string) error {
 	ans := make(chan reply[struct{}], 1)
-	_, err := ask(ctx, s.mailbox, supRequest(capacityReq{ans}), ans, s.quit, s.done, s.gone)
+	_, err := ask(ctx, s.mailbox, supRequest(capacityReq{account, ans}), ans, s.quit, s.done, s.gone)
 	return err
 }
+
+// PlansPerAccount returns the per-account limit in force (Options.PlansPerAccount
+// or its default), for the reason of a refusal.
+func (s *Supervisor) PlansPerAccount() int { return s.perAccount }
 
 // Open returns the number of live plans.
 func (s *Supervisor) Open(ctx context.Context) (int, error) {
@@ -141,16 +166,22 @@ type PlanInit struct {
 	Admitted  []ledger.Admitted
 	Canonical *ledger.Canonical
 	Expiry    time.Time
+	// Account is the G… address of the account being closed: its open
+	// plans count against Options.PlansPerAccount.
+	Account string
 }
 
-// Create inserts a new plan atomically with the capacity check (guard 8). When a
-// live plan with the same id already exists it returns that plan with
-// created=false and no error (the caller then merges into it); at capacity it
-// returns ErrCapacity.
+// Create inserts a new plan atomically with the capacity checks and the
+// expiry check (guard 8). When a live plan with the same id already exists it
+// returns that plan with created=false and no error (the caller then merges
+// into it; a merge is not a new plan, so no limit applies). Otherwise it
+// returns ErrExpired when init.Expiry is not after the supervisor's clock,
+// ErrCapacity when no plan slot is free, and ErrAccountCapacity when
+// init.Account already has PlansPerAccount open plans, in that order.
 //
-// A PlanInit whose ID is not the hex of Canonical.Hash, or whose Admitted names
-// a signer outside Canonical.Signers, is refused with a plain error: that is a
-// caller's bug, not a client's.
+// A PlanInit whose ID is not the hex of Canonical.Hash, whose Admitted names
+// a signer outside Canonical.Signers, or whose Account is not a G… address, is
+// refused with a plain error: that is a caller's bug, not a client's.
 func (s *Supervisor) Create(ctx context.Context, init PlanInit) (p *Plan, created bool, err error) {
 	// The plan, its first encoding and its first view are built here, in the
 	// request goroutine, so the supervisor's serial section is an insert.
@@ -177,12 +208,12 @@ func (s *Supervisor) run() {
 			// A sweep may have removed p already, or replaced it under the
 			// same id; only the registered plan is counted.
 			if s.plans[p.id] == p {
-				delete(s.plans, p.id)
+				s.remove(p)
 				s.expired(p)
 			}
 		case <-s.quit:
-			for id := range s.plans {
-				delete(s.plans, id)
+			for _, p := range s.plans {
+				s.remove(p)
 				s.metrics.PlanClosed()
 			}
 			// Plans end on quit by themselves and never wait for this loop
@@ -208,10 +239,28 @@ func (s *Supervisor) live(p *Plan, now time.Time) bool {
 	}
 }
 
+// add registers p and takes a slot of its account.
+func (s *Supervisor) add(p *Plan) {
+	s.plans[p.id] = p
+	s.accounts[p.account]++
+}
+
+// remove takes p, which must be registered, out of the registry and frees
+// its account's slot: the only way a plan leaves (its timer, a sweep,
+// shutdown), so the per-account counts never drift from the registry.
+func (s *Supervisor) remove(p *Plan) {
+	delete(s.plans, p.id)
+	if n := s.accounts[p.account] - 1; n > 0 {
+		s.accounts[p.account] = n
+	} else {
+		delete(s.accounts, p.account)
+	}
+}
+
 // sweep removes p from the registry as expired and tells its actor to end
 // now rather than at its next timer tick.
 func (s *Supervisor) sweep(p *Plan) {
-	delete(s.plans, p.id)
+	s.remove(p)
 	s.expired(p)
 	select {
 	case p.evict <- struct{}{}:
@@ -232,8 +281,9 @@ func (s *Supervisor) refused() {
 	s.log.Warn("plan capacity refusal", "open_plans", len(s.plans), "capacity", s.capacity)
 }
 
-// sweepAll sweeps every plan past its expiry. It runs only at the limit, so
-// a full registry never refuses a publish because of plans that are gone.
+// sweepAll sweeps every plan past its expiry. It runs only at a limit, so
+// neither a full registry nor an account at its limit ever refuses a publish
+// because of plans that are gone.
 func (s *Supervisor) sweepAll() {
 	now := s.now()
 	for _, p := range s.plans {
@@ -252,18 +302,42 @@ func (s *Supervisor) full() bool {
 	return len(s.plans) >= s.capacity
 }
 
+// accountFull reports whether account has no slot free once expired plans
+// are swept.
+func (s *Supervisor) accountFull(account string) bool {
+	if s.accounts[account] < s.perAccount {
+		return false
+	}
+	s.sweepAll()
+	return s.accounts[account] >= s.perAccount
+}
+
+// admit is the capacity check of guards 5 and 8 for a new plan of account:
+// the relay's limit first, then the account's. A refusal is counted and
+// logged.
+func (s *Supervisor) admit(account string) error {
+	if s.full() {
+		s.refused()
+		return ErrCapacity
+	}
+	if s.accountFull(account) {
+		s.log.Warn("plan account capacity refusal", "account", account,
+			"account_plans", s.accounts[account], "plans_per_account", s.perAccount)
+		return ErrAccountCapacity
+	}
+	return nil
+}
+
 // supRequest is one request served by the supervisor's run loop.
 type supRequest interface{ serve(s *Supervisor) }
 
-type capacityReq struct{ ans chan<- reply[struct{}] }
+type capacityReq struct {
+	account string
+	ans     chan<- reply[struct{}]
+}
 
 func (r capacityReq) serve(s *Supervisor) {
-	if s.full() {
-		s.refused()
-		r.ans <- reply[struct{}]{err: ErrCapacity}
-		return
-	}
-	r.ans <- reply[struct{}]{}
+	r.ans <- reply[struct{}]{err: s.admit(r.account)}
 }
 
 type openReq struct{ ans chan<- reply[int] }
@@ -310,19 +384,26 @@ func (r createReq) serve(s *Supervisor) {
 		return
 	default:
 	}
+	now := s.now()
 	if cur, ok := s.plans[r.plan.id]; ok {
-		if s.live(cur, s.now()) {
+		if s.live(cur, now) {
 			r.ans <- reply[createResult]{v: createResult{plan: cur}}
 			return
 		}
 		s.sweep(cur)
 	}
-	if s.full() {
-		s.refused()
-		r.ans <- reply[createResult]{err: ErrCapacity}
+	// The publish checked the expiry before its account API round trip;
+	// the plan may have run out since. Registered, it would be live for no
+	// instant at all, and its publish would have answered 200.
+	if !now.Before(r.plan.expiry) {
+		r.ans <- reply[createResult]{err: ErrExpired}
 		return
 	}
-	s.plans[r.plan.id] = r.plan
+	if err := s.admit(r.plan.account); err != nil {
+		r.ans <- reply[createResult]{err: err}
+		return
+	}
+	s.add(r.plan)
 	s.running.Go(r.plan.run)
 	s.metrics.PlanCreated()
 	r.ans <- reply[createResult]{v: createResult{plan: r.plan, created: true}}
@@ -388,6 +469,9 @@ func checkInit(init PlanInit) error {
 	case e.Type == xdr.EnvelopeTypeEnvelopeTypeTxV0 && e.V0 != nil:
 	default:
 		return errors.New("actor: PlanInit.Envelope is not a classic transaction envelope")
+	}
+	if !strkey.IsValidEd25519PublicKey(init.Account) {
+		return errors.New("actor: PlanInit.Account is not a G… address")
 	}
 	if len(init.Admitted) > ledger.MaxSignatures {
 		return ErrSignatureCap

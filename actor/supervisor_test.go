@@ -90,6 +90,8 @@ func TestCreateRefusesBadInit(t *testing.T) {
 			"no canonical":      func(in *PlanInit) { in.Canonical = nil },
 			"signer not in set": func(in *PlanInit) { in.Admitted[0].Signer = len(keys) },
 			"not an envelope":   func(in *PlanInit) { in.Envelope.V1 = nil },
+			"no account":        func(in *PlanInit) { in.Account = "" },
+			"account not a G…":  func(in *PlanInit) { in.Account = "not-an-account" },
 		} {
 			in := f.init(expiry)
 			mutate(&in)
@@ -109,7 +111,9 @@ func TestCapacity(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		ctx := t.Context()
 		m := metrics.New()
-		s := start(t, Options{Capacity: DefaultCapacity, Metrics: m})
+		// One account closed 501 ways: the per-account limit is lifted
+		// so that only the relay's is tested here.
+		s := start(t, Options{Capacity: DefaultCapacity, PlansPerAccount: DefaultCapacity + 1, Metrics: m})
 		fixtures := make([]*fixture, DefaultCapacity+1)
 		for i := range fixtures {
 			fixtures[i] = newFixtureSigned(t, int64(i+1), 1)
@@ -120,13 +124,13 @@ func TestCapacity(t *testing.T) {
 			create(t, s, f, now.Add(ledger.SigningWindow))
 		}
 		// 499 open: guard 5 passes and the 500th plan is created.
-		if err := s.CheckCapacity(ctx); err != nil {
+		if err := s.CheckCapacity(ctx, keys[0].Address()); err != nil {
 			t.Fatalf("CheckCapacity at 499 = %v", err)
 		}
 		create(t, s, fixtures[DefaultCapacity-1], now.Add(ledger.SigningWindow))
 
 		last := fixtures[DefaultCapacity]
-		if err := s.CheckCapacity(ctx); !errors.Is(err, ErrCapacity) {
+		if err := s.CheckCapacity(ctx, keys[0].Address()); !errors.Is(err, ErrCapacity) {
 			t.Fatalf("CheckCapacity at 500 = %v, want ErrCapacity", err)
 		}
 		if p, created, err := s.Create(ctx, last.init(now.Add(ledger.SigningWindow))); !errors.Is(err, ErrCapacity) || p != nil || created {
@@ -152,7 +156,7 @@ func TestCapacity(t *testing.T) {
 		if n, _ := s.Open(ctx); n != DefaultCapacity-1 {
 			t.Fatalf("Open after one expiry = %d, want %d", n, DefaultCapacity-1)
 		}
-		if err := s.CheckCapacity(ctx); err != nil {
+		if err := s.CheckCapacity(ctx, keys[0].Address()); err != nil {
 			t.Fatalf("CheckCapacity after one expiry = %v", err)
 		}
 		create(t, s, last, time.Now().Add(ledger.SigningWindow))
@@ -174,11 +178,11 @@ func TestCapacitySweepsExpired(t *testing.T) {
 		now := clock.now()
 		create(t, s, newFixtureSigned(t, 1, 1), now.Add(time.Hour))
 		create(t, s, newFixtureSigned(t, 2, 1), now.Add(ledger.SigningWindow))
-		if err := s.CheckCapacity(t.Context()); !errors.Is(err, ErrCapacity) {
+		if err := s.CheckCapacity(t.Context(), keys[0].Address()); !errors.Is(err, ErrCapacity) {
 			t.Fatalf("CheckCapacity = %v, want ErrCapacity", err)
 		}
 		clock.advance(2 * time.Hour)
-		if err := s.CheckCapacity(t.Context()); err != nil {
+		if err := s.CheckCapacity(t.Context(), keys[0].Address()); err != nil {
 			t.Fatalf("CheckCapacity past the first expiry = %v", err)
 		}
 		create(t, s, newFixtureSigned(t, 3, 1), clock.now().Add(ledger.SigningWindow))
@@ -429,7 +433,7 @@ func TestStop(t *testing.T) {
 		if _, err := s.Lookup(ctx, f1.id); !errors.Is(err, ErrStopped) {
 			t.Errorf("Lookup after Stop = %v", err)
 		}
-		if err := s.CheckCapacity(ctx); !errors.Is(err, ErrStopped) {
+		if err := s.CheckCapacity(ctx, keys[0].Address()); !errors.Is(err, ErrStopped) {
 			t.Errorf("CheckCapacity after Stop = %v", err)
 		}
 		if _, err := s.Open(ctx); !errors.Is(err, ErrStopped) {
@@ -477,7 +481,7 @@ func TestCancelledContext(t *testing.T) {
 		}
 		_, err := s.Lookup(cancelled, f.id)
 		check("Lookup", err)
-		check("CheckCapacity", s.CheckCapacity(cancelled))
+		check("CheckCapacity", s.CheckCapacity(cancelled, keys[0].Address()))
 		_, err = s.Open(cancelled)
 		check("Open", err)
 		_, _, err = s.Create(cancelled, newFixture(t, 2).init(expiry))

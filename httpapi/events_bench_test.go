@@ -29,7 +29,7 @@ import (
 // client/internal/relaytest does, with rate limits off.
 type benchRelay struct {
 	url     string
-	account ledgertest.Account
+	horizon *ledgertest.Server
 	dest    string
 	client  *http.Client // for publish and sign: keep-alive, not the streams
 	seq     atomic.Int64
@@ -38,20 +38,19 @@ type benchRelay struct {
 func benchStartRelay(b *testing.B) *benchRelay {
 	b.Helper()
 	tr := startRelay(b, httpapi.Options{}, 0, nil)
-	acct := ledgertest.NewAccount(ledger.MaxSignatures-1, 1) // 19 co-signers + master
-	tr.Horizon.AddAccount(acct)
 	return &benchRelay{
 		url:     tr.URL,
-		account: acct,
+		horizon: tr.Horizon,
 		dest:    ledgertest.Keypair(999).Address(),
 		client:  tr.Client,
 	}
 }
 
-// benchPlan is one published plan: its id and sequence number.
+// benchPlan is one published plan: its id, sequence number and account.
 type benchPlan struct {
-	id  string
-	seq int64
+	id   string
+	seq  int64
+	acct ledgertest.Account
 }
 
 func (r *benchRelay) post(b *testing.B, path, body string) {
@@ -71,19 +70,23 @@ func benchXDRBody(x string) string {
 	return string(raw)
 }
 
-// publish publishes a fresh close carrying the master's signature.
+// publish publishes a fresh close of a fresh account (19 co-signers and the
+// master; PLANS_PER_ACCOUNT allows few plans per account) carrying the
+// master's signature.
 func (r *benchRelay) publish(b *testing.B) benchPlan {
+	acct := ledgertest.NewAccount(ledger.MaxSignatures-1, 1)
+	r.horizon.AddAccount(acct)
 	seq := r.seq.Add(1)
-	master := r.account.Keys[len(r.account.Keys)-1]
+	master := acct.Keys[len(acct.Keys)-1]
 	x, hash := ledgertest.BuildClose(master, r.dest, seq, 0, network.TestNetworkPassphrase, master)
 	r.post(b, "/api/plan", benchXDRBody(x))
-	return benchPlan{id: fmt.Sprintf("%x", hash), seq: seq}
+	return benchPlan{id: fmt.Sprintf("%x", hash), seq: seq, acct: acct}
 }
 
 // partial is co-signer i's partial (0 ≤ i < 19) for p.
 func (r *benchRelay) partial(p benchPlan, i int) string {
-	x, _ := ledgertest.BuildClose(r.account.Keys[len(r.account.Keys)-1], r.dest, p.seq, 0,
-		network.TestNetworkPassphrase, r.account.Keys[i])
+	x, _ := ledgertest.BuildClose(p.acct.Keys[len(p.acct.Keys)-1], r.dest, p.seq, 0,
+		network.TestNetworkPassphrase, p.acct.Keys[i])
 	return benchXDRBody(x)
 }
 

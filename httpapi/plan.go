@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"unicode/utf8"
@@ -122,8 +123,8 @@ func (s *Server) publish(c echo.Context) error {
 	} else if !errors.Is(err, actor.ErrNotFound) {
 		return s.actorFailure(err)
 	}
-	// Guard 5.
-	if err := s.plans.CheckCapacity(ctx); err != nil {
+	// Guard 5: the relay's limit, then the closing account's.
+	if err := s.plans.CheckCapacity(ctx, closeTx.Account); err != nil {
 		return s.actorFailure(err)
 	}
 	// Guard 6: the account API round trip happens here, in the request
@@ -150,10 +151,11 @@ func (s *Server) publish(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	// Guard 8: insert atomically with the second capacity check.
+	// Guard 8: insert atomically with the second capacity check and the
+	// second expiry check (the account API round trip took time).
 	plan, created, err := s.plans.Create(ctx, actor.PlanInit{
 		ID: id, Network: network, Envelope: canonicalEnv, Admitted: admitted,
-		Canonical: canonical, Expiry: expiry,
+		Canonical: canonical, Expiry: expiry, Account: closeTx.Account,
 	})
 	if err != nil {
 		return s.actorFailure(err)
@@ -261,6 +263,10 @@ func (s *Server) actorFailure(err error) error {
 		return fail(codeNotFound, "signing request not found")
 	case errors.Is(err, actor.ErrCapacity):
 		return fail(codeCapacity, "the relay holds its maximum of 500 open plans; retry later")
+	case errors.Is(err, actor.ErrAccountCapacity):
+		return fail(codeCapacity, fmt.Sprintf("the closing account already has %d open plans, the per-account limit (PLANS_PER_ACCOUNT); retry when one expires", s.plans.PlansPerAccount()))
+	case errors.Is(err, actor.ErrExpired):
+		return fail(codeExpired, "the transaction's maxTime left no signing window by the time the plan was stored")
 	case errors.Is(err, actor.ErrSignatureCap):
 		return fail(codeRejected, "the envelope would carry more than 20 signatures")
 	case errors.Is(err, actor.ErrStopped):

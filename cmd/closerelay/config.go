@@ -18,6 +18,8 @@ type config struct {
 	OpsAddr          string
 	HorizonURLs      map[ledger.Network]string
 	HorizonTimeout   time.Duration
+	HorizonConc      int    // HORIZON_CONCURRENCY: account API calls in flight at most
+	PlansPerAccount  int    // PLANS_PER_ACCOUNT: open plans of one closing account at most
 	MediatorSecret   string // never logged, never echoed in an error
 	TrustedProxyHops int
 	RateLimits       bool
@@ -73,6 +75,20 @@ func loadConfig(getenv func(string) string) (config, error) {
 		errs = append(errs, err)
 	}
 	if c.ShutdownTimeout, err = dur("SHUTDOWN_TIMEOUT", "15s"); err != nil {
+		errs = append(errs, err)
+	}
+	positive := func(name, def string) (int, error) {
+		v := str(name, def)
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			return 0, &configError{name, fmt.Sprintf("%q is not a whole number of 1 or more", v)}
+		}
+		return n, nil
+	}
+	if c.HorizonConc, err = positive("HORIZON_CONCURRENCY", "32"); err != nil {
+		errs = append(errs, err)
+	}
+	if c.PlansPerAccount, err = positive("PLANS_PER_ACCOUNT", "5"); err != nil {
 		errs = append(errs, err)
 	}
 	hops := str("TRUSTED_PROXY_HOPS", "1")

@@ -20,8 +20,8 @@ func TestConfigDefaults(t *testing.T) {
 	if c.ListenAddr != ":8080" || c.OpsAddr != ":9090" || c.HorizonTimeout != 10*time.Second ||
 		c.TrustedProxyHops != 1 || !c.RateLimits || c.SSEHeartbeat != 25*time.Second ||
 		c.ShutdownTimeout != 15*time.Second || c.LogFormat != "json" || len(c.CORSAllowOrigins) != 0 ||
-		c.MediatorSecret != "" {
-		t.Fatalf("defaults differ from CONTRACT section 1: %+v", c)
+		c.MediatorSecret != "" || c.HorizonConc != 32 || c.PlansPerAccount != 5 {
+		t.Fatalf("defaults differ from CONTRACT sections 1 and 9: %+v", c)
 	}
 	if c.HorizonURLs[ledger.Testnet] != "https://horizon-testnet.stellar.org" ||
 		c.HorizonURLs[ledger.Mainnet] != "https://horizon.stellar.org" ||
@@ -34,13 +34,14 @@ func TestConfigValues(t *testing.T) {
 	c, err := loadConfig(envOf(map[string]string{
 		"TRUSTED_PROXY_HOPS": "0", "RATE_LIMITS": "off", "SSE_HEARTBEAT": "1s",
 		"CORS_ALLOW_ORIGINS": "https://a.example, https://b.example", "LOG_FORMAT": "text", "LOG_LEVEL": "debug",
-		"MEDIATOR_SECRET": "S" + strings.Repeat("A", 55),
+		"MEDIATOR_SECRET":     "S" + strings.Repeat("A", 55),
+		"HORIZON_CONCURRENCY": "4", "PLANS_PER_ACCOUNT": "2",
 	}))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if c.TrustedProxyHops != 0 || c.RateLimits || c.SSEHeartbeat != time.Second || len(c.CORSAllowOrigins) != 2 ||
-		c.CORSAllowOrigins[1] != "https://b.example" || c.LogFormat != "text" {
+		c.CORSAllowOrigins[1] != "https://b.example" || c.LogFormat != "text" || c.HorizonConc != 4 || c.PlansPerAccount != 2 {
 		t.Fatalf("parsed: %+v", c)
 	}
 }
@@ -63,6 +64,10 @@ func TestConfigInvalidNamesTheVariable(t *testing.T) {
 		{map[string]string{"LOG_LEVEL": "loud"}, "LOG_LEVEL"},
 		{map[string]string{"LOG_FORMAT": "xml"}, "LOG_FORMAT"},
 		{map[string]string{"HORIZON_URL_TESTNET": "ftp://x"}, "HORIZON_URL_TESTNET"},
+		{map[string]string{"HORIZON_CONCURRENCY": "0"}, "HORIZON_CONCURRENCY"},
+		{map[string]string{"HORIZON_CONCURRENCY": "many"}, "HORIZON_CONCURRENCY"},
+		{map[string]string{"PLANS_PER_ACCOUNT": "-5"}, "PLANS_PER_ACCOUNT"},
+		{map[string]string{"PLANS_PER_ACCOUNT": "5.5"}, "PLANS_PER_ACCOUNT"},
 	}
 	for _, tc := range cases {
 		_, err := loadConfig(envOf(tc.env))

@@ -772,7 +772,8 @@ func TestOpsHealthAndReadinessWhileDraining(t *testing.T) {
 // rejections, and logged once as a warning.
 func TestOpsCapacityRefusal(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		r := startOpsRelay(t, nil)
+		// One account fills the relay: lift its own limit to reach the global one.
+		r := startOpsRelay(t, map[string]string{"PLANS_PER_ACCOUNT": "500"})
 		dest := ledgertest.Keypair(9001).Address()
 		publish := func(seq int64, status int, code string) {
 			t.Helper()

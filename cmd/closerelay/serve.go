@@ -71,6 +71,7 @@ func serve(ctx context.Context, cfg config, log *slog.Logger, lis, opsLis net.Li
 	accounts ledger.AccountReader, ready chan<- struct{}) error {
 	m := metrics.New()
 	if a, ok := accounts.(*ledger.AccountClient); ok {
+		a.WithConcurrency(cfg.HorizonConc) // before any request shares it
 		a.WithObserver(func(n ledger.Network, ok bool, d time.Duration) { m.AccountAPI(string(n), ok, d) })
 	}
 	if !cfg.RateLimits {
@@ -82,7 +83,7 @@ func serve(ctx context.Context, cfg config, log *slog.Logger, lis, opsLis net.Li
 		// tells the operator at once rather than at the first wallet's try.
 		log.Warn("mediator not configured: the mediator route answers MEDIATOR_NOT_CONFIGURED", "detail", err.Error())
 	}
-	plans := actor.NewSupervisor(actor.Options{Capacity: 500, MaxSubscribers: 50, Metrics: m, Log: log})
+	plans := actor.NewSupervisor(actor.Options{Capacity: 500, MaxSubscribers: 50, PlansPerAccount: cfg.PlansPerAccount, Metrics: m, Log: log})
 	api := httpapi.New(httpapi.Options{
 		Plans:            plans,
 		Accounts:         accounts,
