@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"strconv"
@@ -29,7 +30,18 @@ const (
 	codeUnavailable      = "UNAVAILABLE"
 	codeTooManyListeners = "TOO_MANY_SUBSCRIBERS"
 	codeNotConfigured    = "MEDIATOR_NOT_CONFIGURED"
+	codeRequestTimeout   = "REQUEST_TIMEOUT"
 )
+
+// statusClientGone is the status recorded, never written, for a request whose
+// client went away before its answer (nginx's convention): no 4xx or 5xx of
+// ours, since nobody was there to receive it.
+const statusClientGone = 499
+
+// errClientGone stands for a request whose client went away mid-request (it
+// closed the connection while sending the body, or its context ended while
+// the answer was being worked out).
+var errClientGone = errors.New("client gone")
 
 // statusOf is the one table from code to HTTP status (STYLE habit 10). Codes
 // not listed (the 13 forward codes, INVALID_FLOW_TOKEN, and the plan guards) are
@@ -43,6 +55,7 @@ var statusOf = map[string]int{
 	codeUnavailable:      http.StatusServiceUnavailable,
 	codeNotConfigured:    http.StatusInternalServerError,
 	codeTooManyListeners: http.StatusServiceUnavailable,
+	codeRequestTimeout:   http.StatusRequestTimeout,
 }
 
 func statusFor(code string) int {
@@ -86,6 +99,14 @@ func (s *Server) errorHandler(err error, c echo.Context) {
 	if c.Response().Committed {
 		return
 	}
+	if clientGone(c, err) {
+		// Not an error of ours or of the client's request: nothing is
+		// written, nothing counted as a rejection, and the HTTP metrics
+		// see the status below.
+		s.log.Debug("client gone", "route", c.Path(), "err", err)
+		c.Response().Status = statusClientGone
+		return
+	}
 	var ae *apiError
 	var he *echo.HTTPError
 	switch {
@@ -110,11 +131,24 @@ func (s *Server) errorHandler(err error, c echo.Context) {
 	s.writeJSONError(c, statusFor(ae.code), ae)
 }
 
+// clientGone reports whether err means the client went away rather than
+// that something failed: a body that stopped short, or a request context that
+// ended (the connection closed) while the request was being served.
+func clientGone(c echo.Context, err error) bool {
+	if errors.Is(err, errClientGone) {
+		return true
+	}
+	return c.Request().Context().Err() != nil &&
+		(errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded))
+}
+
 func (s *Server) writeJSONError(c echo.Context, status int, ae *apiError) {
 	if route := routeLabel(c); route != "" {
 		s.metrics.Rejection(route, ae.code)
 	}
 	if c.Request().Method == http.MethodHead {
+		// The headers GET would carry, without the body.
+		c.Response().Header().Set(echo.HeaderContentType, echo.MIMEApplicationJSON)
 		_ = c.NoContent(status)
 		return
 	}

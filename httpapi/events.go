@@ -55,6 +55,27 @@ func (s *Server) events(c echo.Context) error {
 	return err
 }
 
+// eventsHead is HEAD /api/plan/:id/events: the stream's status and headers,
+// without a body and without taking a subscriber slot.
+func (s *Server) eventsHead(c echo.Context) error {
+	id, ok := normalizeID(c.Param("id"))
+	if !ok {
+		return s.streamRefusal(c, http.StatusNotFound, codeNotFound, "signing request not found")
+	}
+	switch _, err := s.plans.Lookup(c.Request().Context(), id); {
+	case errors.Is(err, actor.ErrNotFound):
+		return s.streamRefusal(c, http.StatusNotFound, codeNotFound, "signing request not found")
+	case errors.Is(err, actor.ErrStopped):
+		return s.streamRefusal(c, http.StatusServiceUnavailable, codeUnavailable, "the relay is shutting down")
+	case err != nil:
+		return err
+	}
+	h := c.Response().Header()
+	h.Set(echo.HeaderContentType, "text/event-stream")
+	h.Set("X-Accel-Buffering", "no")
+	return c.NoContent(http.StatusOK)
+}
+
 func (s *Server) streamRefusal(c echo.Context, status int, code, text string) error {
 	s.metrics.Rejection(metrics.RoutePlanEvents, code)
 	return c.String(status, text)

@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/closerelay/closerelay/actor"
+	"github.com/closerelay/closerelay/httpapi/bounds"
 	"github.com/closerelay/closerelay/ledger"
 	"github.com/closerelay/closerelay/metrics"
 	"github.com/labstack/echo/v4"
@@ -44,10 +45,14 @@ func readObject(c echo.Context) (fields map[string]json.RawMessage, ok bool, err
 	raw, err := io.ReadAll(c.Request().Body)
 	if err != nil {
 		var tooBig *http.MaxBytesError
-		if errors.As(err, &tooBig) {
+		switch {
+		case errors.As(err, &tooBig):
 			return nil, false, fail(codePayloadTooLarge, "request body is larger than 16384 bytes")
+		case errors.Is(err, bounds.ErrBodyTimeout):
+			return nil, false, fail(codeRequestTimeout, "the request body did not arrive within 10 s of its headers")
 		}
-		return nil, false, fail(codeBadRequest, "request body could not be read")
+		// Anything else is a connection that ended under the body.
+		return nil, false, fmt.Errorf("%w: reading the body: %w", errClientGone, err)
 	}
 	// Keys are matched exactly, as the wallet clients send them: encoding/json's
 	// case-insensitive struct matching would accept "XDR" for "xdr".

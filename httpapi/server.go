@@ -127,15 +127,24 @@ func New(opts Options) *Server {
 			Namespace:  metrics.Namespace,
 			Subsystem:  "http",
 			Registerer: opts.Metrics.Registry,
-			// Label by route template only: a raw path would carry plan ids,
-			// and the Host header is client-chosen; both would explode series.
+			// Every label value comes from a closed set (CONTRACT section
+			// 9): the route template, never the raw path (plan ids); no
+			// Host (client-chosen); the method folded to the seven known
+			// ones or "other". Otherwise each made-up method or path would
+			// add series for good.
 			DoNotUseRequestPathFor404: true,
 			LabelFuncs: map[string]echoprometheus.LabelValueFunc{
-				"host": func(echo.Context, error) string { return "" },
+				"host":   func(echo.Context, error) string { return "" },
+				"method": func(c echo.Context, _ error) string { return metricMethod(c.Request().Method) },
 			},
-			Skipper: func(c echo.Context) bool { return c.Path() == "/api/plan/:id/events" },
+			// Errors are written by writeErrors below, inside this
+			// middleware, so the status is the one actually written (or
+			// 499 for a client gone).
+			StatusCodeResolver: func(c echo.Context, _ error) int { return c.Response().Status },
+			Skipper:            func(c echo.Context) bool { return c.Path() == "/api/plan/:id/events" },
 		}))
 	}
+	e.Use(writeErrors)
 	if len(opts.CORSAllowOrigins) > 0 {
 		e.Use(middleware.CORSWithConfig(middleware.CORSConfig{
 			AllowOrigins: opts.CORSAllowOrigins,
@@ -146,9 +155,15 @@ func New(opts Options) *Server {
 	}
 
 	e.POST("/api/plan", s.publish, s.route(metrics.RoutePlanPublish), s.limit(metrics.RoutePlanPublish, jsonLimited), bodyCap)
-	e.GET("/api/plan/:id", s.get, s.route(metrics.RoutePlanGet), s.limit(metrics.RoutePlanGet, jsonLimited))
+	// HEAD answers as GET without a body (CONTRACT section 9), sharing the
+	// GET route's limiter and metrics label.
+	getPlan := []echo.MiddlewareFunc{s.route(metrics.RoutePlanGet), s.limit(metrics.RoutePlanGet, jsonLimited)}
+	e.GET("/api/plan/:id", s.get, getPlan...)
+	e.HEAD("/api/plan/:id", s.get, getPlan...)
 	e.POST("/api/plan/:id/sign", s.sign, s.route(metrics.RoutePlanSign), s.limit(metrics.RoutePlanSign, jsonLimited), bodyCap)
-	e.GET("/api/plan/:id/events", s.events, s.route(metrics.RoutePlanEvents), s.limit(metrics.RoutePlanEvents, s.textLimited))
+	streamPlan := []echo.MiddlewareFunc{s.route(metrics.RoutePlanEvents), s.limit(metrics.RoutePlanEvents, s.textLimited)}
+	e.GET("/api/plan/:id/events", s.events, streamPlan...)
+	e.HEAD("/api/plan/:id/events", s.eventsHead, streamPlan...)
 
 	e.GET("/api/mediator/sign", s.mint, s.route(metrics.RouteMediatorMint))
 	e.POST("/api/mediator/sign", s.cosign, s.route(metrics.RouteMediatorCosign), s.countCosign, s.limit(metrics.RouteMediatorCosign, jsonLimited), bodyCap)
@@ -235,8 +250,32 @@ func (s *Server) noStore(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
+// writeErrors writes a handler's error as its answer at once, innermost of
+// the global middleware, so that the request log and the HTTP metrics around
+// it see the status actually written rather than an error still in flight.
+func writeErrors(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		if err := next(c); err != nil {
+			c.Error(err)
+		}
+		return nil
+	}
+}
+
+// metricMethod folds a request method into the closed set of CONTRACT
+// section 9, so no client can add a label value of its own choosing.
+func metricMethod(m string) string {
+	switch m {
+	case http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch,
+		http.MethodDelete, http.MethodHead, http.MethodOptions:
+		return m
+	}
+	return "other"
+}
+
 // requestLog writes one line per request: route template, status, duration,
-// client IP. Never a body: envelopes stay out of info-level logs.
+// client IP. Never a body: envelopes stay out of info-level logs. The method
+// is folded like the metrics' label: a made-up one is the client's text.
 func (s *Server) requestLog(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		start := time.Now()
@@ -249,7 +288,7 @@ func (s *Server) requestLog(next echo.HandlerFunc) echo.HandlerFunc {
 			path = "unmatched"
 		}
 		s.log.LogAttrs(c.Request().Context(), slog.LevelInfo, "request",
-			slog.String("method", c.Request().Method),
+			slog.String("method", metricMethod(c.Request().Method)),
 			slog.String("route", path),
 			slog.Int("status", c.Response().Status),
 			slog.Duration("duration", time.Since(start)),
