@@ -3,13 +3,19 @@ GO        ?= go
 BIN       := bin/closerelay
 STATICCHECK_VERSION := v0.8.2
 GOBIN     := $(shell $(GO) env GOPATH)/bin
+# The build's version and revision, shown by --version, the start-up log line
+# and closerelay_build_info; "dev"/"unknown" outside a git checkout.
+VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+REVISION  ?= $(shell git rev-parse HEAD 2>/dev/null || echo unknown)
+BUILDINFO := github.com/closerelay/closerelay/internal/buildinfo
+LDFLAGS   := -X $(BUILDINFO).version=$(VERSION) -X $(BUILDINFO).revision=$(REVISION)
 
 .PHONY: all build run demo test lint bench fuzz deploy-check bench-load clean
 
 all: build
 
 build:
-	$(GO) build -o $(BIN) ./cmd/closerelay
+	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/closerelay
 
 run: build
 	./$(BIN)

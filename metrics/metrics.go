@@ -138,6 +138,18 @@ func New() *Metrics {
 	return m
 }
 
+// BuildInfo publishes closerelay_build_info{version,revision,goversion} = 1,
+// so dashboards can tell which build each instance runs. Call it once.
+func (m *Metrics) BuildInfo(version, revision, goVersion string) {
+	if m == nil {
+		return
+	}
+	g := prometheus.NewGaugeVec(prometheus.GaugeOpts{Namespace: Namespace, Name: "build_info",
+		Help: "Always 1; the labels name the running build."}, []string{"version", "revision", "goversion"})
+	m.Registry.MustRegister(g)
+	g.WithLabelValues(version, revision, goVersion).Set(1)
+}
+
 // Handler serves the registry in the Prometheus text format.
 func (m *Metrics) Handler() http.Handler {
 	return promhttp.HandlerFor(m.Registry, promhttp.HandlerOpts{Registry: m.Registry})

@@ -6,12 +6,18 @@ package main
 import (
 	"fmt"
 	"os"
+
+	"github.com/closerelay/closerelay/internal/buildinfo"
 )
 
 func main() { os.Exit(run(os.Args[1:])) }
 
 // run dispatches to a subcommand; with none, the process serves.
 func run(args []string) int {
+	if len(args) == 1 && (args[0] == "--version" || args[0] == "-version" || args[0] == "version") {
+		fmt.Printf("closerelay %s (revision %s, %s)\n", buildinfo.Version(), buildinfo.Revision(), buildinfo.GoVersion())
+		return exitOK
+	}
 	if len(args) == 0 || args[0] == "serve" {
 		if len(args) > 1 {
 			return serveHelp(args[1:])
@@ -80,6 +86,7 @@ Usage:
   closerelay mediator COMMAND    mint, forward, cosign, resume: mediator flows
   closerelay demo                the whole flow end to end on loopback
   closerelay load COMMAND        local, prepare: set up a load run and write its payload
+  closerelay --version           print the build's version
   closerelay help                this text
 
 Client commands take --url (env CLOSERELAY_URL, default http://127.0.0.1:8080),

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"net"
 	"net/http"
 	"regexp"
 	"slices"
@@ -32,12 +33,15 @@ import (
 // account API is the ledgertest double in process. Create it in the bubble.
 type opsRelay struct {
 	api, ops *http.Client
-	horizon  *ledgertest.Handler
-	acct     ledgertest.Account
-	secret   string
-	logs     *syncBuffer
-	cancel   context.CancelFunc
-	served   chan error
+	// dialAPI and dialOps open raw connections, for clients that speak
+	// HTTP by hand (one that stalls half-way, say).
+	dialAPI, dialOps func(ctx context.Context, network, addr string) (net.Conn, error)
+	horizon          *ledgertest.Handler
+	acct             ledgertest.Account
+	secret           string
+	logs             *syncBuffer
+	cancel           context.CancelFunc
+	served           chan error
 }
 
 func startOpsRelay(t *testing.T, extraEnv map[string]string) *opsRelay {
@@ -58,7 +62,7 @@ func startOpsRelay(t *testing.T, extraEnv map[string]string) *opsRelay {
 	apiLn, opsLn := memlisten.New(), memlisten.New()
 	ctx, cancel := context.WithCancel(context.Background())
 	r := &opsRelay{
-		api: apiLn.Client(), ops: opsLn.Client(), horizon: h, acct: acct,
+		api: apiLn.Client(), ops: opsLn.Client(), dialAPI: apiLn.Dial, dialOps: opsLn.Dial, horizon: h, acct: acct,
 		secret: secret, logs: logs, cancel: cancel, served: make(chan error, 1),
 	}
 	ready := make(chan struct{})
@@ -713,7 +717,7 @@ func TestOpsSeriesExistAtZero(t *testing.T) {
 			}
 		}
 		for k, v := range got {
-			if v != 0 {
+			if v != 0 && !strings.HasPrefix(k, "closerelay_build_info{") { // 1 by definition
 				t.Errorf("%s = %g at start, want 0", k, v)
 			}
 		}

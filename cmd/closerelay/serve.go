@@ -16,6 +16,8 @@ import (
 
 	"github.com/closerelay/closerelay/actor"
 	"github.com/closerelay/closerelay/httpapi"
+	"github.com/closerelay/closerelay/httpapi/bounds"
+	"github.com/closerelay/closerelay/internal/buildinfo"
 	"github.com/closerelay/closerelay/ledger"
 	"github.com/closerelay/closerelay/mediator"
 	"github.com/closerelay/closerelay/metrics"
@@ -70,6 +72,7 @@ func newLoggerTo(cfg config, w io.Writer) *slog.Logger {
 func serve(ctx context.Context, cfg config, log *slog.Logger, lis, opsLis net.Listener,
 	accounts ledger.AccountReader, ready chan<- struct{}) error {
 	m := metrics.New()
+	m.BuildInfo(buildinfo.Version(), buildinfo.Revision(), buildinfo.GoVersion())
 	if a, ok := accounts.(*ledger.AccountClient); ok {
 		a.WithConcurrency(cfg.HorizonConc) // before any request shares it
 		a.WithObserver(func(n ledger.Network, ok bool, d time.Duration) { m.AccountAPI(string(n), ok, d) })
@@ -108,13 +111,13 @@ func serve(ctx context.Context, cfg config, log *slog.Logger, lis, opsLis net.Li
 		_, _ = w.Write([]byte("ready\n"))
 	})
 
-	// No WriteTimeout: event streams are long-lived and bound their own writes.
-	apiSrv := &http.Server{Handler: api, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 120 * time.Second}
-	opsSrv := &http.Server{Handler: ops, ReadHeaderTimeout: 10 * time.Second}
+	apiSrv := bounds.NewServer(api, bounds.APIIdleTimeout)
+	opsSrv := bounds.NewServer(ops, bounds.OpsIdleTimeout)
 	errc := make(chan error, 2)
 	go func() { errc <- apiSrv.Serve(lis) }()
 	go func() { errc <- opsSrv.Serve(opsLis) }()
-	log.Info("closerelay serving", "api", lis.Addr().String(), "ops", opsLis.Addr().String())
+	log.Info("closerelay serving", "api", lis.Addr().String(), "ops", opsLis.Addr().String(),
+		"version", buildinfo.Version(), "revision", buildinfo.Revision())
 	if ready != nil {
 		close(ready)
 	}
@@ -126,17 +129,36 @@ func serve(ctx context.Context, cfg config, log *slog.Logger, lis, opsLis net.Li
 	}
 	log.Info("closerelay draining", "timeout", cfg.ShutdownTimeout.String())
 	draining.Store(true)
+	// Order (DESIGN "Shutdown"): stop accepting, end streams, let in-flight
+	// requests finish within SHUTDOWN_TIMEOUT and cut what is left, then stop
+	// the actors in time of their own; ops last, so /readyz answers 503
+	// throughout. The whole stays under SHUTDOWN_TIMEOUT + 5 s (CONTRACT
+	// section 9) whatever clients do.
+	api.Drain()
 	drainCtx, cancel := context.WithTimeout(context.Background(), cfg.ShutdownTimeout)
 	defer cancel()
-	// Order (DESIGN "Shutdown"): stop accepting, end streams, let in-flight
-	// requests finish, then stop the actors; ops last, so /readyz answers 503
-	// throughout the drain.
-	api.Drain()
-	apiErr := apiSrv.Shutdown(drainCtx)
-	plansErr := plans.Stop(drainCtx)
-	_ = opsSrv.Shutdown(drainCtx)
+	cut, apiErr := apiSrv.Drain(drainCtx)
+	level := slog.LevelInfo
+	if cut > 0 {
+		level = slog.LevelWarn
+	}
+	log.Log(context.Background(), level, "drain cut connections", "cut", cut)
+	stopCtx, cancelStop := context.WithTimeout(context.Background(), actorStopTimeout)
+	defer cancelStop()
+	plansErr := plans.Stop(stopCtx)
+	opsCtx, cancelOps := context.WithTimeout(context.Background(), opsStopTimeout)
+	defer cancelOps()
+	_, _ = opsSrv.Drain(opsCtx)
 	if errors.Is(serveErr, http.ErrServerClosed) {
 		serveErr = nil
 	}
 	return errors.Join(serveErr, apiErr, plansErr)
 }
+
+// Shutdown budget after the HTTP drain: the plan actors' own time to stop,
+// then the ops listener's. Together they stay under the 5 s that CONTRACT
+// section 9 allows beyond SHUTDOWN_TIMEOUT.
+const (
+	actorStopTimeout = 3 * time.Second
+	opsStopTimeout   = time.Second
+)

@@ -84,7 +84,8 @@ func TestContainerfile(t *testing.T) {
 			}
 		}
 	}
-	for _, want := range []string{"CGO_ENABLED=0", "-trimpath", `-ldflags "-s -w"`, "./cmd/closerelay"} {
+	// The version reaches --version, the start-up line and build_info.
+	for _, want := range []string{"CGO_ENABLED=0", "-trimpath", `-ldflags "-s -w `, "buildinfo.version=${VERSION}", "buildinfo.revision=${REVISION}", "./cmd/closerelay"} {
 		if !strings.Contains(build, want) {
 			t.Errorf("builder go build %q lacks %s", build, want)
 		}
@@ -97,7 +98,7 @@ func TestContainerfile(t *testing.T) {
 	if base != "scratch" && !strings.HasPrefix(base, "gcr.io/distroless/static-debian12:nonroot") {
 		t.Errorf("final stage FROM %q: want distroless static nonroot or scratch", base)
 	}
-	var user, entry string
+	var user, entry, labels string
 	var exposed []string
 	copied := map[string]bool{}
 	for _, in := range final {
@@ -106,6 +107,8 @@ func TestContainerfile(t *testing.T) {
 			t.Errorf("line %d: %s in the final stage (it has no shell)", in.line, in.op)
 		case "USER":
 			user = in.args
+		case "LABEL":
+			labels += " " + in.args
 		case "EXPOSE":
 			exposed = append(exposed, strings.Fields(in.args)...)
 		case "ENTRYPOINT":
@@ -113,6 +116,11 @@ func TestContainerfile(t *testing.T) {
 		case "COPY":
 			f := strings.Fields(in.args)
 			copied[f[len(f)-1]] = true
+		}
+	}
+	for _, want := range []string{`org.opencontainers.image.version="${VERSION}"`, `org.opencontainers.image.revision="${REVISION}"`, "org.opencontainers.image.source="} {
+		if !strings.Contains(labels, want) {
+			t.Errorf("final stage LABELs lack %s (OCI labels)", want)
 		}
 	}
 	uid, _, _ := strings.Cut(user, ":")
