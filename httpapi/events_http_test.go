@@ -435,7 +435,11 @@ func (l sseSmallSendBuffer) Accept() (net.Conn, error) {
 // TestSSEStalledClient: a subscriber that never reads does not delay the
 // other subscribers nor the signs.
 func TestSSEStalledClient(t *testing.T) {
-	r := sseStartOn(t, httpapi.Options{}, func(l net.Listener) net.Listener { return sseSmallSendBuffer{l} })
+	// A heartbeat every millisecond keeps each stalled stream writing until
+	// its socket is full. The events alone may not fill it: a stream that
+	// lags takes only the newest state, so under load it can skip enough
+	// versions to fit in the buffers and never block.
+	r := sseStartOn(t, httpapi.Options{Heartbeat: time.Millisecond}, func(l net.Listener) net.Listener { return sseSmallSendBuffer{l} })
 	const n = 19 // 1 signature at publish + 19 signs: the 20-signature cap
 	f := sseNewFixture(n, 0)
 	k := f.acct.Keys // k[n] is the master
@@ -463,10 +467,17 @@ func TestSSEStalledClient(t *testing.T) {
 		sseCheckState(t, live.next(t, time.Second), f, i+2, signers...)
 		sseCheckState(t, live2.next(t, time.Second), f, i+2, signers...)
 	}
-	// The test did exercise a stall: each stalled stream's writer is blocked
-	// on its full socket.
-	if n := sseGoroutines("httpapi.writeFlush"); n < len(stalled) {
-		t.Errorf("stream writers blocked in a write: %d, want %d (the stall was not exercised)", n, len(stalled))
+	// The test did exercise a stall: each stalled stream's writer ends up
+	// blocked on its full socket (the heartbeats fill it within a moment;
+	// the deadline only bounds a broken run).
+	blocked := 0
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if blocked = sseGoroutines("httpapi.writeFlush"); blocked >= len(stalled) {
+			break
+		}
+	}
+	if blocked < len(stalled) {
+		t.Errorf("stream writers blocked in a write: %d, want %d (the stall was not exercised)", blocked, len(stalled))
 	}
 	// The stalled connections are still open (nothing closed them early).
 	for _, c := range stalled {
