@@ -22,9 +22,28 @@ type cosignOK struct {
 	Hash      string `json:"hash"`
 }
 
-// mint is GET /api/mediator/sign?destination=G…
+// mint is GET /api/mediator/sign?destination=G…[&memo=<type>:<value>].
+// Without a memo parameter the token is SPEC's four parts; with one, even
+// empty, the memo is checked and committed in a fifth part. Refusals come in
+// the order destination (INVALID_DESTINATION), memo (INVALID_MEMO),
+// configuration (MEDIATOR_NOT_CONFIGURED).
 func (s *Server) mint(c echo.Context) error {
-	token, pub, err := s.mediator.Mint(c.QueryParam("destination"))
+	dest := c.QueryParam("destination")
+	var (
+		token, pub string
+		err        error
+	)
+	switch memos, withMemo := c.QueryParams()["memo"]; {
+	case !withMemo:
+		token, pub, err = s.mediator.Mint(dest)
+	case len(memos) == 1:
+		token, pub, err = s.mediator.MintMemo(dest, memos[0])
+	case !mediator.ValidDestination(dest):
+		// The refusal below comes after the destination's own check.
+		err = fail(string(mediator.CodeInvalidDestination), "destination must be a G… account address")
+	default:
+		err = fail(string(mediator.CodeInvalidMemo), "give the memo parameter at most once")
+	}
 	if err != nil {
 		return s.mediatorFailure(err)
 	}

@@ -45,6 +45,9 @@ var routeRates = map[string]int{
 type Mediator interface {
 	// Mint returns a fresh flow token and the flow's mediator public key.
 	Mint(destination string) (flowToken, mediatorPublicKey string, err error)
+	// MintMemo is Mint with a memo committed in the token (CONTRACT
+	// section 13): memo is "<type>:<value>".
+	MintMemo(destination, memo string) (flowToken, mediatorPublicKey string, err error)
 	// Cosign validates a forward envelope under the flow token and signs it.
 	Cosign(envelopeXDR, flowToken, network string) (signedXDR, hashHex string, err error)
 }

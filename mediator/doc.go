@@ -18,7 +18,9 @@
 //  1. Mint. GET /api/mediator/sign?destination=D, D a G… account (a muxed
 //     M… address is refused with INVALID_DESTINATION). The answer is
 //     {"flowToken": T, "mediatorPublicKey": M}. Every GET mints a new,
-//     independent flow; T verifies for 15 minutes.
+//     independent flow; T verifies for 15 minutes. Adding
+//     &memo=<type>:<value> commits the forward's memo as well (see "Memo
+//     commitment").
 //  2. Build the mediator plan. Only with both T and M in hand: the first
 //     classic batch of the close starts with CREATE_ACCOUNT funding M with 2
 //     units of the native asset, and the close's final ACCOUNT_MERGE targets
@@ -57,9 +59,11 @@
 //
 //	flow seed = HMAC-SHA-256(master, "mediator-flow-key:" + N)   // 32 bytes, the ed25519 seed of M
 //	MAC       = HMAC-SHA-256(master, "mediator-flow-token:" + N + "." + E + "." + D)
+//	MAC       = HMAC-SHA-256(master, "mediator-flow-token:" + N + "." + E + "." + D + "." + P)  // with a memo
 //
-// where E and D are the token's expiry and destination parts exactly as
-// written, and M is the G… address of the ed25519 key with that seed. The
+// where E, D and P are the token's expiry, destination and memo parts
+// exactly as written, and M is the G… address of the ed25519 key with that
+// seed. The memo does not enter the flow seed: M depends on N alone. The
 // derivation is deterministic, so every instance holding the master co-signs
 // every flow, and an operator holding the master can recompute M from N.
 // testdata/vectors.json holds fixed masters, nonces, expiries and
@@ -77,10 +81,50 @@
 // MAC, a leaked token cannot redirect a flow's funds.
 //
 // Verification runs seven checks in order and answers only valid or invalid
-// (INVALID_FLOW_TOKEN): the token is a string; it has four parts; N matches
-// ^[0-9a-f]{32}$; D is a valid G… account; E is a finite number later than
-// the current time in milliseconds; the MAC is hex of the right length; the
-// MAC matches under a constant-time comparison.
+// (INVALID_FLOW_TOKEN): the token is a string; it has four parts (or five,
+// below); N matches ^[0-9a-f]{32}$; D is a valid G… account; E is a finite
+// number later than the current time in milliseconds; the MAC is hex of the
+// right length; the MAC matches under a constant-time comparison.
+//
+// # Memo commitment (CONTRACT section 13)
+//
+// A wallet that knows the memo the exchange credits can have the relay hold
+// the forward to it: GET /api/mediator/sign?destination=D&memo=<type>:<value>
+// mints a flow whose token has a fifth part,
+//
+//	<N>.<E>.<D>.<P>.<MAC>
+//
+// and the relay then co-signs only a forward that carries exactly that memo,
+// type and value, so a leaked token cannot have the funds credited to
+// another customer of D either. Without the memo parameter the token is the
+// four parts above and any memo is signed, as before.
+//
+// The memo query value is one of (percent-encode it in the URL):
+//
+//	text:<t>     MEMO_TEXT t: valid UTF-8, 1 to 28 bytes, taken byte for byte
+//	id:<n>       MEMO_ID n: a decimal uint64, no sign, no leading zeros ("0" is fine)
+//	hash:<h>     MEMO_HASH h: 64 hex characters, either case
+//	return:<h>   MEMO_RETURN h: likewise
+//
+// Anything else, an empty value or an empty parameter included, is 400
+// INVALID_MEMO; so is a memo parameter given twice. Minting checks the
+// destination first (INVALID_DESTINATION), then the memo (INVALID_MEMO), then
+// the configuration (MEDIATOR_NOT_CONFIGURED).
+//
+// P is the memo's canonical text in base64url without padding (RFC 4648
+// section 5): the type as above, a colon, and the value, with the text as
+// given, the id in decimal without leading zeros, and a hash in lowercase
+// hex. One memo has exactly one P: "hash:AB…" is committed as "hash:ab…",
+// and verification refuses a P that is not the canonical text in the one
+// encoding (padding, line breaks, uppercase hex, a leading zero, non-zero
+// trailing bits). Verification reads P after D and before E, and refuses a
+// five-part token whose P is not such a memo; the MAC covers P.
+//
+// A forward under a five-part token must carry that memo: otherwise 400
+// FORWARD_MEMO_NOT_COMMITTED, checked right after
+// FORWARD_DESTINATION_NOT_COMMITTED and before the time bounds. MEMO_NONE,
+// another value, or the same value under another type (a hash committed,
+// the same 32 bytes as a return memo) are all refused.
 //
 // # Accepted forward envelope
 //
@@ -101,15 +145,17 @@
 //     wallet's: a timeout of a few minutes, well inside the hour, leaves room
 //     for skew.
 //
-// The memo, fee, sequence number, payment amount and any signatures already
-// present are the wallet's business and are left untouched. The signature is
+// The memo (unless the token commits one), fee, sequence number, payment
+// amount and any signatures already present are the wallet's business and
+// are left untouched. The signature is
 // over the transaction hash under the passphrase of the network named in the
 // request, so a forward signed for testnet is useless on mainnet.
 //
 // # Codes
 //
-// Minting: INVALID_DESTINATION (400), checked before MEDIATOR_NOT_CONFIGURED
-// (500, MEDIATOR_SECRET unset or not a valid seed).
+// Minting: INVALID_DESTINATION (400), then INVALID_MEMO (400, only with a
+// memo parameter), then MEDIATOR_NOT_CONFIGURED (500, MEDIATOR_SECRET unset
+// or not a valid seed).
 //
 // Co-signing, first failure wins: RATE_LIMITED (429), PAYLOAD_TOO_LARGE
 // (413), BAD_REQUEST (400: the body is not a JSON object, or envelopeXdr or
@@ -129,6 +175,7 @@
 //	FORWARD_OP1_SOURCE_NOT_MEDIATOR    op1 has a source other than M
 //	FORWARD_DESTINATION_MISMATCH       payment and merge name different addresses
 //	FORWARD_DESTINATION_NOT_COMMITTED  that address is not D
+//	FORWARD_MEMO_NOT_COMMITTED         five-part token only: the memo is not the committed one
 //	MISSING_TIME_BOUNDS                no time bounds; or maxTime is 0 (two sites, two reasons)
 //	TIME_BOUNDS_EXCESSIVE              maxTime more than 3600 s ahead
 //

@@ -3,6 +3,7 @@ package mediator
 import (
 	"errors"
 	"net/http"
+	"slices"
 )
 
 // Code is a machine-readable failure code answered to clients.
@@ -22,6 +23,11 @@ const (
 	CodeInvalidFlowToken Code = "INVALID_FLOW_TOKEN"
 	// CodeBadNetwork: the network is not exactly mainnet, testnet or futurenet.
 	CodeBadNetwork Code = "BAD_NETWORK"
+	// CodeInvalidMemo: the memo to commit a flow to is not one of text:,
+	// id:, hash:, return: with a valid value (CONTRACT section 13; see
+	// ParseMemo). Minting checks it after the destination and before the
+	// configuration.
+	CodeInvalidMemo Code = "INVALID_MEMO"
 )
 
 // The forward validation codes, in the order the checks run; the first failure
@@ -38,8 +44,13 @@ const (
 	CodeOp1SourceNotMediator    Code = "FORWARD_OP1_SOURCE_NOT_MEDIATOR"
 	CodeDestinationMismatch     Code = "FORWARD_DESTINATION_MISMATCH"
 	CodeDestinationNotCommitted Code = "FORWARD_DESTINATION_NOT_COMMITTED"
-	CodeMissingTimeBounds       Code = "MISSING_TIME_BOUNDS"
-	CodeTimeBoundsExcessive     Code = "TIME_BOUNDS_EXCESSIVE"
+	// CodeMemoNotCommitted is not one of SPEC's 13: CONTRACT section 13 adds
+	// it, for a forward under a token that commits a memo, right after
+	// CodeDestinationNotCommitted. ForwardCodes leaves it out;
+	// ForwardCodesWithMemo has it in its place.
+	CodeMemoNotCommitted    Code = "FORWARD_MEMO_NOT_COMMITTED"
+	CodeMissingTimeBounds   Code = "MISSING_TIME_BOUNDS"
+	CodeTimeBoundsExcessive Code = "TIME_BOUNDS_EXCESSIVE"
 )
 
 // ForwardCodes returns the 13 forward validation codes in check order. It is
@@ -61,6 +72,15 @@ func ForwardCodes() []Code {
 		CodeMissingTimeBounds,
 		CodeTimeBoundsExcessive,
 	}
+}
+
+// ForwardCodesWithMemo returns every forward refusal Cosign can answer, in
+// check order: the 13 of ForwardCodes with CodeMemoNotCommitted (CONTRACT
+// section 13) right after CodeDestinationNotCommitted. A forward under a
+// four-part token never gets CodeMemoNotCommitted. A fresh slice each call.
+func ForwardCodesWithMemo() []Code {
+	codes := ForwardCodes()
+	return slices.Insert(codes, slices.Index(codes, CodeDestinationNotCommitted)+1, CodeMemoNotCommitted)
 }
 
 // ErrNotConfigured is the cause of a CodeNotConfigured error when

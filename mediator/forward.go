@@ -28,16 +28,29 @@ const (
 // No check depends on the network: the passphrase only matters for the hash
 // that Service.Cosign signs. A maxTime already past is accepted; the ledger
 // refuses such a transaction on its own.
+//
+// The forward's memo is not checked: this is the check of a four-part token,
+// which commits no memo. ValidateForwardMemo is the check of a five-part one.
 func ValidateForward(envelopeB64, mediatorAddress, committedDestination string, now time.Time) error {
-	if _, err := parseForward(envelopeB64, mediatorAddress, committedDestination, now); err != nil {
+	return ValidateForwardMemo(envelopeB64, mediatorAddress, committedDestination, Memo{}, now)
+}
+
+// ValidateForwardMemo is ValidateForward for a flow that also commits a memo
+// (CONTRACT section 13): right after FORWARD_DESTINATION_NOT_COMMITTED, and
+// so before the time bounds, a forward whose memo is not exactly
+// committedMemo (same type, same value; MEMO_NONE never matches) is refused
+// with CodeMemoNotCommitted. The zero Memo commits nothing and accepts any
+// memo, exactly as ValidateForward.
+func ValidateForwardMemo(envelopeB64, mediatorAddress, committedDestination string, committedMemo Memo, now time.Time) error {
+	if _, err := parseForward(envelopeB64, mediatorAddress, committedDestination, committedMemo, now); err != nil {
 		return err
 	}
 	return nil // not `return err`: a nil *Error would be a non-nil error
 }
 
-// parseForward is ValidateForward that also hands back the decoded envelope,
-// so co-signing decodes once.
-func parseForward(envelopeB64, mediator, committed string, now time.Time) (xdr.TransactionEnvelope, *Error) {
+// parseForward is ValidateForwardMemo that also hands back the decoded
+// envelope, so co-signing decodes once.
+func parseForward(envelopeB64, mediator, committed string, memo Memo, now time.Time) (xdr.TransactionEnvelope, *Error) {
 	var env xdr.TransactionEnvelope
 	// SafeUnmarshalBase64 bounds allocations by the input's length and refuses
 	// trailing bytes, so hostile input costs linear work and cannot panic.
@@ -49,6 +62,7 @@ func parseForward(envelopeB64, mediator, committed string, now time.Time) (xdr.T
 		source string
 		ops    []xdr.Operation
 		tb     *xdr.TimeBounds
+		txMemo xdr.Memo
 	)
 	switch env.Type {
 	case xdr.EnvelopeTypeEnvelopeTypeTxFeeBump:
@@ -57,6 +71,7 @@ func parseForward(envelopeB64, mediator, committed string, now time.Time) (xdr.T
 		tx := env.V1.Tx
 		source = address(&tx.SourceAccount)
 		ops = tx.Operations
+		txMemo = tx.Memo
 		switch tx.Cond.Type {
 		case xdr.PreconditionTypePrecondTime:
 			tb = tx.Cond.TimeBounds
@@ -68,6 +83,7 @@ func parseForward(envelopeB64, mediator, committed string, now time.Time) (xdr.T
 		// A V0 source is a bare ed25519 key: always a G… account.
 		source, _ = strkey.Encode(strkey.VersionByteAccountID, tx.SourceAccountEd25519[:])
 		ops = tx.Operations
+		txMemo = tx.Memo
 		tb = tx.TimeBounds
 	default:
 		// The decoder only yields the three arms above; this guards a future SDK.
@@ -103,6 +119,9 @@ func parseForward(envelopeB64, mediator, committed string, now time.Time) (xdr.T
 	}
 	if dest != committed {
 		return env, clientError(CodeDestinationNotCommitted, "destination differs from the one committed in the flow token")
+	}
+	if !memo.IsZero() && !memo.matches(txMemo) {
+		return env, clientError(CodeMemoNotCommitted, "memo differs from the one committed in the flow token (type and value must both match)")
 	}
 	if tb == nil {
 		return env, clientError(CodeMissingTimeBounds, reasonNoTimeBounds)

@@ -1,6 +1,7 @@
 package mediator
 
 import (
+	"bytes"
 	"encoding/base64"
 	"errors"
 	"strings"
@@ -16,16 +17,25 @@ import (
 // well-formed envelope built from choices (envelope kind, each source, each
 // operation, each destination, time bounds, maxTime), and the answer must be
 // exactly the first failing check of SPEC's order, computed independently
-// below. That makes every combination of failures a tie-break test.
+// below. That makes every combination of failures a tie-break test. Two more
+// choices add CONTRACT section 13: the memo the token commits (none, or one
+// of each type) and the memo the forward carries, so FORWARD_MEMO_NOT_COMMITTED
+// takes its place between FORWARD_DESTINATION_NOT_COMMITTED and the time
+// bounds.
 func FuzzForwardOrder(f *testing.F) {
 	// Seeds live in testdata/fuzz/FuzzForwardOrder (see TestFuzzSeedCorpus).
 	f.Fuzz(func(t *testing.T, choice []byte, delta int64) {
-		env, fwd, want, why := buildChoice(choice, delta)
+		env, fwd, committed, want, why := buildChoice(choice, delta)
 		b64 := fwd.B64()
 		if env == envMalformed {
 			b64 = truncated(b64)
 		}
-		err := ValidateForward(b64, testMediator, testDest, t0)
+		err := ValidateForwardMemo(b64, testMediator, testDest, committed, t0)
+		if committed.IsZero() {
+			if plain := ValidateForward(b64, testMediator, testDest, t0); CodeOf(plain) != CodeOf(err) {
+				t.Fatalf("choices %v: ValidateForward %v, ValidateForwardMemo without a memo %v", choice, plain, err)
+			}
+		}
 		if got := string(CodeOf(err)); got != want {
 			t.Fatalf("choices %v, maxTime t0%+d: code %q, want %q (%v)", choice, delta, got, want, err)
 		}
@@ -42,10 +52,11 @@ const (
 	envMalformed
 )
 
-// buildChoice builds the forward that choice describes and returns the code
-// (and, for MISSING_TIME_BOUNDS, the reason word) SPEC's order gives it. A
-// zero byte, or a missing one, is the accepted choice for its field.
-func buildChoice(choice []byte, delta int64) (env int, fwd *mt.Forward, want, why string) {
+// buildChoice builds the forward that choice describes, with the memo the
+// flow commits, and returns the code (and, for MISSING_TIME_BOUNDS, the
+// reason word) SPEC's order, with CONTRACT section 13's memo check, gives it.
+// A zero byte, or a missing one, is the accepted choice for its field.
+func buildChoice(choice []byte, delta int64) (env int, fwd *mt.Forward, committed Memo, want, why string) {
 	pick := func(i, n int) int {
 		if i < len(choice) {
 			return int(choice[i]) % n
@@ -58,6 +69,10 @@ func buildChoice(choice []byte, delta int64) (env int, fwd *mt.Forward, want, wh
 	op0Kind, op0Credit, op0Src, op0Dest := pick(3, 4), pick(4, 2) == 1, pick(5, 4), pick(6, 4)
 	op1Kind, op1Src, op1Dest := pick(7, 3), pick(8, 4), pick(9, 4)
 	tb := pick(10, 4) // PRECOND_TIME, PRECOND_V2 with bounds, none, PRECOND_V2 without bounds
+	// The committed memo: none (a four-part token), or one of
+	// memoChoices; the forward's memo: the committed one (the default
+	// MEMO_ID 4242 when none is), or one of memoChoices.
+	commit, carry := pick(11, 1+len(memoChoices)), pick(12, 1+len(memoChoices))
 
 	now := t0.Unix()
 	var maxTime uint64
@@ -105,6 +120,18 @@ func buildChoice(choice []byte, delta int64) (env int, fwd *mt.Forward, want, wh
 
 	fwd = mt.NewForward(testMediator, testDest, maxTime)
 	fwd.Ops = ops
+	carried := mt.DefaultMemo()
+	if commit != 0 {
+		committed = mustMemo(memoChoices[commit-1].query)
+		carried = memoChoices[commit-1].memo
+	}
+	if carry != 0 {
+		carried = memoChoices[carry-1].memo
+	}
+	fwd.Memo = &carried
+	// Choices are distinct memos, so the forward carries the committed one
+	// exactly when it carries the committed choice.
+	memoOK := commit == 0 || carry == 0 || carry == commit
 	fwd.V0, fwd.FeeBump = env == envV0, env == envFeeBump
 	fwd.TxSource = mt.Acct([]string{testMediator, otherDest, mt.Muxed(testMediator, 7)}[txSrc])
 	bounds := &xdr.TimeBounds{MaxTime: xdr.TimePoint(maxTime)}
@@ -123,35 +150,61 @@ func buildChoice(choice []byte, delta int64) (env int, fwd *mt.Forward, want, wh
 	foreign := func(src int) bool { return src >= 2 }
 	switch {
 	case env == envMalformed:
-		return env, fwd, "MALFORMED_XDR", ""
+		return env, fwd, committed, "MALFORMED_XDR", ""
 	case env == envFeeBump:
-		return env, fwd, "FEE_BUMP_NOT_ALLOWED", ""
+		return env, fwd, committed, "FEE_BUMP_NOT_ALLOWED", ""
 	case !txSrcOK:
-		return env, fwd, "FORWARD_TX_SOURCE_NOT_MEDIATOR", ""
+		return env, fwd, committed, "FORWARD_TX_SOURCE_NOT_MEDIATOR", ""
 	case nOps != 2:
-		return env, fwd, "WRONG_OPERATION_COUNT", ""
+		return env, fwd, committed, "WRONG_OPERATION_COUNT", ""
 	case op0Kind != 0:
-		return env, fwd, "FORWARD_OP0_NOT_PAYMENT", ""
+		return env, fwd, committed, "FORWARD_OP0_NOT_PAYMENT", ""
 	case op0Credit:
-		return env, fwd, "FORWARD_OP0_ASSET_NOT_NATIVE", ""
+		return env, fwd, committed, "FORWARD_OP0_ASSET_NOT_NATIVE", ""
 	case foreign(op0Src):
-		return env, fwd, "FORWARD_OP0_SOURCE_NOT_MEDIATOR", ""
+		return env, fwd, committed, "FORWARD_OP0_SOURCE_NOT_MEDIATOR", ""
 	case op1Kind != 0:
-		return env, fwd, "FORWARD_OP1_NOT_ACCOUNT_MERGE", ""
+		return env, fwd, committed, "FORWARD_OP1_NOT_ACCOUNT_MERGE", ""
 	case foreign(op1Src):
-		return env, fwd, "FORWARD_OP1_SOURCE_NOT_MEDIATOR", ""
+		return env, fwd, committed, "FORWARD_OP1_SOURCE_NOT_MEDIATOR", ""
 	case op0Dest != op1Dest:
-		return env, fwd, "FORWARD_DESTINATION_MISMATCH", ""
+		return env, fwd, committed, "FORWARD_DESTINATION_MISMATCH", ""
 	case op0Dest != 0:
-		return env, fwd, "FORWARD_DESTINATION_NOT_COMMITTED", ""
+		return env, fwd, committed, "FORWARD_DESTINATION_NOT_COMMITTED", ""
+	case !memoOK:
+		return env, fwd, committed, "FORWARD_MEMO_NOT_COMMITTED", ""
 	case tb >= 2:
-		return env, fwd, "MISSING_TIME_BOUNDS", mt.ReasonNoTimeBounds
+		return env, fwd, committed, "MISSING_TIME_BOUNDS", mt.ReasonNoTimeBounds
 	case maxTime == 0:
-		return env, fwd, "MISSING_TIME_BOUNDS", mt.ReasonNoMaxTime
+		return env, fwd, committed, "MISSING_TIME_BOUNDS", mt.ReasonNoMaxTime
 	case maxTime > uint64(now)+3600:
-		return env, fwd, "TIME_BOUNDS_EXCESSIVE", ""
+		return env, fwd, committed, "TIME_BOUNDS_EXCESSIVE", ""
 	}
-	return env, fwd, "", ""
+	return env, fwd, committed, "", ""
+}
+
+// memoChoices are the memos FuzzForwardOrder commits and carries: one of
+// each type, the MEMO_ID 4242 of mt.DefaultMemo among them, and pairs that
+// differ only in type (hash and return of the same bytes; an id and its
+// digits as text) or by one byte.
+var memoChoices = []struct {
+	query string
+	memo  xdr.Memo
+}{
+	{"id:4242", xdr.MemoID(4242)},
+	{"text:4242", xdr.MemoText("4242")},
+	{"id:4243", xdr.MemoID(4243)},
+	{"hash:" + strings.Repeat("ab", 32), xdr.MemoHash(xdr.Hash(bytes.Repeat([]byte{0xab}, 32)))},
+	{"return:" + strings.Repeat("ab", 32), xdr.MemoRetHash(xdr.Hash(bytes.Repeat([]byte{0xab}, 32)))},
+	{"text:4242 ", xdr.MemoText("4242 ")},
+}
+
+func mustMemo(s string) Memo {
+	m, err := ParseMemo(s)
+	if err != nil {
+		panic(err)
+	}
+	return m
 }
 
 // truncated drops the envelope's last byte, so it no longer decodes whatever
@@ -203,5 +256,16 @@ func orderSeeds() []orderSeed {
 		{"maxTime 3601s ahead", nil, 3601},
 		{"maxTime far", nil, 1<<63 - 1},
 		{"everything wrong", []byte{2, 1, 1, 2, 1, 2, 1, 2, 2, 1, 2}, 3601},
+		{"memo committed text carried", []byte{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2}, 300},
+		{"memo committed id carried by default", []byte{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1}, 300},
+		{"memo committed hash carried v0", []byte{1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4, 4}, 300},
+		{"memo none committed any carried", []byte{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 5}, 300},
+		{"memo id committed text carried", []byte{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2}, 300},
+		{"memo hash committed return carried", []byte{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4, 5}, 300},
+		{"memo text committed with trailing space carried", []byte{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 6}, 300},
+		{"memo wrong and destination not committed", []byte{0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 0, 3, 1}, 300},
+		{"memo wrong and no time bounds", []byte{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 3, 1}, 300},
+		{"memo wrong and maxTime 3601s ahead", []byte{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 5, 4}, 3601},
+		{"memo right and maxTime zero", []byte{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 5, 5}, -t0.Unix()},
 	}
 }

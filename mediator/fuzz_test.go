@@ -16,6 +16,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/stellar/go-stellar-sdk/keypair"
 	"github.com/stellar/go-stellar-sdk/network"
@@ -32,7 +33,36 @@ var updateCorpus = flag.Bool("update-corpus", false, "rewrite testdata/fuzz seed
 var (
 	refNonce  = regexp.MustCompile(`^[0-9a-f]{32}$`)
 	refExpiry = regexp.MustCompile(`^[0-9eE+-]+$`)
+	refB64URL = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
+	refMemo   = regexp.MustCompile(`(?s)^(?:text:(.{1,28})|id:(0|[1-9][0-9]*)|(?:hash|return):[0-9a-f]{64})$`)
 )
+
+// refMemoPart restates CONTRACT section 13's memo part without sharing code
+// with memoFromTokenPart: base64url without padding, in the one spelling an
+// encoder writes, of a canonical "<type>:<value>". It returns that text.
+func refMemoPart(part string) (string, bool) {
+	if !refB64URL.MatchString(part) {
+		return "", false
+	}
+	raw, err := base64.RawURLEncoding.DecodeString(part)
+	if err != nil || base64.RawURLEncoding.EncodeToString(raw) != part {
+		return "", false
+	}
+	text := string(raw)
+	sub := refMemo.FindStringSubmatch(text)
+	if sub == nil {
+		return "", false
+	}
+	if strings.HasPrefix(text, "text:") && !utf8.ValidString(sub[1]) {
+		return "", false
+	}
+	if strings.HasPrefix(text, "id:") {
+		if _, err := strconv.ParseUint(sub[2], 10, 64); err != nil {
+			return "", false
+		}
+	}
+	return text, true
+}
 
 type tokenSeed struct {
 	token     string
@@ -46,7 +76,7 @@ func tokenSeeds() []tokenSeed {
 	exp := strconv.FormatInt(now+int64(TokenLifetime/time.Millisecond), 10)
 	valid := signed(m, testNonce, exp, testDest)
 	mac := valid[strings.LastIndexByte(valid, '.')+1:]
-	return []tokenSeed{
+	seeds := []tokenSeed{
 		{valid, now, false},
 		{valid, now + 900_000, false}, // at expiry
 		{strings.TrimSuffix(valid, mac) + strings.ToUpper(mac), now, false},
@@ -59,13 +89,50 @@ func tokenSeeds() []tokenSeed {
 		{"...", 0, true},
 		{"a.b.c.d.e", -1, false},
 	}
+	// Five parts (CONTRACT section 13): each memo type minted, then memo
+	// parts that are not a memo's one spelling under a recomputed MAC, and
+	// MACs that do not cover what the token holds.
+	b64 := base64.RawURLEncoding.EncodeToString
+	for _, c := range mt.Commitments() {
+		seeds = append(seeds, tokenSeed{signedMemo(m, testNonce, exp, testDest, b64([]byte(c.Token))), now, false})
+	}
+	textPart := b64([]byte("text:deposit"))
+	five := func(part string) string { return signedMemo(m, testNonce, exp, testDest, part) }
+	seeds = append(seeds,
+		tokenSeed{five(textPart), now + 900_000, false}, // at expiry
+		// Not a memo's one spelling, under a recomputed MAC:
+		tokenSeed{five(b64([]byte("hash:" + strings.Repeat("AB", 32)))), now, true},
+		tokenSeed{five(b64([]byte("id:042"))), now, true},
+		tokenSeed{five(b64([]byte("id:18446744073709551616"))), now, true},
+		tokenSeed{five(b64([]byte("text:"))), now, true},
+		tokenSeed{five(b64([]byte("text:" + strings.Repeat("x", 29)))), now, true},
+		tokenSeed{five(b64([]byte("text:\xff"))), now, true},
+		tokenSeed{five(b64([]byte("TEXT:deposit"))), now, true},
+		tokenSeed{five(b64([]byte("memo:deposit"))), now, true},
+		tokenSeed{five(base64.URLEncoding.EncodeToString([]byte("text:dep"))), now, true},  // padding
+		tokenSeed{five(base64.StdEncoding.EncodeToString([]byte("text:>>>?"))), now, true}, // standard alphabet
+		tokenSeed{five(textPart[:4] + "\n" + textPart[4:]), now, true},                     // line break
+		tokenSeed{five("dGV4dDp4eB"), now, true},                                           // non-zero trailing bits of "text:xx"
+		tokenSeed{five(""), now, true},
+		// MACs that do not cover what the token holds:
+		tokenSeed{valid[:strings.LastIndexByte(valid, '.')] + "." + textPart + "." + mac, now, false},
+		tokenSeed{testNonce + "." + exp + "." + testDest + "." + m.TokenMemoMAC(testNonce, exp, testDest, textPart), now, false},
+		tokenSeed{five(textPart) + ".00", now, false}, // six parts
+	)
+	return seeds
+}
+
+// signedMemo is signed for a five-part token with memo part part.
+func signedMemo(m Master, nonce, expiry, dest, part string) string {
+	return nonce + "." + expiry + "." + dest + "." + part + "." + m.TokenMemoMAC(nonce, expiry, dest, part)
 }
 
 // FuzzVerifyToken: never panics, answers (flow, true) or (nil, false), and a
 // token it accepts satisfies every check as written independently here. With
-// remac set the MAC is recomputed over the first three parts, so the fuzzer
-// explores checks 3 to 5 past a valid MAC and acceptance must match a
-// reference evaluation of those checks exactly.
+// remac set the MAC is recomputed over the other parts (of a four- or
+// five-part token), so the fuzzer explores checks 3 to 5 and the memo part
+// past a valid MAC, and acceptance must match a reference evaluation of
+// those checks exactly.
 func FuzzVerifyToken(f *testing.F) {
 	// Seeds live in testdata/fuzz/FuzzVerifyToken (see TestFuzzSeedCorpus).
 	m := testMaster(f)
@@ -76,12 +143,20 @@ func FuzzVerifyToken(f *testing.F) {
 			parts[3] = m.TokenMAC(parts[0], parts[1], parts[2])
 			token = strings.Join(parts, ".")
 		}
+		if remac && len(parts) == 5 {
+			parts[4] = m.TokenMemoMAC(parts[0], parts[1], parts[2], parts[3])
+			token = strings.Join(parts, ".")
+		}
 		flow, ok := VerifyToken(m, token, now)
 		if ok != (flow != nil) {
 			t.Fatalf("VerifyToken = %v, %v", flow, ok)
 		}
 
-		refOK := len(parts) == 4 &&
+		memoText, memoOK := "", len(parts) == 4
+		if len(parts) == 5 {
+			memoText, memoOK = refMemoPart(parts[3])
+		}
+		refOK := memoOK &&
 			refNonce.MatchString(parts[0]) &&
 			strkey.IsValidEd25519PublicKey(parts[2]) &&
 			refExpiry.MatchString(parts[1])
@@ -91,7 +166,7 @@ func FuzzVerifyToken(f *testing.F) {
 			expiry, err = strconv.ParseFloat(parts[1], 64)
 			refOK = err == nil && expiry > float64(nowMillis)
 		}
-		if remac && len(parts) == 4 && ok != refOK {
+		if remac && (len(parts) == 4 || len(parts) == 5) && ok != refOK {
 			t.Fatalf("VerifyToken(%q) = %v, reference says %v", token, ok, refOK)
 		}
 		if !ok {
@@ -100,11 +175,15 @@ func FuzzVerifyToken(f *testing.F) {
 		if !refOK {
 			t.Fatalf("accepted %q, which fails a check", token)
 		}
-		if !strings.EqualFold(parts[3], m.TokenMAC(parts[0], parts[1], parts[2])) {
+		wantMAC := m.TokenMAC(parts[0], parts[1], parts[2])
+		if len(parts) == 5 {
+			wantMAC = m.TokenMemoMAC(parts[0], parts[1], parts[2], parts[3])
+		}
+		if !strings.EqualFold(parts[len(parts)-1], wantMAC) {
 			t.Fatalf("accepted %q with a wrong MAC", token)
 		}
-		if flow.Nonce != parts[0] || flow.Destination != parts[2] {
-			t.Fatalf("flow %+v does not match %q", flow, token)
+		if flow.Nonce != parts[0] || flow.Destination != parts[2] || flow.Memo.String() != memoText {
+			t.Fatalf("flow %+v (memo %q) does not match %q", flow, flow.Memo, token)
 		}
 		if flow.Expiry.UnixMilli() < nowMillis {
 			t.Fatalf("flow expiry %v before now %v", flow.Expiry, now)
@@ -157,7 +236,7 @@ func FuzzValidateForward(f *testing.F) {
 			b64 = base64.StdEncoding.EncodeToString(data)
 		}
 		now := time.Unix(nowUnix, 0)
-		env, perr := parseForward(b64, testMediator, testDest, now)
+		env, perr := parseForward(b64, testMediator, testDest, Memo{}, now)
 		err := ValidateForward(b64, testMediator, testDest, now)
 		if (err == nil) != (perr == nil) {
 			t.Fatalf("ValidateForward %v, parseForward %v", err, perr)

@@ -89,12 +89,36 @@ func (s *Service) Mint(destination string) (flowToken, mediatorPublicKey string,
 	return m.Mint(s.rand, destination, s.now())
 }
 
+// MintMemo is GET /api/mediator/sign?destination=…&memo=… (CONTRACT section
+// 13): a fresh flow whose five-part token also commits the forward's memo.
+// memo is the query value, "<type>:<value>" as ParseMemo reads it; it is
+// always checked, so an empty memo is refused, never taken for "no memo" (a
+// caller without a memo calls Mint). Errors, in this order:
+// CodeInvalidDestination (400); CodeInvalidMemo (400); CodeNotConfigured
+// (500); or a plain internal error if the random source fails.
+func (s *Service) MintMemo(destination, memo string) (flowToken, mediatorPublicKey string, err error) {
+	if !ValidDestination(destination) {
+		return "", "", clientError(CodeInvalidDestination, "destination must be a G… account address")
+	}
+	committed, err := ParseMemo(memo)
+	if err != nil {
+		return "", "", err
+	}
+	m, err := s.master()
+	if err != nil {
+		return "", "", notConfigured(err)
+	}
+	return m.MintMemo(s.rand, destination, committed, s.now())
+}
+
 // Cosign is POST /api/mediator/sign after the HTTP layer's own checks. In
 // order: CodeBadNetwork (400) unless network is exactly mainnet, testnet or
 // futurenet; CodeNotConfigured (500); CodeInvalidFlowToken (400); the 13
-// forward codes (400). Then the flow's derived key signs the transaction hash
-// under network's passphrase, and the envelope comes back with that signature
-// appended, together with the hash in lowercase hex.
+// forward codes (400), with CodeMemoNotCommitted after
+// CodeDestinationNotCommitted when the token commits a memo
+// (ForwardCodesWithMemo). Then the flow's derived key signs the transaction
+// hash under network's passphrase, and the envelope comes back with that
+// signature appended, together with the hash in lowercase hex.
 //
 // Posting an envelope that already carries this flow's signature returns it
 // unchanged rather than adding a duplicate, which the ledger would refuse. An
@@ -118,7 +142,7 @@ func (s *Service) Cosign(envelopeXDR, flowToken, networkID string) (signedXDR, h
 	if err != nil {
 		return "", "", fmt.Errorf("mediator: deriving flow key: %w", err)
 	}
-	env, verr := parseForward(envelopeXDR, kp.Address(), flow.Destination, now)
+	env, verr := parseForward(envelopeXDR, kp.Address(), flow.Destination, flow.Memo, now)
 	if verr != nil {
 		return "", "", verr
 	}

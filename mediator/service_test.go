@@ -24,6 +24,7 @@ import (
 // The HTTP layer's view of the service (httpapi.Mediator).
 var _ interface {
 	Mint(destination string) (flowToken, mediatorPublicKey string, err error)
+	MintMemo(destination, memo string) (flowToken, mediatorPublicKey string, err error)
 	Cosign(envelopeXDR, flowToken, network string) (signedXDR, hashHex string, err error)
 } = (*Service)(nil)
 

@@ -25,6 +25,7 @@ type Flow struct {
 	Nonce       string    // 32 lowercase hex characters; derives the mediator key
 	Expiry      time.Time // the token's expiry, to the millisecond
 	Destination string    // G… account that the forward must pay
+	Memo        Memo      // the memo the forward must carry; zero for a four-part token (any memo)
 }
 
 // ValidDestination reports whether s is an ed25519 account address (G…).
@@ -39,8 +40,21 @@ func ValidDestination(s string) bool {
 // nonceHex.expiryMillis.destination.macHex. It does not validate its inputs;
 // Mint is the checked way to make one.
 func (m Master) NewToken(nonceHex string, expiryMillis int64, destination string) string {
+	return m.NewMemoToken(nonceHex, expiryMillis, destination, Memo{})
+}
+
+// NewMemoToken is NewToken with a memo commitment (CONTRACT section 13): for
+// a non-zero memo the token is
+// nonceHex.expiryMillis.destination.memoPart.macHex, memoPart being
+// memo.TokenPart(), under the MAC of TokenMemoMAC. The zero Memo gives
+// NewToken's four parts.
+func (m Master) NewMemoToken(nonceHex string, expiryMillis int64, destination string, memo Memo) string {
 	expiry := strconv.FormatInt(expiryMillis, 10)
-	return nonceHex + "." + expiry + "." + destination + "." + m.TokenMAC(nonceHex, expiry, destination)
+	if memo.IsZero() {
+		return nonceHex + "." + expiry + "." + destination + "." + m.TokenMAC(nonceHex, expiry, destination)
+	}
+	part := memo.TokenPart()
+	return nonceHex + "." + expiry + "." + destination + "." + part + "." + m.TokenMemoMAC(nonceHex, expiry, destination, part)
 }
 
 // Mint starts a flow for destination: 16 bytes from rand make the nonce, the
@@ -48,6 +62,12 @@ func (m Master) NewToken(nonceHex string, expiryMillis int64, destination string
 // flow keypair's address. A destination that is not a G… account gives an
 // *Error with CodeInvalidDestination; a failing rand gives a plain error.
 func (m Master) Mint(rand io.Reader, destination string, now time.Time) (token, mediatorPublicKey string, err error) {
+	return m.MintMemo(rand, destination, Memo{}, now)
+}
+
+// MintMemo is Mint for a flow whose forward must carry memo: a five-part
+// token (NewMemoToken). The zero Memo mints exactly as Mint does.
+func (m Master) MintMemo(rand io.Reader, destination string, memo Memo, now time.Time) (token, mediatorPublicKey string, err error) {
 	if !ValidDestination(destination) {
 		return "", "", clientError(CodeInvalidDestination, "destination must be a G… account address")
 	}
@@ -60,33 +80,51 @@ func (m Master) Mint(rand io.Reader, destination string, now time.Time) (token, 
 	if err != nil {
 		return "", "", fmt.Errorf("mediator: deriving flow key: %w", err)
 	}
-	return m.NewToken(nonceHex, now.Add(TokenLifetime).UnixMilli(), destination), kp.Address(), nil
+	return m.NewMemoToken(nonceHex, now.Add(TokenLifetime).UnixMilli(), destination, memo), kp.Address(), nil
 }
 
-// VerifyToken runs SPEC's seven checks in order and returns the flow the token
-// commits to, or (nil, false) on any rejection. It never panics and never says
-// which check failed, so a caller cannot turn it into an oracle.
+// VerifyToken runs SPEC's seven checks in order, with CONTRACT section 13's
+// memo part, and returns the flow the token commits to, or (nil, false) on
+// any rejection. It never panics and never says which check failed, so a
+// caller cannot turn it into an oracle.
 //
 //  1. the token is a string (the parameter's type holds this)
-//  2. it has four dot-separated parts
+//  2. it has four dot-separated parts, or five with a memo commitment
 //  3. the nonce matches ^[0-9a-f]{32}$
 //  4. the destination is a G… account address
+//     (4a. of five parts, the fourth is a memo in its one spelling: the
+//     base64url, without padding, of the memo's canonical text; see Memo)
 //  5. the expiry is a finite number of Unix milliseconds later than now
 //  6. the MAC decodes from hex (either case) to 32 bytes, the HMAC's length
-//  7. the MACs are equal under a constant-time comparison
+//  7. the MACs are equal under a constant-time comparison; a five-part
+//     token's MAC covers the memo part too (TokenMemoMAC)
 func VerifyToken(m Master, token string, now time.Time) (*Flow, bool) {
-	// SplitN bounds the work on a token made of dots: a fifth part is
+	// SplitN bounds the work on a token made of dots: a sixth part is
 	// already a rejection.
-	parts := strings.SplitN(token, ".", 5)
-	if len(parts) != 4 {
+	parts := strings.SplitN(token, ".", 6)
+	var nonce, expiry, dest, memoPart, macHex string
+	switch len(parts) {
+	case 4:
+		nonce, expiry, dest, macHex = parts[0], parts[1], parts[2], parts[3]
+	case 5:
+		nonce, expiry, dest, memoPart, macHex = parts[0], parts[1], parts[2], parts[3], parts[4]
+	default:
 		return nil, false
 	}
-	nonce, expiry, dest, macHex := parts[0], parts[1], parts[2], parts[3]
 	if !validNonce(nonce) {
 		return nil, false
 	}
 	if !ValidDestination(dest) {
 		return nil, false
+	}
+	var memo Memo
+	message := flowTokenPrefix + nonce + "." + expiry + "." + dest
+	if len(parts) == 5 {
+		var ok bool
+		if memo, ok = memoFromTokenPart(memoPart); !ok {
+			return nil, false
+		}
+		message += "." + memoPart
 	}
 	ms, ok := parseExpiry(expiry)
 	// JavaScript's Date.now() is whole milliseconds; comparing against the
@@ -95,14 +133,14 @@ func VerifyToken(m Master, token string, now time.Time) (*Flow, bool) {
 		return nil, false
 	}
 	got, err := hex.DecodeString(macHex)
-	want := m.mac(flowTokenPrefix + nonce + "." + expiry + "." + dest)
+	want := m.mac(message)
 	if err != nil || len(got) != len(want) {
 		return nil, false
 	}
 	if !hmac.Equal(got, want) {
 		return nil, false
 	}
-	return &Flow{Nonce: nonce, Expiry: millisToTime(ms), Destination: dest}, true
+	return &Flow{Nonce: nonce, Expiry: millisToTime(ms), Destination: dest, Memo: memo}, true
 }
 
 func validNonce(s string) bool {
@@ -149,4 +187,14 @@ func millisToTime(ms float64) time.Time {
 		return time.UnixMilli(math.MaxInt64)
 	}
 	return time.UnixMilli(int64(ms))
+}
+
+// TokenMemoMAC is the lowercase hex of
+// HMAC-SHA-256(master, "mediator-flow-token:"+nonceHex+"."+expiry+"."+destination+"."+memoPart),
+// the MAC of a five-part token (CONTRACT section 13). memoPart is the token's
+// fourth part exactly as written (Memo.TokenPart). No part of a verified
+// token holds a dot, so a four-part message (two dots) never equals a
+// five-part one (three).
+func (m Master) TokenMemoMAC(nonceHex, expiry, destination, memoPart string) string {
+	return hex.EncodeToString(m.mac(flowTokenPrefix + nonceHex + "." + expiry + "." + destination + "." + memoPart))
 }

@@ -114,7 +114,8 @@ func TestVerifyTokenChecks(t *testing.T) {
 		// is the nearest thing to "not a token" and dies at check 2.
 		{1, "empty", ""},
 		{2, "three parts", testNonce + "." + exp + "." + testDest},
-		{2, "five parts", valid + ".00"},
+		{2, "five parts, the fourth not a memo", valid + ".00"},
+		{2, "six parts", valid + ".00.00"},
 		{2, "fractional expiry splits", signed(m, testNonce, exp+".5", testDest)},
 		{2, "no dots", strings.ReplaceAll(valid, ".", "")},
 		{3, "uppercase nonce", signed(m, strings.ToUpper(testNonce), exp, testDest)},

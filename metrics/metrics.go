@@ -39,13 +39,15 @@ const (
 
 // CosignFailures are the failure results of closerelay_mediator_cosign_total:
 // CONTRACT section 6's checks in order, the 13 forward validation codes of
-// SPEC among them (mediator.ForwardCodes, checked by this package's tests).
+// SPEC among them (mediator.ForwardCodes), with CONTRACT section 13's
+// FORWARD_MEMO_NOT_COMMITTED after FORWARD_DESTINATION_NOT_COMMITTED
+// (mediator.ForwardCodesWithMemo; both checked by this package's tests).
 var CosignFailures = []string{
 	"RATE_LIMITED", "PAYLOAD_TOO_LARGE", "BAD_REQUEST", "BAD_NETWORK", "MEDIATOR_NOT_CONFIGURED", "INVALID_FLOW_TOKEN",
 	"MALFORMED_XDR", "FEE_BUMP_NOT_ALLOWED", "FORWARD_TX_SOURCE_NOT_MEDIATOR", "WRONG_OPERATION_COUNT",
 	"FORWARD_OP0_NOT_PAYMENT", "FORWARD_OP0_ASSET_NOT_NATIVE", "FORWARD_OP0_SOURCE_NOT_MEDIATOR",
 	"FORWARD_OP1_NOT_ACCOUNT_MERGE", "FORWARD_OP1_SOURCE_NOT_MEDIATOR", "FORWARD_DESTINATION_MISMATCH",
-	"FORWARD_DESTINATION_NOT_COMMITTED", "MISSING_TIME_BOUNDS", "TIME_BOUNDS_EXCESSIVE",
+	"FORWARD_DESTINATION_NOT_COMMITTED", "FORWARD_MEMO_NOT_COMMITTED", "MISSING_TIME_BOUNDS", "TIME_BOUNDS_EXCESSIVE",
 }
 
 // routeCodes pre-creates the rejection series per route, so that rate() and
@@ -57,7 +59,7 @@ var routeCodes = map[string][]string{
 	RoutePlanGet:        {"NOT_FOUND", "RATE_LIMITED"},
 	RoutePlanSign:       {"BAD_XDR", "REJECTED", "NOT_FOUND", "PAYLOAD_TOO_LARGE", "RATE_LIMITED"},
 	RoutePlanEvents:     {"NOT_FOUND", "RATE_LIMITED", "TOO_MANY_SUBSCRIBERS"},
-	RouteMediatorMint:   {"INVALID_DESTINATION", "MEDIATOR_NOT_CONFIGURED"},
+	RouteMediatorMint:   {"INVALID_DESTINATION", "INVALID_MEMO", "MEDIATOR_NOT_CONFIGURED"},
 	RouteMediatorCosign: append([]string{"METHOD_NOT_ALLOWED"}, CosignFailures...),
 }
 

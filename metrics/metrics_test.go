@@ -18,12 +18,31 @@ import (
 func TestCosignFailuresAreTheMediatorCodes(t *testing.T) {
 	pre := []string{"RATE_LIMITED", "PAYLOAD_TOO_LARGE", "BAD_REQUEST", "BAD_NETWORK",
 		string(mediator.CodeNotConfigured), string(mediator.CodeInvalidFlowToken)}
-	want := pre
-	for _, c := range mediator.ForwardCodes() {
+	want := slices.Clone(pre)
+	for _, c := range mediator.ForwardCodesWithMemo() {
 		want = append(want, string(c))
 	}
 	if !slices.Equal(metrics.CosignFailures, want) {
-		t.Errorf("metrics.CosignFailures = %v\nwant (CONTRACT section 6 order) %v", metrics.CosignFailures, want)
+		t.Errorf("metrics.CosignFailures = %v\nwant (CONTRACT sections 6 and 13 order) %v", metrics.CosignFailures, want)
+	}
+
+	// Without CONTRACT section 13's memo code, the list is SPEC's: the 13
+	// forward codes of mediator.ForwardCodes, in order, after the route's own.
+	spec := slices.Clone(pre)
+	for _, c := range mediator.ForwardCodes() {
+		spec = append(spec, string(c))
+	}
+	if len(spec) != len(pre)+13 {
+		t.Fatalf("mediator.ForwardCodes has %d codes, want SPEC's 13", len(spec)-len(pre))
+	}
+	memo := string(mediator.CodeMemoNotCommitted)
+	without := slices.DeleteFunc(slices.Clone(metrics.CosignFailures), func(c string) bool { return c == memo })
+	if !slices.Equal(without, spec) {
+		t.Errorf("metrics.CosignFailures without %s = %v\nwant (CONTRACT section 6 order) %v", memo, without, spec)
+	}
+	i := slices.Index(metrics.CosignFailures, memo)
+	if i < 1 || metrics.CosignFailures[i-1] != string(mediator.CodeDestinationNotCommitted) {
+		t.Errorf("%s is at %d, want right after %s", memo, i, mediator.CodeDestinationNotCommitted)
 	}
 }
 

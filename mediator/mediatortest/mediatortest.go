@@ -12,7 +12,9 @@ package mediatortest
 import (
 	"bytes"
 	"encoding/base64"
+	"encoding/hex"
 	"math"
+	"strconv"
 	"strings"
 	"time"
 
@@ -106,7 +108,11 @@ type Forward struct {
 	Ops      []xdr.Operation
 	Cond     xdr.Preconditions
 	Sigs     []xdr.DecoratedSignature
+	Memo     *xdr.Memo // nil: DefaultMemo
 }
+
+// DefaultMemo is the memo of a Forward whose Memo is nil: MEMO_ID 4242.
+func DefaultMemo() xdr.Memo { return xdr.MemoID(4242) }
 
 // NewForward is the accepted forward of mediator to dest: a native payment
 // and a merge, both with the source omitted, and time bounds [0, maxTime].
@@ -118,10 +124,14 @@ func NewForward(mediator, dest string, maxTime uint64) *Forward {
 	}
 }
 
-// Envelope renders f. The memo, fee and sequence are fixed: the mediator
-// leaves them to the wallet.
+// Envelope renders f. The fee and sequence are fixed, and so is the memo
+// unless f.Memo sets it: the mediator leaves them to the wallet, apart from a
+// memo that the flow token commits (CONTRACT section 13).
 func (f *Forward) Envelope() xdr.TransactionEnvelope {
-	memo := xdr.MemoID(4242)
+	memo := DefaultMemo()
+	if f.Memo != nil {
+		memo = *f.Memo
+	}
 	if f.V0 {
 		var tb *xdr.TimeBounds
 		switch f.Cond.Type {
@@ -380,4 +390,138 @@ func builder(mediator, dest string, now time.Time) func(edit func(*Forward)) str
 		}
 		return f.B64()
 	}
+}
+
+// MemoNotCommitted is CONTRACT section 13's forward code for a forward that
+// does not carry the memo its flow token commits.
+const MemoNotCommitted = "FORWARD_MEMO_NOT_COMMITTED"
+
+// Commitment is a memo query value of CONTRACT section 13 and the memo it
+// commits a forward to.
+type Commitment struct {
+	Query string   // the `memo` query value, as a wallet sends it
+	Token string   // its canonical spelling, the text the token's fifth part encodes
+	Memo  xdr.Memo // what the forward must carry
+}
+
+// Commitments returns one commitment of each memo type, with values that
+// show the canonical spelling: a text with a dot, a colon and a non-ASCII
+// character, an id at the uint64 limit, and hash and return values given in
+// uppercase (rendered lowercase).
+func Commitments() []Commitment {
+	var h, r xdr.Hash
+	for i := range h {
+		h[i], r[i] = byte(0xa0+i), byte(0xa0+i)
+	}
+	r[31] ^= 0xff
+	hexOf := func(x xdr.Hash) string { return hex.EncodeToString(x[:]) }
+	return []Commitment{
+		{Query: "text:Deposit 1.5: Zoë", Token: "text:Deposit 1.5: Zoë", Memo: xdr.MemoText("Deposit 1.5: Zoë")},
+		{Query: "id:18446744073709551615", Token: "id:18446744073709551615", Memo: xdr.MemoID(math.MaxUint64)},
+		{Query: "hash:" + strings.ToUpper(hexOf(h)), Token: "hash:" + hexOf(h), Memo: xdr.MemoHash(h)},
+		{Query: "return:" + hexOf(r), Token: "return:" + hexOf(r), Memo: xdr.MemoRetHash(r)},
+	}
+}
+
+// OtherMemos returns memos that are not committed: MEMO_NONE, the same type
+// with another value, and every other type, among them the same 32 bytes
+// under the other of hash and return, and an id's digits as text.
+func OtherMemos(committed xdr.Memo) []xdr.Memo {
+	var h xdr.Hash
+	copy(h[:], bytes.Repeat([]byte{0x5a}, 32))
+	text, id := "memo", uint64(1)
+	out := []xdr.Memo{{Type: xdr.MemoTypeMemoNone}}
+	switch committed.Type {
+	case xdr.MemoTypeMemoText:
+		t := *committed.Text
+		out = append(out, xdr.MemoText(t+"x"), xdr.MemoText(strings.ToUpper(t)), xdr.MemoText(t[:len(t)-1]), xdr.MemoText(" "+t))
+	case xdr.MemoTypeMemoId:
+		n := uint64(*committed.Id)
+		out = append(out, xdr.MemoID(n-1), xdr.MemoID(n^1<<32))
+		text = strconv.FormatUint(n, 10)
+		id = n
+	case xdr.MemoTypeMemoHash:
+		h = *committed.Hash
+		other := h
+		other[0] ^= 1
+		out = append(out, xdr.MemoHash(other))
+	case xdr.MemoTypeMemoReturn:
+		h = *committed.RetHash
+		other := h
+		other[31] ^= 0x80
+		out = append(out, xdr.MemoRetHash(other))
+	}
+	for _, m := range []xdr.Memo{xdr.MemoText(text), xdr.MemoID(id), xdr.MemoHash(h), xdr.MemoRetHash(h)} {
+		if m.Type != committed.Type {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// MemoCases returns, for a flow of mediator to dest that commits memo, the
+// forwards that carry it (accepted), the forwards that carry another memo
+// (MemoNotCommitted), and the tie-breaks around that check: a wrong
+// destination wins over a wrong memo, and a wrong memo wins over missing or
+// excessive time bounds, while a right memo lets those answer.
+func MemoCases(mediator, dest string, now time.Time, memo xdr.Memo) []Case {
+	fwd := builder(mediator, dest, now)
+	with := func(m xdr.Memo, edit func(*Forward)) string {
+		return fwd(func(f *Forward) {
+			f.Memo = &m
+			if edit != nil {
+				edit(f)
+			}
+		})
+	}
+	wrong := OtherMemos(memo)[0]
+	cases := []Case{
+		{Name: "accepted/committed memo", B64: with(memo, nil)},
+		{Name: "accepted/committed memo v0", B64: with(memo, func(f *Forward) { f.V0 = true })},
+		{Name: "accepted/committed memo, signatures kept", B64: with(memo, func(f *Forward) { f.Sigs = DummySigs(2) })},
+	}
+	for i, m := range OtherMemos(memo) {
+		cases = append(cases, Case{Name: MemoNotCommitted + "/" + memoName(m) + "/" + strconv.Itoa(i), B64: with(m, nil), Want: MemoNotCommitted})
+	}
+	cases = append(cases,
+		Case{Name: MemoNotCommitted + "/v0 without the memo", B64: with(wrong, func(f *Forward) { f.V0 = true }), Want: MemoNotCommitted},
+		Case{Name: "11 over memo: destination elsewhere, memo wrong", B64: with(wrong, func(f *Forward) {
+			f.Ops[0] = Pay(nil, OtherDest, Native())
+			f.Ops[1] = Merge(nil, OtherDest)
+		}), Want: "FORWARD_DESTINATION_NOT_COMMITTED"},
+		Case{Name: "11 with memo right: destination elsewhere", B64: with(memo, func(f *Forward) {
+			f.Ops[0] = Pay(nil, OtherDest, Native())
+			f.Ops[1] = Merge(nil, OtherDest)
+		}), Want: "FORWARD_DESTINATION_NOT_COMMITTED"},
+		Case{Name: "10 over memo: two destinations, memo wrong", B64: with(wrong, func(f *Forward) {
+			f.Ops[1] = Merge(nil, OtherDest)
+		}), Want: "FORWARD_DESTINATION_MISMATCH"},
+		Case{Name: "memo over 12: memo wrong, no time bounds", B64: with(wrong, func(f *Forward) { f.Cond = NoTimeBounds() }), Want: MemoNotCommitted},
+		Case{Name: "memo over 12: memo wrong, maxTime zero", B64: with(wrong, func(f *Forward) { f.Cond = TimeCond(0, 0) }), Want: MemoNotCommitted},
+		Case{Name: "memo over 13: memo wrong, maxTime beyond the horizon", B64: with(wrong, func(f *Forward) {
+			f.Cond = TimeCond(0, uint64(now.Unix())+3601)
+		}), Want: MemoNotCommitted},
+		Case{Name: "12 after memo: memo right, no time bounds", B64: with(memo, func(f *Forward) { f.Cond = NoTimeBounds() }),
+			Want: "MISSING_TIME_BOUNDS", ReasonHas: ReasonNoTimeBounds},
+		Case{Name: "12 after memo: memo right, maxTime zero", B64: with(memo, func(f *Forward) { f.Cond = TimeCond(0, 0) }),
+			Want: "MISSING_TIME_BOUNDS", ReasonHas: ReasonNoMaxTime},
+		Case{Name: "13 after memo: memo right, maxTime beyond the horizon", B64: with(memo, func(f *Forward) {
+			f.Cond = TimeCond(0, uint64(now.Unix())+3601)
+		}), Want: "TIME_BOUNDS_EXCESSIVE"},
+	)
+	return cases
+}
+
+func memoName(m xdr.Memo) string {
+	switch m.Type {
+	case xdr.MemoTypeMemoText:
+		return "text"
+	case xdr.MemoTypeMemoId:
+		return "id"
+	case xdr.MemoTypeMemoHash:
+		return "hash"
+	case xdr.MemoTypeMemoReturn:
+		return "return"
+	}
+	return "none"
 }
