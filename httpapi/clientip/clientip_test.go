@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
 	"strings"
 	"testing"
 )
@@ -65,17 +66,23 @@ func TestResolve(t *testing.T) {
 
 		// Ports and IPv6 spellings.
 		{name: "IPv4 with port", hops: 1, xff: []string{"203.0.113.1:8443"}, want: "203.0.113.1"},
-		{name: "IPv6 bare", hops: 1, xff: []string{"2001:db8::1"}, want: "2001:db8::1"},
-		{name: "IPv6 canonicalised", hops: 1, xff: []string{"2001:0DB8:0000:0000:0000:0000:0000:0001"}, want: "2001:db8::1"},
-		{name: "IPv6 bracketed", hops: 1, xff: []string{"[2001:db8::1]"}, want: "2001:db8::1"},
-		{name: "IPv6 bracketed with port", hops: 1, xff: []string{"[2001:db8::1]:443"}, want: "2001:db8::1"},
-		{name: "IPv6 zone dropped", hops: 1, xff: []string{"fe80::1%eth0"}, want: "fe80::1"},
+		// IPv6 is keyed by its /64 (CONTRACT section 9), in canonical form.
+		{name: "IPv6 bare", hops: 1, xff: []string{"2001:db8:1:2:3:4:5:6"}, want: "2001:db8:1:2::/64"},
+		{name: "IPv6 canonicalised", hops: 1, xff: []string{"2001:0DB8:0000:0000:0000:0000:0000:0001"}, want: "2001:db8::/64"},
+		{name: "IPv6 bracketed", hops: 1, xff: []string{"[2001:db8::1]"}, want: "2001:db8::/64"},
+		{name: "IPv6 bracketed with port", hops: 1, xff: []string{"[2001:db8::1]:443"}, want: "2001:db8::/64"},
+		{name: "IPv6 zone dropped", hops: 1, xff: []string{"fe80::1%eth0"}, want: "fe80::/64"},
+		{name: "IPv6 loopback", hops: 1, xff: []string{"::1"}, want: "::/64"},
+		{name: "IPv6 upper half of the /64 cleared", hops: 1, xff: []string{"2001:db8:aaaa:bbbb:ffff:ffff:ffff:ffff"}, want: "2001:db8:aaaa:bbbb::/64"},
 		{name: "IPv4-mapped unmapped", hops: 1, xff: []string{"::ffff:203.0.113.1"}, want: "203.0.113.1"},
 		{name: "IPv4-mapped bracketed with port", hops: 1, xff: []string{"[::ffff:203.0.113.1]:80"}, want: "203.0.113.1"},
-		{name: "IPv6 second from right", hops: 2, xff: []string{"2001:db8::dead, [2001:db8::1]:1234, 10.0.0.1"}, want: "2001:db8::1"},
+		{name: "IPv6 second from right", hops: 2, xff: []string{"2001:db8:ffff::dead, [2001:db8::1]:1234, 10.0.0.1"}, want: "2001:db8::/64"},
+		{name: "IPv6 X-Real-IP", hops: 1, realIP: []string{"[2001:db8:0:1::99]:443"}, want: "2001:db8:0:1::/64"},
 
 		// Socket peer spellings.
-		{name: "IPv6 peer", hops: 0, remote: "[2001:db8::2]:5555", want: "2001:db8::2"},
+		{name: "IPv6 peer", hops: 0, remote: "[2001:db8::2]:5555", want: "2001:db8::/64"},
+		{name: "IPv6 peer with zone", hops: 0, remote: "[fe80::1%eth0]:5555", want: "fe80::/64"},
+		{name: "IPv6 peer without port", hops: 0, remote: "2001:db8:1:2::3", want: "2001:db8:1:2::/64"},
 		{name: "IPv4-mapped peer", hops: 0, remote: "[::ffff:192.0.2.10]:5555", want: "192.0.2.10"},
 		{name: "peer without port", hops: 0, remote: "192.0.2.10", want: "192.0.2.10"},
 		{name: "non-IP peer host kept", hops: 0, remote: "localhost:80", want: "localhost"},
@@ -102,6 +109,75 @@ func TestResolve(t *testing.T) {
 	}
 }
 
+// CONTRACT section 9: an IPv6 client is keyed by its /64 prefix whichever
+// source the address came from, an IPv4 client by its address. Each group
+// lists addresses that must share one key, and no two groups may share one.
+func TestResolveIPv6KeyedByPrefix(t *testing.T) {
+	groups := []struct {
+		want  string
+		addrs []string
+	}{
+		{"2001:db8:1:2::/64", []string{
+			"2001:db8:1:2::1", "2001:db8:1:2::2", "2001:db8:1:2:ffff:ffff:ffff:ffff",
+			"2001:db8:1:2:dead:beef:0:1", "2001:0db8:0001:0002:0000:0000:0000:0009",
+		}},
+		{"2001:db8:1:3::/64", []string{"2001:db8:1:3::1", "2001:db8:1:3:abcd::7"}}, // the next /64
+		{"2001:db8:2:2::/64", []string{"2001:db8:2:2::1"}},                         // same low 64 bits, other /64
+		{"2001:db9:1:2::/64", []string{"2001:db9:1:2::1"}},
+		{"fe80::/64", []string{"fe80::1", "fe80::2"}},
+		// IPv4, also written IPv4-mapped, stays one key per address.
+		{"203.0.113.1", []string{"203.0.113.1", "::ffff:203.0.113.1"}},
+		{"203.0.113.2", []string{"203.0.113.2", "::ffff:203.0.113.2"}},
+		{"198.51.100.1", []string{"198.51.100.1"}},
+	}
+	// How each source carries an address; hops is the trust to configure.
+	sources := []struct {
+		name string
+		hops int
+		set  func(r *http.Request, addr string)
+	}{
+		{"socket", 0, func(r *http.Request, a string) {
+			r.RemoteAddr = netip.AddrPortFrom(netip.MustParseAddr(a), 40000).String()
+			r.Header.Set("X-Forwarded-For", "192.0.2.77") // ignored at hops 0
+		}},
+		{"X-Forwarded-For", 1, func(r *http.Request, a string) {
+			r.Header.Set("X-Forwarded-For", "6.6.6.6, "+a)
+		}},
+		{"X-Forwarded-For bracketed with port", 1, func(r *http.Request, a string) {
+			r.Header.Set("X-Forwarded-For", "2001:db8:6666::6, "+netip.AddrPortFrom(netip.MustParseAddr(a), 443).String())
+		}},
+		{"X-Forwarded-For second from right", 2, func(r *http.Request, a string) {
+			r.Header.Set("X-Forwarded-For", "2001:db8:6666::6, "+a+", 10.0.0.1")
+		}},
+		{"X-Real-IP", 1, func(r *http.Request, a string) {
+			r.Header.Set("X-Real-IP", a)
+		}},
+	}
+	for _, src := range sources {
+		t.Run(src.name, func(t *testing.T) {
+			owner := map[string]string{} // key -> the group it belongs to
+			for _, g := range groups {
+				for _, a := range g.addrs {
+					r := httptest.NewRequest(http.MethodGet, "/", nil)
+					r.RemoteAddr = "192.0.2.10:40000"
+					src.set(r, a)
+					got := Resolve(r, src.hops)
+					if got != g.want {
+						t.Errorf("%s: key %q, want %q", a, got, g.want)
+					}
+					if o, ok := owner[got]; ok && o != g.want {
+						t.Errorf("%s: key %q also given to group %q", a, got, o)
+					}
+					owner[got] = g.want
+				}
+			}
+			if len(owner) != len(groups) {
+				t.Errorf("%d distinct keys, want %d (one per group)", len(owner), len(groups))
+			}
+		})
+	}
+}
+
 // A raw header block goes through net/http's parser, so the test covers the
 // header-line joining the server really sees, not just Header.Add.
 func TestResolveFromWire(t *testing.T) {
@@ -117,6 +193,17 @@ func TestResolveFromWire(t *testing.T) {
 	for hops, want := range map[int]string{0: "192.0.2.10", 1: "10.0.0.1", 2: "203.0.113.1", 3: "7.7.7.7", 4: "6.6.6.6", 5: "192.0.2.10"} {
 		if got := Resolve(r, hops); got != want {
 			t.Errorf("hops=%d: got %q, want %q", hops, got, want)
+		}
+	}
+}
+
+func BenchmarkResolveIPv6(b *testing.B) {
+	r := httptest.NewRequest(http.MethodGet, "/", nil)
+	r.Header.Set("X-Forwarded-For", strings.Repeat("6.6.6.6, ", 50)+"2001:db8:1:2::1")
+	b.ReportAllocs()
+	for b.Loop() {
+		if Resolve(r, 1) != "2001:db8:1:2::/64" {
+			b.Fatal("wrong key")
 		}
 	}
 }

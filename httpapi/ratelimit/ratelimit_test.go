@@ -1,11 +1,15 @@
 package ratelimit
 
 import (
+	"container/heap"
 	"errors"
 	"fmt"
+	"maps"
+	"math"
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -55,27 +59,45 @@ func mustRefuse(t *testing.T, l *Limiter, key string, wantWait time.Duration) {
 	}
 }
 
-// checkInvariants verifies that the buckets are in last-take order from the
-// idlest, which eviction relies on, that the newest take is latest, and that
-// the cap holds.
+// checkInvariants verifies that the heap holds exactly the mapped buckets with
+// their positions right, that it is a min-heap on fullAt (eviction looks only
+// at the top), that no bucket claims to be full before it is (so none is ever
+// evicted while refilling), and that the cap holds.
 func checkInvariants(t *testing.T, l *Limiter) {
 	t.Helper()
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	var prev time.Time
-	for _, key := range l.buckets.Keys() { // oldest first
-		b, _ := l.buckets.Peek(key)
-		if b.last.Before(prev) {
-			t.Fatalf("buckets out of order at %q: %v before %v", key, b.last, prev)
+	if len(l.byFull) != len(l.buckets) {
+		t.Fatalf("heap holds %d buckets, map %d", len(l.byFull), len(l.buckets))
+	}
+	for i, e := range l.byFull {
+		b := e.b
+		if b.index != i {
+			t.Fatalf("bucket %q at heap position %d records %d", b.key, i, b.index)
 		}
-		prev = b.last
+		if l.buckets[b.key] != b {
+			t.Fatalf("heap bucket %q is not the map's", b.key)
+		}
+		if i > 0 {
+			if parent := l.byFull[(i-1)/2]; e.fullAt < parent.fullAt {
+				t.Fatalf("heap order broken at %d: %q full at %v before its parent %q at %v",
+					i, b.key, e.fullAt, parent.b.key, parent.fullAt)
+			}
+		}
+		if d := l.untilTokens(b, float64(l.n), l.origin.Add(e.fullAt)); d != 0 {
+			t.Fatalf("bucket %q still %v from full at its full instant %v", b.key, d, e.fullAt)
+		}
 	}
-	if n := l.buckets.Len(); n > 0 && !prev.Equal(l.latest) {
-		t.Fatalf("newest bucket's last take %v, latest %v", prev, l.latest)
-	}
-	if n := l.buckets.Len(); n > l.maxKeys {
+	if n := len(l.buckets); n > l.maxKeys {
 		t.Fatalf("%d keys held, cap %d", n, l.maxKeys)
 	}
+}
+
+func held(l *Limiter, key string) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	_, ok := l.buckets[key]
+	return ok
 }
 
 // The route rates from SPEC.md; each must refill in exact whole steps of 60/N s.
@@ -220,10 +242,7 @@ func TestCapRefusesNewKeyUntilOldestIdle(t *testing.T) {
 	clk.Advance(time.Nanosecond) // t=60
 	mustAllow(t, l, "d")
 	checkInvariants(t, l)
-	l.mu.Lock()
-	aHeld := l.buckets.Contains("a")
-	l.mu.Unlock()
-	if aHeld {
+	if held(l, "a") {
 		t.Fatal("full bucket a was not dropped")
 	}
 
@@ -250,6 +269,289 @@ func TestCapDropsPartlyUsedBucketOnceRefilled(t *testing.T) {
 	mustRefuse(t, l, "b", 4*time.Second)
 	clk.Advance(4 * time.Second)
 	mustAllow(t, l, "b")
+}
+
+// A bucket that took one token is full long before one that took all of them,
+// even when it was used later. In last-use order the drained bucket sits in
+// front of it, yet the full one must still make room for a new key.
+func TestCapDropsFullBucketBehindRefillingOne(t *testing.T) {
+	clk := newClock()
+	const n = 10
+	l := New(n, time.Minute, 2, clk.Now)
+	for range n {
+		mustAllow(t, l, "heavy") // t=0: empty, full again at t=60
+	}
+	clk.Advance(time.Second)
+	mustAllow(t, l, "light") // t=1: one token of ten, full again at t=7
+
+	clk.Advance(9 * time.Second) // t=10
+	mustAllow(t, l, "new")
+	if got := l.Len(); got != 2 {
+		t.Fatalf("Len = %d, want 2 (heavy, new)", got)
+	}
+	// "heavy" kept its state: ten seconds of refill is 1⅔ tokens.
+	mustAllow(t, l, "heavy")
+	mustRefuse(t, l, "heavy", 2*time.Second)
+	// "light" was the one dropped, so it is a new key at the cap now, and the
+	// soonest-full bucket is "new", full at t=16.
+	mustRefuse(t, l, "light", 6*time.Second)
+}
+
+// Many full buckets behind one drained bucket: every new key finds room, in
+// batches, and the drained bucket is never the one dropped.
+func TestCapDropsAllFullBucketsBehindRefillingOne(t *testing.T) {
+	clk := newClock()
+	const n, maxKeys = 5, 3*evictBatch + 1
+	l := New(n, time.Minute, maxKeys, clk.Now)
+	for range n {
+		mustAllow(t, l, "drained")
+	}
+	for i := range maxKeys - 1 {
+		clk.Advance(10 * time.Millisecond)
+		mustAllow(t, l, fmt.Sprint("light", i)) // full 12 s after its take
+	}
+	clk.Advance(20 * time.Second)
+	for i := range maxKeys - 1 {
+		mustAllow(t, l, fmt.Sprint("new", i))
+	}
+	if got := l.Len(); got != maxKeys {
+		t.Fatalf("Len = %d, want %d", got, maxKeys)
+	}
+	// The new keys, all taken at one instant, are the soonest full now.
+	mustRefuse(t, l, "one more", 12*time.Second)
+	// "drained" was kept with its state: a new key would have been refused.
+	mustAllow(t, l, "drained")
+}
+
+// naive states the contract's rule the slow, obvious way: at the cap, look at
+// every bucket and drop each that is full; refuse the new key when none is.
+type naive struct {
+	n       int
+	per     time.Duration
+	maxKeys int
+	buckets map[string]*rate.Limiter
+}
+
+func (m *naive) untilTokens(b *rate.Limiter, want float64, now time.Time) time.Duration {
+	missing := want - b.TokensAt(now)
+	if missing <= 0 {
+		return 0
+	}
+	return time.Duration(math.Round(missing * float64(m.per) / float64(m.n)))
+}
+
+func (m *naive) allow(key string, now time.Time) (bool, time.Duration) {
+	b, known := m.buckets[key]
+	if !known {
+		if len(m.buckets) >= m.maxKeys {
+			soonest := time.Duration(math.MaxInt64)
+			for k, other := range m.buckets {
+				if d := m.untilTokens(other, float64(m.n), now); d == 0 {
+					delete(m.buckets, k)
+				} else {
+					soonest = min(soonest, d)
+				}
+			}
+			if len(m.buckets) >= m.maxKeys {
+				return false, max(soonest, time.Second)
+			}
+		}
+		b = rate.NewLimiter(rate.Limit(float64(m.n)/m.per.Seconds()), m.n)
+		m.buckets[key] = b
+	}
+	if !b.AllowN(now, 1) {
+		return false, max(m.untilTokens(b, 1, now), time.Nanosecond)
+	}
+	return true, 0
+}
+
+// The Limiter decides every request as the naive rule does. The two may hold
+// different sets of keys (the naive model drops every full bucket at once, the
+// Limiter a batch), but only ever differ by full buckets, which act exactly
+// like absent ones; every bucket still refilling is in both. So outcomes
+// agree, and a wait differs at most by the nanosecond rounding of when a
+// bucket is full.
+func TestCapMatchesNaiveModel(t *testing.T) {
+	for _, n := range []int{1, 3, 7, 10} {
+		t.Run(strconv.Itoa(n), func(t *testing.T) {
+			rnd := rand.New(rand.NewPCG(uint64(n), 99))
+			clk := newClock()
+			const maxKeys = 24
+			l := New(n, time.Minute, maxKeys, clk.Now)
+			m := &naive{n: n, per: time.Minute, maxKeys: maxKeys, buckets: map[string]*rate.Limiter{}}
+			var atCapAdmitted, atCapRefused int
+			for step := range 20000 {
+				var key string
+				switch r := rnd.IntN(10); {
+				case r < 4: // a few busy clients that drain their buckets
+					key = fmt.Sprint("busy", rnd.IntN(4))
+				case r < 8: // many light ones
+					key = fmt.Sprint("light", rnd.IntN(3*maxKeys))
+				default: // fresh addresses
+					key = fmt.Sprint("fresh", step)
+				}
+				now := clk.Now()
+				_, wasKnown := m.buckets[key]
+				atCap := !wasKnown && len(m.buckets) >= maxKeys
+				wantOK, wantWait := m.allow(key, now)
+				gotOK, gotWait := l.Allow(key)
+				if gotOK != wantOK || (gotWait-wantWait).Abs() > 2*time.Nanosecond {
+					t.Fatalf("step %d, %q at %v: got ok=%v wait=%v, naive rule says ok=%v wait=%v",
+						step, key, now.Sub(newClock().Now()), gotOK, gotWait, wantOK, wantWait)
+				}
+				if atCap && wantOK {
+					atCapAdmitted++
+				} else if atCap {
+					atCapRefused++
+				}
+				if got := l.Len(); got > maxKeys {
+					t.Fatalf("step %d: Len = %d above cap %d", step, got, maxKeys)
+				}
+				if rnd.IntN(3) == 0 {
+					clk.Advance(time.Duration(rnd.IntN(3000)) * time.Millisecond)
+				}
+			}
+			if atCapAdmitted < 50 || atCapRefused < 50 {
+				t.Fatalf("only %d new keys admitted and %d refused at the cap", atCapAdmitted, atCapRefused)
+			}
+		})
+	}
+}
+
+// With one token a second (n = 10 per 10 s) and whole-second steps every
+// instant is exact, so the test can say precisely which buckets a new key at
+// the cap drops: each one whose full instant has come, wherever its last use
+// puts it, and none other. Takes keep moving buckets' full instants later.
+func TestCapEvictsExactlyTheFullBuckets(t *testing.T) {
+	const n, per, maxKeys = 10, 10 * time.Second, 8
+	rnd := rand.New(rand.NewPCG(7, 8))
+	clk := newClock()
+	l := New(n, per, maxKeys, clk.Now)
+	type state struct {
+		tokens int
+		last   time.Time
+	}
+	model := map[string]*state{}
+	refill := func(s *state, now time.Time) int {
+		return min(n, s.tokens+int(now.Sub(s.last)/time.Second))
+	}
+	fullAt := func(s *state) time.Time { return s.last.Add(time.Duration(n-s.tokens) * time.Second) }
+	fresh, refused, dropped := 0, 0, 0
+	for round := range 3000 {
+		now := clk.Now()
+		if rnd.IntN(4) != 0 && len(model) > 0 {
+			// Take tokens from a held key: its full instant moves later.
+			key := slices.Sorted(maps.Keys(model))[rnd.IntN(len(model))]
+			s := model[key]
+			for range 1 + rnd.IntN(n) {
+				if refill(s, now) == 0 {
+					mustRefuse(t, l, key, s.last.Add(time.Second).Sub(now))
+					break
+				}
+				s.tokens, s.last = refill(s, now)-1, now
+				mustAllow(t, l, key)
+			}
+		} else {
+			key := fmt.Sprint("k", fresh)
+			fresh++
+			var full []string
+			soonest := time.Time{}
+			for k, s := range model {
+				if !fullAt(s).After(now) {
+					full = append(full, k)
+				} else if soonest.IsZero() || fullAt(s).Before(soonest) {
+					soonest = fullAt(s)
+				}
+			}
+			switch {
+			case len(model) < maxKeys:
+				mustAllow(t, l, key)
+				model[key] = &state{tokens: n - 1, last: now}
+			case len(full) == 0:
+				mustRefuse(t, l, key, max(soonest.Sub(now), time.Second))
+				refused++
+			default:
+				mustAllow(t, l, key)
+				dropped += len(full)
+				for _, k := range full {
+					if held(l, k) {
+						t.Fatalf("round %d: full bucket %q kept", round, k)
+					}
+					delete(model, k)
+				}
+				model[key] = &state{tokens: n - 1, last: now}
+			}
+			for k := range model {
+				if !held(l, k) {
+					t.Fatalf("round %d: bucket %q dropped before it was full", round, k)
+				}
+			}
+			if l.Len() != len(model) {
+				t.Fatalf("round %d: Len = %d, want %d", round, l.Len(), len(model))
+			}
+		}
+		checkInvariants(t, l)
+		clk.Advance(time.Duration(rnd.IntN(4)/3) * time.Second)
+	}
+	t.Logf("%d new keys refused, %d buckets dropped at the cap", refused, dropped)
+	if refused < 100 || dropped < 100 {
+		t.Fatalf("only %d new keys refused and %d buckets dropped at the cap", refused, dropped)
+	}
+}
+
+// The heap itself: pushes, later-moving updates (and ignored earlier ones) and
+// pops come out in order with every bucket's index kept right.
+func TestFullHeapOrder(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(3, 4))
+	var h fullHeap
+	want := map[*bucket]time.Duration{}
+	check := func() {
+		t.Helper()
+		for i, e := range h {
+			if e.b.index != i {
+				t.Fatalf("bucket %q at %d records index %d", e.b.key, i, e.b.index)
+			}
+			if e.fullAt != want[e.b] {
+				t.Fatalf("bucket %q full at %v, want %v", e.b.key, e.fullAt, want[e.b])
+			}
+			if i > 0 && e.fullAt < h[(i-1)/2].fullAt {
+				t.Fatalf("heap order broken at %d", i)
+			}
+		}
+	}
+	var all []*bucket
+	for i := range 500 {
+		b := &bucket{key: strconv.Itoa(i)}
+		at := time.Duration(rnd.IntN(1000)) * time.Millisecond
+		heap.Push(&h, heapEntry{at, b})
+		want[b] = at
+		all = append(all, b)
+	}
+	check()
+	for range 2000 {
+		b := all[rnd.IntN(len(all))]
+		at := want[b] + time.Duration(rnd.IntN(500)-100)*time.Millisecond
+		h.later(b.index, at)
+		want[b] = max(want[b], at)
+	}
+	check()
+	sorted := slices.Sorted(maps.Values(want))
+	for i, at := range sorted {
+		b := heap.Pop(&h).(*bucket)
+		if want[b] != at {
+			t.Fatalf("pop %d: full at %v, want %v", i, want[b], at)
+		}
+		if b.index != -1 {
+			t.Fatalf("popped bucket keeps index %d", b.index)
+		}
+		delete(want, b)
+		if i%50 == 0 {
+			check()
+		}
+	}
+	if len(h) != 0 {
+		t.Fatalf("%d left after popping all", len(h))
+	}
 }
 
 // The request that finds many idle buckets drops a bounded batch, not all.
@@ -505,4 +807,32 @@ func BenchmarkAllowFloodAtCap(b *testing.B) {
 			i++
 		}
 	})
+}
+
+// A new key refused at the cap, one caller at a time: 20,000 buckets all
+// refilling (each took between one and all of its tokens, so last-use order
+// and full-again order disagree) and a fresh address on every call. The
+// refusal looks only at the soonest-full bucket, so it costs the same however
+// many keys are held.
+func BenchmarkAllowNewKeyRefusedAtCap(b *testing.B) {
+	const n, maxKeys = 10, 20000
+	frozen := newClock().Now()
+	l := New(n, time.Minute, maxKeys, func() time.Time { return frozen })
+	for i, k := range benchKeys(maxKeys) {
+		for range 1 + (i*7919)%n {
+			l.Allow(k)
+		}
+	}
+	flood := make([]string, 1<<16)
+	for i := range flood {
+		flood[i] = fmt.Sprintf("2001:db8::%x", i)
+	}
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		if ok, _ := l.Allow(flood[i%len(flood)]); ok {
+			b.Fatal("new key admitted at the cap")
+		}
+		i++
+	}
 }
