@@ -10,7 +10,7 @@ REVISION  ?= $(shell git rev-parse HEAD 2>/dev/null || echo unknown)
 BUILDINFO := github.com/closerelay/closerelay/internal/buildinfo
 LDFLAGS   := -X $(BUILDINFO).version=$(VERSION) -X $(BUILDINFO).revision=$(REVISION)
 
-.PHONY: all build run demo test lint bench fuzz deploy-check bench-load clean
+.PHONY: all build run demo test lint bench fuzz deploy-check bench-load bench-hostile clean
 
 all: build
 
@@ -58,6 +58,12 @@ clean:
 # in ratios (loadkit/bench-load.sh; installs k6 with go install if absent).
 bench-load:
 	bash loadkit/bench-load.sh
+
+# CONTRACT section 9's hostile traffic against the real binary on loopback
+# (cmd/floodcheck, about 30 s): label, header and stalled-body floods; one
+# table, non-zero exit when a bound does not hold (loadkit/hostile.sh).
+bench-hostile:
+	bash loadkit/hostile.sh
 
 # Validates every deploy artifact with a real tool (promtool, systemd-analyze,
 # strict decoding into k8s.io/api types); installs promtool from Debian if absent.

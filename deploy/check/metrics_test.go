@@ -53,6 +53,12 @@ var httpMetrics = map[string]metricInfo{
 	"closerelay_http_response_size_bytes":      {dto.MetricType_HISTOGRAM, []string{"code", "host", "method", "url"}},
 }
 
+// buildMetrics are registered by the server at start (metrics.BuildInfo),
+// not by metrics.New: the build's version, revision and Go version.
+var buildMetrics = map[string]metricInfo{
+	"closerelay_build_info": {dto.MetricType_GAUGE, []string{"goversion", "revision", "version"}},
+}
+
 // runtimeMetrics are the go_* and process_* families the dashboard and
 // alerts use, from the Go and process collectors metrics.New registers.
 var runtimeMetrics = map[string]metricInfo{
@@ -78,7 +84,7 @@ var closedLabelValues = map[string][]string{
 	"route":   metrics.Routes,
 	"outcome": {"ok", "error"},
 	"network": {"mainnet", "testnet", "futurenet"},
-	"method":  {"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"},
+	"method":  {"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "other"},
 	// Route templates served by the middleware (the event stream is skipped).
 	"url": {"/api/plan", "/api/plan/:id", "/api/plan/:id/sign", "/api/mediator/sign"},
 	"job": {"closerelay"},
@@ -92,7 +98,7 @@ var closedMetricLabelValues = map[string]map[string][]string{
 // allMetrics is every family a query may name.
 func allMetrics() map[string]metricInfo {
 	out := map[string]metricInfo{}
-	for _, m := range []map[string]metricInfo{serviceMetrics, httpMetrics, runtimeMetrics, scrapeMetrics} {
+	for _, m := range []map[string]metricInfo{serviceMetrics, httpMetrics, buildMetrics, runtimeMetrics, scrapeMetrics} {
 		for k, v := range m {
 			out[k] = v
 		}
