@@ -1,6 +1,7 @@
 # closerelay — see README.md. Every target works on a machine with only Go installed.
 GO        ?= go
 BIN       := bin/closerelay
+CTL       := bin/closerelayctl
 STATICCHECK_VERSION := v0.8.2
 GOBIN     := $(shell $(GO) env GOPATH)/bin
 # The build's version and revision, shown by --version, the start-up log line
@@ -14,14 +15,16 @@ LDFLAGS   := -X $(BUILDINFO).version=$(VERSION) -X $(BUILDINFO).revision=$(REVIS
 
 all: build
 
+# The server (bin/closerelay) and the command line (bin/closerelayctl).
 build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/closerelay
+	$(GO) build -ldflags "$(LDFLAGS)" -o $(CTL) ./cmd/closerelayctl
 
 run: build
 	./$(BIN)
 
 demo: build
-	./$(BIN) demo
+	./$(CTL) demo
 
 test:
 	$(GO) vet ./...
@@ -54,7 +57,7 @@ clean:
 	rm -rf bin
 
 # The load kit on loopback, bounded to a few minutes: raw ed25519 rate, k6
-# sign scenarios against `closerelay load local`, the stream load, a summary
+# sign scenarios against `closerelayctl load local`, the stream load, a summary
 # in ratios (loadkit/bench-load.sh; installs k6 with go install if absent).
 bench-load:
 	bash loadkit/bench-load.sh

@@ -223,7 +223,7 @@ func TestMediatorNotConfigured(t *testing.T) {
 
 func TestTransportErrorIsNotAPIError(t *testing.T) {
 	f := newFixture(t, relaytest.Options{})
-	f.relay.Server.Close()
+	f.relay.Stop(t)
 	_, err := f.c.Get(context.Background(), "00")
 	var e *client.Error
 	if err == nil || errors.As(err, &e) {
@@ -317,7 +317,7 @@ func TestWatchReconnectsAfterDrop(t *testing.T) {
 	w.waitNotice(t, client.NoticeConnected)
 	w.next(t)
 
-	f.relay.Server.CloseClientConnections() // the server drops every stream
+	f.relay.DropConnections() // the server drops every stream
 	w.waitNotice(t, client.NoticeDropped)
 	w.waitNotice(t, client.NoticeConnected)
 	// The reconnect's first event repeats version 1 and is not delivered.

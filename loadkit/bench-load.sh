@@ -4,11 +4,11 @@
 # it is absent. See README.md, "Load testing".
 #
 #   1. the raw ed25519 rate (go test -bench BenchmarkRawEd25519Verify -cpu 1,2);
-#   2. `closerelay load local` (500 plans of 20 signers) and the k6 sign
+#   2. `closerelayctl load local` (500 plans of 20 signers) and the k6 sign
 #      scenarios against it: replay, fresh, admit, mix, attack (quiet, then
 #      32 attackers), plus replay and fresh from wrk when it is installed;
 #      the relay's CPU time is read from /proc around each run;
-#   3. a fresh `closerelay load local` and the stream load (cmd/streamload);
+#   3. a fresh `closerelayctl load local` and the stream load (cmd/streamload);
 #   4. the summary: every figure as a ratio to the raw rates of step 1.
 #
 # Environment: DURATION (each timed k6 scenario, default 15s), STREAM_DURATION
@@ -37,7 +37,7 @@ if [ ! -x "$K6" ]; then
 	K6=$GOBIN/k6
 fi
 echo "== building"
-$GO build -o bin/closerelay ./cmd/closerelay
+$GO build -o bin/closerelayctl ./cmd/closerelayctl
 $GO build -o "$OUT/loadsummary" ./loadkit/cmd/loadsummary
 
 echo "== machine"
@@ -63,10 +63,10 @@ stop_server() {
 }
 trap stop_server EXIT
 
-# start_server NAME: `closerelay load local` in the background, until ready.
+# start_server NAME: `closerelayctl load local` in the background, until ready.
 start_server() {
 	local log="$OUT/server-$1.log"
-	./bin/closerelay load local --plans "$PLANS" --listen "$LISTEN" --ops "$OPS" --out "$OUT/payload-$1.json" >"$log" 2>&1 &
+	./bin/closerelayctl load local --plans "$PLANS" --listen "$LISTEN" --ops "$OPS" --out "$OUT/payload-$1.json" >"$log" 2>&1 &
 	SERVER=$!
 	for _ in $(seq 1 240); do
 		if grep -q '^ready ' "$log"; then
@@ -75,12 +75,12 @@ start_server() {
 		fi
 		if ! kill -0 "$SERVER" 2>/dev/null; then
 			cat "$log"
-			echo "closerelay load local exited before it was ready" >&2
+			echo "closerelayctl load local exited before it was ready" >&2
 			exit 1
 		fi
 		sleep 0.5
 	done
-	echo "closerelay load local not ready after 120 s" >&2
+	echo "closerelayctl load local not ready after 120 s" >&2
 	exit 1
 }
 
@@ -101,7 +101,7 @@ k6_run() {
 	echo "$(($(cpu_ticks) - before)) $(getconf CLK_TCK)" >"$OUT/cpu-$name.txt"
 }
 
-echo "== sign path: k6 against closerelay load local"
+echo "== sign path: k6 against closerelayctl load local"
 start_server sign
 k6_run replay replay
 # The same replays and fresh signatures from wrk when it is installed: a
@@ -129,7 +129,7 @@ k6_run attack-quiet attack -e ATTACKERS=0
 k6_run attack attack -e ATTACKERS=32
 stop_server
 
-echo "== streams: cmd/streamload against a fresh closerelay load local"
+echo "== streams: cmd/streamload against a fresh closerelayctl load local"
 start_server stream
 # -timeout 200s lets streamload stop itself and report before `timeout 240`
 # would kill `go run` and perhaps leave its child behind. JSON to a file,

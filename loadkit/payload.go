@@ -1,5 +1,5 @@
 // Package loadkit holds what the load tools share: the payload file that
-// `closerelay load prepare` (and `load local`) write and that the k6 script
+// `closerelayctl load prepare` (and `load local`) write and that the k6 script
 // and the stream load generator (cmd/streamload) replay.
 //
 // The file is JSON so that k6 (JavaScript) reads it as is. Every envelope in

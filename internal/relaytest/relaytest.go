@@ -1,23 +1,21 @@
-// Package relaytest runs a real closerelay API (httpapi over the actor
-// supervisor and the mediator service, with its own metrics registry) on a
-// loopback httptest.Server, with the ledgertest account-API double behind
-// it, for the end-to-end tests of the client packages and the load tools.
+// Package relaytest runs a real closerelay, started through the composition
+// root (internal/server) like the server binary, with the ledgertest
+// account-API double behind it, for the end-to-end tests of the client
+// packages and the load tools.
 package relaytest
 
 import (
-	"context"
-	"errors"
+	"net"
 	"net/http"
-	"net/http/httptest"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/closerelay/closerelay/actor"
 	"github.com/closerelay/closerelay/httpapi"
 	"github.com/closerelay/closerelay/internal/memlisten"
-	"github.com/closerelay/closerelay/ledger"
+	"github.com/closerelay/closerelay/internal/server"
 	"github.com/closerelay/closerelay/ledger/ledgertest"
-	"github.com/closerelay/closerelay/mediator"
 	"github.com/closerelay/closerelay/metrics"
 	"github.com/stellar/go-stellar-sdk/keypair"
 )
@@ -31,44 +29,103 @@ type Options struct {
 	MaxSubscribers int           // per plan; 50 when zero
 }
 
-// Relay is a running relay.
+// Relay is a running relay on loopback.
 type Relay struct {
 	URL     string
 	OpsURL  string // the relay's /metrics, on a listener of its own
 	Metrics *metrics.Metrics
 	Horizon *ledgertest.Server // the account API the relay reads
-	Server  *httptest.Server
 	API     *httpapi.Server
 	Plans   *actor.Supervisor
+
+	relay *server.Relay
+	conns *tracked
 }
 
 // Start runs a relay until the test ends.
 func Start(t testing.TB, opts Options) *Relay {
 	t.Helper()
 	h := ledgertest.New()
-	m := metrics.New()
-	plans, api := newAPI(opts, h.Client(5*time.Second), m)
-	srv := httptest.NewServer(api)
-	ops := httptest.NewServer(m.Handler())
-	r := &Relay{URL: srv.URL, OpsURL: ops.URL, Metrics: m, Horizon: h, Server: srv, API: api, Plans: plans}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	conns := &tracked{Listener: ln, open: map[net.Conn]struct{}{}}
+	cfg := config(opts)
+	cfg.OpsAddr = "127.0.0.1:0"
+	rel, err := server.Start(server.Options{
+		Config: cfg, Listener: conns, Accounts: h.Client(5 * time.Second), MaxSubscribers: opts.MaxSubscribers,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &Relay{
+		URL: rel.APIURL, OpsURL: rel.OpsURL, Metrics: rel.Metrics, Horizon: h,
+		API: rel.API, Plans: rel.Plans, relay: rel, conns: conns,
+	}
 	t.Cleanup(func() {
-		api.Drain() // streams end first, or Close would wait on them
-		srv.Close()
-		ops.Close()
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		if err := plans.Stop(ctx); err != nil {
-			t.Errorf("relaytest: stop plans: %v", err)
-		}
+		r.Stop(t)
 		h.Close()
 	})
 	return r
 }
 
-// InMemoryRelay is a relay for a testing/synctest bubble: served on an
-// in-memory listener and reading an in-process account API, so that no
-// goroutine waits on a socket and the bubble's clock can carry a plan to its
-// expiry.
+// Stop drains and ends the relay now; later requests fail to connect, as
+// against a relay that is gone. It may be called again.
+func (r *Relay) Stop(t testing.TB) {
+	if err := r.relay.Stop(); err != nil {
+		t.Errorf("relaytest: stop: %v", err)
+	}
+}
+
+// DropConnections closes every client connection the relay holds, streams
+// included, as a proxy that restarts would; the relay goes on serving.
+func (r *Relay) DropConnections() { r.conns.closeAll() }
+
+// config is the production configuration with opts applied.
+func config(opts Options) server.Config {
+	cfg := server.Defaults()
+	cfg.RateLimits = opts.RateLimits
+	cfg.ShutdownTimeout = 5 * time.Second
+	if opts.Heartbeat > 0 {
+		cfg.SSEHeartbeat = opts.Heartbeat
+	}
+	if !opts.NoMediator {
+		cfg.MediatorSecret = keypair.MustRandom().Seed()
+	}
+	return cfg
+}
+
+// tracked remembers the connections it accepted, so DropConnections can
+// close them.
+type tracked struct {
+	net.Listener
+	mu   sync.Mutex
+	open map[net.Conn]struct{}
+}
+
+func (l *tracked) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if err == nil {
+		l.mu.Lock()
+		l.open[c] = struct{}{}
+		l.mu.Unlock()
+	}
+	return c, err
+}
+
+func (l *tracked) closeAll() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for c := range l.open {
+		_ = c.Close()
+		delete(l.open, c)
+	}
+}
+
+// InMemoryRelay is a relay for a testing/synctest bubble: served on in-memory
+// listeners and reading an in-process account API, so that no goroutine
+// waits on a socket and the bubble's clock can carry a plan to its expiry.
 type InMemoryRelay struct {
 	URL     string       // a base URL that only Client reaches
 	Client  *http.Client // dials the relay in memory
@@ -82,43 +139,20 @@ type InMemoryRelay struct {
 func StartInMemory(t *testing.T, opts Options) *InMemoryRelay {
 	t.Helper()
 	h := ledgertest.NewHandler()
-	plans, api := newAPI(opts, ledgertest.InProcessClient(h, 5*time.Second), nil)
 	ln := memlisten.New()
-	srv := &http.Server{Handler: api}
-	served := make(chan error, 1)
-	go func() { served <- srv.Serve(ln) }()
-	r := &InMemoryRelay{URL: "http://relay.test", Client: ln.Client(), Horizon: h, API: api, Plans: plans}
+	rel, err := server.Start(server.Options{
+		Config: config(opts), Listener: ln, OpsListener: memlisten.New(),
+		Accounts: ledgertest.InProcessClient(h, 5*time.Second), MaxSubscribers: opts.MaxSubscribers,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &InMemoryRelay{URL: "http://relay.test", Client: ln.Client(), Horizon: h, API: rel.API, Plans: rel.Plans}
 	t.Cleanup(func() {
-		api.Drain()
 		r.Client.CloseIdleConnections()
-		if err := srv.Shutdown(context.Background()); err != nil {
-			t.Errorf("relaytest: shutdown: %v", err)
-		}
-		if err := <-served; !errors.Is(err, http.ErrServerClosed) {
-			t.Errorf("relaytest: serve: %v", err)
-		}
-		if err := plans.Stop(context.Background()); err != nil {
-			t.Errorf("relaytest: stop plans: %v", err)
+		if err := rel.Stop(); err != nil {
+			t.Errorf("relaytest: stop: %v", err)
 		}
 	})
 	return r
-}
-
-// newAPI is the relay both starters serve: the production shape over the
-// given account API.
-func newAPI(opts Options, accounts *ledger.AccountClient, m *metrics.Metrics) (*actor.Supervisor, *httpapi.Server) {
-	secret := ""
-	if !opts.NoMediator {
-		secret = keypair.MustRandom().Seed()
-	}
-	plans := actor.NewSupervisor(actor.Options{Capacity: 500, MaxSubscribers: opts.MaxSubscribers, Metrics: m})
-	api := httpapi.New(httpapi.Options{
-		Plans:      plans,
-		Accounts:   accounts,
-		Mediator:   mediator.New(mediator.Options{Secret: secret}),
-		RateLimits: opts.RateLimits,
-		Heartbeat:  opts.Heartbeat,
-		Metrics:    m,
-	})
-	return plans, api
 }

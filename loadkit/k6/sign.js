@@ -1,5 +1,5 @@
 // k6 load script for POST /api/plan/{id}/sign, replaying a payload file
-// written by `closerelay load local` or `closerelay load prepare`.
+// written by `closerelayctl load local` or `closerelayctl load prepare`.
 //
 //   k6 run -e PAYLOAD=load-payload.json -e SCENARIO=replay loadkit/k6/sign.js
 //

@@ -1,4 +1,4 @@
-package main
+package server
 
 import (
 	"bufio"
@@ -28,7 +28,7 @@ import (
 	"github.com/stellar/go-stellar-sdk/txnbuild"
 )
 
-// opsRelay is the real serve() inside a synctest bubble: both listeners are
+// opsRelay is a relay from Start inside a synctest bubble: both listeners are
 // in memory, so the bubble's clock can carry plans to their expiry, and the
 // account API is the ledgertest double in process. Create it in the bubble.
 type opsRelay struct {
@@ -52,31 +52,37 @@ func startOpsRelay(t *testing.T, extraEnv map[string]string) *opsRelay {
 	secret := keypair.MustRandom().Seed()
 	env := map[string]string{"MEDIATOR_SECRET": secret, "SHUTDOWN_TIMEOUT": "5s"}
 	maps.Copy(env, extraEnv)
-	cfg, err := loadConfig(func(k string) string { return env[k] })
+	cfg, err := ParseEnv(func(k string) string { return env[k] })
 	if err != nil {
 		t.Fatal(err)
 	}
 	logs := &syncBuffer{}
 	cfg.LogFormat = "json"
-	log := newLoggerTo(cfg, logs)
 	apiLn, opsLn := memlisten.New(), memlisten.New()
+	rel, err := Start(Options{
+		Config: cfg, Listener: apiLn, OpsListener: opsLn,
+		Accounts: ledgertest.InProcessClient(h, 5*time.Second), Log: NewLogger(cfg, logs),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	r := &opsRelay{
 		api: apiLn.Client(), ops: opsLn.Client(), dialAPI: apiLn.Dial, dialOps: opsLn.Dial, horizon: h, acct: acct,
 		secret: secret, logs: logs, cancel: cancel, served: make(chan error, 1),
 	}
-	ready := make(chan struct{})
+	// cancel is SIGTERM: the relay drains, and served gets what Stop says.
 	go func() {
-		r.served <- serve(ctx, cfg, log, apiLn, opsLn, ledgertest.InProcessClient(h, 5*time.Second), ready)
+		<-ctx.Done()
+		r.served <- rel.Stop()
 	}()
-	<-ready
 	// Cleanups registered in the bubble run in it, so a test that fails
 	// half-way still leaves no goroutine behind.
 	t.Cleanup(func() { r.stop(t) })
 	return r
 }
 
-// stop drains the relay the way SIGTERM does and waits for serve to return;
+// stop drains the relay the way SIGTERM does and waits for Stop to return;
 // it may be called again.
 func (r *opsRelay) stop(t *testing.T) {
 	t.Helper()
@@ -825,12 +831,12 @@ func TestOpsLogFormats(t *testing.T) {
 		{map[string]string{"LOG_FORMAT": "text"}, regexp.MustCompile(`^time=\S+ level=INFO msg=request route=/api/plan/:id\n$`)},
 		{map[string]string{"LOG_FORMAT": "text", "LOG_LEVEL": "warn"}, regexp.MustCompile(`^$`)},
 	} {
-		cfg, err := loadConfig(func(k string) string { return c.env[k] })
+		cfg, err := ParseEnv(func(k string) string { return c.env[k] })
 		if err != nil {
 			t.Fatal(err)
 		}
 		var b strings.Builder
-		newLoggerTo(cfg, &b).Info("request", "route", "/api/plan/:id")
+		NewLogger(cfg, &b).Info("request", "route", "/api/plan/:id")
 		if !c.want.MatchString(b.String()) {
 			t.Errorf("%v: logged %q, want %v", c.env, b.String(), c.want)
 		}

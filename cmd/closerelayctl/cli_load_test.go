@@ -147,7 +147,7 @@ func TestLoadPrepare(t *testing.T) {
 
 func TestLoadUsage(t *testing.T) {
 	for _, args := range [][]string{{"load", "--help"}, {"load", "local", "--help"}, {"load", "prepare", "-h"}} {
-		if r := runCLI(t, nil, "", args...); r.code != exitOK || !strings.HasPrefix(r.stdout, "Usage: closerelay load") || r.stderr != "" {
+		if r := runCLI(t, nil, "", args...); r.code != exitOK || !strings.HasPrefix(r.stdout, "Usage: closerelayctl load") || r.stderr != "" {
 			t.Errorf("%v: code %d stdout %q stderr %q", args, r.code, r.stdout, r.stderr)
 		}
 	}

@@ -1,4 +1,4 @@
-package main
+package server
 
 import (
 	"fmt"
@@ -11,9 +11,10 @@ import (
 	"github.com/closerelay/closerelay/mediator"
 )
 
-// config is CONTRACT section 1, parsed once at start. Only this package reads
-// the environment; everything else takes options structs.
-type config struct {
+// Config is the relay's configuration: CONTRACT sections 1 and 9, read from
+// the environment by ParseEnv. Only a command hands ParseEnv the real
+// environment (os.Getenv); everything else builds a Config or takes Options.
+type Config struct {
 	ListenAddr       string
 	OpsAddr          string
 	HorizonURLs      map[ledger.Network]string
@@ -30,17 +31,29 @@ type config struct {
 	ShutdownTimeout  time.Duration
 }
 
-// configError names the variable at fault; its message is one line and never
+// ConfigError names the variable at fault; its message is one line and never
 // contains the variable's value when the value may be a secret.
-type configError struct {
-	variable string
-	problem  string
+type ConfigError struct {
+	Variable string
+	Problem  string
 }
 
-func (e *configError) Error() string { return e.variable + ": " + e.problem }
+func (e *ConfigError) Error() string { return e.Variable + ": " + e.Problem }
 
-// loadConfig reads CONTRACT section 1 through getenv.
-func loadConfig(getenv func(string) string) (config, error) {
+// Defaults is the configuration of an empty environment: every default of
+// CONTRACT sections 1 and 9.
+func Defaults() Config {
+	c, err := ParseEnv(func(string) string { return "" })
+	if err != nil {
+		panic("server: the defaults do not parse: " + err.Error())
+	}
+	return c
+}
+
+// ParseEnv reads CONTRACT sections 1 and 9 through getenv. An invalid value
+// gives a *ConfigError naming the variable, on one line, never with the
+// value of a secret.
+func ParseEnv(getenv func(string) string) (Config, error) {
 	str := func(name, def string) string {
 		if v := getenv(name); v != "" {
 			return v
@@ -51,11 +64,11 @@ func loadConfig(getenv func(string) string) (config, error) {
 		v := str(name, def)
 		d, err := time.ParseDuration(v)
 		if err != nil || d <= 0 {
-			return 0, &configError{name, fmt.Sprintf("%q is not a positive Go duration (e.g. 10s)", v)}
+			return 0, &ConfigError{name, fmt.Sprintf("%q is not a positive Go duration (e.g. 10s)", v)}
 		}
 		return d, nil
 	}
-	c := config{
+	c := Config{
 		ListenAddr: str("LISTEN_ADDR", ":8080"),
 		OpsAddr:    str("OPS_ADDR", ":9090"),
 		HorizonURLs: map[ledger.Network]string{
@@ -81,7 +94,7 @@ func loadConfig(getenv func(string) string) (config, error) {
 		v := str(name, def)
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 {
-			return 0, &configError{name, fmt.Sprintf("%q is not a whole number of 1 or more", v)}
+			return 0, &ConfigError{name, fmt.Sprintf("%q is not a whole number of 1 or more", v)}
 		}
 		return n, nil
 	}
@@ -93,19 +106,19 @@ func loadConfig(getenv func(string) string) (config, error) {
 	}
 	hops := str("TRUSTED_PROXY_HOPS", "1")
 	if c.TrustedProxyHops, err = strconv.Atoi(hops); err != nil || c.TrustedProxyHops < 0 {
-		errs = append(errs, &configError{"TRUSTED_PROXY_HOPS", fmt.Sprintf("%q is not a whole number of hops (0 or more)", hops)})
+		errs = append(errs, &ConfigError{"TRUSTED_PROXY_HOPS", fmt.Sprintf("%q is not a whole number of hops (0 or more)", hops)})
 	}
 	switch v := str("RATE_LIMITS", "on"); v {
 	case "on":
 		c.RateLimits = true
 	case "off":
 	default:
-		errs = append(errs, &configError{"RATE_LIMITS", fmt.Sprintf("%q is neither on nor off", v)})
+		errs = append(errs, &ConfigError{"RATE_LIMITS", fmt.Sprintf("%q is neither on nor off", v)})
 	}
 	// Environment-level check only (SPEC): S prefix and 56 characters; empty
 	// means unset. The strict seed check runs at first use, in mediator.
 	if mediator.ParseSecretEnv(c.MediatorSecret) != nil {
-		errs = append(errs, &configError{"MEDIATOR_SECRET", "must be a seed of 56 characters starting with S (value not shown)"})
+		errs = append(errs, &ConfigError{"MEDIATOR_SECRET", "must be a seed of 56 characters starting with S (value not shown)"})
 	}
 	for _, o := range strings.Split(getenv("CORS_ALLOW_ORIGINS"), ",") {
 		if o = strings.TrimSpace(o); o != "" {
@@ -113,14 +126,14 @@ func loadConfig(getenv func(string) string) (config, error) {
 		}
 	}
 	if err := c.LogLevel.UnmarshalText([]byte(str("LOG_LEVEL", "info"))); err != nil {
-		errs = append(errs, &configError{"LOG_LEVEL", fmt.Sprintf("%q is not one of debug, info, warn, error", getenv("LOG_LEVEL"))})
+		errs = append(errs, &ConfigError{"LOG_LEVEL", fmt.Sprintf("%q is not one of debug, info, warn, error", getenv("LOG_LEVEL"))})
 	}
 	if c.LogFormat != "json" && c.LogFormat != "text" {
-		errs = append(errs, &configError{"LOG_FORMAT", fmt.Sprintf("%q is neither json nor text", c.LogFormat)})
+		errs = append(errs, &ConfigError{"LOG_FORMAT", fmt.Sprintf("%q is neither json nor text", c.LogFormat)})
 	}
 	for _, n := range []ledger.Network{ledger.Mainnet, ledger.Testnet, ledger.Futurenet} {
 		if u := c.HorizonURLs[n]; !strings.HasPrefix(u, "http://") && !strings.HasPrefix(u, "https://") {
-			errs = append(errs, &configError{"HORIZON_URL_" + strings.ToUpper(string(n)), fmt.Sprintf("%q is not an http(s) URL", u)})
+			errs = append(errs, &ConfigError{"HORIZON_URL_" + strings.ToUpper(string(n)), fmt.Sprintf("%q is not an http(s) URL", u)})
 		}
 	}
 	if len(errs) > 0 {

@@ -14,13 +14,14 @@ import (
 	"time"
 
 	"github.com/closerelay/closerelay/client/wallet"
+	"github.com/closerelay/closerelay/internal/server"
 	"github.com/closerelay/closerelay/ledger/ledgertest"
 	"github.com/stellar/go-stellar-sdk/keypair"
 	"github.com/stellar/go-stellar-sdk/network"
 )
 
-// testRelay is the real serve() on loopback listeners, reading accounts from
-// a ledgertest double.
+// testRelay is a relay from internal/server on loopback listeners, reading
+// accounts from a ledgertest double.
 type testRelay struct {
 	url     string
 	horizon *ledgertest.Server
@@ -38,21 +39,20 @@ func startTestRelay(t *testing.T) *testRelay {
 		"HORIZON_URL_TESTNET": h.URL, "HORIZON_URL_MAINNET": h.URL, "HORIZON_URL_FUTURENET": h.URL,
 		"MEDIATOR_SECRET": keypair.MustRandom().Seed(), "RATE_LIMITS": "off", "SHUTDOWN_TIMEOUT": "5s",
 	}
-	cfg, err := loadConfig(func(k string) string { return env[k] })
+	cfg, err := server.ParseEnv(func(k string) string { return env[k] })
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	stop, url, _, err := startDemoRelay(ctx, cfg, nil)
+	relay, err := server.Start(server.Options{Config: cfg})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		if err := stop(); err != nil {
+		if err := relay.Stop(); err != nil {
 			t.Errorf("stop relay: %v", err)
 		}
 	})
+	url := relay.APIURL
 	return &testRelay{url: url, horizon: h, acct: acct}
 }
 
@@ -79,12 +79,12 @@ type result struct {
 	stdout, stderr string
 }
 
-// runCLI runs one command line in process, as `closerelay args…` would.
+// runCLI runs one command line in process, as `closerelayctl args…` would.
 func runCLI(t *testing.T, env map[string]string, stdin string, args ...string) result {
 	t.Helper()
 	var out, errOut syncBuffer
 	c := &cli{stdin: strings.NewReader(stdin), stdout: &out, stderr: &errOut, getenv: func(k string) string { return env[k] }}
-	code := c.dispatch(args)
+	code := c.run(args)
 	return result{code, out.String(), errOut.String()}
 }
 
@@ -104,7 +104,7 @@ func TestCLIHelpEverywhere(t *testing.T) {
 	} {
 		r := runCLI(t, nil, "", args...)
 		name := strings.Join(args[:len(args)-1], " ")
-		if r.code != exitOK || !strings.HasPrefix(r.stdout, "Usage: closerelay "+name) || r.stderr != "" {
+		if r.code != exitOK || !strings.HasPrefix(r.stdout, "Usage: closerelayctl "+name) || r.stderr != "" {
 			t.Errorf("%v: code %d stdout %q stderr %q", args, r.code, r.stdout, r.stderr)
 		}
 	}
@@ -191,7 +191,7 @@ func TestCLIPlanCommands(t *testing.T) {
 	watchCode := make(chan int, 1)
 	go func() {
 		c := &cli{stdin: strings.NewReader(""), stdout: pw, stderr: &watchErr, getenv: func(k string) string { return env[k] }}
-		watchCode <- c.dispatch([]string{"watch", "--until-complete", "--horizon-url", rel.horizon.URL, "--timeout", "30s", id})
+		watchCode <- c.run([]string{"watch", "--until-complete", "--horizon-url", rel.horizon.URL, "--timeout", "30s", id})
 		pw.Close()
 	}()
 	lines := bufio.NewScanner(pr)

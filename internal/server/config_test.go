@@ -1,4 +1,4 @@
-package main
+package server
 
 import (
 	"strings"
@@ -13,7 +13,7 @@ func envOf(kv map[string]string) func(string) string {
 }
 
 func TestConfigDefaults(t *testing.T) {
-	c, err := loadConfig(envOf(nil))
+	c, err := ParseEnv(envOf(nil))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,7 +31,7 @@ func TestConfigDefaults(t *testing.T) {
 }
 
 func TestConfigValues(t *testing.T) {
-	c, err := loadConfig(envOf(map[string]string{
+	c, err := ParseEnv(envOf(map[string]string{
 		"TRUSTED_PROXY_HOPS": "0", "RATE_LIMITS": "off", "SSE_HEARTBEAT": "1s",
 		"CORS_ALLOW_ORIGINS": "https://a.example, https://b.example", "LOG_FORMAT": "text", "LOG_LEVEL": "debug",
 		"MEDIATOR_SECRET":     "S" + strings.Repeat("A", 55),
@@ -70,7 +70,7 @@ func TestConfigInvalidNamesTheVariable(t *testing.T) {
 		{map[string]string{"PLANS_PER_ACCOUNT": "5.5"}, "PLANS_PER_ACCOUNT"},
 	}
 	for _, tc := range cases {
-		_, err := loadConfig(envOf(tc.env))
+		_, err := ParseEnv(envOf(tc.env))
 		if err == nil {
 			t.Errorf("%v: accepted", tc.env)
 			continue

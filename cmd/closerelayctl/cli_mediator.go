@@ -13,7 +13,7 @@ import (
 	"github.com/stellar/go-stellar-sdk/txnbuild"
 )
 
-const mediatorUsage = `Usage: closerelay mediator COMMAND [flags]
+const mediatorUsage = `Usage: closerelayctl mediator COMMAND [flags]
 
 Mediator flows, for destinations that need a memo (SPEC "Mediator flow"):
 
@@ -22,7 +22,7 @@ Mediator flows, for destinations that need a memo (SPEC "Mediator flow"):
   cosign [XDR|-]        have the mediator co-sign a forward, verify its signature, print the envelope
   resume RECORD_FILE    resume a forward whose co-signing did not complete, from its recovery record
 
-Run closerelay mediator COMMAND --help for each command's flags.
+Run closerelayctl mediator COMMAND --help for each command's flags.
 `
 
 func (c *cli) mediator(args []string) int {
@@ -43,7 +43,7 @@ func (c *cli) mediator(args []string) int {
 		fmt.Fprint(c.stdout, mediatorUsage)
 		return exitOK
 	}
-	fmt.Fprintf(c.stderr, "closerelay mediator: unknown command %q\n\n%s", args[0], mediatorUsage)
+	fmt.Fprintf(c.stderr, "closerelayctl mediator: unknown command %q\n\n%s", args[0], mediatorUsage)
 	return exitUsage
 }
 
@@ -160,7 +160,7 @@ func (c *cli) mediatorCosign(args []string) int {
 			"with its flow token, verify the answer (same transaction, and an ed25519\n"+
 			"signature by the flow's mediator key over its hash), and print the co-signed\n"+
 			"envelope. With --record, a forward that could not be co-signed is saved to that\n"+
-			"file, to be completed later with 'closerelay mediator resume'.")
+			"file, to be completed later with 'closerelayctl mediator resume'.")
 	o := c.commonFlags(fs, 30*time.Second)
 	token := fs.String("token", "", "the flow token (from mediator mint)")
 	mediatorKey := fs.String("mediator", "", "the flow's mediator public key (default: the forward's source)")
@@ -205,9 +205,9 @@ func (c *cli) mediatorCosign(args []string) int {
 	if err != nil {
 		if *record != "" {
 			if rerr := c.saveRecord(*record, *network, flow, x, err); rerr != nil {
-				fmt.Fprintf(c.stderr, "closerelay mediator cosign: could not write the recovery record: %v\n", rerr)
+				fmt.Fprintf(c.stderr, "closerelayctl mediator cosign: could not write the recovery record: %v\n", rerr)
 			} else if !o.json {
-				fmt.Fprintf(c.stderr, "recovery record written to %s; complete it with: closerelay mediator resume %s\n", *record, *record)
+				fmt.Fprintf(c.stderr, "recovery record written to %s; complete it with: closerelayctl mediator resume %s\n", *record, *record)
 			}
 		}
 		return c.fail("mediator cosign", o.json, err)
@@ -265,7 +265,7 @@ func (c *cli) mediatorResume(args []string) int {
 	if err != nil {
 		rec.LastError = err.Error()
 		if serr := rec.Save(pos[0]); serr != nil {
-			fmt.Fprintf(c.stderr, "closerelay mediator resume: could not update the record: %v\n", serr)
+			fmt.Fprintf(c.stderr, "closerelayctl mediator resume: could not update the record: %v\n", serr)
 		}
 		if errors.Is(err, wallet.ErrFlowExpired) {
 			err = &refusedError{fmt.Errorf("%w: the mediator will not co-sign this flow any more; its funds need the operator's help", err)}

@@ -106,7 +106,7 @@ func newFlagSet(name, synopsis, about string) *flagSet {
 }
 
 func (fs *flagSet) help(w io.Writer) {
-	fmt.Fprintf(w, "Usage: closerelay %s\n\n%s\n", fs.synopsis, fs.about)
+	fmt.Fprintf(w, "Usage: closerelayctl %s\n\n%s\n", fs.synopsis, fs.about)
 	hasFlags := false
 	fs.VisitAll(func(*flag.Flag) { hasFlags = true })
 	if hasFlags {
@@ -118,7 +118,7 @@ func (fs *flagSet) help(w io.Writer) {
 }
 
 // parse parses flags anywhere among the arguments (Go's flag package stops
-// at the first positional one, and `closerelay get ID --json` should work),
+// at the first positional one, and `closerelayctl get ID --json` should work),
 // requires exactly nPos positionals when nPos >= 0, and handles --help.
 // done is true when the command should exit with code at once.
 func (c *cli) parse(fs *flagSet, args []string, nPos int, posName string) (pos []string, code int, done bool) {
@@ -129,7 +129,7 @@ func (c *cli) parse(fs *flagSet, args []string, nPos int, posName string) (pos [
 			return nil, exitOK, true
 		}
 		if err != nil {
-			fmt.Fprintf(c.stderr, "closerelay %s: %v\n\n", fs.Name(), err)
+			fmt.Fprintf(c.stderr, "closerelayctl %s: %v\n\n", fs.Name(), err)
 			fs.help(c.stderr)
 			return nil, exitUsage, true
 		}
@@ -146,11 +146,11 @@ func (c *cli) parse(fs *flagSet, args []string, nPos int, posName string) (pos [
 	}
 	if nPos >= 0 && len(pos) != nPos {
 		if len(pos) < nPos {
-			fmt.Fprintf(c.stderr, "closerelay %s: missing %s\n\n", fs.Name(), posName)
+			fmt.Fprintf(c.stderr, "closerelayctl %s: missing %s\n\n", fs.Name(), posName)
 		} else {
 			// The value is not echoed: a secret pasted as an argument
 			// should not be printed back to the terminal and its logs.
-			fmt.Fprintf(c.stderr, "closerelay %s: %d arguments given, %d expected\n\n", fs.Name(), len(pos), nPos)
+			fmt.Fprintf(c.stderr, "closerelayctl %s: %d arguments given, %d expected\n\n", fs.Name(), len(pos), nPos)
 		}
 		fs.help(c.stderr)
 		return nil, exitUsage, true
@@ -202,9 +202,9 @@ func (c *cli) fail(cmd string, jsonOut bool, err error) int {
 	if jsonOut {
 		c.printJSON(out)
 	} else {
-		fmt.Fprintf(c.stderr, "closerelay %s: %v\n", cmd, err)
+		fmt.Fprintf(c.stderr, "closerelayctl %s: %v\n", cmd, err)
 		if code == exitUsage {
-			fmt.Fprintf(c.stderr, "(see closerelay %s --help)\n", cmd)
+			fmt.Fprintf(c.stderr, "(see closerelayctl %s --help)\n", cmd)
 		}
 	}
 	return code

@@ -1,4 +1,4 @@
-package main
+package server
 
 import (
 	"bufio"
@@ -18,7 +18,7 @@ import (
 	"github.com/closerelay/closerelay/ledger/ledgertest"
 )
 
-// The tests in this file run the real serve() under hostile clients, as
+// The tests in this file run a relay from Start under hostile clients, as
 // CONTRACT section 9 describes them. Each failed on the code before the
 // bounds: a stalled body held its connection for good (synctest reported the
 // deadlock), answers waited to drain a body, headers of 1 MiB were read,
@@ -178,7 +178,7 @@ func TestShutdownWithAStalledClientExitsCleanly(t *testing.T) {
 		r.served = nil
 		took := time.Since(start)
 		if err != nil {
-			t.Errorf("serve returned %v after a drain that had to cut a connection; want nil (exit 0)", err)
+			t.Errorf("Stop returned %v after a drain that had to cut a connection; want nil (exit 0)", err)
 		}
 		if took > 5*time.Second+5*time.Second {
 			t.Errorf("shutdown took %v, want at most SHUTDOWN_TIMEOUT + 5 s", took)
@@ -228,38 +228,28 @@ func TestBuildInfoOnMetricsAndInTheStartLine(t *testing.T) {
 	})
 }
 
-// TestHeaderFloodIsRefused431 runs serve() on real loopback sockets: headers
+// TestHeaderFloodIsRefused431 runs a relay on real loopback sockets: headers
 // above 16 KiB get 431 on both listeners instead of being read up to
 // net/http's 1 MiB default (2,500 such connections took the process past
 // its memory limit).
 func TestHeaderFloodIsRefused431(t *testing.T) {
 	h := ledgertest.NewHandler()
-	cfg, err := loadConfig(func(string) string { return "" })
+	cfg, err := ParseEnv(func(k string) string {
+		return map[string]string{"LISTEN_ADDR": "127.0.0.1:0", "OPS_ADDR": "127.0.0.1:0"}[k]
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	rel, err := Start(Options{Config: cfg, Accounts: ledgertest.InProcessClient(h, 5*time.Second)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	opsLis, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	ready := make(chan struct{})
-	served := make(chan error, 1)
-	go func() {
-		served <- serve(ctx, cfg, newLoggerTo(cfg, io.Discard), lis, opsLis, ledgertest.InProcessClient(h, 5*time.Second), ready)
-	}()
-	<-ready
 	defer func() {
-		cancel()
-		if err := <-served; err != nil {
-			t.Errorf("serve: %v", err)
+		if err := rel.Stop(); err != nil {
+			t.Errorf("stop: %v", err)
 		}
 	}()
-	for _, addr := range []string{lis.Addr().String(), opsLis.Addr().String()} {
+	for _, addr := range []string{strings.TrimPrefix(rel.APIURL, "http://"), strings.TrimPrefix(rel.OpsURL, "http://")} {
 		c, err := net.Dial("tcp", addr)
 		if err != nil {
 			t.Fatal(err)
@@ -281,7 +271,7 @@ func TestHeaderFloodIsRefused431(t *testing.T) {
 }
 
 // TestPerAccountAndAccountAPILimitsFollowTheEnvironment: PLANS_PER_ACCOUNT
-// and HORIZON_CONCURRENCY reach the relay that serve() wires.
+// and HORIZON_CONCURRENCY reach the relay that Start wires.
 func TestPerAccountAndAccountAPILimitsFollowTheEnvironment(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		r := startOpsRelay(t, map[string]string{"PLANS_PER_ACCOUNT": "2", "HORIZON_CONCURRENCY": "3"})

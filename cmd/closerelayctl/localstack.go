@@ -1,21 +1,22 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"io"
+	"log/slog"
 	"maps"
 	"net"
 	"net/http"
 	"time"
 
+	"github.com/closerelay/closerelay/internal/server"
 	"github.com/closerelay/closerelay/ledger/ledgertest"
 )
 
 // localStack is what `demo` and `load local` run in one process: the
-// account-API double on a loopback listener of its own, and the relay wired
-// exactly as `closerelay serve` wires it, reading every network from the
-// double.
+// account-API double on a loopback listener of its own, and a relay from
+// internal/server (the composition root the closerelay binary uses too),
+// reading every network from the double.
 type localStack struct {
 	horizonURL, relayURL, opsURL string
 	stop                         func() error // drains the relay, then stops the double
@@ -23,7 +24,7 @@ type localStack struct {
 
 // startLocalStack serves double and starts the relay with env as its
 // environment (the HORIZON_URL_* variables are set to the double).
-func startLocalStack(ctx context.Context, double *ledgertest.Handler, env map[string]string, logs io.Writer) (*localStack, error) {
+func startLocalStack(double *ledgertest.Handler, env map[string]string, logs io.Writer) (*localStack, error) {
 	horizonLis, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, fmt.Errorf("listen for the account API double: %w", err)
@@ -40,20 +41,24 @@ func startLocalStack(ctx context.Context, double *ledgertest.Handler, env map[st
 	for _, k := range []string{"HORIZON_URL_MAINNET", "HORIZON_URL_TESTNET", "HORIZON_URL_FUTURENET"} {
 		full[k] = horizonURL
 	}
-	cfg, err := loadConfig(func(k string) string { return full[k] })
+	cfg, err := server.ParseEnv(func(k string) string { return full[k] })
 	if err != nil {
 		stopHorizon()
 		return nil, fmt.Errorf("configuration: %w", err)
 	}
-	stopRelay, relayURL, opsURL, err := startDemoRelay(ctx, cfg, logs)
+	log := slog.New(slog.DiscardHandler)
+	if logs != nil {
+		log = slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	}
+	relay, err := server.Start(server.Options{Config: cfg, Log: log})
 	if err != nil {
 		stopHorizon()
-		return nil, err
+		return nil, fmt.Errorf("start the relay: %w", err)
 	}
 	return &localStack{
-		horizonURL: horizonURL, relayURL: relayURL, opsURL: opsURL,
+		horizonURL: horizonURL, relayURL: relay.APIURL, opsURL: relay.OpsURL,
 		stop: func() error {
-			err := stopRelay()
+			err := relay.Stop()
 			stopHorizon()
 			return err
 		},

@@ -30,7 +30,7 @@ const (
 	maxLoadPlans   = 500
 )
 
-const loadUsage = `Usage: closerelay load COMMAND [flags]
+const loadUsage = `Usage: closerelayctl load COMMAND [flags]
 
 Prepare load runs against a relay and write the payload file that the k6
 script (loadkit/k6/sign.js) and the stream load (cmd/streamload) replay.
@@ -47,7 +47,7 @@ Each command takes --help. See README.md, "Load testing".
 
 func (c *cli) load(args []string) int {
 	if len(args) == 0 {
-		fmt.Fprint(c.stderr, "closerelay load: missing command\n\n"+loadUsage)
+		fmt.Fprint(c.stderr, "closerelayctl load: missing command\n\n"+loadUsage)
 		return exitUsage
 	}
 	switch args[0] {
@@ -59,7 +59,7 @@ func (c *cli) load(args []string) int {
 		fmt.Fprint(c.stdout, loadUsage)
 		return exitOK
 	}
-	fmt.Fprintf(c.stderr, "closerelay load: unknown command %q\n\n%s", args[0], loadUsage)
+	fmt.Fprintf(c.stderr, "closerelayctl load: unknown command %q\n\n%s", args[0], loadUsage)
 	return exitUsage
 }
 
@@ -145,7 +145,7 @@ func runLoadLocal(ctx context.Context, out io.Writer, o localOptions) (err error
 	start := time.Now()
 
 	double := ledgertest.NewHandler()
-	stack, err := startLocalStack(ctx, double, map[string]string{
+	stack, err := startLocalStack(double, map[string]string{
 		"LISTEN_ADDR":        o.listen,
 		"OPS_ADDR":           o.ops,
 		"HORIZON_TIMEOUT":    "10s",

@@ -7,8 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
-	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -17,7 +15,6 @@ import (
 
 	"github.com/closerelay/closerelay/client"
 	"github.com/closerelay/closerelay/client/wallet"
-	"github.com/closerelay/closerelay/ledger"
 	"github.com/closerelay/closerelay/ledger/ledgertest"
 	"github.com/stellar/go-stellar-sdk/keypair"
 	"github.com/stellar/go-stellar-sdk/strkey"
@@ -25,7 +22,7 @@ import (
 	"github.com/stellar/go-stellar-sdk/xdr"
 )
 
-// demoOptions tune the demo; the zero value is what `closerelay demo` runs.
+// demoOptions tune the demo; the zero value is what `closerelayctl demo` runs.
 type demoOptions struct {
 	timeout time.Duration // the whole demo fails after this; 60 s when zero
 	logs    io.Writer     // the relay's logs; discarded when nil
@@ -48,7 +45,7 @@ func (c *cli) demo(args []string) int {
 		opts.logs = c.stderr
 	}
 	if err := runDemo(context.Background(), c.stdout, opts); err != nil {
-		fmt.Fprintf(c.stderr, "closerelay demo: FAILED: %v\n", err)
+		fmt.Fprintf(c.stderr, "closerelayctl demo: FAILED: %v\n", err)
 		return 1
 	}
 	return exitOK
@@ -89,7 +86,7 @@ func runDemo(parent context.Context, out io.Writer, opts demoOptions) (err error
 		}
 	}()
 	n := &narrator{w: out}
-	fmt.Fprintln(out, "closerelay demo: the relay, its account-API double and the client all run in this process, on 127.0.0.1; nothing reaches the network.")
+	fmt.Fprintln(out, "closerelayctl demo: the relay, its account-API double and the client all run in this process, on 127.0.0.1; nothing reaches the network.")
 
 	// The account API double, on a loopback listener of its own.
 	double := ledgertest.NewHandler()
@@ -102,7 +99,7 @@ func runDemo(parent context.Context, out io.Writer, opts demoOptions) (err error
 	}
 
 	// The relay, wired exactly as `closerelay serve` wires it.
-	stack, err := startLocalStack(ctx, double, map[string]string{
+	stack, err := startLocalStack(double, map[string]string{
 		"LISTEN_ADDR":      "127.0.0.1:0",
 		"OPS_ADDR":         "127.0.0.1:0",
 		"HORIZON_TIMEOUT":  "5s",
@@ -360,51 +357,6 @@ func verifyMediatorSignature(c client.Cosigned, mediatorKey string) error {
 		}
 	}
 	return errors.New("no signature of the co-signed forward verifies under the mediator key")
-}
-
-// startDemoRelay runs serve on loopback listeners and waits until it is
-// ready. stop ends it and waits for its drain.
-func startDemoRelay(ctx context.Context, cfg config, logs io.Writer) (stop func() error, apiURL, opsURL string, err error) {
-	lis, err := net.Listen("tcp", cfg.ListenAddr)
-	if err != nil {
-		return nil, "", "", fmt.Errorf("listen: %w", err)
-	}
-	opsLis, err := net.Listen("tcp", cfg.OpsAddr)
-	if err != nil {
-		_ = lis.Close()
-		return nil, "", "", fmt.Errorf("listen: %w", err)
-	}
-	log := slog.New(slog.DiscardHandler)
-	if logs != nil {
-		log = slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelInfo}))
-	}
-	accounts := ledger.NewAccountClient(cfg.HorizonURLs, cfg.HorizonTimeout)
-	serveCtx, cancel := context.WithCancel(context.Background())
-	ready := make(chan struct{})
-	served := make(chan error, 1)
-	go func() { served <- serve(serveCtx, cfg, log, lis, opsLis, accounts, ready) }()
-	stop = func() error {
-		cancel()
-		select {
-		case err := <-served:
-			if err != nil {
-				return fmt.Errorf("the relay's shutdown: %w", err)
-			}
-			return nil
-		case <-time.After(cfg.ShutdownTimeout + 5*time.Second):
-			return errors.New("the relay did not stop in time")
-		}
-	}
-	select {
-	case <-ready:
-	case err := <-served:
-		cancel()
-		return nil, "", "", fmt.Errorf("the relay stopped at start: %v", err)
-	case <-ctx.Done():
-		_ = stop()
-		return nil, "", "", fmt.Errorf("the relay did not start: %w", ctx.Err())
-	}
-	return stop, "http://" + lis.Addr().String(), "http://" + opsLis.Addr().String(), nil
 }
 
 func checkReady(ctx context.Context, opsURL string) error {

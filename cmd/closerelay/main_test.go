@@ -1,0 +1,37 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/closerelay/closerelay/internal/buildinfo"
+)
+
+// TestCommandLine: the server takes no arguments but --version and --help;
+// an invalid environment exits 2 with one line naming the variable, before
+// anything listens.
+func TestCommandLine(t *testing.T) {
+	env := func(kv map[string]string) func(string) string { return func(k string) string { return kv[k] } }
+	for _, tc := range []struct {
+		args     []string
+		env      map[string]string
+		code     int
+		out, err string
+		notOut   string
+	}{
+		{args: []string{"--version"}, code: exitOK, out: "closerelay " + buildinfo.Version() + " (revision " + buildinfo.Revision()},
+		{args: []string{"--help"}, code: exitOK, out: "Usage: closerelay [serve]"},
+		{args: []string{"publish"}, code: exitUsage, err: "closerelay: takes no arguments", notOut: "Usage"},
+		{args: []string{"serve", "extra"}, code: exitUsage, err: "takes no arguments"},
+		{env: map[string]string{"HORIZON_CONCURRENCY": "0"}, code: exitUsage, err: "closerelay: invalid configuration: HORIZON_CONCURRENCY:"},
+		{env: map[string]string{"LISTEN_ADDR": "256.0.0.1:99999"}, code: exitFailed, err: "LISTEN_ADDR"},
+	} {
+		var out, errOut strings.Builder
+		code := run(tc.args, env(tc.env), &out, &errOut)
+		if code != tc.code || !strings.Contains(out.String(), tc.out) || !strings.Contains(errOut.String(), tc.err) ||
+			(tc.notOut != "" && strings.Contains(out.String(), tc.notOut)) {
+			t.Errorf("closerelay %q with %v: exit %d, stdout %q, stderr %q; want exit %d, stdout with %q, stderr with %q",
+				tc.args, tc.env, code, out.String(), errOut.String(), tc.code, tc.out, tc.err)
+		}
+	}
+}

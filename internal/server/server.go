@@ -1,0 +1,267 @@
+// Package server is closerelay's composition root: it turns a Config (and,
+// for tests and tools, a few overrides) into a running relay — the account
+// API client, the plan supervisor, the mediator, the API and ops listeners
+// with their bounds — and drains it in the order DESIGN.md gives.
+//
+// Everything that runs a relay goes through Start: the server binary, the
+// demo and the load tools of closerelayctl, and every test harness. Nothing
+// else wires one by hand, so a limit or a bound set here holds everywhere.
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/closerelay/closerelay/actor"
+	"github.com/closerelay/closerelay/httpapi"
+	"github.com/closerelay/closerelay/httpapi/bounds"
+	"github.com/closerelay/closerelay/internal/buildinfo"
+	"github.com/closerelay/closerelay/ledger"
+	"github.com/closerelay/closerelay/mediator"
+	"github.com/closerelay/closerelay/metrics"
+)
+
+// Production limits of SPEC "Limits" that Options may lower for a test.
+const (
+	Capacity       = actor.DefaultCapacity
+	MaxSubscribers = actor.DefaultMaxSubscribers
+)
+
+// Shutdown budget after the HTTP drain: the plan actors' own time to stop,
+// then the ops listener's. Together they stay under the 5 s that CONTRACT
+// section 9 allows beyond SHUTDOWN_TIMEOUT.
+const (
+	actorStopTimeout = 3 * time.Second
+	opsStopTimeout   = time.Second
+)
+
+// Options are a Config plus what only tests and tools set. The zero value of
+// every override is production's choice.
+type Options struct {
+	Config
+
+	// Listener and OpsListener serve the API and the ops routes; nil
+	// listens on Config.ListenAddr and Config.OpsAddr.
+	Listener, OpsListener net.Listener
+	// Accounts reads signer sets; nil is the account API client of
+	// Config.HorizonURLs. An *ledger.AccountClient given here still gets
+	// HORIZON_CONCURRENCY and the metrics observer.
+	Accounts ledger.AccountReader
+	// Log gets the relay's log lines; nil discards them.
+	Log *slog.Logger
+	// Capacity and MaxSubscribers lower SPEC's 500 plans and 50 streams
+	// per plan for a test; 0 keeps them.
+	Capacity, MaxSubscribers int
+	// Mediator replaces the mediator service built from MEDIATOR_SECRET
+	// (a test's fake that fails on purpose, say).
+	Mediator httpapi.Mediator
+	// Now is the relay's clock for expiries, flow tokens and rate limits;
+	// nil is time.Now.
+	Now func() time.Time
+	// Metrics is the registry the relay's collectors go to; nil is a fresh
+	// one (Relay.Metrics either way).
+	Metrics *metrics.Metrics
+}
+
+// Relay is a running relay. Its fields are for tests and tools to look at;
+// they never change after Start.
+type Relay struct {
+	APIURL, OpsURL string // http://host:port of each listener
+	Metrics        *metrics.Metrics
+	Plans          *actor.Supervisor
+	API            *httpapi.Server
+
+	cfg      Config
+	log      *slog.Logger
+	apiSrv   *bounds.Server
+	opsSrv   *bounds.Server
+	draining atomic.Bool
+	failed   chan error // a listener's Serve ended by itself
+	stopOnce sync.Once
+	stopErr  error
+}
+
+// NewLogger is LOG_FORMAT and LOG_LEVEL applied to w: JSON lines unless the
+// format is "text" (slog's key=value lines, for humans).
+func NewLogger(cfg Config, w io.Writer) *slog.Logger {
+	opts := &slog.HandlerOptions{Level: cfg.LogLevel}
+	if cfg.LogFormat == "text" {
+		return slog.New(slog.NewTextHandler(w, opts))
+	}
+	return slog.New(slog.NewJSONHandler(w, opts))
+}
+
+// Start wires a relay from opts and serves both listeners; it returns once
+// both accept. Stop ends it.
+func Start(opts Options) (*Relay, error) {
+	cfg := opts.Config
+	log := opts.Log
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	lis, opsLis := opts.Listener, opts.OpsListener
+	if lis == nil {
+		l, err := net.Listen("tcp", cfg.ListenAddr)
+		if err != nil {
+			return nil, fmt.Errorf("listen on LISTEN_ADDR %s: %w", cfg.ListenAddr, err)
+		}
+		lis = l
+	}
+	if opsLis == nil {
+		l, err := net.Listen("tcp", cfg.OpsAddr)
+		if err != nil {
+			_ = lis.Close()
+			return nil, fmt.Errorf("listen on OPS_ADDR %s: %w", cfg.OpsAddr, err)
+		}
+		opsLis = l
+	}
+
+	m := opts.Metrics
+	if m == nil {
+		m = metrics.New()
+	}
+	m.BuildInfo(buildinfo.Version(), buildinfo.Revision(), buildinfo.GoVersion())
+	accounts := opts.Accounts
+	if accounts == nil {
+		accounts = ledger.NewAccountClient(cfg.HorizonURLs, cfg.HorizonTimeout)
+	}
+	if a, ok := accounts.(*ledger.AccountClient); ok {
+		a.WithConcurrency(cfg.HorizonConc) // before any request shares it
+		a.WithObserver(func(n ledger.Network, ok bool, d time.Duration) { m.AccountAPI(string(n), ok, d) })
+	}
+	if !cfg.RateLimits {
+		log.Warn("RATE_LIMITS=off: every per-client limiter is disabled; use only for load tests")
+	}
+	med := opts.Mediator
+	if med == nil {
+		svc := mediator.New(mediator.Options{Secret: cfg.MediatorSecret, Now: opts.Now})
+		if err := svc.Configured(); err != nil {
+			// The route still answers MEDIATOR_NOT_CONFIGURED per request;
+			// this tells the operator at once rather than at the first
+			// wallet's try.
+			log.Warn("mediator not configured: the mediator route answers MEDIATOR_NOT_CONFIGURED", "detail", err.Error())
+		}
+		med = svc
+	}
+	r := &Relay{
+		APIURL:  "http://" + lis.Addr().String(),
+		OpsURL:  "http://" + opsLis.Addr().String(),
+		Metrics: m,
+		cfg:     cfg,
+		log:     log,
+		failed:  make(chan error, 2),
+	}
+	r.Plans = actor.NewSupervisor(actor.Options{
+		Capacity:        or(opts.Capacity, Capacity),
+		MaxSubscribers:  or(opts.MaxSubscribers, MaxSubscribers),
+		PlansPerAccount: cfg.PlansPerAccount,
+		Now:             opts.Now,
+		Metrics:         m,
+		Log:             log,
+	})
+	r.API = httpapi.New(httpapi.Options{
+		Plans:            r.Plans,
+		Accounts:         accounts,
+		Mediator:         med,
+		Metrics:          m,
+		Log:              log,
+		TrustedProxyHops: cfg.TrustedProxyHops,
+		RateLimits:       cfg.RateLimits,
+		CORSAllowOrigins: cfg.CORSAllowOrigins,
+		Heartbeat:        cfg.SSEHeartbeat,
+		Now:              opts.Now,
+	})
+
+	r.apiSrv = bounds.NewServer(r.API, bounds.APIIdleTimeout)
+	r.opsSrv = bounds.NewServer(r.opsRoutes(), bounds.OpsIdleTimeout)
+	go func() { r.failed <- r.apiSrv.Serve(lis) }()
+	go func() { r.failed <- r.opsSrv.Serve(opsLis) }()
+	log.Info("closerelay serving", "api", lis.Addr().String(), "ops", opsLis.Addr().String(),
+		"version", buildinfo.Version(), "revision", buildinfo.Revision())
+	return r, nil
+}
+
+func or(v, def int) int {
+	if v > 0 {
+		return v
+	}
+	return def
+}
+
+// opsRoutes are the ops listener's: metrics, liveness, readiness.
+func (r *Relay) opsRoutes() http.Handler {
+	ops := http.NewServeMux()
+	ops.Handle("GET /metrics", r.Metrics.Handler())
+	ops.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) { _, _ = w.Write([]byte("ok\n")) })
+	ops.HandleFunc("GET /readyz", func(w http.ResponseWriter, _ *http.Request) {
+		if r.draining.Load() {
+			http.Error(w, "draining", http.StatusServiceUnavailable)
+			return
+		}
+		_, _ = w.Write([]byte("ready\n"))
+	})
+	return ops
+}
+
+// Failed delivers the error of a listener that stopped serving by itself
+// (its socket failed); a relay that runs normally never sends on it.
+func (r *Relay) Failed() <-chan error { return r.failed }
+
+// Stop drains the relay and waits for it: readiness goes false, the API
+// stops accepting, streams end, in-flight requests get SHUTDOWN_TIMEOUT and
+// what is left is cut (logged as "drain cut connections"), then the plan
+// actors stop in time of their own, then the ops listener. It returns nil
+// after a drain, also when connections had to be cut, and it has returned
+// within SHUTDOWN_TIMEOUT + 5 s whatever clients do (CONTRACT section 9).
+// Calling it again returns the first call's result.
+func (r *Relay) Stop() error {
+	r.stopOnce.Do(func() { r.stopErr = r.stop() })
+	return r.stopErr
+}
+
+func (r *Relay) stop() error {
+	r.log.Info("closerelay draining", "timeout", r.cfg.ShutdownTimeout.String())
+	r.draining.Store(true)
+	r.API.Drain()
+	drainCtx, cancel := context.WithTimeout(context.Background(), r.cfg.ShutdownTimeout)
+	defer cancel()
+	cut, apiErr := r.apiSrv.Drain(drainCtx)
+	level := slog.LevelInfo
+	if cut > 0 {
+		level = slog.LevelWarn
+	}
+	r.log.Log(context.Background(), level, "drain cut connections", "cut", cut)
+	stopCtx, cancelStop := context.WithTimeout(context.Background(), actorStopTimeout)
+	defer cancelStop()
+	plansErr := r.Plans.Stop(stopCtx)
+	opsCtx, cancelOps := context.WithTimeout(context.Background(), opsStopTimeout)
+	defer cancelOps()
+	_, _ = r.opsSrv.Drain(opsCtx)
+	return errors.Join(apiErr, plansErr)
+}
+
+// Run is the server binary's whole job: Start, serve until ctx ends or a
+// listener fails, then Stop.
+func Run(ctx context.Context, opts Options) error {
+	r, err := Start(opts)
+	if err != nil {
+		return err
+	}
+	var serveErr error
+	select {
+	case <-ctx.Done():
+	case serveErr = <-r.failed:
+		if errors.Is(serveErr, http.ErrServerClosed) {
+			serveErr = nil
+		}
+	}
+	return errors.Join(serveErr, r.Stop())
+}
