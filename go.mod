@@ -11,6 +11,7 @@ require (
 	github.com/prometheus/common v0.72.0
 	github.com/stellar/go-stellar-sdk v0.7.3
 	go.uber.org/goleak v1.3.0
+	golang.org/x/term v0.46.0
 	golang.org/x/time v0.16.0
 )
 

@@ -8,6 +8,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"os/signal"
 	"strings"
@@ -16,6 +17,7 @@ import (
 
 	"github.com/closerelay/closerelay/client"
 	"github.com/stellar/go-stellar-sdk/keypair"
+	"golang.org/x/term"
 )
 
 // Exit codes of every subcommand. They mean the same everywhere so scripts
@@ -46,6 +48,16 @@ type cli struct {
 	// signals makes a context that ends on SIGINT/SIGTERM, so that an
 	// interrupted watch ends cleanly; tests keep the plain context.
 	signals func(context.Context) (context.Context, context.CancelFunc)
+	// transport carries every HTTP request the command makes, to the relay
+	// and to the account API; nil is http.DefaultTransport. Tests record
+	// what is dialled with it.
+	transport http.RoundTripper
+}
+
+// httpClient is an HTTP client on c's transport. timeout 0 means none
+// (required for event streams; their calls are bounded by contexts).
+func (c *cli) httpClient(timeout time.Duration) *http.Client {
+	return &http.Client{Transport: c.transport, Timeout: timeout}
 }
 
 func osCLI() *cli {
@@ -71,29 +83,45 @@ type refusedError struct{ err error }
 func (e *refusedError) Error() string { return e.err.Error() }
 func (e *refusedError) Unwrap() error { return e.err }
 
-// common are the flags every client subcommand takes.
+// common are the flags every subcommand that talks to a relay takes.
 type common struct {
-	url     string
+	relay   string
 	json    bool
 	timeout time.Duration
 }
+
+// The relay's base URL is --relay on every command; --url, its name on some
+// commands before, is a hidden alias that says it is deprecated.
+const (
+	relayFlag      = "relay"
+	relayFlagAlias = "url"
+	defaultRelay   = "http://127.0.0.1:8080"
+)
 
 func (c *cli) commonFlags(fs *flagSet, defaultTimeout time.Duration) *common {
 	o := &common{}
 	def := c.getenv(envURL)
 	if def == "" {
-		def = "http://127.0.0.1:8080"
+		def = defaultRelay
 	}
-	fs.StringVar(&o.url, "url", def, "relay base URL (env "+envURL+")")
-	fs.BoolVar(&o.json, "json", false, "print JSON instead of text, for scripts")
+	fs.StringVar(&o.relay, relayFlag, def, "relay base `URL` (env "+envURL+")")
+	fs.hide(relayFlagAlias)
+	fs.StringVar(&o.relay, relayFlagAlias, def, "deprecated name of --"+relayFlag)
+	jsonFlag(fs, &o.json)
 	fs.DurationVar(&o.timeout, "timeout", defaultTimeout, "give up after this long (0: never)")
 	return o
+}
+
+// jsonFlag registers --json, which every command takes.
+func jsonFlag(fs *flagSet, p *bool) {
+	fs.BoolVar(p, "json", false, "print JSON instead of text, for scripts")
 }
 
 // flagSet is a subcommand's flags with the text its --help prints.
 type flagSet struct {
 	*flag.FlagSet
 	synopsis, about string
+	hidden          map[string]bool // flags --help does not list
 }
 
 // newFlagSet returns a FlagSet that reports nothing itself: parse prints
@@ -102,19 +130,53 @@ func newFlagSet(name, synopsis, about string) *flagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}
-	return &flagSet{FlagSet: fs, synopsis: synopsis, about: about}
+	return &flagSet{FlagSet: fs, synopsis: synopsis, about: about, hidden: map[string]bool{}}
 }
+
+func (fs *flagSet) hide(name string) { fs.hidden[name] = true }
 
 func (fs *flagSet) help(w io.Writer) {
 	fmt.Fprintf(w, "Usage: closerelayctl %s\n\n%s\n", fs.synopsis, fs.about)
-	hasFlags := false
-	fs.VisitAll(func(*flag.Flag) { hasFlags = true })
-	if hasFlags {
-		fmt.Fprintf(w, "\nFlags:\n")
-		fs.SetOutput(w)
-		fs.PrintDefaults()
-		fs.SetOutput(io.Discard)
+	var b strings.Builder
+	fs.VisitAll(func(f *flag.Flag) {
+		if !fs.hidden[f.Name] {
+			writeFlag(&b, f)
+		}
+	})
+	if b.Len() > 0 {
+		fmt.Fprintf(w, "\nFlags:\n%s", b.String())
 	}
+}
+
+// writeFlag prints one flag as the README writes it, --name with two
+// dashes (Go's flag package prints one), then its usage and default.
+func writeFlag(b *strings.Builder, f *flag.Flag) {
+	arg, usage := flag.UnquoteUsage(f)
+	b.WriteString("  --" + f.Name)
+	if arg != "" {
+		b.WriteString(" " + arg)
+	}
+	switch f.DefValue {
+	case "", "false", "0", "0s":
+	default:
+		if g, ok := f.Value.(flag.Getter); ok && isString(g.Get()) {
+			usage += fmt.Sprintf(" (default %q)", f.DefValue)
+		} else {
+			usage += fmt.Sprintf(" (default %s)", f.DefValue)
+		}
+	}
+	b.WriteString("\n    \t" + strings.ReplaceAll(usage, "\n", "\n    \t") + "\n")
+}
+
+func isString(v any) bool { _, ok := v.(string); return ok }
+
+// doubleDash rewrites the flag package's error texts, which name a flag
+// with one dash, to the two the help and the README use.
+func doubleDash(msg string) string {
+	for _, p := range []string{"not defined: -", "for flag -", "needs an argument: -"} {
+		msg = strings.Replace(msg, p, p+"-", 1)
+	}
+	return msg
 }
 
 // parse parses flags anywhere among the arguments (Go's flag package stops
@@ -129,7 +191,7 @@ func (c *cli) parse(fs *flagSet, args []string, nPos int, posName string) (pos [
 			return nil, exitOK, true
 		}
 		if err != nil {
-			fmt.Fprintf(c.stderr, "closerelayctl %s: %v\n\n", fs.Name(), err)
+			fmt.Fprintf(c.stderr, "closerelayctl %s: %s\n\n", fs.Name(), doubleDash(err.Error()))
 			fs.help(c.stderr)
 			return nil, exitUsage, true
 		}
@@ -143,6 +205,9 @@ func (c *cli) parse(fs *flagSet, args []string, nPos int, posName string) (pos [
 		}
 		pos = append(pos, rest[0])
 		args = rest[1:]
+	}
+	if flagGiven(fs, relayFlagAlias) {
+		fmt.Fprintf(c.stderr, "closerelayctl %s: --%s is deprecated; use --%s\n", fs.Name(), relayFlagAlias, relayFlag)
 	}
 	if nPos >= 0 && len(pos) != nPos {
 		if len(pos) < nPos {
@@ -158,13 +223,14 @@ func (c *cli) parse(fs *flagSet, args []string, nPos int, posName string) (pos [
 	return pos, exitOK, false
 }
 
-// client returns a relay client for o.
-func (o *common) client() (*client.Client, error) {
-	c, err := client.New(o.url, client.WithUserAgent("closerelay-cli/1"))
+// client returns a client of the relay at o.relay, on c's transport.
+func (c *cli) client(o *common, opts ...client.Option) (*client.Client, error) {
+	opts = append([]client.Option{client.WithUserAgent("closerelay-cli/1"), client.WithHTTPClient(c.httpClient(0))}, opts...)
+	cl, err := client.New(o.relay, opts...)
 	if err != nil {
-		return nil, usagef("--url: %v", err)
+		return nil, usagef("--%s: %q is not an http(s) base URL", relayFlag, o.relay)
 	}
-	return c, nil
+	return cl, nil
 }
 
 // context bounds a command by --timeout.
@@ -176,7 +242,8 @@ func (o *common) context(parent context.Context) (context.Context, context.Cance
 }
 
 // fail reports err and returns its exit code: in JSON mode as an object on
-// stdout, so a script reads one stream; otherwise as a line on stderr.
+// stdout, so a script reads one stream; otherwise as one line on stderr,
+// "closerelayctl CMD: message", the command named once (see message).
 func (c *cli) fail(cmd string, jsonOut bool, err error) int {
 	code := exitTransport
 	var apiErr *client.Error
@@ -192,22 +259,42 @@ func (c *cli) fail(cmd string, jsonOut bool, err error) int {
 		}
 	case errors.As(err, &ue):
 		code = exitUsage
-		out["code"], out["reason"] = "USAGE", ue.msg
+		out["code"], out["reason"] = "USAGE", message(ue)
 	case errors.As(err, &re):
 		code = exitRefused
-		out["code"], out["reason"] = "REFUSED", re.Error()
+		out["code"], out["reason"] = "REFUSED", message(re)
 	default:
-		out["code"], out["reason"] = "TRANSPORT", err.Error()
+		out["code"], out["reason"] = "TRANSPORT", message(err)
 	}
 	if jsonOut {
 		c.printJSON(out)
 	} else {
-		fmt.Fprintf(c.stderr, "closerelayctl %s: %v\n", cmd, err)
+		fmt.Fprintf(c.stderr, "closerelayctl %s: %s\n", cmd, message(err))
 		if code == exitUsage {
 			fmt.Fprintf(c.stderr, "(see closerelayctl %s --help)\n", cmd)
 		}
 	}
 	return code
+}
+
+// libraryPrefixes are the package names the client libraries start their
+// error texts with. fail already names the program and the command, so
+// "closerelayctl sign: closerelay: 400 …" would name the program twice.
+var libraryPrefixes = []string{"closerelay: ", "client: ", "wallet: "}
+
+// message is err's text without the library prefixes, at its start or
+// after a wrapping "context: ".
+func message(err error) string {
+	s := err.Error()
+	for changed := true; changed; {
+		before := s
+		for _, p := range libraryPrefixes {
+			s = strings.TrimPrefix(s, p)
+			s = strings.ReplaceAll(s, ": "+p, ": ")
+		}
+		changed = s != before
+	}
+	return s
 }
 
 func (c *cli) printJSON(v any) {
@@ -234,18 +321,18 @@ func (c *cli) readInput(pos []string, what string) (string, error) {
 }
 
 // readSecret reads the signing seed from the environment variable name or,
-// when that is unset, from the first line of standard input. The value is
-// never printed, not even in an error.
+// when that is unset, from the first line of standard input: typed without
+// echo when standard input is a terminal. The value is never printed, not
+// even in an error.
 func (c *cli) readSecret(name string) (*keypair.Full, error) {
 	s := c.getenv(name)
 	from := "$" + name
 	if s == "" {
 		from = "standard input"
-		line, err := bufio.NewReader(io.LimitReader(c.stdin, 4096)).ReadString('\n')
-		if err != nil && !errors.Is(err, io.EOF) {
-			return nil, usagef("read the secret from standard input: %v", err)
+		var err error
+		if s, err = c.readSecretLine(); err != nil {
+			return nil, err
 		}
-		s = line
 	}
 	s = strings.TrimSpace(s)
 	if s == "" {
@@ -256,6 +343,26 @@ func (c *cli) readSecret(name string) (*keypair.Full, error) {
 		return nil, usagef("the secret from %s is not a valid S… seed (value not shown)", from)
 	}
 	return kp, nil
+}
+
+// readSecretLine reads one line of standard input. From a terminal it
+// prompts on standard error and turns echo off while the seed is typed;
+// from a pipe or a file it reads the first line.
+func (c *cli) readSecretLine() (string, error) {
+	if f, ok := c.stdin.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		fmt.Fprint(c.stderr, "secret seed (S…, not shown as you type): ")
+		b, err := term.ReadPassword(int(f.Fd()))
+		fmt.Fprintln(c.stderr)
+		if err != nil {
+			return "", usagef("read the secret from the terminal: %v", err)
+		}
+		return string(b), nil
+	}
+	line, err := bufio.NewReader(io.LimitReader(c.stdin, 4096)).ReadString('\n')
+	if err != nil && !errors.Is(err, io.EOF) {
+		return "", usagef("read the secret from standard input: %v", err)
+	}
+	return line, nil
 }
 
 func shortKey(k string) string {

@@ -3,12 +3,13 @@ package main
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net"
-	"net/http"
 	"os"
+	"path/filepath"
 	"runtime/pprof"
 	"strings"
 	"sync"
@@ -38,11 +39,14 @@ script (loadkit/k6/sign.js) and the stream load (cmd/streamload) replay.
 Commands:
   local     run the account-API double and the real relay in this process on
             loopback, with RATE_LIMITS=off, publish --plans plans of --signers
-            signers each, write the payload, and serve until SIGINT/SIGTERM
+            signers each, write the payload and the accounts' keys, print the
+            relay, ops and account-API addresses, and serve until SIGINT/SIGTERM;
+            small (--plans 2 --signers 3), it is a stack to try every command on
   prepare   publish one plan of a real (testnet) account to a relay and write
             the payload; signer secrets come from a file or standard input
 
-Each command takes --help. See README.md, "Load testing".
+Each command takes --help and --json. See README.md, "Command line
+(closerelayctl)" and "Load testing".
 `
 
 func (c *cli) load(args []string) int {
@@ -86,6 +90,8 @@ type localOptions struct {
 	signers     int // per account, the master (the publisher) included
 	counts      loadkit.Counts
 	out         string    // payload path
+	keys        string    // keys file path; beside out when empty
+	json        bool      // print the ready report as JSON
 	logs        io.Writer // the relay's logs; discarded when nil
 	cpuProfile  string    // when set, a CPU profile from ready to stop is written here
 	// ready, when set, is called once the payload is written.
@@ -95,11 +101,19 @@ type localOptions struct {
 func (c *cli) loadLocal(args []string) int {
 	fs := newFlagSet("load local", "load local [flags]",
 		"Start the account-API double and the real relay in this process, on loopback\n"+
-			"only, wired as `closerelay serve` wires it with RATE_LIMITS=off and\n"+
-			"TRUSTED_PROXY_HOPS=0. Create --plans accounts of --signers signers each (the\n"+
-			"master key publishes; the others are co-signers), publish one close plan per\n"+
-			"account over HTTP, write the payload file (--out), print a line starting with\n"+
-			"\"ready\", and serve until SIGINT or SIGTERM.")
+			"only, wired as the closerelay binary wires it, with RATE_LIMITS=off,\n"+
+			"TRUSTED_PROXY_HOPS=0 and a fresh MEDIATOR_SECRET. Create --plans accounts of\n"+
+			"--signers signers each (the master key publishes; the others are co-signers),\n"+
+			"publish one close plan per account over HTTP, write the payload file (--out)\n"+
+			"and the keys file (--keys), print a line starting with \"ready\" that names the\n"+
+			"relay, ops and account-API addresses and both files, and serve until SIGINT\n"+
+			"or SIGTERM.\n\n"+
+			"The keys file (mode 0600) is a shell file: `. ./load-keys.env` sets\n"+
+			"CLOSERELAY_URL, CLOSERELAY_HORIZON_URL and CLOSERELAY_NETWORK for this stack,\n"+
+			"and per account n ACCOUNT_n, PLAN_n (the plan published for it), and per\n"+
+			"signer m SIGNER_n_m and SECRET_n_m (the master key is the last signer). The\n"+
+			"accounts exist only on this process's account-API double.\n\n"+
+			"To try the commands by hand, run it small: --plans 2 --signers 3.")
 	o := localOptions{}
 	fs.StringVar(&o.listen, "listen", "127.0.0.1:8080", "API address (loopback only)")
 	fs.StringVar(&o.ops, "ops", "127.0.0.1:9090", "ops address: /metrics, /readyz (loopback only)")
@@ -107,6 +121,8 @@ func (c *cli) loadLocal(args []string) int {
 	fs.IntVar(&o.signers, "signers", maxLoadSigners, fmt.Sprintf("signers per account, the master included, 2 to %d", maxLoadSigners))
 	counts := countFlags(fs)
 	fs.StringVar(&o.out, "out", "load-payload.json", "payload file to write")
+	fs.StringVar(&o.keys, "keys", "", "keys file to write (default: load-keys.env beside --out)")
+	jsonFlag(fs, &o.json)
 	verbose := fs.Bool("verbose", false, "show the relay's logs on standard error")
 	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of this process, from ready to stop, to this file (go tool pprof)")
 	if _, code, done := c.parse(fs, args, 0, ""); done {
@@ -123,7 +139,7 @@ func (c *cli) loadLocal(args []string) int {
 		defer stop()
 	}
 	if err := runLoadLocal(ctx, c.stdout, o); err != nil {
-		return c.fail("load local", false, err)
+		return c.fail("load local", o.json, err)
 	}
 	return exitOK
 }
@@ -142,6 +158,9 @@ func runLoadLocal(ctx context.Context, out io.Writer, o localOptions) (err error
 	if err := checkCounts(&o.counts); err != nil {
 		return err
 	}
+	if o.keys == "" {
+		o.keys = filepath.Join(filepath.Dir(o.out), "load-keys.env")
+	}
 	start := time.Now()
 
 	double := ledgertest.NewHandler()
@@ -151,6 +170,7 @@ func runLoadLocal(ctx context.Context, out io.Writer, o localOptions) (err error
 		"HORIZON_TIMEOUT":    "10s",
 		"RATE_LIMITS":        "off",
 		"TRUSTED_PROXY_HOPS": "0",
+		"MEDIATOR_SECRET":    keypair.MustRandom().Seed(), // so the mediator commands can be tried too
 		"SHUTDOWN_TIMEOUT":   "5s",
 		"LOG_FORMAT":         "text",
 	}, o.logs)
@@ -168,8 +188,10 @@ func runLoadLocal(ctx context.Context, out io.Writer, o localOptions) (err error
 	// and one close per account signed by the master.
 	passphrase := ledger.Testnet.Passphrase()
 	closes := make([]signedClose, o.plans)
+	accts := make([]ledgertest.Account, o.plans)
 	for i := range closes {
 		acct := ledgertest.NewAccount(o.signers-1, 1)
+		accts[i] = acct
 		double.AddAccount(acct)
 		signed, _ := ledgertest.BuildClose(acct.Master, keypair.MustRandom().Address(), 1<<32, 0, passphrase, acct.Master)
 		closes[i] = signedClose{xdr: signed, keys: acct.Keys, publisher: len(acct.Keys) - 1}
@@ -186,8 +208,24 @@ func runLoadLocal(ctx context.Context, out io.Writer, o localOptions) (err error
 	if err := loadkit.Write(o.out, p); err != nil {
 		return fmt.Errorf("write the payload: %w", err)
 	}
-	fmt.Fprintf(out, "ready relay=%s ops=%s payload=%s plans=%d signers=%d pid=%d prepared_in=%s\n",
-		relayURL, opsURL, o.out, o.plans, o.signers, os.Getpid(), time.Since(start).Round(time.Millisecond))
+	if err := writeKeys(o.keys, stack, ledger.Testnet, accts, plans); err != nil {
+		return fmt.Errorf("write the keys: %w", err)
+	}
+	prepared := time.Since(start).Round(time.Millisecond)
+	if o.json {
+		enc := json.NewEncoder(out)
+		enc.SetEscapeHTML(false)
+		_ = enc.Encode(map[string]any{
+			"ready": true, "relay": relayURL, "ops": opsURL, "horizon": stack.horizonURL, "network": string(ledger.Testnet),
+			"payload": o.out, "keys": o.keys, "plans": o.plans, "signers": o.signers, "pid": os.Getpid(), "preparedMillis": prepared.Milliseconds(),
+		})
+	} else {
+		fmt.Fprintf(out, "ready relay=%s ops=%s horizon=%s payload=%s keys=%s plans=%d signers=%d pid=%d prepared_in=%s\n",
+			relayURL, opsURL, stack.horizonURL, o.out, o.keys, o.plans, o.signers, os.Getpid(), prepared)
+		fmt.Fprintf(out, "relay %s, ops %s, account-API double (Horizon) %s, network testnet\n", relayURL, opsURL, stack.horizonURL)
+		fmt.Fprintf(out, "the %d accounts' signer secrets are in %s (mode 0600); from another shell:\n  . %s\n", o.plans, o.keys, sourcePath(o.keys))
+		fmt.Fprintln(out, "serving until Ctrl-C (SIGINT) or SIGTERM")
+	}
 	if o.ready != nil {
 		o.ready(p)
 	}
@@ -203,8 +241,61 @@ func runLoadLocal(ctx context.Context, out io.Writer, o localOptions) (err error
 		defer pprof.StopCPUProfile()
 	}
 	<-ctx.Done()
-	fmt.Fprintln(out, "stopping")
+	if !o.json {
+		fmt.Fprintln(out, "stopping")
+	}
 	return nil
+}
+
+// sourcePath is path as the shell's "." command takes it: a bare name would
+// be looked up in $PATH.
+func sourcePath(path string) string {
+	if filepath.IsAbs(path) || strings.HasPrefix(path, "./") || strings.HasPrefix(path, "../") {
+		return path
+	}
+	return "./" + path
+}
+
+// writeKeys writes the keys file of `load local`: a shell file that sets
+// the variables the commands read for this stack, and per account its
+// address, its plan and its signers' addresses and secrets. It is created
+// with mode 0600 (then renamed over path), since it holds secrets; they
+// are secrets of accounts that exist only on this process's double.
+func writeKeys(path string, stack *localStack, network ledger.Network, accts []ledgertest.Account, plans []loadkit.Plan) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# closerelayctl load local (pid %d): the relay, its account-API double, and the\n", os.Getpid())
+	b.WriteString("# accounts created on that double with their signers' secret seeds. The accounts\n")
+	b.WriteString("# exist only while that process runs. Keep this file private. From a shell:\n")
+	fmt.Fprintf(&b, "#   . %s\n", sourcePath(path))
+	fmt.Fprintf(&b, "export %s='%s'\n", envURL, stack.relayURL)
+	fmt.Fprintf(&b, "export %s='%s'\n", envHorizon, stack.horizonURL)
+	fmt.Fprintf(&b, "export %s='%s'\n", envNetwork, network)
+	fmt.Fprintf(&b, "OPS_URL='%s'\n", stack.opsURL)
+	for i, a := range accts {
+		n := i + 1
+		fmt.Fprintf(&b, "\n# account %d: %d signers of weight %d, high threshold %d; the last is its master key,\n",
+			n, len(a.Keys), a.Signers[0].Weight, a.Thresholds.HighThreshold)
+		fmt.Fprintf(&b, "# which signed the published plan PLAN_%d\n", n)
+		fmt.Fprintf(&b, "ACCOUNT_%d='%s'\nPLAN_%d='%s'\n", n, a.Address, n, plans[i].ID)
+		for j, k := range a.Keys {
+			fmt.Fprintf(&b, "SIGNER_%d_%d='%s' SECRET_%d_%d='%s'\n", n, j+1, k.Address(), n, j+1, k.Seed())
+		}
+	}
+	f, err := os.CreateTemp(filepath.Dir(path), ".load-keys-*") // mode 0600
+	if err != nil {
+		return err
+	}
+	_, werr := f.WriteString(b.String())
+	if cerr := f.Close(); werr == nil {
+		werr = cerr
+	}
+	if werr == nil {
+		werr = os.Rename(f.Name(), path)
+	}
+	if werr != nil {
+		os.Remove(f.Name())
+	}
+	return werr
 }
 
 // isLoopback reports whether host:port names a loopback host.
@@ -276,30 +367,25 @@ func (c *cli) loadPrepare(args []string) int {
 			"The payload holds real signatures of a close into --destination: once every\n"+
 			"signer's partial is sent the envelope may be submittable, so --destination\n"+
 			"must be an account you control. mainnet is refused.")
-	def := c.getenv(envURL)
-	if def == "" {
-		def = "http://127.0.0.1:8080"
-	}
-	relay := fs.String("relay", def, "relay base URL (env "+envURL+")")
+	o := c.commonFlags(fs, time.Minute)
 	netName := fs.String("network", "testnet", "testnet or futurenet")
 	secrets := fs.String("secrets", "-", "file of signer secrets, one per line (- : standard input)")
 	account := fs.String("account", "", "account to close (default: the first secret's address)")
 	destination := fs.String("destination", "", "G… account that would receive the funds (required)")
-	horizonURL := fs.String("horizon-url", c.getenv(envHorizon), "account API (Horizon) base URL (env "+envHorizon+"; default: the network's public Horizon)")
+	horizonURL := c.horizonFlag(fs, "to read the account from (default: the network's public Horizon)")
 	counts := countFlags(fs)
 	out := fs.String("out", "load-payload.json", "payload file to write")
-	timeout := fs.Duration("timeout", time.Minute, "give up after this long")
 	if _, code, done := c.parse(fs, args, 0, ""); done {
 		return code
 	}
-	if err := c.runLoadPrepare(*relay, ledger.Network(*netName), *secrets, *account, *destination, *horizonURL, *counts, *out, *timeout); err != nil {
-		return c.fail("load prepare", false, err)
+	if err := c.runLoadPrepare(o, ledger.Network(*netName), *secrets, *account, *destination, *horizonURL, *counts, *out); err != nil {
+		return c.fail("load prepare", o.json, err)
 	}
 	return exitOK
 }
 
-func (c *cli) runLoadPrepare(relay string, network ledger.Network, secretsPath, account, destination, horizonURL string,
-	counts loadkit.Counts, out string, timeout time.Duration) error {
+func (c *cli) runLoadPrepare(o *common, network ledger.Network, secretsPath, account, destination, horizonURL string,
+	counts loadkit.Counts, out string) error {
 	if network != ledger.Testnet && network != ledger.Futurenet {
 		return usagef("--network must be testnet or futurenet (a load run publishes real signatures)")
 	}
@@ -319,14 +405,14 @@ func (c *cli) runLoadPrepare(relay string, network ledger.Network, secretsPath, 
 	if horizonURL == "" {
 		horizonURL = defaultHorizon[string(network)]
 	}
-	cl, err := client.New(relay, client.WithUserAgent("closerelay-load/1"))
+	cl, err := c.client(o, client.WithUserAgent("closerelay-load/1"))
 	if err != nil {
-		return usagef("--relay: %v", err)
+		return err
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	ctx, cancel := o.context(context.Background())
 	defer cancel()
 
-	acc, err := wallet.NewHorizon(horizonURL, &http.Client{Timeout: 15 * time.Second}).Account(ctx, account)
+	acc, err := c.horizon(horizonURL).Account(ctx, account)
 	if err != nil {
 		return err
 	}
@@ -346,9 +432,13 @@ func (c *cli) runLoadPrepare(relay string, network ledger.Network, secretsPath, 
 	if err != nil {
 		return err
 	}
-	p := &loadkit.Payload{Relay: strings.TrimSuffix(relay, "/"), Network: string(network), Plans: plans}
+	p := &loadkit.Payload{Relay: strings.TrimSuffix(o.relay, "/"), Network: string(network), Plans: plans}
 	if err := loadkit.Write(out, p); err != nil {
 		return fmt.Errorf("write the payload: %w", err)
+	}
+	if o.json {
+		c.printJSON(map[string]any{"ok": true, "id": plans[0].ID, "account": account, "network": string(network), "secrets": len(keys), "payload": out})
+		return nil
 	}
 	fmt.Fprintf(c.stdout, "published plan %s of %s on %s with %d signer secret(s); payload written to %s\n",
 		plans[0].ID, account, network, len(keys), out)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/http"
 	"strconv"
 	"time"
 
@@ -22,7 +21,9 @@ Mediator flows, for destinations that need a memo (SPEC "Mediator flow"):
   cosign [XDR|-]        have the mediator co-sign a forward, verify its signature, print the envelope
   resume RECORD_FILE    resume a forward whose co-signing did not complete, from its recovery record
 
-Run closerelayctl mediator COMMAND --help for each command's flags.
+Run closerelayctl mediator COMMAND --help for each command's flags. mint, cosign
+and resume talk to the relay (--relay, env CLOSERELAY_URL); every command takes
+--json. To build the mediator close plan itself: closerelayctl build --mediator.
 `
 
 func (c *cli) mediator(args []string) int {
@@ -56,7 +57,7 @@ func (c *cli) mediatorMint(args []string) int {
 	if done {
 		return code
 	}
-	cl, err := o.client()
+	cl, err := c.client(o)
 	if err != nil {
 		return c.fail("mediator mint", o.json, err)
 	}
@@ -105,14 +106,15 @@ func (c *cli) mediatorForward(args []string) int {
 		"Build the unsigned forward of a mediator flow: a native payment of --amount with\n"+
 			"the memo, then an account merge, both from the mediator to --destination, valid\n"+
 			"for --valid-for (at most 1h). Prints its base64 XDR.")
-	jsonOut := fs.Bool("json", false, "print JSON instead of text, for scripts")
+	jsonOut := new(bool)
+	jsonFlag(fs, jsonOut)
 	mediatorKey := fs.String("mediator", "", "the flow's mediator public key (G…)")
 	dest := fs.String("destination", "", "the flow's destination (G…)")
 	amount := fs.String("amount", "", "native amount to pay with the memo, e.g. 100.5")
 	memoText := fs.String("memo-text", "", "text memo (up to 28 bytes)")
 	memoID := fs.String("memo-id", "", "id memo (unsigned 64-bit)")
 	seq := fs.Int64("sequence", -1, "the mediator account's current sequence number (default: read from --horizon-url)")
-	horizonURL := fs.String("horizon-url", c.getenv(envHorizon), "account API to read the sequence from (env "+envHorizon+")")
+	horizonURL := c.horizonFlag(fs, "to read the mediator's sequence number from")
 	validFor := fs.Duration("valid-for", wallet.DefaultForwardTimeout, "time bound of the forward (at most 1h)")
 	if _, code, done := c.parse(fs, args, 0, ""); done {
 		return code
@@ -130,7 +132,7 @@ func (c *cli) mediatorForward(args []string) int {
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
-		acct, err := wallet.NewHorizon(*horizonURL, &http.Client{}).Account(ctx, *mediatorKey)
+		acct, err := c.horizon(*horizonURL).Account(ctx, *mediatorKey)
 		if err != nil {
 			return c.fail("mediator forward", *jsonOut, err)
 		}
@@ -164,7 +166,7 @@ func (c *cli) mediatorCosign(args []string) int {
 	o := c.commonFlags(fs, 30*time.Second)
 	token := fs.String("token", "", "the flow token (from mediator mint)")
 	mediatorKey := fs.String("mediator", "", "the flow's mediator public key (default: the forward's source)")
-	network := fs.String("network", c.networkDefault(), "mainnet, testnet or futurenet (env "+envNetwork+")")
+	network := c.networkFlag(fs)
 	record := fs.String("record", "", "write a recovery record to this file if co-signing does not complete")
 	pos, code, done := c.parse(fs, args, -1, "")
 	if done {
@@ -195,7 +197,7 @@ func (c *cli) mediatorCosign(args []string) int {
 	if err != nil {
 		return c.fail("mediator cosign", o.json, usagef("%v", err))
 	}
-	cl, err := o.client()
+	cl, err := c.client(o)
 	if err != nil {
 		return c.fail("mediator cosign", o.json, err)
 	}
@@ -205,7 +207,7 @@ func (c *cli) mediatorCosign(args []string) int {
 	if err != nil {
 		if *record != "" {
 			if rerr := c.saveRecord(*record, *network, flow, x, err); rerr != nil {
-				fmt.Fprintf(c.stderr, "closerelayctl mediator cosign: could not write the recovery record: %v\n", rerr)
+				fmt.Fprintf(c.stderr, "closerelayctl mediator cosign: could not write the recovery record: %s\n", message(rerr))
 			} else if !o.json {
 				fmt.Fprintf(c.stderr, "recovery record written to %s; complete it with: closerelayctl mediator resume %s\n", *record, *record)
 			}
@@ -251,7 +253,7 @@ func (c *cli) mediatorResume(args []string) int {
 	if err != nil {
 		return c.fail("mediator resume", o.json, usagef("%v", err))
 	}
-	cl, err := o.client()
+	cl, err := c.client(o)
 	if err != nil {
 		return c.fail("mediator resume", o.json, err)
 	}
@@ -265,7 +267,7 @@ func (c *cli) mediatorResume(args []string) int {
 	if err != nil {
 		rec.LastError = err.Error()
 		if serr := rec.Save(pos[0]); serr != nil {
-			fmt.Fprintf(c.stderr, "closerelayctl mediator resume: could not update the record: %v\n", serr)
+			fmt.Fprintf(c.stderr, "closerelayctl mediator resume: could not update the record: %s\n", message(serr))
 		}
 		if errors.Is(err, wallet.ErrFlowExpired) {
 			err = &refusedError{fmt.Errorf("%w: the mediator will not co-sign this flow any more; its funds need the operator's help", err)}

@@ -2,9 +2,10 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
-	"net/http"
 	"strings"
 	"time"
 
@@ -13,8 +14,9 @@ import (
 	"github.com/stellar/go-stellar-sdk/txnbuild"
 )
 
-// defaultHorizon is the public account API of each network, used by watch
-// when neither --horizon-url nor the environment names one.
+// defaultHorizon is the public account API of each network. Only `load
+// prepare`, which is for real testnet accounts, falls back to it: build,
+// watch and mediator forward read an account API only when one is named.
 var defaultHorizon = map[string]string{
 	"mainnet":   "https://horizon.stellar.org",
 	"testnet":   "https://horizon-testnet.stellar.org",
@@ -28,14 +30,37 @@ func (c *cli) networkDefault() string {
 	return "testnet"
 }
 
+// networkFlag registers --network.
+func (c *cli) networkFlag(fs *flagSet) *string {
+	return fs.String("network", c.networkDefault(), "mainnet, testnet or futurenet (env "+envNetwork+")")
+}
+
+// secretEnvFlag registers --secret-env, the variable the secret is read from.
+func secretEnvFlag(fs *flagSet) *string {
+	return fs.String("secret-env", envSecret, "name of the environment variable holding the secret (unset: read standard input)")
+}
+
+// horizonFlag registers --horizon-url, the account API to read accounts from.
+func (c *cli) horizonFlag(fs *flagSet, what string) *string {
+	return fs.String("horizon-url", c.getenv(envHorizon), "account API (Horizon) base `URL` "+what+" (env "+envHorizon+")")
+}
+
+// horizon reads accounts from the account API at url, on c's transport.
+func (c *cli) horizon(url string) *wallet.Horizon {
+	return wallet.NewHorizon(url, c.httpClient(15*time.Second))
+}
+
 func (c *cli) publish(args []string) int {
 	fs := newFlagSet("publish", "publish [flags] [XDR|-]",
 		"Publish a partly signed account-close transaction (base64 XDR, as an argument\n"+
-			"or on standard input) and print the plan id. The envelope must already carry a\n"+
-			"signature of a signer of the account; with --sign, the CLI adds one first.")
+			"or on standard input; `closerelayctl build --json` output is read too) and\n"+
+			"print the plan id. The envelope must already carry a signature of a signer of\n"+
+			"the account; with --sign, the CLI adds one first. --network must be the\n"+
+			"network the transaction was built and signed for.")
 	o := c.commonFlags(fs, 30*time.Second)
-	network := fs.String("network", c.networkDefault(), "mainnet, testnet or futurenet (env "+envNetwork+")")
+	network := c.networkFlag(fs)
 	sign := fs.Bool("sign", false, "sign with the secret from $"+envSecret+" (or standard input) before publishing")
+	secretEnv := secretEnvFlag(fs)
 	pos, code, done := c.parse(fs, args, -1, "")
 	if done {
 		return code
@@ -43,15 +68,18 @@ func (c *cli) publish(args []string) int {
 	if len(pos) > 1 {
 		return c.fail("publish", o.json, usagef("%d arguments given, at most 1 expected", len(pos)))
 	}
-	if *sign && c.getenv(envSecret) == "" && (len(pos) == 0 || pos[0] == "-") {
-		return c.fail("publish", o.json, usagef("--sign reads the secret from standard input, so give the XDR as an argument, or set %s", envSecret))
+	if *sign && c.getenv(*secretEnv) == "" && (len(pos) == 0 || pos[0] == "-") {
+		return c.fail("publish", o.json, usagef("--sign reads the secret from standard input, so give the XDR as an argument, or set %s", *secretEnv))
 	}
 	x, err := c.readInput(pos, "transaction XDR")
 	if err != nil {
 		return c.fail("publish", o.json, err)
 	}
+	if x, err = fromBuildJSON(x, network, flagGiven(fs, "network")); err != nil {
+		return c.fail("publish", o.json, err)
+	}
 	if *sign {
-		kp, err := c.readSecret(envSecret)
+		kp, err := c.readSecret(*secretEnv)
 		if err != nil {
 			return c.fail("publish", o.json, err)
 		}
@@ -71,7 +99,7 @@ func (c *cli) publish(args []string) int {
 			return c.fail("publish", o.json, err)
 		}
 	}
-	cl, err := o.client()
+	cl, err := c.client(o)
 	if err != nil {
 		return c.fail("publish", o.json, err)
 	}
@@ -89,6 +117,32 @@ func (c *cli) publish(args []string) int {
 	return exitOK
 }
 
+// fromBuildJSON takes the envelope out of `build --json` output, and its
+// network unless --network was given; any other input is returned as is.
+func fromBuildJSON(in string, network *string, networkGiven bool) (string, error) {
+	if !strings.HasPrefix(in, "{") {
+		return in, nil
+	}
+	var b struct {
+		XDR     string `json:"xdr"`
+		Network string `json:"network"`
+	}
+	if err := json.Unmarshal([]byte(in), &b); err != nil || b.XDR == "" {
+		return "", usagef("the input is JSON but not `closerelayctl build --json` output (no \"xdr\")")
+	}
+	if !networkGiven && b.Network != "" {
+		*network = b.Network
+	}
+	return b.XDR, nil
+}
+
+// flagGiven reports whether flag name was set on the command line.
+func flagGiven(fs *flagSet, name string) bool {
+	given := false
+	fs.Visit(func(f *flag.Flag) { given = given || f.Name == name })
+	return given
+}
+
 func (c *cli) get(args []string) int {
 	fs := newFlagSet("get", "get [flags] PLAN_ID", "Print a plan's network and current merged envelope.")
 	o := c.commonFlags(fs, 30*time.Second)
@@ -96,7 +150,7 @@ func (c *cli) get(args []string) int {
 	if done {
 		return code
 	}
-	cl, err := o.client()
+	cl, err := c.client(o)
 	if err != nil {
 		return c.fail("get", o.json, err)
 	}
@@ -128,11 +182,12 @@ func signatureCount(x string) int {
 func (c *cli) sign(args []string) int {
 	fs := newFlagSet("sign", "sign [flags] PLAN_ID",
 		"Add your signature to a plan. The secret seed (S…) is read from $"+envSecret+",\n"+
-			"or, when that is unset, from the first line of standard input; never from an\n"+
-			"argument. The plan is fetched, its transaction signed locally under the plan's\n"+
-			"network, and only the signature is sent.")
+			"or, when that is unset, from standard input: its first line from a pipe, or\n"+
+			"typed without echo at a terminal; never from an argument. The plan is fetched,\n"+
+			"its transaction signed locally under the plan's network, and only the\n"+
+			"signature is sent.")
 	o := c.commonFlags(fs, 30*time.Second)
-	secretEnv := fs.String("secret-env", envSecret, "name of the environment variable holding the secret")
+	secretEnv := secretEnvFlag(fs)
 	pos, code, done := c.parse(fs, args, 1, "PLAN_ID")
 	if done {
 		return code
@@ -141,7 +196,7 @@ func (c *cli) sign(args []string) int {
 	if err != nil {
 		return c.fail("sign", o.json, err)
 	}
-	cl, err := o.client()
+	cl, err := c.client(o)
 	if err != nil {
 		return c.fail("sign", o.json, err)
 	}
@@ -174,21 +229,27 @@ func (c *cli) sign(args []string) int {
 
 func (c *cli) watch(args []string) int {
 	fs := newFlagSet("watch", "watch [flags] PLAN_ID",
-		"Follow a plan and print each new state with its progress (e.g. weight 2/3),\n"+
-			"computed locally: every signature is verified against the account's signers\n"+
-			"and high threshold, read from Horizon (--horizon-url). Ends when the plan\n"+
-			"expires, on Ctrl-C, or with --until-complete when the threshold is met.")
+		"Follow a plan and print each new state. With an account API (--horizon-url\n"+
+			"or $"+envHorizon+") each state's progress is computed locally,\n"+
+			"e.g. \"weight 2/3\": every signature verified against the account's signers\n"+
+			"and high threshold, read from that API, not from the relay. Without one, watch\n"+
+			"lists the signers the relay reports, unweighed, and contacts nothing but the\n"+
+			"relay. Ends when the plan expires, on Ctrl-C, or with --until-complete when\n"+
+			"the threshold is met.")
 	o := c.commonFlags(fs, 0)
-	horizonURL := fs.String("horizon-url", c.getenv(envHorizon), "account API (Horizon) base URL (env "+envHorizon+"; default: the network's public Horizon)")
-	until := fs.Bool("until-complete", false, "exit 0 once the threshold is met (exit 1 if the plan expires first)")
+	horizonURL := c.horizonFlag(fs, "to weigh signatures against the account's threshold")
+	until := fs.Bool("until-complete", false, "exit 0 once the threshold is met, 1 if the plan expires first (needs --horizon-url)")
 	poll := fs.Duration("poll", 2*time.Second, "polling interval while the stream refuses this watcher (503)")
 	pos, code, done := c.parse(fs, args, 1, "PLAN_ID")
 	if done {
 		return code
 	}
-	cl, err := client.New(o.url, client.WithUserAgent("closerelay-cli/1"), client.WithPollInterval(*poll))
+	if *until && *horizonURL == "" {
+		return c.fail("watch", o.json, usagef("--until-complete needs the account's threshold: give --horizon-url or set %s", envHorizon))
+	}
+	cl, err := c.client(o, client.WithPollInterval(*poll))
 	if err != nil {
-		return c.fail("watch", o.json, usagef("--url: %v", err))
+		return c.fail("watch", o.json, err)
 	}
 	ctx, cancel := o.context(context.Background())
 	defer cancel()
@@ -197,12 +258,23 @@ func (c *cli) watch(args []string) int {
 		ctx, stop = c.signals(ctx)
 		defer stop()
 	}
+	if *horizonURL == "" && !o.json {
+		fmt.Fprintf(c.stderr, "no account API (--horizon-url or %s): listing the signers the relay reports, not weighed against the account's threshold\n", envHorizon)
+	}
 
 	var acct *wallet.Account
 	met := false
 	err = cl.Watch(ctx, pos[0], func(s client.State) error {
+		if *horizonURL == "" {
+			c.printSignatures(o.json, s)
+			return nil
+		}
 		if acct == nil {
-			a, err := c.readAccount(ctx, *horizonURL, s)
+			id, err := wallet.CloseAccount(s.XDR)
+			if err != nil {
+				return err
+			}
+			a, err := c.horizon(*horizonURL).Account(ctx, id)
 			if err != nil {
 				return err
 			}
@@ -224,7 +296,7 @@ func (c *cli) watch(args []string) int {
 		}
 		switch n.Kind {
 		case client.NoticePolling:
-			fmt.Fprintf(c.stderr, "stream refused (%v); polling every %s for %s\n", n.Err, *poll, n.Wait)
+			fmt.Fprintf(c.stderr, "stream refused (%s); polling every %s for %s\n", message(n.Err), *poll, n.Wait)
 		case client.NoticeReconnecting:
 			fmt.Fprintf(c.stderr, "stream dropped; reconnecting in %s\n", n.Wait)
 		}
@@ -244,32 +316,51 @@ func (c *cli) watch(args []string) int {
 		return exitOK
 	case errors.Is(err, context.Canceled) && ctx.Err() != nil:
 		return exitOK // interrupted
+	case errors.Is(err, wallet.ErrAccountNotFound):
+		err = &refusedError{err}
 	}
 	return c.fail("watch", o.json, err)
 }
 
-// readAccount reads the closed account from the account API: never from the
-// relay, whose claims the progress check exists to verify.
-func (c *cli) readAccount(ctx context.Context, horizonURL string, s client.State) (wallet.Account, error) {
-	if horizonURL == "" {
-		horizonURL = defaultHorizon[s.Network]
+// stateJSON is what watch prints of a state in JSON mode, with or without
+// the weighing.
+func stateJSON(s client.State) map[string]any {
+	signers := s.Signers
+	if signers == nil {
+		signers = []string{}
 	}
-	if horizonURL == "" {
-		return wallet.Account{}, usagef("no account API for network %q: set --horizon-url", s.Network)
+	return map[string]any{
+		"id": s.ID, "version": s.Version, "network": s.Network, "xdr": s.XDR, "signers": signers,
+		"signatures": signatureCount(s.XDR), "polled": s.Polled, "weighed": false,
 	}
-	id, err := wallet.CloseAccount(s.XDR)
-	if err != nil {
-		return wallet.Account{}, err
+}
+
+// printSignatures prints a state as the relay reports it, unweighed.
+func (c *cli) printSignatures(jsonOut bool, s client.State) {
+	if jsonOut {
+		c.printJSON(stateJSON(s))
+		return
 	}
-	return wallet.NewHorizon(horizonURL, &http.Client{Timeout: 15 * time.Second}).Account(ctx, id)
+	via := fmt.Sprintf("v%d", s.Version)
+	if s.Polled {
+		via = "polled"
+	}
+	fmt.Fprintf(c.stdout, "%s %d signature(s)", via, signatureCount(s.XDR))
+	if len(s.Signers) > 0 {
+		keys := make([]string, len(s.Signers))
+		for i, k := range s.Signers {
+			keys[i] = shortKey(k)
+		}
+		fmt.Fprintf(c.stdout, " by %s", strings.Join(keys, ", "))
+	}
+	fmt.Fprintln(c.stdout, " (as the relay reports them; not weighed)")
 }
 
 func (c *cli) printState(jsonOut bool, s client.State, p wallet.Progress) {
 	if jsonOut {
-		c.printJSON(map[string]any{
-			"id": s.ID, "version": s.Version, "network": s.Network, "xdr": s.XDR, "signers": s.Signers,
-			"polled": s.Polled, "weight": p.Weight, "needed": p.Needed, "met": p.Met(),
-		})
+		m := stateJSON(s)
+		m["weighed"], m["weight"], m["needed"], m["met"] = true, p.Weight, p.Needed, p.Met()
+		c.printJSON(m)
 		return
 	}
 	var keys []string
@@ -285,7 +376,7 @@ func (c *cli) printState(jsonOut bool, s client.State, p wallet.Progress) {
 		fmt.Fprintf(c.stdout, " (%d signature(s) verify under no signer)", p.Unverified)
 	}
 	if p.Met() {
-		fmt.Fprint(c.stdout, " — threshold met: ready to submit")
+		fmt.Fprint(c.stdout, " — threshold met: ready to submit (closerelayctl does not submit)")
 	}
 	fmt.Fprintln(c.stdout)
 }

@@ -99,7 +99,7 @@ func (r result) json(t *testing.T) map[string]any {
 
 func TestCLIHelpEverywhere(t *testing.T) {
 	for _, args := range [][]string{
-		{"publish", "--help"}, {"get", "-h"}, {"sign", "--help"}, {"watch", "--help"}, {"demo", "--help"},
+		{"build", "--help"}, {"publish", "--help"}, {"get", "-h"}, {"sign", "--help"}, {"watch", "--help"}, {"demo", "--help"},
 		{"mediator", "mint", "--help"}, {"mediator", "forward", "--help"}, {"mediator", "cosign", "--help"}, {"mediator", "resume", "--help"},
 	} {
 		r := runCLI(t, nil, "", args...)
@@ -147,7 +147,7 @@ func TestCLIUsageErrors(t *testing.T) {
 
 func TestCLITransportFailure(t *testing.T) {
 	// Port 1 on loopback: refused at once, without leaving the machine.
-	r := runCLI(t, nil, "", "get", "--url", "http://127.0.0.1:1", "--json", strings.Repeat("a", 64))
+	r := runCLI(t, nil, "", "get", "--relay", "http://127.0.0.1:1", "--json", strings.Repeat("a", 64))
 	if r.code != exitTransport || r.json(t)["code"] != "TRANSPORT" {
 		t.Fatalf("code %d stdout %q", r.code, r.stdout)
 	}

@@ -34,9 +34,12 @@ func (c *cli) demo(args []string) int {
 			"double holding a fresh account with three signers (weight 1 each, high\n"+
 			"threshold 3), the relay with rate limits on and a fresh MEDIATOR_SECRET, and\n"+
 			"the Go client: publish, watch, co-sign to 3/3, then a mediator flow. Exits 0\n"+
-			"on success, 1 on any failure.")
+			"on success, 1 on any failure. To run the commands yourself against such a\n"+
+			"stack, start `closerelayctl load local --plans 2 --signers 3` instead.")
 	timeout := fs.Duration("timeout", 60*time.Second, "fail if the demo takes longer")
 	verbose := fs.Bool("verbose", false, "show the relay's logs on standard error")
+	jsonOut := new(bool)
+	jsonFlag(fs, jsonOut)
 	if _, code, done := c.parse(fs, args, 0, ""); done {
 		return code
 	}
@@ -44,8 +47,20 @@ func (c *cli) demo(args []string) int {
 	if *verbose {
 		opts.logs = c.stderr
 	}
-	if err := runDemo(context.Background(), c.stdout, opts); err != nil {
-		fmt.Fprintf(c.stderr, "closerelayctl demo: FAILED: %v\n", err)
+	narration := c.stdout
+	if *jsonOut {
+		narration = io.Discard
+	}
+	err := runDemo(context.Background(), narration, opts)
+	switch {
+	case *jsonOut && err != nil:
+		c.printJSON(map[string]any{"ok": false, "code": "FAILED", "reason": message(err)})
+	case *jsonOut:
+		c.printJSON(map[string]any{"ok": true})
+	case err != nil:
+		fmt.Fprintf(c.stderr, "closerelayctl demo: FAILED: %s\n", message(err))
+	}
+	if err != nil {
 		return 1
 	}
 	return exitOK
@@ -109,7 +124,7 @@ func runDemo(parent context.Context, out io.Writer, opts demoOptions) (err error
 		"LOG_FORMAT":       "text",
 	}, opts.logs)
 	if err != nil {
-		return fmt.Errorf("demo: %w", err)
+		return err
 	}
 	defer func() {
 		if serr := stack.stop(); serr != nil && err == nil {

@@ -18,6 +18,8 @@ func (c *cli) run(args []string) int {
 		return exitUsage
 	}
 	switch args[0] {
+	case "build":
+		return c.build(args[1:])
 	case "publish":
 		return c.publish(args[1:])
 	case "get":
@@ -44,16 +46,25 @@ const usage = `closerelayctl: the command line of closerelay, a signing relay an
 co-signer for Stellar account closes.
 
 Usage:
-  closerelayctl publish [XDR|-]     publish a partly signed close; prints the plan id
-  closerelayctl get PLAN_ID         print a plan's current envelope
-  closerelayctl sign PLAN_ID        add your signature (secret from $CLOSERELAY_SECRET or stdin)
-  closerelayctl watch PLAN_ID       follow a plan, printing progress such as "weight 2/3"
-  closerelayctl mediator COMMAND    mint, forward, cosign, resume: mediator flows
-  closerelayctl demo                the whole flow end to end on loopback
-  closerelayctl load COMMAND        local, prepare: set up a load run and write its payload
-  closerelayctl help                this text
+  closerelayctl build [flags]            build a close of --account into --destination; prints its XDR
+  closerelayctl publish [flags] [XDR|-]  publish a partly signed close; prints the plan id
+  closerelayctl get [flags] PLAN_ID      print a plan's current envelope
+  closerelayctl sign [flags] PLAN_ID     add your signature (secret from $CLOSERELAY_SECRET or stdin)
+  closerelayctl watch [flags] PLAN_ID    follow a plan; with --horizon-url, its progress ("weight 2/3")
+  closerelayctl mediator COMMAND         mint, forward, cosign, resume: mediator flows
+  closerelayctl demo [flags]             the whole flow end to end on loopback
+  closerelayctl load COMMAND             local: a relay and account-API double to try the commands on;
+                                         prepare: a load run's payload against a relay
+  closerelayctl help                     this text
 
-Commands take --url (env CLOSERELAY_URL, default http://127.0.0.1:8080),
---json and --help. Exit codes: 0 ok, 1 refused by the server, 2 usage,
-3 network or transport failure.
+Every command takes --help and --json. Those that talk to a relay take --relay
+(env CLOSERELAY_URL, default http://127.0.0.1:8080). Environment:
+CLOSERELAY_URL, CLOSERELAY_NETWORK (default testnet), CLOSERELAY_SECRET (the
+signing seed; else standard input), CLOSERELAY_HORIZON_URL (the account API;
+build, watch and mediator forward read one only when it is given).
+closerelayctl submits nothing to the ledger.
+
+Exit codes: 0 ok, 1 refused (by the relay, the account API, or a local check
+such as an expired flow token), 2 usage or local input, 3 network or transport
+failure.
 `
