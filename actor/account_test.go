@@ -46,7 +46,7 @@ func wantAccountFull(t *testing.T, s *Supervisor, seq int64) {
 		t.Fatalf("CheckCapacity(A) at the limit = %v, want ErrAccountCapacity", err)
 	}
 	f := newFixtureSigned(t, seq, 1)
-	p, created, err := s.Create(t.Context(), f.init(time.Now().Add(ledger.SigningWindow)))
+	p, created, err := s.Create(t.Context(), f.plan(t, time.Now().Add(ledger.SigningWindow)))
 	if !errors.Is(err, ErrAccountCapacity) || p != nil || created {
 		t.Fatalf("Create of a new plan of A at the limit = %p, %v, %v; want ErrAccountCapacity", p, created, err)
 	}
@@ -74,7 +74,7 @@ func TestPlansPerAccount(t *testing.T) {
 			t.Fatal(err)
 		}
 		f2 := newFixtureSigned(t, 3, 2)
-		if p, created, err := s.Create(ctx, f2.init(time.Now().Add(ledger.SigningWindow), 1)); err != nil || created || p != existing {
+		if p, created, err := s.Create(ctx, f2.plan(t, time.Now().Add(ledger.SigningWindow), 1)); err != nil || created || p != existing {
 			t.Fatalf("Create of an open id at the account limit = %p, %v, %v; want %p, false, nil", p, created, err, existing)
 		}
 
@@ -207,9 +207,9 @@ func TestPlansPerAccountConcurrent(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		s := start(t, Options{})
 		const racers = 16
-		inits := make([]PlanInit, racers)
+		inits := make([]*ledger.AdmittedPlan, racers)
 		for i := range inits {
-			inits[i] = newFixtureSigned(t, int64(i+1), 1).init(time.Now().Add(ledger.SigningWindow))
+			inits[i] = newFixtureSigned(t, int64(i+1), 1).plan(t, time.Now().Add(ledger.SigningWindow))
 		}
 		var (
 			wg      sync.WaitGroup
@@ -272,7 +272,7 @@ func TestCreateRefusesExpiredAtInsert(t *testing.T) {
 		f := newFixtureSigned(t, 1, 1)
 		now := clock.now()
 		for _, expiry := range []time.Time{now, now.Add(-time.Nanosecond), now.Add(-ledger.SigningWindow)} {
-			if p, created, err := s.Create(ctx, f.init(expiry)); !errors.Is(err, ErrExpired) || p != nil || created {
+			if p, created, err := s.Create(ctx, f.plan(t, expiry)); !errors.Is(err, ErrExpired) || p != nil || created {
 				t.Fatalf("Create expiring at now%+v = %p, %v, %v; want ErrExpired", expiry.Sub(now), p, created, err)
 			}
 		}
@@ -289,14 +289,14 @@ func TestCreateRefusesExpiredAtInsert(t *testing.T) {
 		// A racing publish of the same id whose own expiry has passed merges
 		// into the live plan, as before. (The relay is full too: the merge
 		// is no new plan.)
-		if got, created, err := s.Create(ctx, f.init(now, 0)); err != nil || created || got != p {
+		if got, created, err := s.Create(ctx, f.plan(t, now, 0)); err != nil || created || got != p {
 			t.Fatalf("Create of a live id with an expired init = %p, %v, %v; want %p, false, nil", got, created, err, p)
 		}
 		// Once that plan is past expiry too, the expired init is refused
 		// (ErrExpired comes before the capacity checks) and the dead plan
 		// is swept.
 		clock.advance(time.Minute)
-		if got, created, err := s.Create(ctx, f.init(clock.now())); !errors.Is(err, ErrExpired) || got != nil || created {
+		if got, created, err := s.Create(ctx, f.plan(t, clock.now())); !errors.Is(err, ErrExpired) || got != nil || created {
 			t.Fatalf("Create of an expired id with an expired init = %p, %v, %v; want ErrExpired", got, created, err)
 		}
 		if n, _ := s.Open(ctx); n != 0 {

@@ -135,10 +135,7 @@ func BenchmarkFanOut50(b *testing.B) {
 		b.Run(mode, func(b *testing.B) {
 			s := NewSupervisor(Options{})
 			defer func() { _ = s.Stop(context.Background()) }()
-			p, err := newPlan(s, f.init(time.Now().Add(ledger.SigningWindow)))
-			if err != nil {
-				b.Fatal(err)
-			}
+			p := newPlan(s, f.plan(b, time.Now().Add(ledger.SigningWindow)))
 			var wg sync.WaitGroup
 			for range DefaultMaxSubscribers {
 				sub := &Subscription{plan: p, ch: make(chan Event, 1)}
@@ -198,7 +195,7 @@ func BenchmarkSignPath(b *testing.B) {
 		b.ReportAllocs()
 		b.RunParallel(func(pb *testing.PB) {
 			for pb.Next() {
-				admitted, err := p.Canonical().CheckPartial(partials[5], p.Known)
+				admitted, err := p.Canonical().CheckPartial(ctx, sweeps, partials[5], p.Known)
 				if err != nil || len(admitted) != 1 {
 					b.Errorf("CheckPartial: %v", err)
 					return
@@ -245,7 +242,7 @@ func BenchmarkSignPath(b *testing.B) {
 				if serialVerify {
 					sl.mu.Lock()
 				}
-				admitted, err := sl.p.Canonical().CheckPartial(partials[sl.signer], sl.p.Known)
+				admitted, err := sl.p.Canonical().CheckPartial(ctx, sweeps, partials[sl.signer], sl.p.Known)
 				if err == nil {
 					_, _, err = sl.p.Merge(ctx, admitted)
 				}
@@ -262,4 +259,31 @@ func BenchmarkSignPath(b *testing.B) {
 	}
 	b.Run("new-signer", func(b *testing.B) { newSigner(b, false) })
 	b.Run("new-signer-verify-serial", func(b *testing.B) { newSigner(b, true) })
+}
+
+// BenchmarkPublishBuild is what a publish does in its request goroutine to
+// build a plan, from the posted xdr to the handle Create inserts:
+// ledger.ParseClose (the one decode), ledger.AdmitPlan (one verification
+// under the signature's own hint, the one encoding) and newPlan. The account
+// API and the supervisor round trip are not included.
+func BenchmarkPublishBuild(b *testing.B) {
+	f := newFixture(b, 1)
+	published := f.partial(b, f.sigs[0].Sig)
+	s := NewSupervisor(Options{})
+	defer func() { _ = s.Stop(context.Background()) }()
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		c, err := ledger.ParseClose(published, ledger.Testnet)
+		if err != nil {
+			b.Fatal(err)
+		}
+		admitted, _, err := ledger.AdmitPlan(ctx, sweeps, c, signerSet, time.Now())
+		if err != nil {
+			b.Fatal(err)
+		}
+		if p := newPlan(s, admitted); p.view.Load().state.Version != 1 {
+			b.Fatal("no first version")
+		}
+	}
 }

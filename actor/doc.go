@@ -16,13 +16,19 @@
 //     both limits and of the plan's expiry, which may have passed during
 //     that round trip.
 //   - A plan's goroutine alone touches its envelope, its signer list, its
-//     subscribers and its timer. Handlers reach it only by posting a request
-//     that carries a reply channel buffered to one, so the actor never waits
-//     for a caller to collect an answer.
+//     subscribers and its timer. Handlers reach it only by posting on its
+//     mailbox a request that carries a reply channel buffered to one, so the
+//     actor never waits for a caller to collect an answer; Subscription.Close
+//     hands its subscription back on the plan's leave channel, which needs
+//     no answer. The loop's other inputs are its timer, a one-slot evict
+//     channel that never blocks its sender (the plan is past its expiry
+//     before the timer said so) and the Supervisor's quit. The actor tells
+//     the world it has ended by closing done, after recording why.
 //   - What a Plan handle answers without a round trip is immutable (ID,
-//     Canonical, Expiry) or read from the plan's current version, which the
-//     actor publishes through an atomic pointer and replaces, never modifies,
-//     on each change: Known (the replay fast path of ledger.CheckPartial),
+//     Canonical, Expiry: the ledger.AdmittedPlan it was created from, taken
+//     as it is) or read from the plan's current version, which the actor
+//     publishes through an atomic pointer and replaces, never modifies, on
+//     each change: Known (the replay fast path of ledger.CheckPartial),
 //     Snapshot, and a Merge whose signers are all present already (it would
 //     change nothing wherever it queued, so it does not queue).
 //   - A State handed out is never modified afterwards; its Signers slice
@@ -31,7 +37,11 @@
 // Every call selects on the caller's context and on the actor's end, so a
 // vanished client or an ended actor never strands a goroutine: a call
 // answers ctx.Err(), ErrNotFound once the plan expired, or ErrStopped once
-// the Supervisor stopped.
+// the Supervisor stopped. Subscription.Close takes no context: it selects
+// on the actor's end only, so it waits for the loop's next turn at most
+// (the loop never waits on anyone) and never for an ended plan. A Subscribe
+// whose context ends after the actor took it closes the subscription that
+// way, and the leave is served after the turn that registered it.
 //
 // # Ordering
 //
@@ -43,8 +53,10 @@
 // serial. A merge that adds no signer changes nothing and sends nothing.
 // (One exception to "in parallel": a signature whose hint does not lead to
 // its signer costs a sweep of every candidate, and ledger lets one plan run
-// one such sweep at a time, so that hostile partials cannot crowd out a
-// plan's honest co-signers; see ledger's sweepGates.)
+// one such sweep at a time, and the relay a few, so that hostile partials
+// cannot crowd out a plan's honest co-signers; see ledger.SweepGate, which
+// the caller passes to ledger and whose waits end with the request's
+// context.)
 //
 // Each subscriber observes versions in increasing order. Subscribers do not
 // move in step: one may be several versions behind another.
@@ -75,6 +87,11 @@
 // either limit sweeps every such plan, and the plan itself refuses requests
 // with ErrNotFound. Each plan is counted expired once, whichever of these
 // comes first.
+//
+// A subscription lives until its plan ends or it is closed. Close returns
+// once the plan's loop has taken it, and that same turn removes the
+// subscription and closes C before the loop serves anything else, so a
+// Subscribe made after Close returned finds the slot free.
 //
 // A re-publish of an open plan is a merge, not a new plan: Create hands back
 // the live plan whatever the limits and the new publish's expiry.

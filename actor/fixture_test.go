@@ -47,14 +47,17 @@ var signerSet = func() *ledger.SignerSet {
 	return ledger.NewSignerSet(signers)
 }()
 
+// sweeps is the tests' sweep gate. Fixture signatures carry their own hints,
+// so nothing here ever sweeps or waits on it.
+var sweeps = ledger.NewSweepGate(1)
+
 // fixture is one account-close transaction: what a publish would hand to
 // Create, and the signatures its co-signers would send.
 type fixture struct {
-	account   string // the G… address of the account closed
-	unsigned  xdr.TransactionEnvelope
-	canonical *ledger.Canonical
-	id        string
-	sigs      []ledger.Admitted // by signer index: that key's signature over the hash
+	account  string // the G… address of the account closed
+	unsigned xdr.TransactionEnvelope
+	id       string
+	sigs     []ledger.Admitted // by signer index: that key's signature over the hash
 }
 
 // newFixture builds a close of keys[0]'s account; seq varies the transaction,
@@ -73,7 +76,7 @@ func newFixtureSigned(tb testing.TB, seq int64, n int) *fixture {
 
 // newFixtureOf is newFixtureSigned for a close of another account (source,
 // a G… address), for the per-account limit. The candidate set stays keys:
-// the supervisor counts plans by PlanInit.Account and never asks whose
+// the supervisor counts plans by the closing account and never asks whose
 // signers they are.
 func newFixtureOf(tb testing.TB, source string, seq int64, n int) *fixture {
 	tb.Helper()
@@ -100,19 +103,15 @@ func newFixtureOf(tb testing.TB, source string, seq int64, n int) *fixture {
 		}
 		f.sigs = append(f.sigs, ledger.Admitted{Signer: i, Sig: sig})
 	}
-	published := ledger.WithSignatures(f.unsigned, []xdr.DecoratedSignature{f.sigs[0].Sig})
-	b64, err := ledger.EncodeEnvelope(published)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	if f.canonical, err = ledger.NewCanonical(b64, passphrase, signerSet); err != nil {
-		tb.Fatal(err)
-	}
 	return f
 }
 
-// init is a publish carrying the signatures of signers, expiring at expiry.
-func (f *fixture) init(expiry time.Time, signers ...int) PlanInit {
+// plan is a publish carrying the signatures of signers (signer 0's when none
+// is named), expiring at expiry, admitted as the publish route admits it.
+// The transaction has no maxTime, so its plan expires a signing window
+// after the publish: the publish is dated that much before expiry.
+func (f *fixture) plan(tb testing.TB, expiry time.Time, signers ...int) *ledger.AdmittedPlan {
+	tb.Helper()
 	if len(signers) == 0 {
 		signers = []int{0}
 	}
@@ -121,15 +120,18 @@ func (f *fixture) init(expiry time.Time, signers ...int) PlanInit {
 	for i, a := range admitted {
 		sigs[i] = a.Sig
 	}
-	return PlanInit{
-		ID:        f.id,
-		Network:   ledger.Testnet,
-		Envelope:  ledger.WithSignatures(f.unsigned, sigs),
-		Admitted:  admitted,
-		Canonical: f.canonical,
-		Expiry:    expiry,
-		Account:   f.account,
+	c, err := ledger.ParseClose(f.partial(tb, sigs...), ledger.Testnet)
+	if err != nil {
+		tb.Fatal(err)
 	}
+	p, _, err := ledger.AdmitPlan(context.Background(), sweeps, c, signerSet, expiry.Add(-ledger.SigningWindow))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if !p.Expiry().Equal(expiry) || p.ID() != f.id || len(p.Admitted()) != len(signers) {
+		tb.Fatalf("fixture plan: expiry %v, id %s, %d admitted", p.Expiry(), p.ID(), len(p.Admitted()))
+	}
+	return p
 }
 
 func (f *fixture) admitted(signers ...int) []ledger.Admitted {
@@ -170,7 +172,7 @@ func startSubscribed(t *testing.T, opts Options) (*fixture, *Plan, *Subscription
 
 func create(tb testing.TB, s *Supervisor, f *fixture, expiry time.Time, signers ...int) *Plan {
 	tb.Helper()
-	p, created, err := s.Create(context.Background(), f.init(expiry, signers...))
+	p, created, err := s.Create(context.Background(), f.plan(tb, expiry, signers...))
 	if err != nil || !created {
 		tb.Fatalf("Create: created=%v err=%v", created, err)
 	}

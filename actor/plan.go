@@ -54,12 +54,9 @@ func (s State) Render(render func(State) []byte) []byte {
 // Plan is a handle on one plan actor; its methods are safe for concurrent use.
 type Plan struct {
 	// Immutable after Create.
-	id        string
-	network   ledger.Network
-	canonical *ledger.Canonical
-	addresses []string // signer index → G… address
-	expiry    time.Time
-	account   string // G… address of the account being closed
+	published *ledger.AdmittedPlan // id, network, merge context, expiry, account
+	expiry    time.Time            // published's, read on every call
+	addresses []string             // signer index → G… address
 	sup       *Supervisor
 
 	// view is the plan's current version, published by the run loop (its
@@ -68,22 +65,19 @@ type Plan struct {
 	// queueing behind merges in the mailbox.
 	view atomic.Pointer[view]
 
-	// Channels. Handlers post on mailbox, unbuffered so that a request is
-	// either served or never taken; evict (one slot, never waited on) tells
-	// the actor its plan is past expiry before its timer said so; done is
-	// closed once the plan has ended, after endErr is set, which is read
-	// only after <-done.
+	// Channels. The run loop alone receives on mailbox, leave and evict.
+	// Handlers post requests on mailbox and Subscription.Close posts on
+	// leave; both are unbuffered, so a message is either taken by the loop or
+	// never taken, and both senders select on done, so that nobody waits for
+	// a plan that has ended. evict (one slot, never waited on) tells the loop
+	// its plan is past expiry before its timer said so. The loop closes done
+	// once the plan has ended, after setting endErr, which is read only after
+	// <-done.
 	mailbox chan planRequest
+	leave   chan *Subscription
 	evict   chan struct{}
 	done    chan struct{}
 	endErr  error
-
-	// The unsubscribe inbox. Subscription.Close must never wait for the
-	// actor, so it appends under leaveMu and rings bell (one slot, never
-	// waited on); the run loop drains both.
-	leaveMu sync.Mutex
-	leaving []*Subscription
-	bell    chan struct{}
 
 	// Owned by the run loop (built by newPlan before run starts).
 	env  xdr.TransactionEnvelope
@@ -99,58 +93,50 @@ type view struct {
 	present []bool         // by signer index: its signature is in the envelope
 }
 
-// newPlan builds a plan from a publish, in the caller's goroutine; the
-// supervisor either starts it or drops it.
-func newPlan(s *Supervisor, init PlanInit) (*Plan, error) {
-	if err := checkInit(init); err != nil {
-		return nil, err
-	}
-	signers := init.Canonical.Signers.Signers()
+// newPlan builds a plan from a publish that ledger admitted, in the caller's
+// goroutine; the supervisor either starts it or drops it. The admitted plan
+// is taken as it is: ledger, its only constructor, guarantees that its parts
+// agree, and its envelope is already encoded.
+func newPlan(s *Supervisor, published *ledger.AdmittedPlan) *Plan {
+	signers := published.Canonical().Signers.Signers()
 	p := &Plan{
-		id:        init.ID,
-		network:   init.Network,
-		canonical: init.Canonical,
+		published: published,
+		expiry:    published.Expiry(),
 		addresses: make([]string, len(signers)),
-		expiry:    init.Expiry,
-		account:   init.Account,
 		sup:       s,
 		mailbox:   make(chan planRequest),
+		leave:     make(chan *Subscription),
 		evict:     make(chan struct{}, 1),
 		done:      make(chan struct{}),
-		bell:      make(chan struct{}, 1),
+		env:       published.Envelope(),
 		subs:      make(map[*Subscription]struct{}),
 	}
 	for i, sg := range signers {
 		p.addresses[i] = sg.Address
 	}
-	v := &view{known: make(map[string]int, len(init.Admitted)), present: make([]bool, len(signers))}
-	sigs := make([]xdr.DecoratedSignature, 0, len(init.Admitted))
-	for _, a := range init.Admitted {
-		if v.present[a.Signer] {
-			continue // admission already deduplicates; this keeps the invariant regardless
-		}
+	admitted := published.Admitted()
+	v := &view{
+		known:   make(map[string]int, len(admitted)),
+		present: make([]bool, len(signers)),
+		state: State{
+			ID: published.ID(), Network: published.Network(), XDR: published.Canonical().XDR,
+			Signers: make([]string, 0, len(admitted)), Version: 1, memo: new(renderMemo),
+		},
+	}
+	for _, a := range admitted {
 		v.present[a.Signer] = true
 		v.known[string(a.Sig.Signature)] = a.Signer
 		v.state.Signers = append(v.state.Signers, p.addresses[a.Signer])
-		sigs = append(sigs, a.Sig)
 	}
-	// WithSignatures copies the signatures, so the plan shares no bytes with
-	// the caller's envelope.
-	p.env = ledger.WithSignatures(init.Envelope, sigs)
-	encoded, err := ledger.EncodeEnvelope(p.env)
-	if err != nil {
-		return nil, fmt.Errorf("actor: encode the published envelope: %w", err)
-	}
-	v.state = State{ID: p.id, Network: p.network, XDR: encoded, Signers: v.state.Signers, Version: 1, memo: new(renderMemo)}
 	p.view.Store(v)
-	return p, nil
+	return p
 }
 
 // ID returns the plan id.
-func (p *Plan) ID() string { return p.id }
+func (p *Plan) ID() string { return p.published.ID() }
 
 // Canonical returns the plan's immutable merge context (hash, passphrase, signers).
-func (p *Plan) Canonical() *ledger.Canonical { return p.canonical }
+func (p *Plan) Canonical() *ledger.Canonical { return p.published.Canonical() }
 
 // Expiry returns the instant the plan ends (added).
 func (p *Plan) Expiry() time.Time { return p.expiry }
@@ -251,8 +237,8 @@ func (p *Plan) loop(expired <-chan time.Time) error {
 				return ErrNotFound
 			}
 			req.serve(p)
-		case <-p.bell:
-			p.dropLeavers()
+		case sub := <-p.leave:
+			p.drop(sub)
 		case <-expired:
 			return ErrNotFound
 		case <-p.evict:
@@ -327,7 +313,7 @@ func (p *Plan) merge(admitted []ledger.Admitted) (State, bool, error) {
 		present: slices.Clone(cur.present),
 		// Clip: appending must not write into the array an older state
 		// (perhaps still held by a subscriber) shares.
-		state: State{ID: p.id, Network: p.network, XDR: encoded, Signers: slices.Clip(cur.state.Signers), Version: cur.state.Version + 1, memo: new(renderMemo)},
+		state: State{ID: p.ID(), Network: p.published.Network(), XDR: encoded, Signers: slices.Clip(cur.state.Signers), Version: cur.state.Version + 1, memo: new(renderMemo)},
 	}
 	maps.Copy(next.known, cur.known)
 	for _, f := range fresh {

@@ -190,7 +190,7 @@ func TestMergeThroughCheckPartial(t *testing.T) {
 		f := newFixture(t, 1)
 		p := create(t, s, f, time.Now().Add(ledger.SigningWindow))
 
-		admitted, err := p.Canonical().CheckPartial(f.partial(t, f.sigs[2].Sig), p.Known)
+		admitted, err := p.Canonical().CheckPartial(ctx, sweeps, f.partial(t, f.sigs[2].Sig), p.Known)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -203,7 +203,7 @@ func TestMergeThroughCheckPartial(t *testing.T) {
 		// The same signature replayed under another hint is recognised by
 		// its bytes and changes nothing.
 		replay := xdr.DecoratedSignature{Hint: xdr.SignatureHint{9, 9, 9, 9}, Signature: f.sigs[2].Sig.Signature}
-		admitted, err = p.Canonical().CheckPartial(f.partial(t, replay), p.Known)
+		admitted, err = p.Canonical().CheckPartial(ctx, sweeps, f.partial(t, replay), p.Known)
 		if err != nil || len(admitted) != 1 || admitted[0].Signer != 2 {
 			t.Fatalf("CheckPartial(replay) = %+v, %v", admitted, err)
 		}

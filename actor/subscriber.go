@@ -1,9 +1,6 @@
 package actor
 
-import (
-	"context"
-	"sync/atomic"
-)
+import "context"
 
 // Event is what a subscriber receives: a state, or Expired when the plan ended
 // by expiry (the stream then ends). A closed channel without Expired means the
@@ -22,11 +19,6 @@ type Subscription struct {
 	// only sender and its only closer, which is what lets offer replace a
 	// stale event without ever waiting.
 	ch chan Event
-
-	// closed is set once, by Close, before the plan is told; the run loop
-	// reads it so that a subscription closed while Subscribe was still in
-	// flight is never registered.
-	closed atomic.Bool
 }
 
 // Subscribe registers a subscriber; ErrTooManySubscribers at the cap,
@@ -37,8 +29,10 @@ func (p *Plan) Subscribe(ctx context.Context) (*Subscription, error) {
 	_, err := ask(ctx, p.mailbox, planRequest(subscribeReq{sub, ans}), ans, p.done, p.done, p.gone)
 	if err != nil {
 		if ctx.Err() != nil {
-			// The actor may have taken the request before ctx ended; nobody
-			// will ever read sub, so make sure it does not hold a slot.
+			// The actor may have taken the request before ctx ended, and
+			// then it served it in that turn; nobody will ever read sub, so
+			// make sure it does not hold a slot. The leave is served after
+			// that turn.
 			sub.Close()
 		}
 		return nil, err
@@ -50,26 +44,14 @@ func (p *Plan) Subscribe(ctx context.Context) (*Subscription, error) {
 func (s *Subscription) C() <-chan Event { return s.ch }
 
 // Close unsubscribes; safe to call more than once and after the plan ended.
-// It never waits for the plan: the plan removes the subscriber and closes C
-// at its next turn.
+// It hands the subscription to the plan's run loop, which removes it and
+// closes C, so it waits for the loop's next turn at most (the loop never
+// waits on anyone), and never for a plan that has ended: that plan closed C
+// itself. When Close returns, the subscription no longer holds a slot.
 func (s *Subscription) Close() {
-	if s.closed.Swap(true) {
-		return
-	}
-	p := s.plan
 	select {
-	case <-p.done:
-		return // the plan closed C itself when it ended
-	default:
-	}
-	p.leaveMu.Lock()
-	p.leaving = append(p.leaving, s)
-	p.leaveMu.Unlock()
-	// A bell already ringing will make the loop drain this entry too: the
-	// append happened before the loop can take the list for that ring.
-	select {
-	case p.bell <- struct{}{}:
-	default:
+	case s.plan.leave <- s:
+	case <-s.plan.done:
 	}
 }
 
@@ -90,19 +72,16 @@ func (s *Subscription) offer(ev Event) {
 	}
 }
 
-// dropLeavers removes the subscriptions that Close queued. Run loop only.
-func (p *Plan) dropLeavers() {
-	p.leaveMu.Lock()
-	leaving := p.leaving
-	p.leaving = nil
-	p.leaveMu.Unlock()
-	for _, s := range leaving {
-		if _, ok := p.subs[s]; ok {
-			delete(p.subs, s)
-			p.sup.metrics.SubscriberRemoved() // before close: a reader that saw C end sees the gauge right
-			close(s.ch)
-		}
+// drop removes a subscription that Close handed over, unless it is not
+// registered (closed twice, or its Subscribe was never served). Run loop
+// only.
+func (p *Plan) drop(s *Subscription) {
+	if _, ok := p.subs[s]; !ok {
+		return
 	}
+	delete(p.subs, s)
+	p.sup.metrics.SubscriberRemoved() // before close: a reader that saw C end sees the gauge right
+	close(s.ch)
 }
 
 type subscribeReq struct {
@@ -112,16 +91,8 @@ type subscribeReq struct {
 
 func (r subscribeReq) serve(p *Plan) {
 	s := r.sub
-	if s.closed.Load() {
-		close(s.ch)
-		r.ans <- reply[struct{}]{err: context.Canceled}
-		return
-	}
-	if len(p.subs) >= p.sup.maxSubscribers {
-		// Streams that closed since the last turn still hold their slots
-		// until drained; a client reconnecting at once must not see 503.
-		p.dropLeavers()
-	}
+	// Every stream whose Close has returned is gone already, so a client
+	// that reconnects at once finds its old slot free.
 	if len(p.subs) >= p.sup.maxSubscribers {
 		p.sup.metrics.SubscriberRejected()
 		r.ans <- reply[struct{}]{err: ErrTooManySubscribers}

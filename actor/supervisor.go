@@ -2,7 +2,6 @@ package actor
 
 import (
 	"context"
-	"encoding/hex"
 	"errors"
 	"log/slog"
 	"sync"
@@ -10,8 +9,6 @@ import (
 
 	"github.com/closerelay/closerelay/ledger"
 	"github.com/closerelay/closerelay/metrics"
-	"github.com/stellar/go-stellar-sdk/strkey"
-	"github.com/stellar/go-stellar-sdk/xdr"
 )
 
 // Sentinel errors answered by the supervisor and plan actors.
@@ -158,37 +155,29 @@ func (s *Supervisor) Lookup(ctx context.Context, id string) (*Plan, error) {
 	return ask(ctx, s.mailbox, supRequest(lookupReq{id, ans}), ans, s.quit, s.done, s.gone)
 }
 
-// PlanInit is what a publish hands the supervisor to create a plan.
-type PlanInit struct {
-	ID        string // lowercase hex of Canonical.Hash
-	Network   ledger.Network
-	Envelope  xdr.TransactionEnvelope // already canonical: signatures = Admitted, in order
-	Admitted  []ledger.Admitted
-	Canonical *ledger.Canonical
-	Expiry    time.Time
-	// Account is the G… address of the account being closed: its open
-	// plans count against Options.PlansPerAccount.
-	Account string
-}
+// errNoPlan refuses a Create without a plan that ledger admitted.
+var errNoPlan = errors.New("actor: Create needs a plan made by ledger.AdmitPlan")
 
-// Create inserts a new plan atomically with the capacity checks and the
-// expiry check (guard 8). When a live plan with the same id already exists it
-// returns that plan with created=false and no error (the caller then merges
-// into it; a merge is not a new plan, so no limit applies). Otherwise it
-// returns ErrExpired when init.Expiry is not after the supervisor's clock,
-// ErrCapacity when no plan slot is free, and ErrAccountCapacity when
-// init.Account already has PlansPerAccount open plans, in that order.
+// Create inserts a new plan, as ledger admitted it, atomically with the
+// capacity checks and the expiry check (guard 8). When a live plan with the
+// same id already exists it returns that plan with created=false and no
+// error (the caller then merges into it; a merge is not a new plan, so no
+// limit applies). Otherwise it returns ErrExpired when published.Expiry() is
+// not after the supervisor's clock, ErrCapacity when no plan slot is free,
+// and ErrAccountCapacity when published.Account() already has
+// PlansPerAccount open plans, in that order. The account's open plans count
+// against Options.PlansPerAccount.
 //
-// A PlanInit whose ID is not the hex of Canonical.Hash, whose Admitted names
-// a signer outside Canonical.Signers, or whose Account is not a G… address, is
-// refused with a plain error: that is a caller's bug, not a client's.
-func (s *Supervisor) Create(ctx context.Context, init PlanInit) (p *Plan, created bool, err error) {
-	// The plan, its first encoding and its first view are built here, in the
-	// request goroutine, so the supervisor's serial section is an insert.
-	fresh, err := newPlan(s, init)
-	if err != nil {
-		return nil, false, err
+// published is taken as it is: ledger.AdmitPlan is its only constructor and
+// guarantees that its parts agree. A nil or zero one is refused with a plain
+// error: that is a caller's bug, not a client's.
+func (s *Supervisor) Create(ctx context.Context, published *ledger.AdmittedPlan) (p *Plan, created bool, err error) {
+	if published == nil || published.Canonical() == nil {
+		return nil, false, errNoPlan
 	}
+	// The plan and its first view are built here, in the request goroutine,
+	// so the supervisor's serial section is an insert.
+	fresh := newPlan(s, published)
 	ans := make(chan reply[createResult], 1)
 	r, err := ask(ctx, s.mailbox, supRequest(createReq{fresh, ans}), ans, s.quit, s.done, s.gone)
 	return r.plan, r.created, err
@@ -207,7 +196,7 @@ func (s *Supervisor) run() {
 		case p := <-s.reaped:
 			// A sweep may have removed p already, or replaced it under the
 			// same id; only the registered plan is counted.
-			if s.plans[p.id] == p {
+			if s.plans[p.ID()] == p {
 				s.remove(p)
 				s.expired(p)
 			}
@@ -228,7 +217,7 @@ func (s *Supervisor) run() {
 // goroutine has ended without quit has expired, even if its reaped message
 // is still on the way.
 func (s *Supervisor) live(p *Plan, now time.Time) bool {
-	if !now.Before(p.expiry) {
+	if !now.Before(p.Expiry()) {
 		return false
 	}
 	select {
@@ -241,19 +230,20 @@ func (s *Supervisor) live(p *Plan, now time.Time) bool {
 
 // add registers p and takes a slot of its account.
 func (s *Supervisor) add(p *Plan) {
-	s.plans[p.id] = p
-	s.accounts[p.account]++
+	s.plans[p.ID()] = p
+	s.accounts[p.published.Account()]++
 }
 
 // remove takes p, which must be registered, out of the registry and frees
 // its account's slot: the only way a plan leaves (its timer, a sweep,
 // shutdown), so the per-account counts never drift from the registry.
 func (s *Supervisor) remove(p *Plan) {
-	delete(s.plans, p.id)
-	if n := s.accounts[p.account] - 1; n > 0 {
-		s.accounts[p.account] = n
+	delete(s.plans, p.ID())
+	account := p.published.Account()
+	if n := s.accounts[account] - 1; n > 0 {
+		s.accounts[account] = n
 	} else {
-		delete(s.accounts, p.account)
+		delete(s.accounts, account)
 	}
 }
 
@@ -272,7 +262,7 @@ func (s *Supervisor) sweep(p *Plan) {
 // its own timer and a sweep removes it from the registry.
 func (s *Supervisor) expired(p *Plan) {
 	s.metrics.PlanExpired()
-	s.log.Info("plan expired", "id", p.id, "network", string(p.network), "open_plans", len(s.plans))
+	s.log.Info("plan expired", "id", p.ID(), "network", string(p.published.Network()), "open_plans", len(s.plans))
 }
 
 // refused counts and logs a publish turned away at the plan limit.
@@ -385,7 +375,7 @@ func (r createReq) serve(s *Supervisor) {
 	default:
 	}
 	now := s.now()
-	if cur, ok := s.plans[r.plan.id]; ok {
+	if cur, ok := s.plans[r.plan.ID()]; ok {
 		if s.live(cur, now) {
 			r.ans <- reply[createResult]{v: createResult{plan: cur}}
 			return
@@ -395,11 +385,11 @@ func (r createReq) serve(s *Supervisor) {
 	// The publish checked the expiry before its account API round trip;
 	// the plan may have run out since. Registered, it would be live for no
 	// instant at all, and its publish would have answered 200.
-	if !now.Before(r.plan.expiry) {
+	if !now.Before(r.plan.Expiry()) {
 		r.ans <- reply[createResult]{err: ErrExpired}
 		return
 	}
-	if err := s.admit(r.plan.account); err != nil {
+	if err := s.admit(r.plan.published.Account()); err != nil {
 		r.ans <- reply[createResult]{err: err}
 		return
 	}
@@ -454,33 +444,4 @@ func ask[M, T any](ctx context.Context, box chan<- M, req M, ans <-chan reply[T]
 			return zero, gone()
 		}
 	}
-}
-
-// checkInit refuses a PlanInit that would break the plan's invariants.
-func checkInit(init PlanInit) error {
-	if init.Canonical == nil || init.Canonical.Signers == nil {
-		return errors.New("actor: PlanInit without a Canonical and its signer set")
-	}
-	if init.ID != hex.EncodeToString(init.Canonical.Hash[:]) {
-		return errors.New("actor: PlanInit.ID is not the hex of Canonical.Hash")
-	}
-	switch e := init.Envelope; {
-	case e.Type == xdr.EnvelopeTypeEnvelopeTypeTx && e.V1 != nil:
-	case e.Type == xdr.EnvelopeTypeEnvelopeTypeTxV0 && e.V0 != nil:
-	default:
-		return errors.New("actor: PlanInit.Envelope is not a classic transaction envelope")
-	}
-	if !strkey.IsValidEd25519PublicKey(init.Account) {
-		return errors.New("actor: PlanInit.Account is not a G… address")
-	}
-	if len(init.Admitted) > ledger.MaxSignatures {
-		return ErrSignatureCap
-	}
-	n := init.Canonical.Signers.Len()
-	for _, a := range init.Admitted {
-		if a.Signer < 0 || a.Signer >= n {
-			return errBadSigner
-		}
-	}
-	return nil
 }

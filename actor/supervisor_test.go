@@ -42,10 +42,16 @@ func TestCreateLookupSnapshot(t *testing.T) {
 		m := metrics.New()
 		s := start(t, Options{Metrics: m})
 		f := newFixture(t, 1)
-		p := create(t, s, f, time.Now().Add(ledger.SigningWindow), 0)
+		expiry := time.Now().Add(ledger.SigningWindow)
+		published := f.plan(t, expiry, 0)
+		p, created, err := s.Create(ctx, published)
+		if err != nil || !created {
+			t.Fatalf("Create: created=%v err=%v", created, err)
+		}
 
-		if p.ID() != f.id || p.Canonical() != f.canonical {
-			t.Fatalf("ID/Canonical = %q/%p, want %q/%p", p.ID(), p.Canonical(), f.id, f.canonical)
+		// Taken as it is: the plan is the admitted plan's.
+		if p.ID() != f.id || p.Canonical() != published.Canonical() || !p.Expiry().Equal(expiry) {
+			t.Fatalf("ID/Canonical/Expiry = %q/%p/%v, want %q/%p/%v", p.ID(), p.Canonical(), p.Expiry(), f.id, published.Canonical(), expiry)
 		}
 		got, err := s.Lookup(ctx, f.id)
 		if err != nil || got != p {
@@ -55,7 +61,7 @@ func TestCreateLookupSnapshot(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := State{ID: f.id, Network: ledger.Testnet, XDR: f.canonical.XDR, Signers: addresses(0), Version: 1}
+		want := State{ID: f.id, Network: ledger.Testnet, XDR: published.Canonical().XDR, Signers: addresses(0), Version: 1}
 		if !equalState(st, want) {
 			t.Fatalf("Snapshot = %+v\nwant %+v", st, want)
 		}
@@ -80,23 +86,14 @@ func TestCreateLookupSnapshot(t *testing.T) {
 	})
 }
 
-func TestCreateRefusesBadInit(t *testing.T) {
+// TestCreateRefusesNoPlan: ledger.AdmitPlan is the only maker of a plan
+// Create takes; a nil or zero one is a caller's bug, refused without a plan.
+func TestCreateRefusesNoPlan(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		s := start(t, Options{})
-		f := newFixtureSigned(t, 1, 1)
-		expiry := time.Now().Add(time.Hour)
-		for name, mutate := range map[string]func(*PlanInit){
-			"id not the hash":   func(in *PlanInit) { in.ID = newFixtureSigned(t, 2, 1).id },
-			"no canonical":      func(in *PlanInit) { in.Canonical = nil },
-			"signer not in set": func(in *PlanInit) { in.Admitted[0].Signer = len(keys) },
-			"not an envelope":   func(in *PlanInit) { in.Envelope.V1 = nil },
-			"no account":        func(in *PlanInit) { in.Account = "" },
-			"account not a G…":  func(in *PlanInit) { in.Account = "not-an-account" },
-		} {
-			in := f.init(expiry)
-			mutate(&in)
-			if p, _, err := s.Create(t.Context(), in); err == nil || p != nil {
-				t.Errorf("%s: Create = %p, %v; want an error", name, p, err)
+		for name, published := range map[string]*ledger.AdmittedPlan{"nil": nil, "zero": {}} {
+			if p, created, err := s.Create(t.Context(), published); err == nil || p != nil || created {
+				t.Errorf("%s: Create = %p, %v, %v; want an error", name, p, created, err)
 			}
 		}
 		if n, _ := s.Open(t.Context()); n != 0 {
@@ -133,7 +130,7 @@ func TestCapacity(t *testing.T) {
 		if err := s.CheckCapacity(ctx, keys[0].Address()); !errors.Is(err, ErrCapacity) {
 			t.Fatalf("CheckCapacity at 500 = %v, want ErrCapacity", err)
 		}
-		if p, created, err := s.Create(ctx, last.init(now.Add(ledger.SigningWindow))); !errors.Is(err, ErrCapacity) || p != nil || created {
+		if p, created, err := s.Create(ctx, last.plan(t, now.Add(ledger.SigningWindow))); !errors.Is(err, ErrCapacity) || p != nil || created {
 			t.Fatalf("Create of the 501st = %p, %v, %v; want ErrCapacity", p, created, err)
 		}
 		// A re-publish of an open id is a merge, not a new plan: never refused.
@@ -141,7 +138,7 @@ func TestCapacity(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if p, created, err := s.Create(ctx, fixtures[7].init(now.Add(ledger.SigningWindow))); err != nil || created || p != existing {
+		if p, created, err := s.Create(ctx, fixtures[7].plan(t, now.Add(ledger.SigningWindow))); err != nil || created || p != existing {
 			t.Fatalf("Create of an open id at capacity = %p, %v, %v; want %p, false, nil", p, created, err, existing)
 		}
 		if v := metricValue(t, m, "closerelay_plans_capacity_refused_total"); v != 2 {
@@ -213,7 +210,7 @@ func TestConcurrentCreateOneID(t *testing.T) {
 			wg.Go(func() {
 				// Each racer publishes with a different signer, as two
 				// co-signers publishing the same close would.
-				plans[i], created[i], errs[i] = s.Create(t.Context(), f.init(expiry, i))
+				plans[i], created[i], errs[i] = s.Create(t.Context(), f.plan(t, expiry, i))
 			})
 		}
 		wg.Wait()
@@ -439,7 +436,7 @@ func TestStop(t *testing.T) {
 		if _, err := s.Open(ctx); !errors.Is(err, ErrStopped) {
 			t.Errorf("Open after Stop = %v", err)
 		}
-		if _, _, err := s.Create(ctx, newFixture(t, 3).init(expiry)); !errors.Is(err, ErrStopped) {
+		if _, _, err := s.Create(ctx, newFixture(t, 3).plan(t, expiry)); !errors.Is(err, ErrStopped) {
 			t.Errorf("Create after Stop = %v", err)
 		}
 		if _, err := p1.Snapshot(ctx); !errors.Is(err, ErrStopped) {
@@ -484,7 +481,7 @@ func TestCancelledContext(t *testing.T) {
 		check("CheckCapacity", s.CheckCapacity(cancelled, keys[0].Address()))
 		_, err = s.Open(cancelled)
 		check("Open", err)
-		_, _, err = s.Create(cancelled, newFixture(t, 2).init(expiry))
+		_, _, err = s.Create(cancelled, newFixture(t, 2).plan(t, expiry))
 		check("Create", err)
 		_, err = p.Snapshot(cancelled)
 		check("Snapshot", err)
@@ -509,33 +506,39 @@ func TestCancelledContext(t *testing.T) {
 		// sits on it: the caller leaves at its deadline either way.
 		s := start(t, Options{})
 		f := newFixture(t, 1)
-		p, err := newPlan(s, f.init(time.Now().Add(time.Hour)))
-		if err != nil {
-			t.Fatal(err)
-		}
+		p := newPlan(s, f.plan(t, time.Now().Add(time.Hour)))
 		ctx, cancel := context.WithTimeout(t.Context(), time.Second)
 		defer cancel()
 		if _, _, err := p.Merge(ctx, f.admitted(1)); !errors.Is(err, context.DeadlineExceeded) {
 			t.Errorf("Merge on a stuck plan = %v", err)
 		}
 
-		taken := make(chan planRequest, 1)
-		go func() { taken <- <-p.mailbox }()
+		// This goroutine stands in for a run loop whose turn is slow: it
+		// takes the request, serves it after the caller's deadline, then
+		// takes the next message, as the loop would.
+		served := make(chan *Subscription, 1)
+		go func() {
+			req := <-p.mailbox
+			time.Sleep(2 * time.Second)
+			req.serve(p)
+			served <- req.(subscribeReq).sub
+			p.drop(<-p.leave)
+		}()
 		ctx, cancel = context.WithTimeout(t.Context(), time.Second)
 		defer cancel()
 		if sub, err := p.Subscribe(ctx); !errors.Is(err, context.DeadlineExceeded) || sub != nil {
 			t.Fatalf("Subscribe on a plan that never answers = %v, %v", sub, err)
 		}
-		// The abandoned request is served late: it must not take a slot,
-		// and the subscription it carried is closed. This goroutine stands
-		// in for the run loop.
-		req := <-taken
-		req.serve(p)
+		// The abandoned request was served late; Subscribe closed the
+		// subscription it carried, so it holds no slot and its channel is
+		// closed (after the state it was sent when registered).
+		synctest.Wait() // the stand-in has returned
+		sub := <-served
 		if len(p.subs) != 0 {
-			t.Errorf("an abandoned Subscribe registered a subscriber")
+			t.Errorf("an abandoned Subscribe still holds a slot")
 		}
-		if _, open := <-req.(subscribeReq).sub.C(); open {
-			t.Errorf("the abandoned subscription's channel is open")
+		if events, closed := drain(sub.C()); !closed || len(events) > 1 {
+			t.Errorf("the abandoned subscription's channel: %d events, closed %v; want closed", len(events), closed)
 		}
 	})
 }

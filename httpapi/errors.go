@@ -7,30 +7,8 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/closerelay/closerelay/errcode"
 	"github.com/labstack/echo/v4"
-)
-
-// Codes answered by the HTTP layer itself; the ledger and mediator packages
-// define the rest.
-const (
-	codeBadXDR           = "BAD_XDR"
-	codeBadNetwork       = "BAD_NETWORK"
-	codeNotAClose        = "NOT_A_CLOSE"
-	codeExpired          = "EXPIRED"
-	codeRejected         = "REJECTED"
-	codeCapacity         = "CAPACITY"
-	codeAccountUnreach   = "ACCOUNT_UNREACHABLE"
-	codeUnsigned         = "UNSIGNED"
-	codeNotFound         = "NOT_FOUND"
-	codePayloadTooLarge  = "PAYLOAD_TOO_LARGE"
-	codeRateLimited      = "RATE_LIMITED"
-	codeBadRequest       = "BAD_REQUEST"
-	codeMethodNotAllowed = "METHOD_NOT_ALLOWED"
-	codeInternal         = "INTERNAL"
-	codeUnavailable      = "UNAVAILABLE"
-	codeTooManyListeners = "TOO_MANY_SUBSCRIBERS"
-	codeNotConfigured    = "MEDIATOR_NOT_CONFIGURED"
-	codeRequestTimeout   = "REQUEST_TIMEOUT"
 )
 
 // statusClientGone is the status recorded, never written, for a request whose
@@ -43,38 +21,9 @@ const statusClientGone = 499
 // the answer was being worked out).
 var errClientGone = errors.New("client gone")
 
-// statusOf is the one table from code to HTTP status (STYLE habit 10). Codes
-// not listed (the 13 forward codes, INVALID_FLOW_TOKEN, and the plan guards) are
-// client errors: 400.
-var statusOf = map[string]int{
-	codeNotFound:         http.StatusNotFound,
-	codePayloadTooLarge:  http.StatusRequestEntityTooLarge,
-	codeRateLimited:      http.StatusTooManyRequests,
-	codeMethodNotAllowed: http.StatusMethodNotAllowed,
-	codeInternal:         http.StatusInternalServerError,
-	codeUnavailable:      http.StatusServiceUnavailable,
-	codeNotConfigured:    http.StatusInternalServerError,
-	codeTooManyListeners: http.StatusServiceUnavailable,
-	codeRequestTimeout:   http.StatusRequestTimeout,
-}
-
-func statusFor(code string) int {
-	if s, ok := statusOf[code]; ok {
-		return s
-	}
-	return http.StatusBadRequest
-}
-
-// apiError is a coded failure a handler returns; the error handler writes it
-// as CONTRACT section 3's JSON body and counts it.
-type apiError struct {
-	code   string
-	reason string
-}
-
-func (e *apiError) Error() string { return e.code + ": " + e.reason }
-
-func fail(code, reason string) error { return &apiError{code: code, reason: reason} }
+// internalReason is all a client is told of an error that carries no code of
+// the vocabulary (STYLE habit 10); the error itself goes to the log.
+const internalReason = "internal error"
 
 // errorBody is CONTRACT section 3's JSON error shape.
 type errorBody struct {
@@ -92,9 +41,11 @@ func retryAfter(d time.Duration) string {
 	return strconv.FormatInt(s, 10)
 }
 
-// errorHandler is Echo's HTTPErrorHandler: coded errors become JSON bodies,
-// Echo's own errors (unknown route, method) keep their status with a code, and
-// anything else is an internal error whose text never reaches the client.
+// errorHandler is Echo's HTTPErrorHandler. An error carrying a code of the
+// vocabulary (package errcode: the handlers', ledger's and mediator's) is
+// answered with that code's status and its reason; Echo's own 404, 405 and
+// 413 get their codes; anything else, a code outside the vocabulary
+// included, is 500 INTERNAL whose detail goes to the log only.
 func (s *Server) errorHandler(err error, c echo.Context) {
 	if c.Response().Committed {
 		return
@@ -107,28 +58,43 @@ func (s *Server) errorHandler(err error, c echo.Context) {
 		c.Response().Status = statusClientGone
 		return
 	}
-	var ae *apiError
-	var he *echo.HTTPError
-	switch {
-	case errors.As(err, &ae):
-	case errors.As(err, &he):
-		switch he.Code {
-		case http.StatusNotFound:
-			ae = &apiError{codeNotFound, "no such route"}
-		case http.StatusMethodNotAllowed:
-			ae = &apiError{codeMethodNotAllowed, "method not allowed on this route"}
-		case http.StatusRequestEntityTooLarge:
-			ae = &apiError{codePayloadTooLarge, "request body is larger than 16384 bytes"}
-		default:
-			ae = &apiError{codeBadRequest, http.StatusText(he.Code)}
-			s.writeJSONError(c, he.Code, ae)
-			return
-		}
-	default:
-		s.log.Error("internal error", "route", c.Path(), "err", err)
-		ae = &apiError{codeInternal, "internal error"}
+	ce := coded(err)
+	if ce == nil {
+		ce = echoError(err)
 	}
-	s.writeJSONError(c, statusFor(ae.code), ae)
+	if ce == nil {
+		s.log.Error("internal error", "route", c.Path(), "err", err)
+		ce = errcode.New(errcode.Internal, internalReason)
+	}
+	s.writeJSONError(c, ce)
+}
+
+// coded returns the *errcode.Error that err carries when its code is in the
+// vocabulary, or nil: any other error is internal.
+func coded(err error) *errcode.Error {
+	var ce *errcode.Error
+	if errors.As(err, &ce) && ce.Code.Known() {
+		return ce
+	}
+	return nil
+}
+
+// echoError codes the errors Echo's router and middleware raise themselves;
+// nil for any other status, which no route of ours chose.
+func echoError(err error) *errcode.Error {
+	var he *echo.HTTPError
+	if !errors.As(err, &he) {
+		return nil
+	}
+	switch he.Code {
+	case http.StatusNotFound:
+		return errcode.New(errcode.NotFound, "no such route")
+	case http.StatusMethodNotAllowed:
+		return errcode.New(errcode.MethodNotAllowed, "method not allowed on this route")
+	case http.StatusRequestEntityTooLarge:
+		return errcode.New(errcode.PayloadTooLarge, "request body is larger than 16384 bytes")
+	}
+	return nil
 }
 
 // clientGone reports whether err means the client went away rather than
@@ -142,15 +108,18 @@ func clientGone(c echo.Context, err error) bool {
 		(errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded))
 }
 
-func (s *Server) writeJSONError(c echo.Context, status int, ae *apiError) {
+// writeJSONError answers ce with its code's status and CONTRACT section 3's
+// body, and counts it as a rejection of the route.
+func (s *Server) writeJSONError(c echo.Context, ce *errcode.Error) {
 	if route := routeLabel(c); route != "" {
-		s.metrics.Rejection(route, ae.code)
+		s.metrics.Rejection(route, ce.Code)
 	}
+	status := ce.Status()
 	if c.Request().Method == http.MethodHead {
 		// The headers GET would carry, without the body.
 		c.Response().Header().Set(echo.HeaderContentType, echo.MIMEApplicationJSON)
 		_ = c.NoContent(status)
 		return
 	}
-	_ = c.JSON(status, errorBody{OK: false, Code: ae.code, Reason: ae.reason})
+	_ = c.JSON(status, errorBody{OK: false, Code: string(ce.Code), Reason: ce.Reason})
 }

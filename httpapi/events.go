@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/closerelay/closerelay/actor"
+	"github.com/closerelay/closerelay/errcode"
 	"github.com/closerelay/closerelay/metrics"
 	"github.com/labstack/echo/v4"
 )
@@ -33,7 +34,7 @@ func (s *Server) events(c echo.Context) error {
 	ctx := c.Request().Context()
 	id, ok := normalizeID(c.Param("id"))
 	if !ok {
-		return s.streamRefusal(c, http.StatusNotFound, codeNotFound, "signing request not found")
+		return s.streamRefusal(c, errcode.NotFound, "signing request not found")
 	}
 	plan, err := s.plans.Lookup(ctx, id)
 	if err == nil {
@@ -45,12 +46,12 @@ func (s *Server) events(c echo.Context) error {
 	}
 	switch {
 	case errors.Is(err, actor.ErrNotFound):
-		return s.streamRefusal(c, http.StatusNotFound, codeNotFound, "signing request not found")
+		return s.streamRefusal(c, errcode.NotFound, "signing request not found")
 	case errors.Is(err, actor.ErrTooManySubscribers):
 		c.Response().Header().Set("Retry-After", subscriberRetry)
-		return s.streamRefusal(c, http.StatusServiceUnavailable, codeTooManyListeners, "too many live listeners; retry shortly")
+		return s.streamRefusal(c, errcode.TooManySubscribers, "too many live listeners; retry shortly")
 	case errors.Is(err, actor.ErrStopped):
-		return s.streamRefusal(c, http.StatusServiceUnavailable, codeUnavailable, "the relay is shutting down")
+		return s.streamRefusal(c, errcode.Unavailable, "the relay is shutting down")
 	}
 	return err
 }
@@ -60,13 +61,13 @@ func (s *Server) events(c echo.Context) error {
 func (s *Server) eventsHead(c echo.Context) error {
 	id, ok := normalizeID(c.Param("id"))
 	if !ok {
-		return s.streamRefusal(c, http.StatusNotFound, codeNotFound, "signing request not found")
+		return s.streamRefusal(c, errcode.NotFound, "signing request not found")
 	}
 	switch _, err := s.plans.Lookup(c.Request().Context(), id); {
 	case errors.Is(err, actor.ErrNotFound):
-		return s.streamRefusal(c, http.StatusNotFound, codeNotFound, "signing request not found")
+		return s.streamRefusal(c, errcode.NotFound, "signing request not found")
 	case errors.Is(err, actor.ErrStopped):
-		return s.streamRefusal(c, http.StatusServiceUnavailable, codeUnavailable, "the relay is shutting down")
+		return s.streamRefusal(c, errcode.Unavailable, "the relay is shutting down")
 	case err != nil:
 		return err
 	}
@@ -76,9 +77,11 @@ func (s *Server) eventsHead(c echo.Context) error {
 	return c.NoContent(http.StatusOK)
 }
 
-func (s *Server) streamRefusal(c echo.Context, status int, code, text string) error {
+// streamRefusal is the stream's plain-text refusal (SPEC "GET
+// /api/plan/[id]/events"): text, with code's status, counted as a rejection.
+func (s *Server) streamRefusal(c echo.Context, code errcode.Code, text string) error {
 	s.metrics.Rejection(metrics.RoutePlanEvents, code)
-	return c.String(status, text)
+	return c.String(code.Status(), text)
 }
 
 // stream writes events until the client leaves, the plan ends, or the

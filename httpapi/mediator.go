@@ -1,11 +1,12 @@
 package httpapi
 
 import (
-	"errors"
 	"net/http"
 
+	"github.com/closerelay/closerelay/errcode"
 	"github.com/closerelay/closerelay/ledger"
 	"github.com/closerelay/closerelay/mediator"
+	"github.com/closerelay/closerelay/metrics"
 	"github.com/labstack/echo/v4"
 )
 
@@ -40,9 +41,9 @@ func (s *Server) mint(c echo.Context) error {
 		token, pub, err = s.mediator.MintMemo(dest, memos[0])
 	case !mediator.ValidDestination(dest):
 		// The refusal below comes after the destination's own check.
-		err = fail(string(mediator.CodeInvalidDestination), "destination must be a G… account address")
+		err = errcode.New(errcode.InvalidDestination, "destination must be a G… account address")
 	default:
-		err = fail(string(mediator.CodeInvalidMemo), "give the memo parameter at most once")
+		err = errcode.New(errcode.InvalidMemo, "give the memo parameter at most once")
 	}
 	if err != nil {
 		return s.mediatorFailure(err)
@@ -56,12 +57,10 @@ func (s *Server) mint(c echo.Context) error {
 func (s *Server) countCosign(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		err := next(c)
-		var ae *apiError
-		switch {
-		case err == nil:
-			s.metrics.MediatorCosign("signed")
-		case errors.As(err, &ae):
-			s.metrics.MediatorCosign(ae.code)
+		if err == nil {
+			s.metrics.MediatorCosign(metrics.CosignSigned)
+		} else if ce := coded(err); ce != nil {
+			s.metrics.MediatorCosign(string(ce.Code))
 		}
 		return err
 	}
@@ -75,19 +74,19 @@ func (s *Server) cosign(c echo.Context) error {
 		return err
 	}
 	if !ok {
-		return fail(codeBadRequest, "request body must be a JSON object")
+		return errcode.New(errcode.BadRequest, "request body must be a JSON object")
 	}
 	envelope, isString := stringField(fields, "envelopeXdr")
 	if !isString || envelope == "" {
-		return fail(codeBadRequest, "envelopeXdr must be a non-empty string")
+		return errcode.New(errcode.BadRequest, "envelopeXdr must be a non-empty string")
 	}
 	token, isString := stringField(fields, "flowToken")
 	if !isString || token == "" {
-		return fail(codeBadRequest, "flowToken must be a non-empty string")
+		return errcode.New(errcode.BadRequest, "flowToken must be a non-empty string")
 	}
 	network, isString := stringField(fields, "network")
 	if _, known := ledger.ParseNetwork(network); !isString || !known {
-		return fail(codeBadNetwork, "network must be one of mainnet, testnet, futurenet")
+		return errcode.New(errcode.BadNetwork, "network must be one of mainnet, testnet, futurenet")
 	}
 	signed, hash, err := s.mediator.Cosign(envelope, token, network)
 	if err != nil {
@@ -99,30 +98,17 @@ func (s *Server) cosign(c echo.Context) error {
 // mediatorMethodNotAllowed answers PUT, PATCH, DELETE and HEAD.
 func (s *Server) mediatorMethodNotAllowed(c echo.Context) error {
 	c.Response().Header().Set("Allow", "POST, GET, OPTIONS")
-	return fail(codeMethodNotAllowed, "use GET to mint a flow or POST to co-sign")
+	return errcode.New(errcode.MethodNotAllowed, "use GET to mint a flow or POST to co-sign")
 }
 
-// mediatorFailure maps the mediator package's coded errors; the reason is the
-// package's own sentence, which never carries the secret.
+// mediatorFailure passes the mediator package's coded errors through (their
+// reasons never carry the secret), except that MEDIATOR_NOT_CONFIGURED's
+// detail, unset or malformed, is for the operator's log only. An uncoded
+// error stays internal.
 func (s *Server) mediatorFailure(err error) error {
-	code, reason, ok := mediatorCode(err)
-	if !ok {
-		return err
+	if ce := coded(err); ce != nil && ce.Code == errcode.MediatorNotConfigured {
+		s.log.Error("mediator not configured", "detail", ce.Reason)
+		return errcode.New(errcode.MediatorNotConfigured, "the mediator is not configured on this relay")
 	}
-	if code == codeNotConfigured {
-		// The detail (unset or malformed) is for the operator's log only.
-		s.log.Error("mediator not configured", "detail", reason)
-		return fail(code, "the mediator is not configured on this relay")
-	}
-	return fail(code, reason)
-}
-
-// mediatorCode extracts the code and reason of a mediator *Error; ok is false
-// for an uncoded (internal) error, whose text must not reach the client.
-func mediatorCode(err error) (code, reason string, ok bool) {
-	var me *mediator.Error
-	if !errors.As(err, &me) {
-		return "", "", false
-	}
-	return string(me.Code), me.Reason, true
+	return err
 }

@@ -11,11 +11,11 @@ import (
 	"unicode/utf8"
 
 	"github.com/closerelay/closerelay/actor"
+	"github.com/closerelay/closerelay/errcode"
 	"github.com/closerelay/closerelay/httpapi/bounds"
 	"github.com/closerelay/closerelay/ledger"
 	"github.com/closerelay/closerelay/metrics"
 	"github.com/labstack/echo/v4"
-	"github.com/stellar/go-stellar-sdk/xdr"
 )
 
 // publishOK is the success body of POST /api/plan.
@@ -47,9 +47,9 @@ func readObject(c echo.Context) (fields map[string]json.RawMessage, ok bool, err
 		var tooBig *http.MaxBytesError
 		switch {
 		case errors.As(err, &tooBig):
-			return nil, false, fail(codePayloadTooLarge, "request body is larger than 16384 bytes")
+			return nil, false, errcode.New(errcode.PayloadTooLarge, "request body is larger than 16384 bytes")
 		case errors.Is(err, bounds.ErrBodyTimeout):
-			return nil, false, fail(codeRequestTimeout, "the request body did not arrive within 10 s of its headers")
+			return nil, false, errcode.New(errcode.RequestTimeout, "the request body did not arrive within 10 s of its headers")
 		}
 		// Anything else is a connection that ended under the body.
 		return nil, false, fmt.Errorf("%w: reading the body: %w", errClientGone, err)
@@ -78,16 +78,16 @@ func stringField(fields map[string]json.RawMessage, name string) (string, bool) 
 // checkXDRField is guard 1, shared by publish and sign.
 func checkXDRField(fields map[string]json.RawMessage, ok bool) (string, error) {
 	if !ok {
-		return "", fail(codeBadXDR, "request body must be a JSON object with an xdr string")
+		return "", errcode.New(errcode.BadXDR, "request body must be a JSON object with an xdr string")
 	}
 	x, isString := stringField(fields, "xdr")
 	switch {
 	case !isString:
-		return "", fail(codeBadXDR, "xdr must be a string")
+		return "", errcode.New(errcode.BadXDR, "xdr must be a string")
 	case x == "":
-		return "", fail(codeBadXDR, "xdr is empty")
+		return "", errcode.New(errcode.BadXDR, "xdr is empty")
 	case len(x) > ledger.MaxXDRLength && utf8.RuneCountInString(x) > ledger.MaxXDRLength:
-		return "", fail(codeBadXDR, "xdr is longer than 12000 characters")
+		return "", errcode.New(errcode.BadXDR, "xdr is longer than 12000 characters")
 	}
 	return x, nil
 }
@@ -108,17 +108,16 @@ func (s *Server) publish(c echo.Context) error {
 	netName, isString := stringField(fields, "network")
 	network := ledger.ResolveNetwork(netName)
 	if !isString || string(network) != netName {
-		return fail(codeBadNetwork, "network must be one of mainnet, testnet, futurenet")
+		return errcode.New(errcode.BadNetwork, "network must be one of mainnet, testnet, futurenet")
 	}
 	// Guard 3.
 	closeTx, err := ledger.ParseClose(xdrB64, network)
 	if err != nil {
-		return ledgerFailure(err, codeNotAClose)
+		return err // coded: NOT_A_CLOSE, or BAD_NETWORK
 	}
 	now := s.now()
-	expiry := ledger.PlanExpiry(now, closeTx.MaxTime)
-	if !expiry.After(now) {
-		return fail(codeExpired, "the transaction's maxTime leaves no signing window")
+	if !ledger.PlanExpiry(now, closeTx.MaxTime).After(now) {
+		return errcode.New(errcode.Expired, "the transaction's maxTime leaves no signing window")
 	}
 	id := hex.EncodeToString(closeTx.Hash[:])
 
@@ -139,29 +138,21 @@ func (s *Server) publish(c echo.Context) error {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		return fail(codeAccountUnreach, "the account could not be read from the account API")
+		return errcode.New(errcode.AccountUnreachable, "the account could not be read from the account API")
 	}
-	// Guard 7.
-	admitted, duplicates, dropped := ledger.AdmitAllCounted(signers, closeTx.Hash, closeTx.Envelope.Signatures())
-	if len(admitted) == 0 {
-		s.metrics.Signatures(metrics.SignatureDropped, dropped)
-		return fail(codeUnsigned, "the transaction carries no signature from a signer of the account")
-	}
-	canonicalEnv := ledger.WithSignatures(closeTx.Envelope, signaturesOf(admitted))
-	canonicalXDR, err := ledger.EncodeEnvelope(canonicalEnv)
-	if err != nil {
-		return err
-	}
-	canonical, err := ledger.NewCanonical(canonicalXDR, network.Passphrase(), signers)
-	if err != nil {
-		return err
+	// Guard 7: ledger admits the signatures and builds the plan, whose
+	// expiry is the one checked above (same publish instant, same maxTime).
+	published, counts, err := ledger.AdmitPlan(ctx, s.sweeps, closeTx, signers, now)
+	switch {
+	case errors.Is(err, ledger.ErrUnsigned):
+		s.metrics.Signatures(metrics.SignatureDropped, counts.Dropped)
+		return errcode.New(errcode.Unsigned, "the transaction carries no signature from a signer of the account")
+	case err != nil:
+		return err // the client has gone while a signature waited for a sweep, or a bug of ours
 	}
 	// Guard 8: insert atomically with the second capacity check and the
 	// second expiry check (the account API round trip took time).
-	plan, created, err := s.plans.Create(ctx, actor.PlanInit{
-		ID: id, Network: network, Envelope: canonicalEnv, Admitted: admitted,
-		Canonical: canonical, Expiry: expiry, Account: closeTx.Account,
-	})
+	plan, created, err := s.plans.Create(ctx, published)
 	if err != nil {
 		return s.actorFailure(err)
 	}
@@ -169,10 +160,10 @@ func (s *Server) publish(c echo.Context) error {
 		// A racing publish of the same id won: merge ours into it (guard 4).
 		return s.republish(c, plan, xdrB64)
 	}
-	s.metrics.Signatures(metrics.SignatureAdmitted, len(admitted))
-	s.metrics.Signatures(metrics.SignatureDuplicate, duplicates)
-	s.metrics.Signatures(metrics.SignatureDropped, dropped)
-	s.log.Info("plan created", "id", id, "network", string(network), "signatures", len(admitted), "expiry", expiry)
+	s.metrics.Signatures(metrics.SignatureAdmitted, counts.Admitted)
+	s.metrics.Signatures(metrics.SignatureDuplicate, counts.Duplicates)
+	s.metrics.Signatures(metrics.SignatureDropped, counts.Dropped)
+	s.log.Info("plan created", "id", id, "network", string(network), "signatures", counts.Admitted, "expiry", published.Expiry())
 	return c.JSON(http.StatusOK, publishOK{OK: true, ID: id})
 }
 
@@ -180,9 +171,8 @@ func (s *Server) publish(c echo.Context) error {
 // failure is REJECTED at guard 4.
 func (s *Server) republish(c echo.Context, plan *actor.Plan, xdrB64 string) error {
 	if _, err := s.mergePartial(c.Request().Context(), plan, xdrB64); err != nil {
-		var ae *apiError
-		if errors.As(err, &ae) && ae.code != codeNotFound {
-			ae.code = codeRejected
+		if ce := coded(err); ce != nil && ce.Code != errcode.NotFound {
+			return errcode.New(errcode.Rejected, ce.Reason)
 		}
 		return err
 	}
@@ -192,9 +182,9 @@ func (s *Server) republish(c echo.Context, plan *actor.Plan, xdrB64 string) erro
 // mergePartial checks a partial outside the plan's serial section, then
 // hands the admitted signatures to the plan actor.
 func (s *Server) mergePartial(ctx context.Context, plan *actor.Plan, partial string) (actor.State, error) {
-	admitted, err := plan.Canonical().CheckPartial(partial, plan.Known)
+	admitted, err := plan.Canonical().CheckPartial(ctx, s.sweeps, partial, plan.Known)
 	if err != nil {
-		return actor.State{}, ledgerFailure(err, codeRejected)
+		return actor.State{}, err // coded: BAD_XDR or REJECTED; or ctx's, the client has gone
 	}
 	st, _, err := plan.Merge(ctx, admitted)
 	if err != nil {
@@ -240,7 +230,7 @@ func (s *Server) sign(c echo.Context) error {
 func (s *Server) lookup(c echo.Context) (*actor.Plan, error) {
 	id, ok := normalizeID(c.Param("id"))
 	if !ok {
-		return nil, fail(codeNotFound, "signing request not found")
+		return nil, errcode.New(errcode.NotFound, "signing request not found")
 	}
 	plan, err := s.plans.Lookup(c.Request().Context(), id)
 	if err != nil {
@@ -249,43 +239,23 @@ func (s *Server) lookup(c echo.Context) (*actor.Plan, error) {
 	return plan, nil
 }
 
-// ledgerFailure maps a ledger *Error to its code; uncoded errors get fallback.
-func ledgerFailure(err error, fallback string) error {
-	var le *ledger.Error
-	if errors.As(err, &le) {
-		if le.Code == "" {
-			return fail(fallback, le.Reason)
-		}
-		return fail(string(le.Code), le.Reason)
-	}
-	return fail(fallback, "the envelope was refused")
-}
-
 // actorFailure maps the actor's sentinels to codes.
 func (s *Server) actorFailure(err error) error {
 	switch {
 	case errors.Is(err, actor.ErrNotFound):
-		return fail(codeNotFound, "signing request not found")
+		return errcode.New(errcode.NotFound, "signing request not found")
 	case errors.Is(err, actor.ErrCapacity):
-		return fail(codeCapacity, "the relay holds its maximum of 500 open plans; retry later")
+		return errcode.New(errcode.Capacity, "the relay holds its maximum of 500 open plans; retry later")
 	case errors.Is(err, actor.ErrAccountCapacity):
-		return fail(codeCapacity, fmt.Sprintf("the closing account already has %d open plans, the per-account limit (PLANS_PER_ACCOUNT); retry when one expires", s.plans.PlansPerAccount()))
+		return errcode.New(errcode.Capacity, fmt.Sprintf("the closing account already has %d open plans, the per-account limit (PLANS_PER_ACCOUNT); retry when one expires", s.plans.PlansPerAccount()))
 	case errors.Is(err, actor.ErrExpired):
-		return fail(codeExpired, "the transaction's maxTime left no signing window by the time the plan was stored")
+		return errcode.New(errcode.Expired, "the transaction's maxTime left no signing window by the time the plan was stored")
 	case errors.Is(err, actor.ErrSignatureCap):
-		return fail(codeRejected, "the envelope would carry more than 20 signatures")
+		return errcode.New(errcode.Rejected, "the envelope would carry more than 20 signatures")
 	case errors.Is(err, actor.ErrStopped):
-		return fail(codeUnavailable, "the relay is shutting down")
+		return errcode.New(errcode.Unavailable, "the relay is shutting down")
 	}
 	return err
-}
-
-func signaturesOf(admitted []ledger.Admitted) []xdr.DecoratedSignature {
-	out := make([]xdr.DecoratedSignature, len(admitted))
-	for i, a := range admitted {
-		out[i] = a.Sig
-	}
-	return out
 }
 
 func nonNil(s []string) []string {

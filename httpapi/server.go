@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/closerelay/closerelay/actor"
+	"github.com/closerelay/closerelay/errcode"
 	"github.com/closerelay/closerelay/httpapi/clientip"
 	"github.com/closerelay/closerelay/httpapi/ratelimit"
 	"github.com/closerelay/closerelay/ledger"
@@ -64,12 +65,17 @@ type Options struct {
 	CORSAllowOrigins []string
 	Heartbeat        time.Duration    // SSE heartbeat; 25 s when zero
 	Now              func() time.Time // defaults to time.Now
+	// Sweeps bounds the expensive signature recoveries of publish and sign
+	// (see ledger.SweepGate); one gate per relay. When nil, New makes one of
+	// ledger.DefaultSweepSlots() slots.
+	Sweeps *ledger.SweepGate
 }
 
 // Server is the API's HTTP handler.
 type Server struct {
 	plans     *actor.Supervisor
 	accounts  ledger.AccountReader
+	sweeps    *ledger.SweepGate
 	mediator  Mediator
 	metrics   *metrics.Metrics
 	log       *slog.Logger
@@ -92,6 +98,7 @@ func New(opts Options) *Server {
 	s := &Server{
 		plans:     opts.Plans,
 		accounts:  opts.Accounts,
+		sweeps:    opts.Sweeps,
 		mediator:  opts.Mediator,
 		metrics:   opts.Metrics,
 		log:       opts.Log,
@@ -111,6 +118,9 @@ func New(opts Options) *Server {
 	}
 	if s.now == nil {
 		s.now = time.Now
+	}
+	if s.sweeps == nil {
+		s.sweeps = ledger.NewSweepGate(ledger.DefaultSweepSlots())
 	}
 	if s.heartbeat <= 0 {
 		s.heartbeat = 25 * time.Second
@@ -211,14 +221,14 @@ type limitedWriter func(c echo.Context, wait time.Duration) error
 
 func jsonLimited(c echo.Context, wait time.Duration) error {
 	c.Response().Header().Set("Retry-After", retryAfter(wait))
-	return fail(codeRateLimited, "too many requests; retry after the Retry-After delay")
+	return errcode.New(errcode.RateLimited, "too many requests; retry after the Retry-After delay")
 }
 
 // textLimited is the event stream's plain-text 429 (SPEC "GET
 // /api/plan/[id]/events"), counted as a rejection like its other refusals.
 func (s *Server) textLimited(c echo.Context, wait time.Duration) error {
 	c.Response().Header().Set("Retry-After", retryAfter(wait))
-	return s.streamRefusal(c, http.StatusTooManyRequests, codeRateLimited, "too many requests")
+	return s.streamRefusal(c, errcode.RateLimited, "too many requests")
 }
 
 // limit applies the route's per-client-IP bucket; it runs first on the route
@@ -238,7 +248,7 @@ func bodyCap(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		r := c.Request()
 		if r.ContentLength > MaxBodyBytes {
-			return fail(codePayloadTooLarge, "request body is larger than 16384 bytes")
+			return errcode.New(errcode.PayloadTooLarge, "request body is larger than 16384 bytes")
 		}
 		r.Body = http.MaxBytesReader(c.Response(), r.Body, MaxBodyBytes)
 		return next(c)

@@ -2,6 +2,7 @@ package ledger
 
 import (
 	"bytes"
+	"context"
 
 	"github.com/stellar/go-stellar-sdk/xdr"
 )
@@ -12,14 +13,25 @@ import (
 // is dropped as a duplicate, and an admitted one is re-stamped with its
 // signer's canonical hint. The result keeps envelope order and never holds
 // more than MaxSignatures entries.
-func AdmitAll(set *SignerSet, hash [32]byte, sigs []xdr.DecoratedSignature) []Admitted {
-	admitted, _, _ := AdmitAllCounted(set, hash, sigs)
-	return admitted
+//
+// Recovery runs under gate and may wait for a sweep (see SignerSet.Recover);
+// the only error is ctx's, when it ended before a sweep could start, and
+// then nothing is admitted.
+func AdmitAll(ctx context.Context, gate *SweepGate, set *SignerSet, hash [32]byte, sigs []xdr.DecoratedSignature) ([]Admitted, error) {
+	admitted, _, err := AdmitAllCounted(ctx, gate, set, hash, sigs)
+	return admitted, err
 }
 
-// AdmitAllCounted is AdmitAll that also counts what it refused, for the
-// closerelay_signatures_total metric: len(admitted)+duplicates+dropped is
-// always len(sigs).
+// SignatureCounts says what an admission did with each signature it was
+// given, for the closerelay_signatures_total metric: Admitted + Duplicates
+// + Dropped is always the number of signatures.
+type SignatureCounts struct {
+	Admitted   int
+	Duplicates int
+	Dropped    int
+}
+
+// AdmitAllCounted is AdmitAll that also counts what it refused.
 //
 // The key of deduplication is the recovered signer, never the wire bytes: the
 // hint is attacker-chosen, and keying on it would let one captured signature
@@ -30,29 +42,36 @@ func AdmitAll(set *SignerSet, hash [32]byte, sigs []xdr.DecoratedSignature) []Ad
 //
 // Signatures beyond MaxSignatures admitted ones are counted as dropped
 // without being verified. A decoded envelope never carries more.
-func AdmitAllCounted(set *SignerSet, hash [32]byte, sigs []xdr.DecoratedSignature) (admitted []Admitted, duplicates, dropped int) {
+func AdmitAllCounted(ctx context.Context, gate *SweepGate, set *SignerSet, hash [32]byte, sigs []xdr.DecoratedSignature) ([]Admitted, SignatureCounts, error) {
+	var (
+		admitted []Admitted
+		n        SignatureCounts
+	)
 	seen := make([]bool, set.Len())
 	for _, sig := range sigs {
 		if len(admitted) == MaxSignatures {
-			dropped++
+			n.Dropped++
 			continue
 		}
 		if repeatsAdmitted(admitted, sig.Signature) {
-			duplicates++
+			n.Duplicates++
 			continue
 		}
-		i, ok := set.Recover(hash, sig)
+		i, ok, err := set.Recover(ctx, gate, hash, sig)
 		switch {
+		case err != nil:
+			return nil, SignatureCounts{}, err
 		case !ok:
-			dropped++
+			n.Dropped++
 		case seen[i]:
-			duplicates++
+			n.Duplicates++
 		default:
 			seen[i] = true
 			admitted = append(admitted, Admitted{Signer: i, Sig: set.stamp(i, sig)})
 		}
 	}
-	return admitted, duplicates, dropped
+	n.Admitted = len(admitted)
+	return admitted, n, nil
 }
 
 // repeatsAdmitted reports whether sig's bytes equal an admitted signature's;

@@ -37,10 +37,10 @@ func TestNewSignerSet(t *testing.T) {
 	}
 	hash := [32]byte{9}
 	// A signature by no one, sized right, must not panic on the bad key.
-	if _, ok := set.Recover(hash, xdr.DecoratedSignature{Hint: got[3].Hint, Signature: make([]byte, 64)}); ok {
+	if _, ok := recoverSig(t, set, hash, xdr.DecoratedSignature{Hint: got[3].Hint, Signature: make([]byte, 64)}); ok {
 		t.Error("zero signature recovered")
 	}
-	if i, ok := set.Recover(hash, ledgertest.Signature(hash, k[2])); !ok || i != 2 {
+	if i, ok := recoverSig(t, set, hash, ledgertest.Signature(hash, k[2])); !ok || i != 2 {
 		t.Errorf("Recover = %d, %v; want 2", i, ok)
 	}
 }
@@ -84,7 +84,7 @@ func TestRecover(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			i, ok := set.Recover(hash, tt.sig)
+			i, ok := recoverSig(t, set, hash, tt.sig)
 			if tt.want < 0 {
 				if ok {
 					t.Fatalf("Recover matched signer %d, want no match", i)
@@ -97,7 +97,7 @@ func TestRecover(t *testing.T) {
 		})
 	}
 	var nilSet *ledger.SignerSet
-	if _, ok := nilSet.Recover(hash, good); ok {
+	if _, ok := recoverSig(t, nilSet, hash, good); ok {
 		t.Error("nil set recovered a signature")
 	}
 }
@@ -109,7 +109,7 @@ func TestRecoverDuplicateKey(t *testing.T) {
 	set := setOf(k[0], k[1], k[0])
 	hash := [32]byte{7}
 	for _, hint := range [][4]byte{k[0].Hint(), k[1].Hint(), {}} {
-		if i, ok := set.Recover(hash, ledgertest.ForgedSignature(hash, k[0], hint)); !ok || i != 0 {
+		if i, ok := recoverSig(t, set, hash, ledgertest.ForgedSignature(hash, k[0], hint)); !ok || i != 0 {
 			t.Errorf("hint %x: Recover = %d, %v; want 0", hint, i, ok)
 		}
 	}
@@ -159,7 +159,14 @@ func TestAdmitAll(t *testing.T) {
 			for i, s := range tt.sigs {
 				before[i] = xdr.DecoratedSignature{Hint: s.Hint, Signature: bytes.Clone(s.Signature)}
 			}
-			admitted, dups, dropped := ledger.AdmitAllCounted(set, hash, tt.sigs)
+			admitted, n, err := ledger.AdmitAllCounted(t.Context(), gate, set, hash, tt.sigs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			dups, dropped := n.Duplicates, n.Dropped
+			if n.Admitted != len(admitted) {
+				t.Errorf("counted %d admitted, returned %d", n.Admitted, len(admitted))
+			}
 			if got := signerIDs(admitted); !slices.Equal(got, tt.want) {
 				t.Fatalf("admitted signers = %v, want %v", got, tt.want)
 			}
@@ -169,7 +176,7 @@ func TestAdmitAll(t *testing.T) {
 			if len(admitted)+dups+dropped != len(tt.sigs) {
 				t.Errorf("counts do not add up to %d signatures", len(tt.sigs))
 			}
-			if plain := ledger.AdmitAll(set, hash, tt.sigs); !slices.Equal(signerIDs(plain), tt.want) {
+			if plain := admitAll(t, set, hash, tt.sigs); !slices.Equal(signerIDs(plain), tt.want) {
 				t.Errorf("AdmitAll = %v, want %v", signerIDs(plain), tt.want)
 			}
 			for _, a := range admitted {
@@ -200,7 +207,11 @@ func TestAdmitAllCap(t *testing.T) {
 	for i := range k {
 		sigs[i] = ledgertest.Signature(hash, k[i])
 	}
-	admitted, dups, dropped := ledger.AdmitAllCounted(set, hash, sigs)
+	admitted, n, err := ledger.AdmitAllCounted(t.Context(), gate, set, hash, sigs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dups, dropped := n.Duplicates, n.Dropped
 	if len(admitted) != ledger.MaxSignatures {
 		t.Fatalf("admitted %d, want %d", len(admitted), ledger.MaxSignatures)
 	}

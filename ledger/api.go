@@ -3,15 +3,17 @@
 // transaction hashes, signature recovery and admission, the merge checks, plan
 // expiry arithmetic, and the account API client that reads an account's signer set.
 //
-// It serves no HTTP; everything here is a pure function of its inputs except
-// AccountClient, which makes bounded HTTP calls, at most a set number at once,
-// each on a goroutine of its own and shared by the concurrent callers that
-// ask for the same account.
+// It serves no HTTP and holds no package-level mutable state; everything here
+// is a pure function of its inputs except AccountClient, which makes bounded
+// HTTP calls, at most a set number at once, each on a goroutine of its own
+// and shared by the concurrent callers that ask for the same account, and
+// SweepGate, a value its caller creates and passes in, which bounds how many
+// expensive signature recoveries run at once.
 package ledger
 
 // This file holds the types and constants other packages build on. The
 // behaviour lives beside it: network.go, envelope.go, close.go, expiry.go,
-// signers.go, admission.go, merge.go and client.go.
+// signers.go, admission.go, merge.go, plan.go and client.go.
 
 import (
 	"context"
@@ -19,6 +21,7 @@ import (
 	"errors"
 	"time"
 
+	"github.com/closerelay/closerelay/errcode"
 	"github.com/stellar/go-stellar-sdk/xdr"
 )
 
@@ -41,34 +44,25 @@ const (
 	MaxPlanSignerSet = 21 // 20 extra signers plus the master key
 )
 
-// Code is a machine-readable failure code answered to clients.
-type Code string
-
-// Codes produced by this package.
-const (
-	CodeBadXDR     Code = "BAD_XDR"
-	CodeNotAClose  Code = "NOT_A_CLOSE"
-	CodeRejected   Code = "REJECTED"
-	CodeBadNetwork Code = "BAD_NETWORK"
+// Code and Error are errcode's: ledger's failures are coded in the one
+// vocabulary (package errcode), and the HTTP layer answers them as they are.
+type (
+	Code  = errcode.Code
+	Error = errcode.Error
 )
 
-// Error is a classified failure: Code for the client, Reason a human sentence
-// that never contains a secret or an upstream body.
-type Error struct {
-	Code   Code
-	Reason string
-}
-
-func (e *Error) Error() string { return string(e.Code) + ": " + e.Reason }
+// The codes this package produces, under the names its files and tests use;
+// they are errcode's constants, not a list of their own (new code may name
+// errcode directly).
+const (
+	CodeBadXDR     = errcode.BadXDR
+	CodeNotAClose  = errcode.NotAClose
+	CodeRejected   = errcode.Rejected
+	CodeBadNetwork = errcode.BadNetwork
+)
 
 // CodeOf returns the Code carried by err, or "" when err carries none.
-func CodeOf(err error) Code {
-	var e *Error
-	if errors.As(err, &e) {
-		return e.Code
-	}
-	return ""
-}
+func CodeOf(err error) Code { return errcode.CodeOf(err) }
 
 // ErrAccountUnreachable is returned (wrapped) by AccountClient when the account
 // cannot be read: not found, timeout, transport error, unparsable answer.
@@ -96,6 +90,7 @@ type Close struct {
 	Hash     [32]byte                // under the plan's network passphrase
 	Account  string                  // G… account being closed
 	MaxTime  uint64                  // 0 when absent or unbounded
+	network  Network                 // the one Hash is under; set by ParseClose only
 }
 
 // Admitted is one signature that passed admission: Signer is its index in the

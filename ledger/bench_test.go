@@ -54,7 +54,7 @@ func BenchmarkRecoverByHint(b *testing.B) {
 	hash := [32]byte{1}
 	sig := ledgertest.Signature(hash, k[len(k)-1])
 	for b.Loop() {
-		if _, ok := set.Recover(hash, sig); !ok {
+		if _, ok, err := set.Recover(b.Context(), gate, hash, sig); !ok || err != nil {
 			b.Fatal("not recovered")
 		}
 	}
@@ -68,7 +68,7 @@ func BenchmarkRecoverSweep(b *testing.B) {
 	hash := [32]byte{1}
 	sig := ledgertest.ForgedSignature(hash, k[len(k)-1], [4]byte{0xde, 0xad, 0xbe, 0xef})
 	for b.Loop() {
-		if i, ok := set.Recover(hash, sig); !ok || i != len(k)-1 {
+		if i, ok, err := set.Recover(b.Context(), gate, hash, sig); !ok || err != nil || i != len(k)-1 {
 			b.Fatal("not recovered")
 		}
 	}
@@ -82,7 +82,7 @@ func BenchmarkCheckPartialReplay(b *testing.B) {
 	partial := ledgertest.AppendSignatures(ledgertest.StripSignatures(p.xdr), sig)
 	known := knownAs(sig.Signature, 7)
 	for b.Loop() {
-		if got, err := p.canon.CheckPartial(partial, known); err != nil || len(got) != 1 {
+		if got, err := p.canon.CheckPartial(b.Context(), gate, partial, known); err != nil || len(got) != 1 {
 			b.Fatal(err)
 		}
 	}
@@ -95,7 +95,7 @@ func BenchmarkCheckPartialNew(b *testing.B) {
 	partial := ledgertest.SignXDR(ledgertest.StripSignatures(p.xdr), testPass, p.acct.Keys[7])
 	known := knownAs(nil, 0)
 	for b.Loop() {
-		if got, err := p.canon.CheckPartial(partial, known); err != nil || len(got) != 1 {
+		if got, err := p.canon.CheckPartial(b.Context(), gate, partial, known); err != nil || len(got) != 1 {
 			b.Fatal(err)
 		}
 	}
@@ -114,7 +114,7 @@ func BenchmarkCheckPartialHostile(b *testing.B) {
 	sigs = append(sigs, ledgertest.ForgedSignature(p.hash, ledgertest.Keypair(555), [4]byte{0xde, 0xad, 0xbe, 0xef}))
 	partial := ledgertest.AppendSignatures(ledgertest.StripSignatures(p.xdr), sigs...)
 	for b.Loop() {
-		if _, err := p.canon.CheckPartial(partial, nil); err == nil {
+		if _, err := p.canon.CheckPartial(b.Context(), gate, partial, nil); err == nil {
 			b.Fatal("hostile partial accepted")
 		}
 	}
@@ -129,7 +129,7 @@ func BenchmarkAdmitAllPublish(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if got := ledger.AdmitAll(p.set, c.Hash, c.Envelope.Signatures()); len(got) != 1 {
+		if got, err := ledger.AdmitAll(b.Context(), gate, p.set, c.Hash, c.Envelope.Signatures()); err != nil || len(got) != 1 {
 			b.Fatal("not admitted")
 		}
 	}
@@ -166,14 +166,14 @@ func BenchmarkCheckPartialOtherPlan(b *testing.B) {
 							return
 						default:
 						}
-						if _, err := other.CheckPartial(attack, nil); err == nil {
+						if _, err := other.CheckPartial(b.Context(), gate, attack, nil); err == nil {
 							b.Error("the expensive partial was accepted")
 						}
 					}
 				})
 			}
 			for b.Loop() {
-				if got, err := p.canon.CheckPartial(honest, nil); err != nil || len(got) != 1 {
+				if got, err := p.canon.CheckPartial(b.Context(), gate, honest, nil); err != nil || len(got) != 1 {
 					b.Fatal(err)
 				}
 			}

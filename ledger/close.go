@@ -80,7 +80,7 @@ func ParseClose(b64 string, n Network) (*Close, error) {
 	if tb := env.TimeBounds(); tb != nil {
 		maxTime = uint64(tb.MaxTime)
 	}
-	return &Close{Envelope: env, Hash: hash, Account: account, MaxTime: maxTime}, nil
+	return &Close{Envelope: env, Hash: hash, Account: account, MaxTime: maxTime, network: n}, nil
 }
 
 func notAClose(reason string) *Error { return &Error{Code: CodeNotAClose, Reason: reason} }

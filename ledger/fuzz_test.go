@@ -114,7 +114,7 @@ func FuzzCheckPartial(f *testing.F) {
 	}
 	f.Add([]byte{})
 	f.Fuzz(func(t *testing.T, raw []byte) {
-		got, err := p.canon.CheckPartial(base64.StdEncoding.EncodeToString(raw), nil)
+		got, err := p.canon.CheckPartial(t.Context(), gate, base64.StdEncoding.EncodeToString(raw), nil)
 		if err != nil {
 			if c := ledger.CodeOf(err); c != ledger.CodeBadXDR && c != ledger.CodeRejected {
 				t.Fatalf("refusal %v has code %q", err, c)

@@ -23,6 +23,31 @@ func keys(from, n int) []*keypair.Full {
 	return out
 }
 
+// gate is the sweep gate of the external tests, sized as in production.
+var gate = ledger.NewSweepGate(ledger.DefaultSweepSlots())
+
+// recoverSig is set.Recover under gate, for a caller whose context never
+// ends: any error fails the test.
+func recoverSig(tb testing.TB, set *ledger.SignerSet, hash [32]byte, sig xdr.DecoratedSignature) (int, bool) {
+	tb.Helper()
+	i, ok, err := set.Recover(tb.Context(), gate, hash, sig)
+	if err != nil {
+		tb.Fatalf("Recover: %v", err)
+	}
+	return i, ok
+}
+
+// admitAll is ledger.AdmitAll under gate, for a caller whose context never
+// ends: any error fails the test.
+func admitAll(tb testing.TB, set *ledger.SignerSet, hash [32]byte, sigs []xdr.DecoratedSignature) []ledger.Admitted {
+	tb.Helper()
+	admitted, err := ledger.AdmitAll(tb.Context(), gate, set, hash, sigs)
+	if err != nil {
+		tb.Fatalf("AdmitAll: %v", err)
+	}
+	return admitted
+}
+
 // setOf is the candidate set of kps, signer i being kps[i].
 func setOf(kps ...*keypair.Full) *ledger.SignerSet {
 	signers := make([]ledger.Signer, len(kps))

@@ -1,6 +1,7 @@
 package ledger
 
 import (
+	"context"
 	"crypto/ed25519"
 	"fmt"
 	"strings"
@@ -71,13 +72,17 @@ func NewCanonical(canonicalXDR string, passphrase string, signers *SignerSet) (*
 // taken as that signer's without verification (see KnownFunc); a replay
 // costs a lookup. An answer naming no signer of the set is ignored.
 //
+// Recovery runs under gate and may wait for a sweep (see SignerSet.Recover):
+// when ctx ends before a sweep can start, CheckPartial stops and returns
+// ctx's error, which is no *Error (the client has gone; nobody is answered).
+//
 // Cost: a decoded envelope carries at most MaxSignatures (20) signatures, and
 // recovering one costs at most one verification per candidate (MaxPlanSignerSet,
 // 21, for a real account), since pass two skips what pass one tried. The
 // worst hostile partial, valid signatures under forged hints with an
 // unrecoverable one last, therefore costs at most 20 × 21 ed25519
 // verifications, and refusal stops the work at the first bad signature.
-func (c *Canonical) CheckPartial(partial string, known KnownFunc) ([]Admitted, error) {
+func (c *Canonical) CheckPartial(ctx context.Context, gate *SweepGate, partial string, known KnownFunc) ([]Admitted, error) {
 	// Check 5.
 	if partial == "" {
 		return nil, &Error{Code: CodeBadXDR, Reason: "the partial envelope is empty"}
@@ -106,7 +111,10 @@ func (c *Canonical) CheckPartial(partial string, known KnownFunc) ([]Admitted, e
 			continue // the same bytes again, under another hint: a duplicate
 		}
 		if !ok {
-			i, ok = c.Signers.Recover(c.Hash, sig)
+			i, ok, err = c.Signers.Recover(ctx, gate, c.Hash, sig)
+			if err != nil {
+				return nil, err
+			}
 		}
 		if !ok {
 			return nil, rejected(fmt.Sprintf("signature %d of the partial does not verify under any signer of the account", k+1))

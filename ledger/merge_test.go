@@ -2,9 +2,12 @@ package ledger_test
 
 import (
 	"bytes"
+	"context"
 	"crypto/ed25519"
+	"errors"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/closerelay/closerelay/ledger"
 	"github.com/closerelay/closerelay/ledger/ledgertest"
@@ -32,19 +35,11 @@ func newPlan(t testing.TB, extra int) plan {
 	if err != nil {
 		t.Fatal(err)
 	}
-	admitted := ledger.AdmitAll(set, c.Hash, c.Envelope.Signatures())
-	sigs := make([]xdr.DecoratedSignature, len(admitted))
-	for i, a := range admitted {
-		sigs[i] = a.Sig
-	}
-	canonical, err := ledger.EncodeEnvelope(ledger.WithSignatures(c.Envelope, sigs))
+	admitted, _, err := ledger.AdmitPlan(t.Context(), gate, c, set, time.Now())
 	if err != nil {
 		t.Fatal(err)
 	}
-	canon, err := ledger.NewCanonical(canonical, testPass, set)
-	if err != nil {
-		t.Fatal(err)
-	}
+	canon := admitted.Canonical()
 	if canon.Hash != hash {
 		t.Fatalf("canonical hash %x, want %x", canon.Hash, hash)
 	}
@@ -144,7 +139,7 @@ func TestCheckPartial(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := p.canon.CheckPartial(tt.partial, tt.known)
+			got, err := p.canon.CheckPartial(t.Context(), gate, tt.partial, tt.known)
 			if tt.wantCode != "" {
 				wantCode(t, err, tt.wantCode)
 				if got != nil {
@@ -191,7 +186,7 @@ func TestCheckPartialReplaySkipsVerification(t *testing.T) {
 	blind := &ledger.Canonical{XDR: p.canon.XDR, Passphrase: testPass, Hash: p.hash, Signers: setOf(ledgertest.Keypair(700), ledgertest.Keypair(701))}
 	partial := ledgertest.AppendSignatures(ledgertest.StripSignatures(p.xdr), replay)
 
-	if _, err := blind.CheckPartial(partial, nil); ledger.CodeOf(err) != ledger.CodeRejected {
+	if _, err := blind.CheckPartial(t.Context(), gate, partial, nil); ledger.CodeOf(err) != ledger.CodeRejected {
 		t.Fatalf("without known: %v, want REJECTED", err)
 	}
 	calls := 0
@@ -199,7 +194,7 @@ func TestCheckPartialReplaySkipsVerification(t *testing.T) {
 		calls++
 		return 0, bytes.Equal(b, replay.Signature)
 	}
-	got, err := blind.CheckPartial(partial, known)
+	got, err := blind.CheckPartial(t.Context(), gate, partial, known)
 	if err != nil || !slices.Equal(signerIDs(got), []int{0}) {
 		t.Fatalf("with known: %v, %v; want signer 0", signerIDs(got), err)
 	}
@@ -224,14 +219,34 @@ func TestCheckPartialBigAccount(t *testing.T) {
 		sigs[i] = ledgertest.ForgedSignature(p.hash, k[i], k[(i+1)%len(k)].Hint())
 	}
 	partial := ledgertest.AppendSignatures(ledgertest.StripSignatures(p.xdr), sigs...)
-	got, err := p.canon.CheckPartial(partial, nil)
+	got, err := p.canon.CheckPartial(t.Context(), gate, partial, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(got) != ledger.MaxSignatures {
 		t.Fatalf("admitted %d, want %d", len(got), ledger.MaxSignatures)
 	}
-	if all := ledger.AdmitAll(p.set, p.hash, append(sigs, ledgertest.Signature(p.hash, p.acct.Master))); len(all) > ledger.MaxSignatures {
+	if all := admitAll(t, p.set, p.hash, append(sigs, ledgertest.Signature(p.hash, p.acct.Master))); len(all) > ledger.MaxSignatures {
 		t.Fatalf("AdmitAll returned %d signatures", len(all))
+	}
+}
+
+// TestCheckPartialEndedContext: a partial whose signature needs a sweep
+// stops with the context's error, which carries no code (the client has
+// gone), when its request's context has ended; one that needs no sweep is
+// checked as usual.
+func TestCheckPartialEndedContext(t *testing.T) {
+	p := newPlan(t, 3)
+	k := p.acct.Keys
+	unsigned := ledgertest.StripSignatures(p.xdr)
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	sweep := ledgertest.AppendSignatures(unsigned, ledgertest.ForgedSignature(p.hash, k[1], [4]byte{0xde, 0xad, 0xbe, 0xef}))
+	if got, err := p.canon.CheckPartial(ctx, gate, sweep, nil); !errors.Is(err, context.Canceled) || ledger.CodeOf(err) != "" || got != nil {
+		t.Errorf("a sweep under an ended context: %v, %v; want context.Canceled, uncoded", got, err)
+	}
+	own := ledgertest.SignXDR(unsigned, testPass, k[1])
+	if got, err := p.canon.CheckPartial(ctx, gate, own, nil); err != nil || !slices.Equal(signerIDs(got), []int{1}) {
+		t.Errorf("pass one under an ended context: %v, %v; want signer 1", signerIDs(got), err)
 	}
 }

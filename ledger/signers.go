@@ -1,6 +1,7 @@
 package ledger
 
 import (
+	"context"
 	"crypto/ed25519"
 	"runtime"
 
@@ -8,22 +9,15 @@ import (
 	"github.com/stellar/go-stellar-sdk/xdr"
 )
 
-// onVerify, when set, is called before each verification. It exists so that
-// tests can count verifications, the cost recovery is designed to bound;
-// ed25519.Verify itself stays a direct call so it keeps allocating nothing.
-var onVerify func()
-
-func verify(key ed25519.PublicKey, msg, sig []byte) bool {
-	if onVerify != nil {
-		onVerify()
-	}
-	return ed25519.Verify(key, msg, sig)
-}
-
-// Sweeps (recovery's pass two) are the only unbounded-by-honesty cost of
-// admission: a signature under a hint that matches nobody, or an invalid one,
-// costs one verification per candidate, and nothing but CPU stops a client
-// from sending them. So sweeps are gated twice, while pass one (an honest
+// SweepGate bounds recovery's sweeps (pass two of Recover). It is a value
+// that the composition root creates once and passes down, not package
+// state: one gate is shared by every plan of a relay. A SweepGate is safe for
+// concurrent use; the zero value is not usable, use NewSweepGate.
+//
+// Sweeps are the only unbounded-by-honesty cost of admission: a signature
+// under a hint that matches nobody, or an invalid one, costs one
+// verification per candidate, and nothing but CPU stops a client from
+// sending them. So sweeps are gated twice, while pass one (an honest
 // signature under its own hint: one verification) never waits:
 //
 //   - per plan: at most one sweep at a time for one transaction hash
@@ -31,36 +25,77 @@ func verify(key ed25519.PublicKey, msg, sig []byte) bool {
 //     which only serializes their sweeps). Hammering one plan with such
 //     signatures therefore takes at most one core, however many connections
 //     the hammering uses, and the plan's honest co-signers keep the others.
-//   - process-wide: at most sweepSlots sweeps at once, GOMAXPROCS-1 (at
-//     least 1), so that even sweeps spread over many plans leave a core to
-//     pass one, replays and the HTTP stack. Each plan has at most one waiter
-//     here, and a channel's waiters are served in order, so plans take turns.
+//   - relay-wide: at most slots sweeps at once (DefaultSweepSlots in
+//     production, GOMAXPROCS-1), so that even sweeps spread over many plans
+//     leave a core to pass one, replays and the HTTP stack. Each plan has at
+//     most one waiter here, and a channel's waiters are served in order, so
+//     plans take turns.
 //
-// Waiting costs a parked goroutine, no CPU. The total work is unchanged; it
-// is only kept from crowding out cheap, honest requests.
+// Waiting costs a parked goroutine, no CPU, and every wait selects on the
+// caller's context: a request whose client has gone stops queueing at once,
+// and one whose context has already ended never sweeps. The total work is
+// unchanged; it is only kept from crowding out cheap, honest requests.
+type SweepGate struct {
+	plans [sweepStripes]chan struct{} // one slot each: a plan's sweep in progress
+	slots chan struct{}               // capacity slots: the relay's sweeps in progress
+
+	// onVerify, when set, is called before each verification made under
+	// this gate. Only tests set it (signers_export_test.go), before the gate is
+	// shared, so that they can count verifications, the cost recovery is
+	// designed to bound; ed25519.Verify itself stays a direct call so it
+	// keeps allocating nothing.
+	onVerify func()
+}
+
 const sweepStripes = 256
 
-var (
-	sweepGates = func() (g [sweepStripes]chan struct{}) {
-		for i := range g {
-			g[i] = make(chan struct{}, 1)
-		}
-		return g
-	}()
-	sweepSlots = make(chan struct{}, max(1, runtime.GOMAXPROCS(0)-1))
-)
-
-// acquireSweep waits for hash's plan gate, then for a process-wide slot;
-// the returned function releases both.
-func acquireSweep(hash [32]byte) (release func()) {
-	gate := sweepGates[int(hash[0])%sweepStripes]
-	gate <- struct{}{}
-	slots := sweepSlots
-	slots <- struct{}{}
-	return func() {
-		<-slots
-		<-gate
+// NewSweepGate returns a gate that lets at most slots sweeps run at once
+// (at least one), and at most one per plan.
+func NewSweepGate(slots int) *SweepGate {
+	g := &SweepGate{slots: make(chan struct{}, max(1, slots))}
+	for i := range g.plans {
+		g.plans[i] = make(chan struct{}, 1)
 	}
+	return g
+}
+
+// DefaultSweepSlots is the relay-wide sweep limit for production: one less
+// than GOMAXPROCS as it is now, and at least one.
+func DefaultSweepSlots() int { return max(1, runtime.GOMAXPROCS(0)-1) }
+
+func (g *SweepGate) verify(key ed25519.PublicKey, msg, sig []byte) bool {
+	if g.onVerify != nil {
+		g.onVerify()
+	}
+	return ed25519.Verify(key, msg, sig)
+}
+
+// acquire waits for hash's plan gate, then for a relay-wide slot, or for
+// ctx to end; on success the caller must release(hash). A context that has
+// already ended never takes a gate, even a free one.
+func (g *SweepGate) acquire(ctx context.Context, hash [32]byte) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	plan := g.plans[int(hash[0])%sweepStripes]
+	select {
+	case plan <- struct{}{}:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	select {
+	case g.slots <- struct{}{}:
+		return nil
+	case <-ctx.Done():
+		<-plan
+		return ctx.Err()
+	}
+}
+
+// release gives back what acquire(hash) took.
+func (g *SweepGate) release(hash [32]byte) {
+	<-g.slots
+	<-g.plans[int(hash[0])%sweepStripes]
 }
 
 // HintOf is a public key's canonical signature hint: its last four bytes,
@@ -131,7 +166,8 @@ func (s *SignerSet) Len() int {
 }
 
 // Recover finds the signer whose key verifies sig over hash (SPEC "Signature
-// admission", items 1 and 2) and returns its index.
+// admission", items 1 and 2) and returns its index; ok is false when no
+// candidate does.
 //
 // The hint is attacker-chosen, so it only orders the work: pass one verifies
 // against the candidates whose canonical hint equals sig.Hint (normally one,
@@ -140,34 +176,38 @@ func (s *SignerSet) Len() int {
 // matches nobody and costs nothing. The worst case, a signature that
 // matches nobody, costs one verification per candidate.
 //
-// Pass two waits for its plan's sweep gate and a process-wide slot (see
-// sweepGates); pass one never waits.
-func (s *SignerSet) Recover(hash [32]byte, sig xdr.DecoratedSignature) (int, bool) {
+// Pass one never waits. Pass two waits for its plan's sweep gate and a
+// relay-wide slot of gate (see SweepGate), or for ctx: err is ctx's error
+// when ctx ended before the sweep could start, and nil otherwise. gate must
+// not be nil.
+func (s *SignerSet) Recover(ctx context.Context, gate *SweepGate, hash [32]byte, sig xdr.DecoratedSignature) (signer int, ok bool, err error) {
 	if s == nil || len(sig.Signature) != ed25519.SignatureSize {
-		return 0, false
+		return 0, false, nil
 	}
 	msg := hash[:]
 	tried := s.byHint[sig.Hint]
 	for _, i := range tried {
-		if verify(s.signers[i].Key, msg, sig.Signature) {
-			return i, true
+		if gate.verify(s.signers[i].Key, msg, sig.Signature) {
+			return i, true, nil
 		}
 	}
 	if len(tried) == s.usable {
-		return 0, false // pass one tried every candidate
+		return 0, false, nil // pass one tried every candidate
 	}
-	release := acquireSweep(hash)
-	defer release()
+	if err := gate.acquire(ctx, hash); err != nil {
+		return 0, false, err
+	}
+	defer gate.release(hash)
 	for i := range s.signers {
 		// Every valid key whose hint equals sig.Hint was tried in pass one.
 		if len(s.signers[i].Key) != ed25519.PublicKeySize || s.signers[i].Hint == sig.Hint {
 			continue
 		}
-		if verify(s.signers[i].Key, msg, sig.Signature) {
-			return i, true
+		if gate.verify(s.signers[i].Key, msg, sig.Signature) {
+			return i, true, nil
 		}
 	}
-	return 0, false
+	return 0, false, nil
 }
 
 // stamp is sig re-stamped with signer i's canonical hint (SPEC "Signature

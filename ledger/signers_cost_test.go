@@ -56,8 +56,9 @@ func TestCheckPartialWorstCase(t *testing.T) {
 	}
 	sigs = append(sigs, expensive(t, loadkit.ForgedHint))
 	worst := ledgertest.AppendSignatures(unsigned, sigs...)
-	var err error
-	if n := ledger.CountVerifications(func() { _, err = p.canon.CheckPartial(worst, nil) }); n != worstCase {
+	g, verifications := ledger.NewCountingSweepGate(1)
+	_, err := p.canon.CheckPartial(t.Context(), g, worst, nil)
+	if n := verifications(); n != worstCase {
 		t.Errorf("the worst partial cost %d verifications, want the bound %d", n, worstCase)
 	}
 	wantCode(t, err, ledger.CodeRejected)
@@ -83,7 +84,9 @@ func TestCheckPartialWorstCase(t *testing.T) {
 			sigs[i] = kinds[rng.IntN(len(kinds))]()
 		}
 		partial := ledgertest.AppendSignatures(unsigned, sigs...)
-		if got := ledger.CountVerifications(func() { _, _ = p.canon.CheckPartial(partial, nil) }); got > worstCase {
+		g, verifications := ledger.NewCountingSweepGate(1)
+		_, _ = p.canon.CheckPartial(t.Context(), g, partial, nil)
+		if got := verifications(); got > worstCase {
 			t.Fatalf("a partial of %d signatures cost %d verifications, over the bound %d", n, got, worstCase)
 		}
 	}
@@ -96,8 +99,9 @@ func TestCheckPartialStopsAtFirstUnrecoverable(t *testing.T) {
 	k := p.acct.Keys
 	partial := ledgertest.AppendSignatures(ledgertest.StripSignatures(p.xdr),
 		expensive(t, hintOf(k[3])), ledgertest.Signature(p.hash, k[4]), ledgertest.Signature(p.hash, k[5]))
-	var err error
-	if n := ledger.CountVerifications(func() { _, err = p.canon.CheckPartial(partial, nil) }); n != ledger.MaxPlanSignerSet {
+	g, verifications := ledger.NewCountingSweepGate(1)
+	_, err := p.canon.CheckPartial(t.Context(), g, partial, nil)
+	if n := verifications(); n != ledger.MaxPlanSignerSet {
 		t.Errorf("%d verifications, want %d (one sweep of the first signature)", n, ledger.MaxPlanSignerSet)
 	}
 	wantCode(t, err, ledger.CodeRejected)

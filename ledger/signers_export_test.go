@@ -2,13 +2,13 @@ package ledger
 
 import "sync/atomic"
 
-// CountVerifications runs f and returns how many ed25519 verifications it
-// made, for the external tests of the cost bounds. Not for parallel tests:
-// it swaps the package's verification hook.
-func CountVerifications(f func()) int {
+// NewCountingSweepGate is NewSweepGate(slots) whose verifications are
+// counted, for the external tests of the cost bounds: verifications reports
+// how many ed25519 verifications were made under the gate so far. Each
+// gate counts its own, so tests that use one each may run in parallel.
+func NewCountingSweepGate(slots int) (gate *SweepGate, verifications func() int) {
+	gate = NewSweepGate(slots)
 	var n atomic.Int64
-	onVerify = func() { n.Add(1) }
-	defer func() { onVerify = nil }()
-	f()
-	return int(n.Load())
+	gate.onVerify = func() { n.Add(1) }
+	return gate, func() int { return int(n.Load()) }
 }

@@ -1,7 +1,9 @@
 package ledger
 
 import (
+	"context"
 	"crypto/ed25519"
+	"errors"
 	"sync/atomic"
 	"testing"
 	"testing/synctest"
@@ -24,9 +26,16 @@ func fullSignerSet() ([]ed25519.PrivateKey, *SignerSet) {
 	return privs, NewSignerSet(signers)
 }
 
+// countingGate is a gate of one slot whose verifications n counts.
+func countingGate(n *int) *SweepGate {
+	g := NewSweepGate(1)
+	g.onVerify = func() { *n++ }
+	return g
+}
+
 // TestRecoverCost counts verifications: pass one tries only the candidates
 // under the signature's hint, pass two never retries them, and a signature
-// of the wrong length costs none. Not parallel: it swaps verify.
+// of the wrong length costs none.
 func TestRecoverCost(t *testing.T) {
 	privs, set := fullSignerSet()
 	hash := [32]byte{3}
@@ -49,12 +58,13 @@ func TestRecoverCost(t *testing.T) {
 		{"nobody's, under a signer's hint: every candidate once", xdr.DecoratedSignature{Hint: set.signers[2].Hint, Signature: ed25519.Sign(stranger, hash[:])}, len(privs), false},
 		{"wrong length: none", xdr.DecoratedSignature{Hint: set.signers[0].Hint, Signature: make([]byte, 63)}, 0, false},
 	}
-	defer func() { onVerify = nil }()
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			n := 0
-			onVerify = func() { n++ }
-			_, found := set.Recover(hash, tt.sig)
+			_, found, err := set.Recover(t.Context(), countingGate(&n), hash, tt.sig)
+			if err != nil {
+				t.Fatal(err)
+			}
 			if found != tt.found || n != tt.want {
 				t.Errorf("found=%v after %d verifications, want found=%v after %d", found, n, tt.found, tt.want)
 			}
@@ -129,12 +139,10 @@ func TestCheckPartialCost(t *testing.T) {
 			return out
 		}(), nil, 0, false},
 	}
-	defer func() { onVerify = nil }()
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			n := 0
-			onVerify = func() { n++ }
-			_, err := c.CheckPartial(tt.partial, tt.known)
+			_, err := c.CheckPartial(t.Context(), countingGate(&n), tt.partial, tt.known)
 			if (err == nil) != tt.ok || n != tt.want {
 				t.Errorf("err=%v after %d verifications, want ok=%v after %d", err, n, tt.ok, tt.want)
 			}
@@ -143,24 +151,18 @@ func TestCheckPartialCost(t *testing.T) {
 }
 
 // TestSweepGates: while one sweep runs, another sweep of the same plan waits
-// for the plan's gate and a sweep of another plan waits for the
-// process-wide slot (one here), and neither verifies anything; a signature
-// under its own hint (pass one) does not wait. Not parallel: it swaps the
-// gates and the verification hook.
+// for the plan's gate and a sweep of another plan waits for the relay-wide
+// slot (one here), and neither verifies anything; a signature under its own
+// hint (pass one) does not wait.
 func TestSweepGates(t *testing.T) {
 	privs, set := fullSignerSet()
 	stranger := ed25519.NewKeyFromSeed(make([]byte, 32))
-	savedGates, savedSlots := sweepGates, sweepSlots
-	defer func() { sweepGates, sweepSlots, onVerify = savedGates, savedSlots, nil }()
 	synctest.Test(t, func(t *testing.T) {
-		// Channels made in the bubble, so that waiting on them is durable.
-		for i := range sweepGates {
-			sweepGates[i] = make(chan struct{}, 1)
-		}
-		sweepSlots = make(chan struct{}, 1)
+		// Made in the bubble, so that waiting on its channels is durable.
+		gate := NewSweepGate(1)
 		release := make(chan struct{})
 		var calls atomic.Int32
-		onVerify = func() {
+		gate.onVerify = func() {
 			if calls.Add(1) == 1 {
 				<-release // the first sweep holds its gates here
 			}
@@ -169,8 +171,8 @@ func TestSweepGates(t *testing.T) {
 		sweep := func(hash [32]byte) {
 			sig := xdr.DecoratedSignature{Signature: ed25519.Sign(stranger, hash[:])} // zero hint: nobody's
 			go func() {
-				_, ok := set.Recover(hash, sig)
-				results <- ok
+				_, ok, err := set.Recover(t.Context(), gate, hash, sig)
+				results <- ok || err != nil
 			}()
 		}
 		planA, planB := [32]byte{1}, [32]byte{2} // different gates
@@ -183,20 +185,104 @@ func TestSweepGates(t *testing.T) {
 			t.Fatalf("%d verifications while the first sweep held the gates, want 1", n)
 		}
 		own := xdr.DecoratedSignature{Hint: set.signers[4].Hint, Signature: ed25519.Sign(privs[4], planA[:])}
-		if i, ok := set.Recover(planA, own); !ok || i != 4 {
-			t.Fatalf("pass one during a sweep: %d, %v", i, ok)
+		if i, ok, err := set.Recover(t.Context(), gate, planA, own); !ok || i != 4 || err != nil {
+			t.Fatalf("pass one during a sweep: %d, %v, %v", i, ok, err)
 		}
 		close(release)
 		for range 3 {
 			if <-results {
-				t.Error("a stranger's signature was recovered")
+				t.Error("a stranger's signature was recovered, or a sweep failed")
 			}
 		}
 		if n, want := calls.Load(), int32(3*len(privs)+1); n != want {
 			t.Errorf("%d verifications in all, want %d", n, want)
 		}
-		if len(sweepSlots) != 0 || len(sweepGates[1]) != 0 || len(sweepGates[2]) != 0 {
+		if len(gate.slots) != 0 || len(gate.plans[1]) != 0 || len(gate.plans[2]) != 0 {
 			t.Error("a gate was not released")
+		}
+	})
+}
+
+// TestSweepGateContext: a request whose context ends while its sweep waits
+// stops waiting at once and verifies nothing, whether it waits for its
+// plan's gate or for the relay-wide slot, and gives back what it took; one
+// whose context has already ended does not sweep even with every gate free.
+// Pass one still runs: it never waits.
+func TestSweepGateContext(t *testing.T) {
+	privs, set := fullSignerSet()
+	stranger := ed25519.NewKeyFromSeed(make([]byte, 32))
+	nobodys := func(hash [32]byte) xdr.DecoratedSignature {
+		return xdr.DecoratedSignature{Signature: ed25519.Sign(stranger, hash[:])} // zero hint: a sweep
+	}
+	synctest.Test(t, func(t *testing.T) {
+		gate := NewSweepGate(1)
+		release := make(chan struct{})
+		var calls atomic.Int32
+		gate.onVerify = func() {
+			if calls.Add(1) == 1 {
+				<-release // the first sweep holds plan A's gate and the slot
+			}
+		}
+		planA, planB := [32]byte{1}, [32]byte{2}
+		holder := make(chan error, 1)
+		go func() {
+			_, _, err := set.Recover(context.Background(), gate, planA, nobodys(planA))
+			holder <- err
+		}()
+		synctest.Wait()
+
+		for name, hash := range map[string][32]byte{"plan gate": planA, "relay-wide slot": planB} {
+			ctx, cancel := context.WithCancel(context.Background())
+			done := make(chan error, 1)
+			go func() {
+				_, ok, err := set.Recover(ctx, gate, hash, nobodys(hash))
+				if ok {
+					err = errors.New("recovered")
+				}
+				done <- err
+			}()
+			synctest.Wait()
+			select {
+			case err := <-done:
+				t.Fatalf("waiting for the %s: returned %v before its context ended", name, err)
+			default:
+			}
+			cancel() // the client went away
+			synctest.Wait()
+			select {
+			case err := <-done:
+				if !errors.Is(err, context.Canceled) {
+					t.Errorf("waiting for the %s: %v, want context.Canceled", name, err)
+				}
+			default:
+				t.Fatalf("waiting for the %s: still waiting after its context ended", name)
+			}
+		}
+		if n := calls.Load(); n != 1 {
+			t.Errorf("%d verifications, want only the holder's first", n)
+		}
+
+		close(release)
+		if err := <-holder; err != nil {
+			t.Fatal(err)
+		}
+		if len(gate.slots) != 0 || len(gate.plans[1]) != 0 || len(gate.plans[2]) != 0 {
+			t.Fatal("a gate was not released")
+		}
+
+		// Already ended: no sweep, however free the gates; pass one runs.
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		before := calls.Load()
+		if _, ok, err := set.Recover(ctx, gate, planB, nobodys(planB)); ok || !errors.Is(err, context.Canceled) {
+			t.Errorf("ended context: %v, %v; want context.Canceled", ok, err)
+		}
+		if n := calls.Load() - before; n != 0 {
+			t.Errorf("ended context: %d verifications, want none", n)
+		}
+		own := xdr.DecoratedSignature{Hint: set.signers[4].Hint, Signature: ed25519.Sign(privs[4], planB[:])}
+		if i, ok, err := set.Recover(ctx, gate, planB, own); !ok || i != 4 || err != nil {
+			t.Errorf("pass one under an ended context: %d, %v, %v", i, ok, err)
 		}
 	})
 }

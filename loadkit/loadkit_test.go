@@ -3,13 +3,13 @@ package loadkit_test
 import (
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/closerelay/closerelay/ledger"
 	"github.com/closerelay/closerelay/ledger/ledgertest"
 	"github.com/closerelay/closerelay/loadkit"
 	"github.com/stellar/go-stellar-sdk/keypair"
 	"github.com/stellar/go-stellar-sdk/network"
-	"github.com/stellar/go-stellar-sdk/xdr"
 )
 
 func TestBuildPlan(t *testing.T) {
@@ -22,15 +22,12 @@ func TestBuildPlan(t *testing.T) {
 	}
 	publisher := len(acct.Keys) - 1
 	set := ledger.NewSignerSet(signersOf(acct))
-	admitted := ledger.AdmitAll(set, c.Hash, c.Envelope.Signatures())
-	canonXDR, err := ledger.EncodeEnvelope(ledger.WithSignatures(c.Envelope, []xdr.DecoratedSignature{admitted[0].Sig}))
+	gate := ledger.NewSweepGate(ledger.DefaultSweepSlots())
+	published, _, err := ledger.AdmitPlan(t.Context(), gate, c, set, time.Now())
 	if err != nil {
 		t.Fatal(err)
 	}
-	canon, err := ledger.NewCanonical(canonXDR, pass, set)
-	if err != nil {
-		t.Fatal(err)
-	}
+	canon := published.Canonical()
 	plans, err := loadkit.BuildPlans([]loadkit.PlanInput{{ID: "p", Envelope: c.Envelope, Passphrase: pass, Keys: acct.Keys, Publisher: publisher}},
 		loadkit.Counts{Fresh: 3, Strangers: 2, Expensive: 2})
 	if err != nil {
@@ -44,7 +41,7 @@ func TestBuildPlan(t *testing.T) {
 	wantSigner := func(kind string, partials []string, want func(i int) int) {
 		t.Helper()
 		for i, x := range partials {
-			got, err := canon.CheckPartial(x, nil)
+			got, err := canon.CheckPartial(t.Context(), gate, x, nil)
 			if err != nil || len(got) != 1 || got[0].Signer != want(i) {
 				t.Errorf("%s %d: %v, %v; want signer %d", kind, i, got, err, want(i))
 			}
@@ -55,7 +52,7 @@ func TestBuildPlan(t *testing.T) {
 	wantSigner("fresh", p.Fresh, func(int) int { return publisher })
 	for kind, partials := range map[string][]string{"stranger": p.Strangers, "expensive": p.Expensive} {
 		for i, x := range partials {
-			if _, err := canon.CheckPartial(x, nil); ledger.CodeOf(err) != ledger.CodeRejected {
+			if _, err := canon.CheckPartial(t.Context(), gate, x, nil); ledger.CodeOf(err) != ledger.CodeRejected {
 				t.Errorf("%s %d: %v, want REJECTED", kind, i, err)
 			}
 		}

@@ -164,7 +164,7 @@
 // verification, expiry included; mint a new flow), then the forward checks,
 // all 400, in this order:
 //
-//	MALFORMED_XDR                      not base64 XDR of a transaction envelope, or trailing bytes
+//	MALFORMED_XDR                      not strict base64 XDR of a transaction envelope (line breaks included), or trailing bytes
 //	FEE_BUMP_NOT_ALLOWED               the envelope is a fee-bump
 //	FORWARD_TX_SOURCE_NOT_MEDIATOR     transaction source is not M
 //	WRONG_OPERATION_COUNT              not exactly two operations
@@ -184,9 +184,16 @@
 //
 // # For the HTTP layer
 //
-// Service implements the route: Mint and Cosign return *Error values whose
-// Code and Status are the answer, and whose Reason is safe to show. A
-// MEDIATOR_NOT_CONFIGURED error unwraps to ErrNotConfigured or
-// ErrMalformedSecret, for the operator's log; the route should not show the
-// distinction to clients. Any error that is not an *Error is internal.
+// Service implements the route: Mint and Cosign refuse with *errcode.Error
+// values, whose Code (and its status, from errcode's one table) is the
+// answer and whose Reason is safe to show. A MEDIATOR_NOT_CONFIGURED error
+// unwraps to ErrNotConfigured or ErrMalformedSecret, for the operator's log;
+// the route should not show the distinction to clients. Any error that is
+// not an *errcode.Error is internal.
+//
+// Networks, envelope decoding and encoding, the transaction hash and the
+// signature cap are package ledger's, the same rules the plan routes apply:
+// a network is exactly one of ledger.ParseNetwork's identifiers, with no
+// fallback, and the forward must decode under ledger.DecodeEnvelope (strict
+// base64: a line break or non-zero padding bits are MALFORMED_XDR).
 package mediator

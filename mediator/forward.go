@@ -3,6 +3,8 @@ package mediator
 import (
 	"time"
 
+	"github.com/closerelay/closerelay/errcode"
+	"github.com/closerelay/closerelay/ledger"
 	"github.com/stellar/go-stellar-sdk/strkey"
 	"github.com/stellar/go-stellar-sdk/xdr"
 )
@@ -20,8 +22,8 @@ const (
 
 // ValidateForward checks that envelopeB64 is exactly the accepted forward
 // shape for mediatorAddress and committedDestination (SPEC "Accepted forward
-// envelope") and returns nil, or an *Error carrying the first failing code of
-// ForwardCodes' order. All addresses are compared as strkey strings, so a
+// envelope") and returns nil, or an *errcode.Error carrying the first failing
+// code of ForwardCodes' order. All addresses are compared as strkey strings, so a
 // muxed M… account is never the mediator and never the committed destination,
 // and a payment to M… with a merge to G… of the same key is a mismatch.
 //
@@ -39,23 +41,25 @@ func ValidateForward(envelopeB64, mediatorAddress, committedDestination string, 
 // (CONTRACT section 13): right after FORWARD_DESTINATION_NOT_COMMITTED, and
 // so before the time bounds, a forward whose memo is not exactly
 // committedMemo (same type, same value; MEMO_NONE never matches) is refused
-// with CodeMemoNotCommitted. The zero Memo commits nothing and accepts any
+// with FORWARD_MEMO_NOT_COMMITTED. The zero Memo commits nothing and accepts any
 // memo, exactly as ValidateForward.
 func ValidateForwardMemo(envelopeB64, mediatorAddress, committedDestination string, committedMemo Memo, now time.Time) error {
 	if _, err := parseForward(envelopeB64, mediatorAddress, committedDestination, committedMemo, now); err != nil {
 		return err
 	}
-	return nil // not `return err`: a nil *Error would be a non-nil error
+	return nil // not `return err`: a nil *errcode.Error would be a non-nil error
 }
 
 // parseForward is ValidateForwardMemo that also hands back the decoded
 // envelope, so co-signing decodes once.
-func parseForward(envelopeB64, mediator, committed string, memo Memo, now time.Time) (xdr.TransactionEnvelope, *Error) {
-	var env xdr.TransactionEnvelope
-	// SafeUnmarshalBase64 bounds allocations by the input's length and refuses
-	// trailing bytes, so hostile input costs linear work and cannot panic.
-	if err := xdr.SafeUnmarshalBase64(envelopeB64, &env); err != nil {
-		return env, clientError(CodeMalformedXDR, "envelope is not a base64 XDR transaction envelope")
+func parseForward(envelopeB64, mediator, committed string, memo Memo, now time.Time) (xdr.TransactionEnvelope, *errcode.Error) {
+	// The relay's one decoder: strict base64 (no line breaks, zero padding
+	// bits), no trailing bytes, bounded depth and allocation, so hostile
+	// input costs linear work and cannot panic, and one envelope has one
+	// accepted spelling on every route.
+	env, err := ledger.DecodeEnvelope(envelopeB64)
+	if err != nil {
+		return env, errcode.New(errcode.MalformedXDR, "envelope is not a base64 XDR transaction envelope")
 	}
 
 	var (
@@ -66,7 +70,7 @@ func parseForward(envelopeB64, mediator, committed string, memo Memo, now time.T
 	)
 	switch env.Type {
 	case xdr.EnvelopeTypeEnvelopeTypeTxFeeBump:
-		return env, clientError(CodeFeeBumpNotAllowed, "forward must be a classic transaction, not a fee-bump")
+		return env, errcode.New(errcode.FeeBumpNotAllowed, "forward must be a classic transaction, not a fee-bump")
 	case xdr.EnvelopeTypeEnvelopeTypeTx:
 		tx := env.V1.Tx
 		source = address(&tx.SourceAccount)
@@ -87,50 +91,50 @@ func parseForward(envelopeB64, mediator, committed string, memo Memo, now time.T
 		tb = tx.TimeBounds
 	default:
 		// The decoder only yields the three arms above; this guards a future SDK.
-		return env, clientError(CodeMalformedXDR, "envelope is not a transaction envelope")
+		return env, errcode.New(errcode.MalformedXDR, "envelope is not a transaction envelope")
 	}
 
 	if source != mediator {
-		return env, clientError(CodeTxSourceNotMediator, "transaction source must be the flow's mediator account")
+		return env, errcode.New(errcode.TxSourceNotMediator, "transaction source must be the flow's mediator account")
 	}
 	if len(ops) != 2 {
-		return env, clientError(CodeWrongOperationCount, "forward must have exactly 2 operations: payment, then account merge")
+		return env, errcode.New(errcode.WrongOperationCount, "forward must have exactly 2 operations: payment, then account merge")
 	}
 	pay := ops[0].Body.PaymentOp
 	if ops[0].Body.Type != xdr.OperationTypePayment || pay == nil {
-		return env, clientError(CodeOp0NotPayment, "operation 0 must be a payment")
+		return env, errcode.New(errcode.Op0NotPayment, "operation 0 must be a payment")
 	}
 	if pay.Asset.Type != xdr.AssetTypeAssetTypeNative {
-		return env, clientError(CodeOp0AssetNotNative, "operation 0 must pay the native asset")
+		return env, errcode.New(errcode.Op0AssetNotNative, "operation 0 must pay the native asset")
 	}
 	if !sourceIsMediator(ops[0].SourceAccount, mediator) {
-		return env, clientError(CodeOp0SourceNotMediator, "operation 0 source must be the mediator or omitted")
+		return env, errcode.New(errcode.Op0SourceNotMediator, "operation 0 source must be the mediator or omitted")
 	}
 	mergeTo := ops[1].Body.Destination
 	if ops[1].Body.Type != xdr.OperationTypeAccountMerge || mergeTo == nil {
-		return env, clientError(CodeOp1NotAccountMerge, "operation 1 must be an account merge")
+		return env, errcode.New(errcode.Op1NotAccountMerge, "operation 1 must be an account merge")
 	}
 	if !sourceIsMediator(ops[1].SourceAccount, mediator) {
-		return env, clientError(CodeOp1SourceNotMediator, "operation 1 source must be the mediator or omitted")
+		return env, errcode.New(errcode.Op1SourceNotMediator, "operation 1 source must be the mediator or omitted")
 	}
 	dest := address(&pay.Destination)
 	if dest != address(mergeTo) {
-		return env, clientError(CodeDestinationMismatch, "payment and account merge must target the same destination")
+		return env, errcode.New(errcode.DestinationMismatch, "payment and account merge must target the same destination")
 	}
 	if dest != committed {
-		return env, clientError(CodeDestinationNotCommitted, "destination differs from the one committed in the flow token")
+		return env, errcode.New(errcode.DestinationNotCommitted, "destination differs from the one committed in the flow token")
 	}
 	if !memo.IsZero() && !memo.matches(txMemo) {
-		return env, clientError(CodeMemoNotCommitted, "memo differs from the one committed in the flow token (type and value must both match)")
+		return env, errcode.New(errcode.MemoNotCommitted, "memo differs from the one committed in the flow token (type and value must both match)")
 	}
 	if tb == nil {
-		return env, clientError(CodeMissingTimeBounds, reasonNoTimeBounds)
+		return env, errcode.New(errcode.MissingTimeBounds, reasonNoTimeBounds)
 	}
 	if tb.MaxTime == 0 {
-		return env, clientError(CodeMissingTimeBounds, reasonNoMaxTime)
+		return env, errcode.New(errcode.MissingTimeBounds, reasonNoMaxTime)
 	}
 	if exceedsHorizon(uint64(tb.MaxTime), now) {
-		return env, clientError(CodeTimeBoundsExcessive, "maxTime must be at most 3600 seconds in the future")
+		return env, errcode.New(errcode.TimeBoundsExcessive, "maxTime must be at most 3600 seconds in the future")
 	}
 	return env, nil
 }

@@ -9,7 +9,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/closerelay/closerelay/errcode"
+	"github.com/closerelay/closerelay/ledger"
 	mt "github.com/closerelay/closerelay/mediator/mediatortest"
+	"github.com/stellar/go-stellar-sdk/xdr"
 )
 
 // runForwardCases checks each case against ValidateForward for testMediator
@@ -25,15 +28,15 @@ func runForwardCases(t *testing.T, cases []mt.Case) {
 				}
 				return
 			}
-			var e *Error
+			var e *errcode.Error
 			if !errors.As(err, &e) {
-				t.Fatalf("err = %v (%T), want *Error %s", err, err, tc.Want)
+				t.Fatalf("err = %v (%T), want *errcode.Error %s", err, err, tc.Want)
 			}
 			if string(e.Code) != tc.Want {
 				t.Fatalf("code = %s (%s), want %s", e.Code, e.Reason, tc.Want)
 			}
-			if e.Status != http.StatusBadRequest {
-				t.Errorf("status = %d, want 400", e.Status)
+			if e.Status() != http.StatusBadRequest {
+				t.Errorf("status = %d, want 400", e.Status())
 			}
 			if !strings.Contains(e.Reason, tc.ReasonHas) {
 				t.Errorf("reason %q does not contain %q", e.Reason, tc.ReasonHas)
@@ -55,6 +58,54 @@ func TestValidateForwardCodes(t *testing.T) {
 		if !seen[string(c)] {
 			t.Errorf("no case answers %s", c)
 		}
+	}
+}
+
+// TestValidateForwardDecodesAsTheLedger: the forward is decoded by the
+// relay's one decoder, ledger.DecodeEnvelope, so a spelling that Go's lenient
+// base64 reader would take (line breaks, non-zero padding bits) but the plan
+// routes refuse is MALFORMED_XDR here too, on Cosign as on ValidateForward.
+func TestValidateForwardDecodesAsTheLedger(t *testing.T) {
+	valid := validForward()
+	if !strings.HasSuffix(valid, "AA==") {
+		t.Fatalf("the fixture's padding changed: %q", valid[len(valid)-4:])
+	}
+	for name, b64 := range map[string]string{
+		"line break":             valid[:20] + "\n" + valid[20:],
+		"CRLF":                   valid[:20] + "\r\n" + valid[20:],
+		"trailing line break":    valid + "\n",
+		"non-zero padding bits":  valid[:len(valid)-3] + "B==",
+		"missing padding":        strings.TrimRight(valid, "="),
+		"line break, 76 columns": valid[:76] + "\n" + valid[76:152] + "\n" + valid[152:],
+	} {
+		t.Run(name, func(t *testing.T) {
+			var lenient xdr.TransactionEnvelope
+			lenientOK := xdr.SafeUnmarshalBase64(b64, &lenient) == nil
+			if _, err := ledger.DecodeEnvelope(b64); err == nil {
+				t.Fatal("ledger.DecodeEnvelope accepts it")
+			}
+			err := ValidateForward(b64, testMediator, testDest, t0)
+			if errcode.CodeOf(err) != errcode.MalformedXDR || errcode.StatusOf(err) != http.StatusBadRequest {
+				t.Fatalf("ValidateForward = %v (Go's lenient decoder accepts it: %v), want MALFORMED_XDR", err, lenientOK)
+			}
+		})
+	}
+	if err := ValidateForward(valid, testMediator, testDest, t0); err != nil {
+		t.Fatalf("the canonical spelling: %v", err)
+	}
+
+	svc := newTestService(testSecret)
+	token, mediator, f := minted(t, svc, testDest)
+	b64 := f.B64()
+	if _, _, err := svc.Cosign(b64[:20]+"\n"+b64[20:], token, "testnet"); errcode.CodeOf(err) != errcode.MalformedXDR {
+		t.Fatalf("Cosign of a line-broken forward: %v, want MALFORMED_XDR", err)
+	}
+	signed, _, err := svc.Cosign(b64, token, "testnet")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ledger.DecodeEnvelope(signed); err != nil {
+		t.Fatalf("the co-signed envelope of %s does not decode under the relay's decoder: %v", mediator, err)
 	}
 }
 
@@ -93,13 +144,13 @@ func TestValidateForwardHorizon(t *testing.T) {
 		now := t0.Add(time.Duration(frac))
 		for _, tc := range []struct {
 			ahead int64
-			want  Code
+			want  errcode.Code
 		}{
-			{3599, ""}, {3600, ""}, {3601, CodeTimeBoundsExcessive}, {7200, CodeTimeBoundsExcessive},
+			{3599, ""}, {3600, ""}, {3601, errcode.TimeBoundsExcessive}, {7200, errcode.TimeBoundsExcessive},
 		} {
 			b64 := mt.NewForward(testMediator, testDest, uint64(t0.Unix()+tc.ahead)).B64()
 			err := ValidateForward(b64, testMediator, testDest, now)
-			if got := CodeOf(err); got != tc.want {
+			if got := errcode.CodeOf(err); got != tc.want {
 				t.Errorf("now+%dns, maxTime now+%ds: code %q, want %q", frac, tc.ahead, got, tc.want)
 			}
 		}
@@ -110,13 +161,13 @@ func TestValidateForwardHorizon(t *testing.T) {
 // destination they are given, not anything in the envelope.
 func TestValidateForwardWrongBindings(t *testing.T) {
 	b64 := validForward()
-	if got := CodeOf(ValidateForward(b64, otherDest, testDest, t0)); got != CodeTxSourceNotMediator {
+	if got := errcode.CodeOf(ValidateForward(b64, otherDest, testDest, t0)); got != errcode.TxSourceNotMediator {
 		t.Errorf("other mediator: %s", got)
 	}
-	if got := CodeOf(ValidateForward(b64, testMediator, otherDest, t0)); got != CodeDestinationNotCommitted {
+	if got := errcode.CodeOf(ValidateForward(b64, testMediator, otherDest, t0)); got != errcode.DestinationNotCommitted {
 		t.Errorf("other committed destination: %s", got)
 	}
-	if got := CodeOf(ValidateForward(b64, mt.Muxed(testMediator, 0), testDest, t0)); got != CodeTxSourceNotMediator {
+	if got := errcode.CodeOf(ValidateForward(b64, mt.Muxed(testMediator, 0), testDest, t0)); got != errcode.TxSourceNotMediator {
 		t.Errorf("muxed mediator address: %s", got)
 	}
 }

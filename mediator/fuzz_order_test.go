@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/closerelay/closerelay/errcode"
 	mt "github.com/closerelay/closerelay/mediator/mediatortest"
 	"github.com/stellar/go-stellar-sdk/xdr"
 )
@@ -32,14 +33,14 @@ func FuzzForwardOrder(f *testing.F) {
 		}
 		err := ValidateForwardMemo(b64, testMediator, testDest, committed, t0)
 		if committed.IsZero() {
-			if plain := ValidateForward(b64, testMediator, testDest, t0); CodeOf(plain) != CodeOf(err) {
+			if plain := ValidateForward(b64, testMediator, testDest, t0); errcode.CodeOf(plain) != errcode.CodeOf(err) {
 				t.Fatalf("choices %v: ValidateForward %v, ValidateForwardMemo without a memo %v", choice, plain, err)
 			}
 		}
-		if got := string(CodeOf(err)); got != want {
+		if got := string(errcode.CodeOf(err)); got != want {
 			t.Fatalf("choices %v, maxTime t0%+d: code %q, want %q (%v)", choice, delta, got, want, err)
 		}
-		if e := (*Error)(nil); errors.As(err, &e) && !strings.Contains(e.Reason, why) {
+		if e := (*errcode.Error)(nil); errors.As(err, &e) && !strings.Contains(e.Reason, why) {
 			t.Fatalf("choices %v: reason %q, want one containing %q", choice, e.Reason, why)
 		}
 	})

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/closerelay/closerelay/errcode"
 	"github.com/stellar/go-stellar-sdk/xdr"
 )
 
@@ -52,11 +53,11 @@ type Memo struct {
 //   - return:<h> likewise.
 //
 // The type is lowercase exactly as listed. Anything else, the empty string
-// included, is an *Error with CodeInvalidMemo (400).
+// included, is an *errcode.Error with INVALID_MEMO (400).
 func ParseMemo(s string) (Memo, error) {
 	m, reason := parseMemo(s)
 	if reason != "" {
-		return Memo{}, clientError(CodeInvalidMemo, reason)
+		return Memo{}, errcode.New(errcode.InvalidMemo, reason)
 	}
 	return m, nil
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/stellar/go-stellar-sdk/strkey"
 	"github.com/stellar/go-stellar-sdk/xdr"
 
+	"github.com/closerelay/closerelay/errcode"
 	mt "github.com/closerelay/closerelay/mediator/mediatortest"
 )
 
@@ -75,8 +76,8 @@ func TestParseMemoInvalid(t *testing.T) {
 		"return:", "return:" + h[:63], "ret:" + h, "return_hash:" + h,
 	} {
 		m, err := ParseMemo(in)
-		var e *Error
-		if !errors.As(err, &e) || e.Code != CodeInvalidMemo || e.Status != http.StatusBadRequest || e.Reason == "" {
+		var e *errcode.Error
+		if !errors.As(err, &e) || e.Code != errcode.InvalidMemo || e.Status() != http.StatusBadRequest || e.Reason == "" {
 			t.Errorf("ParseMemo(%q) = %v, %v; want INVALID_MEMO", in, m, err)
 		}
 		if !m.IsZero() {
@@ -309,23 +310,23 @@ func TestValidateForwardMemo(t *testing.T) {
 			for _, tc := range mt.MemoCases(testMediator, testDest, t0, c.Memo) {
 				t.Run(tc.Name, func(t *testing.T) {
 					err := ValidateForwardMemo(tc.B64, testMediator, testDest, memo, t0)
-					if got := string(CodeOf(err)); got != tc.Want {
+					if got := string(errcode.CodeOf(err)); got != tc.Want {
 						t.Fatalf("code %q (%v), want %q", got, err, tc.Want)
 					}
-					if err != nil && (StatusOf(err) != http.StatusBadRequest || !strings.Contains(err.Error(), tc.ReasonHas)) {
-						t.Fatalf("%v: status %d, want 400 with %q", err, StatusOf(err), tc.ReasonHas)
+					if err != nil && (errcode.StatusOf(err) != http.StatusBadRequest || !strings.Contains(err.Error(), tc.ReasonHas)) {
+						t.Fatalf("%v: status %d, want 400 with %q", err, errcode.StatusOf(err), tc.ReasonHas)
 					}
 					// Without a commitment the memo is the wallet's business.
 					plain := ValidateForward(tc.B64, testMediator, testDest, t0)
 					switch {
-					case CodeOf(plain) == CodeMemoNotCommitted:
+					case errcode.CodeOf(plain) == errcode.MemoNotCommitted:
 						t.Fatalf("four-part check refused a forward for its memo: %v", plain)
 					case strings.HasPrefix(tc.Name, mt.MemoNotCommitted+"/"):
 						// Only the memo is wrong: the four-part check accepts.
 						if plain != nil {
 							t.Fatalf("four-part check: %v", plain)
 						}
-					case tc.Want != mt.MemoNotCommitted && CodeOf(plain) != CodeOf(err):
+					case tc.Want != mt.MemoNotCommitted && errcode.CodeOf(plain) != errcode.CodeOf(err):
 						t.Fatalf("four-part check %v, five-part %v", plain, err)
 					}
 				})
@@ -335,7 +336,7 @@ func TestValidateForwardMemo(t *testing.T) {
 	// The SPEC tables answer the same under a commitment to their own memo.
 	def, _ := ParseMemo("id:4242")
 	for _, tc := range append(mt.Cases(testMediator, testDest, t0), mt.TieBreaks(testMediator, testDest, t0)...) {
-		if got := string(CodeOf(ValidateForwardMemo(tc.B64, testMediator, testDest, def, t0))); got != tc.Want {
+		if got := string(errcode.CodeOf(ValidateForwardMemo(tc.B64, testMediator, testDest, def, t0))); got != tc.Want {
 			t.Errorf("%s under id:4242: %q, want %q", tc.Name, got, tc.Want)
 		}
 	}
@@ -345,17 +346,17 @@ func TestValidateForwardMemo(t *testing.T) {
 // is placed right after FORWARD_DESTINATION_NOT_COMMITTED.
 func TestForwardCodesWithMemo(t *testing.T) {
 	spec := ForwardCodes()
-	if len(spec) != 13 || slices.Contains(spec, CodeMemoNotCommitted) {
+	if len(spec) != 13 || slices.Contains(spec, errcode.MemoNotCommitted) {
 		t.Fatalf("ForwardCodes = %v, want SPEC's 13", spec)
 	}
 	got := ForwardCodesWithMemo()
-	i := slices.Index(spec, CodeDestinationNotCommitted)
-	want := slices.Concat(spec[:i+1], []Code{CodeMemoNotCommitted}, spec[i+1:])
+	i := slices.Index(spec, errcode.DestinationNotCommitted)
+	want := slices.Concat(spec[:i+1], []errcode.Code{errcode.MemoNotCommitted}, spec[i+1:])
 	if !slices.Equal(got, want) {
 		t.Fatalf("ForwardCodesWithMemo = %v\nwant %v", got, want)
 	}
 	got[0] = "x"
-	if ForwardCodesWithMemo()[0] != CodeMalformedXDR || ForwardCodes()[0] != CodeMalformedXDR {
+	if ForwardCodesWithMemo()[0] != errcode.MalformedXDR || ForwardCodes()[0] != errcode.MalformedXDR {
 		t.Fatal("the code lists share their backing array")
 	}
 }
@@ -366,23 +367,23 @@ func TestServiceMintMemo(t *testing.T) {
 	svc := newTestService(testSecret)
 	for _, s := range []*Service{svc, newTestService(""), newTestService(badChecksum)} {
 		for _, memo := range []string{"", "bogus", "id:1"} {
-			if _, _, err := s.MintMemo(mt.Muxed(testDest, 1), memo); CodeOf(err) != CodeInvalidDestination || StatusOf(err) != 400 {
+			if _, _, err := s.MintMemo(mt.Muxed(testDest, 1), memo); errcode.CodeOf(err) != errcode.InvalidDestination || errcode.StatusOf(err) != 400 {
 				t.Errorf("bad destination, memo %q: %v", memo, err)
 			}
 		}
 		for _, memo := range []string{"", "bogus", "text:", "id:01", "hash:00"} {
-			if _, _, err := s.MintMemo(testDest, memo); CodeOf(err) != CodeInvalidMemo || StatusOf(err) != 400 {
+			if _, _, err := s.MintMemo(testDest, memo); errcode.CodeOf(err) != errcode.InvalidMemo || errcode.StatusOf(err) != 400 {
 				t.Errorf("memo %q: %v, want INVALID_MEMO before configuration", memo, err)
 			}
 		}
 	}
 	for _, secret := range []string{"", badChecksum} {
-		if _, _, err := newTestService(secret).MintMemo(testDest, "id:1"); CodeOf(err) != CodeNotConfigured || StatusOf(err) != 500 {
+		if _, _, err := newTestService(secret).MintMemo(testDest, "id:1"); errcode.CodeOf(err) != errcode.MediatorNotConfigured || errcode.StatusOf(err) != 500 {
 			t.Errorf("secret %q: %v", secret, err)
 		}
 	}
 	failing := New(Options{Secret: testSecret, Rand: bytes.NewReader(nil)})
-	if _, _, err := failing.MintMemo(testDest, "id:1"); err == nil || CodeOf(err) != "" {
+	if _, _, err := failing.MintMemo(testDest, "id:1"); err == nil || errcode.CodeOf(err) != "" {
 		t.Errorf("random failure: %v", err)
 	}
 
@@ -406,7 +407,7 @@ func TestServiceMintMemo(t *testing.T) {
 			// token a forward carrying another memo is never signed.
 			for _, other := range mt.OtherMemos(c.Memo) {
 				f.Memo = &other
-				if _, _, err := svc.Cosign(f.B64(), token, "testnet"); CodeOf(err) != CodeMemoNotCommitted || StatusOf(err) != 400 {
+				if _, _, err := svc.Cosign(f.B64(), token, "testnet"); errcode.CodeOf(err) != errcode.MemoNotCommitted || errcode.StatusOf(err) != 400 {
 					t.Errorf("memo %+v: %v, want FORWARD_MEMO_NOT_COMMITTED", other, err)
 				}
 			}

@@ -6,28 +6,15 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
-	"net/http"
+	"slices"
 	"sync"
 	"time"
 
+	"github.com/closerelay/closerelay/errcode"
+	"github.com/closerelay/closerelay/ledger"
 	"github.com/stellar/go-stellar-sdk/keypair"
-	"github.com/stellar/go-stellar-sdk/network"
 	"github.com/stellar/go-stellar-sdk/xdr"
 )
-
-// maxSignatures is the XDR limit on an envelope's signature list; the SDK's
-// encoder does not enforce it, so an envelope pushed past it would encode
-// into something no decoder (the ledger's included) accepts.
-const maxSignatures = 20
-
-// passphrases maps CONTRACT section 2's identifiers, and only those, to the
-// SDK's passphrases. There is no fallback here: the co-signer must never sign
-// under a network the client did not name.
-var passphrases = map[string]string{
-	"mainnet":   network.PublicNetworkPassphrase,
-	"testnet":   network.TestNetworkPassphrase,
-	"futurenet": network.FutureNetworkPassphrase,
-}
 
 // Options configure a Service. Only cmd reads the environment; it fills these.
 type Options struct {
@@ -75,12 +62,12 @@ func (s *Service) Configured() error {
 }
 
 // Mint is GET /api/mediator/sign: a fresh, independent flow for destination.
-// Errors: CodeInvalidDestination (400), checked before configuration
-// (CONTRACT section 8); CodeNotConfigured (500); or a plain internal error if
-// the random source fails.
+// Errors: INVALID_DESTINATION (400), checked before configuration
+// (CONTRACT section 8); MEDIATOR_NOT_CONFIGURED (500); or a plain internal
+// error if the random source fails.
 func (s *Service) Mint(destination string) (flowToken, mediatorPublicKey string, err error) {
 	if !ValidDestination(destination) {
-		return "", "", clientError(CodeInvalidDestination, "destination must be a G… account address")
+		return "", "", errcode.New(errcode.InvalidDestination, "destination must be a G… account address")
 	}
 	m, err := s.master()
 	if err != nil {
@@ -94,11 +81,11 @@ func (s *Service) Mint(destination string) (flowToken, mediatorPublicKey string,
 // memo is the query value, "<type>:<value>" as ParseMemo reads it; it is
 // always checked, so an empty memo is refused, never taken for "no memo" (a
 // caller without a memo calls Mint). Errors, in this order:
-// CodeInvalidDestination (400); CodeInvalidMemo (400); CodeNotConfigured
+// INVALID_DESTINATION (400); INVALID_MEMO (400); MEDIATOR_NOT_CONFIGURED
 // (500); or a plain internal error if the random source fails.
 func (s *Service) MintMemo(destination, memo string) (flowToken, mediatorPublicKey string, err error) {
 	if !ValidDestination(destination) {
-		return "", "", clientError(CodeInvalidDestination, "destination must be a G… account address")
+		return "", "", errcode.New(errcode.InvalidDestination, "destination must be a G… account address")
 	}
 	committed, err := ParseMemo(memo)
 	if err != nil {
@@ -112,22 +99,24 @@ func (s *Service) MintMemo(destination, memo string) (flowToken, mediatorPublicK
 }
 
 // Cosign is POST /api/mediator/sign after the HTTP layer's own checks. In
-// order: CodeBadNetwork (400) unless network is exactly mainnet, testnet or
-// futurenet; CodeNotConfigured (500); CodeInvalidFlowToken (400); the 13
-// forward codes (400), with CodeMemoNotCommitted after
-// CodeDestinationNotCommitted when the token commits a memo
+// order: BAD_NETWORK (400) unless network is exactly mainnet, testnet or
+// futurenet (ledger.ParseNetwork: there is no fallback here, the co-signer
+// must never sign under a network the client did not name);
+// MEDIATOR_NOT_CONFIGURED (500); INVALID_FLOW_TOKEN (400); the 13 forward
+// codes (400), with FORWARD_MEMO_NOT_COMMITTED after
+// FORWARD_DESTINATION_NOT_COMMITTED when the token commits a memo
 // (ForwardCodesWithMemo). Then the flow's derived key signs the transaction
 // hash under network's passphrase, and the envelope comes back with that
 // signature appended, together with the hash in lowercase hex.
 //
 // Posting an envelope that already carries this flow's signature returns it
 // unchanged rather than adding a duplicate, which the ledger would refuse. An
-// envelope that already holds 20 other signatures has no room for the
-// mediator's and is refused with CodeMalformedXDR.
+// envelope that already holds ledger.MaxSignatures (20) other signatures has
+// no room for the mediator's and is refused with MALFORMED_XDR.
 func (s *Service) Cosign(envelopeXDR, flowToken, networkID string) (signedXDR, hashHex string, err error) {
-	passphrase, ok := passphrases[networkID]
+	network, ok := ledger.ParseNetwork(networkID)
 	if !ok {
-		return "", "", clientError(CodeBadNetwork, "network must be one of mainnet, testnet, futurenet")
+		return "", "", errcode.New(errcode.BadNetwork, "network must be one of mainnet, testnet, futurenet")
 	}
 	m, err := s.master()
 	if err != nil {
@@ -136,7 +125,7 @@ func (s *Service) Cosign(envelopeXDR, flowToken, networkID string) (signedXDR, h
 	now := s.now() // one reading, so token expiry and the horizon agree
 	flow, ok := VerifyToken(m, flowToken, now)
 	if !ok {
-		return "", "", clientError(CodeInvalidFlowToken, "flow token is invalid or expired")
+		return "", "", errcode.New(errcode.InvalidFlowToken, "flow token is invalid or expired")
 	}
 	kp, err := m.FlowKeypair(flow.Nonce)
 	if err != nil {
@@ -146,13 +135,13 @@ func (s *Service) Cosign(envelopeXDR, flowToken, networkID string) (signedXDR, h
 	if verr != nil {
 		return "", "", verr
 	}
-	return signForward(env, kp, passphrase)
+	return signForward(env, kp, network.Passphrase())
 }
 
 // signForward signs a validated forward's hash under passphrase with the
 // flow's key and returns the envelope with the signature added.
 func signForward(env xdr.TransactionEnvelope, kp *keypair.Full, passphrase string) (signedXDR, hashHex string, err error) {
-	hash, err := network.HashTransactionInEnvelope(env, passphrase)
+	hash, err := ledger.HashEnvelope(env, passphrase)
 	if err != nil {
 		return "", "", fmt.Errorf("mediator: hashing forward: %w", err)
 	}
@@ -160,34 +149,32 @@ func signForward(env xdr.TransactionEnvelope, kp *keypair.Full, passphrase strin
 	if err != nil {
 		return "", "", fmt.Errorf("mediator: signing forward: %w", err)
 	}
-	if err := addSignature(&env, sig); err != nil {
+	env, err = addSignature(env, sig)
+	if err != nil {
 		return "", "", err
 	}
-	out, err := xdr.MarshalBase64(env)
+	out, err := ledger.EncodeEnvelope(env)
 	if err != nil {
 		return "", "", fmt.Errorf("mediator: encoding forward: %w", err)
 	}
 	return out, hex.EncodeToString(hash[:]), nil
 }
 
-// addSignature appends sig to a classic envelope (parseForward has refused
-// every other kind) unless an identical signature is already there.
-func addSignature(env *xdr.TransactionEnvelope, sig xdr.DecoratedSignature) error {
-	var sigs *[]xdr.DecoratedSignature
-	if env.Type == xdr.EnvelopeTypeEnvelopeTypeTxV0 {
-		sigs = &env.V0.Signatures
-	} else {
-		sigs = &env.V1.Signatures
-	}
-	for _, have := range *sigs {
+// addSignature returns the classic envelope env (parseForward has refused
+// every other kind) with sig appended, or env itself when an identical
+// signature is already there. An envelope at the ledger's signature cap has
+// no room: the SDK's encoder does not enforce the cap, so one more would
+// encode into something no decoder (the ledger's included) accepts.
+func addSignature(env xdr.TransactionEnvelope, sig xdr.DecoratedSignature) (xdr.TransactionEnvelope, error) {
+	sigs := env.Signatures()
+	for _, have := range sigs {
 		if have.Hint == sig.Hint && bytes.Equal(have.Signature, sig.Signature) {
-			return nil // ed25519 is deterministic: a re-post carries exactly this one
+			return env, nil // ed25519 is deterministic: a re-post carries exactly this one
 		}
 	}
-	if len(*sigs) >= maxSignatures {
-		return &Error{Code: CodeMalformedXDR, Status: http.StatusBadRequest,
-			Reason: "envelope already carries 20 signatures; there is no room for the mediator's"}
+	if len(sigs) >= ledger.MaxSignatures {
+		return env, errcode.New(errcode.MalformedXDR,
+			"envelope already carries 20 signatures; there is no room for the mediator's")
 	}
-	*sigs = append(*sigs, sig)
-	return nil
+	return ledger.WithSignatures(env, append(slices.Clip(sigs), sig)), nil
 }

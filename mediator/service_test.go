@@ -18,6 +18,7 @@ import (
 	"github.com/stellar/go-stellar-sdk/strkey"
 	"github.com/stellar/go-stellar-sdk/xdr"
 
+	"github.com/closerelay/closerelay/errcode"
 	mt "github.com/closerelay/closerelay/mediator/mediatortest"
 )
 
@@ -134,7 +135,7 @@ func TestCosignSignatureRoom(t *testing.T) {
 	}
 	f.Sigs = mt.DummySigs(20)
 	_, _, err = svc.Cosign(f.B64(), token, "testnet")
-	if CodeOf(err) != CodeMalformedXDR || StatusOf(err) != http.StatusBadRequest {
+	if errcode.CodeOf(err) != errcode.MalformedXDR || errcode.StatusOf(err) != http.StatusBadRequest {
 		t.Fatalf("full envelope: %v", err)
 	}
 }
@@ -154,25 +155,25 @@ func TestCosignOrder(t *testing.T) {
 		name                string
 		svc                 *Service
 		envelope, tok, netw string
-		want                Code
+		want                errcode.Code
 		status              int
 		cause               error
 	}{
-		{"bad network before configuration", unset, "garbage", "garbage", "TESTNET", CodeBadNetwork, 400, nil},
-		{"configuration before token", unset, "garbage", "garbage", "testnet", CodeNotConfigured, 500, ErrNotConfigured},
-		{"malformed secret", malformed, valid, token, "testnet", CodeNotConfigured, 500, ErrMalformedSecret},
-		{"token before envelope", good, "garbage", "garbage", "testnet", CodeInvalidFlowToken, 400, nil},
-		{"token of another master", foreign, valid, token, "testnet", CodeInvalidFlowToken, 400, nil},
-		{"envelope after token", good, "garbage", token, "testnet", CodeMalformedXDR, 400, nil},
-		{"another flow's token: not its mediator", good, valid, otherToken, "testnet", CodeTxSourceNotMediator, 400, nil},
+		{"bad network before configuration", unset, "garbage", "garbage", "TESTNET", errcode.BadNetwork, 400, nil},
+		{"configuration before token", unset, "garbage", "garbage", "testnet", errcode.MediatorNotConfigured, 500, ErrNotConfigured},
+		{"malformed secret", malformed, valid, token, "testnet", errcode.MediatorNotConfigured, 500, ErrMalformedSecret},
+		{"token before envelope", good, "garbage", "garbage", "testnet", errcode.InvalidFlowToken, 400, nil},
+		{"token of another master", foreign, valid, token, "testnet", errcode.InvalidFlowToken, 400, nil},
+		{"envelope after token", good, "garbage", token, "testnet", errcode.MalformedXDR, 400, nil},
+		{"another flow's token: not its mediator", good, valid, otherToken, "testnet", errcode.TxSourceNotMediator, 400, nil},
 		{"another flow's mediator, its own destination", good,
-			mt.NewForward(otherMediator, testDest, uint64(t0.Unix())+600).B64(), otherToken, "testnet", CodeDestinationNotCommitted, 400, nil},
+			mt.NewForward(otherMediator, testDest, uint64(t0.Unix())+600).B64(), otherToken, "testnet", errcode.DestinationNotCommitted, 400, nil},
 		{"success", good, valid, token, "testnet", "", 0, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, _, err := tc.svc.Cosign(tc.envelope, tc.tok, tc.netw)
-			if CodeOf(err) != tc.want || StatusOf(err) != tc.status {
-				t.Fatalf("got %v (status %d), want %s/%d", err, StatusOf(err), tc.want, tc.status)
+			if errcode.CodeOf(err) != tc.want || errcode.StatusOf(err) != tc.status {
+				t.Fatalf("got %v (status %d), want %s/%d", err, errcode.StatusOf(err), tc.want, tc.status)
 			}
 			if tc.cause != nil && !errors.Is(err, tc.cause) {
 				t.Fatalf("%v does not wrap %v", err, tc.cause)
@@ -186,7 +187,7 @@ func TestCosignBadNetwork(t *testing.T) {
 	token, _, f := minted(t, svc, testDest)
 	for _, n := range []string{"", "TESTNET", "Testnet", "public", "pubnet", "mainnet ", " testnet", "testnet\x00", "standalone",
 		network.TestNetworkPassphrase} {
-		if _, _, err := svc.Cosign(f.B64(), token, n); CodeOf(err) != CodeBadNetwork || StatusOf(err) != 400 {
+		if _, _, err := svc.Cosign(f.B64(), token, n); errcode.CodeOf(err) != errcode.BadNetwork || errcode.StatusOf(err) != 400 {
 			t.Errorf("network %q: %v", n, err)
 		}
 	}
@@ -208,21 +209,21 @@ func TestServiceMint(t *testing.T) {
 
 	// INVALID_DESTINATION comes before MEDIATOR_NOT_CONFIGURED (CONTRACT 8).
 	for _, s := range []*Service{newTestService(""), newTestService(badChecksum), svc} {
-		if _, _, err := s.Mint(mt.Muxed(testDest, 1)); CodeOf(err) != CodeInvalidDestination || StatusOf(err) != 400 {
+		if _, _, err := s.Mint(mt.Muxed(testDest, 1)); errcode.CodeOf(err) != errcode.InvalidDestination || errcode.StatusOf(err) != 400 {
 			t.Errorf("bad destination: %v", err)
 		}
 	}
 	_, _, err = newTestService("").Mint(testDest)
-	if CodeOf(err) != CodeNotConfigured || StatusOf(err) != 500 || !errors.Is(err, ErrNotConfigured) {
+	if errcode.CodeOf(err) != errcode.MediatorNotConfigured || errcode.StatusOf(err) != 500 || !errors.Is(err, ErrNotConfigured) {
 		t.Errorf("unset: %v", err)
 	}
 	_, _, err = newTestService(badChecksum).Mint(testDest)
-	if CodeOf(err) != CodeNotConfigured || !errors.Is(err, ErrMalformedSecret) || errors.Is(err, ErrNotConfigured) {
+	if errcode.CodeOf(err) != errcode.MediatorNotConfigured || !errors.Is(err, ErrMalformedSecret) || errors.Is(err, ErrNotConfigured) {
 		t.Errorf("malformed: %v", err)
 	}
 
 	failing := New(Options{Secret: testSecret, Rand: bytes.NewReader(nil)})
-	if _, _, err := failing.Mint(testDest); err == nil || CodeOf(err) != "" {
+	if _, _, err := failing.Mint(testDest); err == nil || errcode.CodeOf(err) != "" {
 		t.Errorf("random failure: %v", err)
 	}
 }
@@ -266,7 +267,7 @@ func TestCosignExpiry(t *testing.T) {
 			t.Fatalf("just before expiry: %v", err)
 		}
 		time.Sleep(time.Nanosecond)
-		if _, _, err := svc.Cosign(b64, token, "testnet"); CodeOf(err) != CodeInvalidFlowToken {
+		if _, _, err := svc.Cosign(b64, token, "testnet"); errcode.CodeOf(err) != errcode.InvalidFlowToken {
 			t.Fatalf("at expiry: %v", err)
 		}
 	})
@@ -305,7 +306,7 @@ func TestSecretNeverInErrors(t *testing.T) {
 		for _, err := range errs {
 			if err != nil {
 				fmt.Fprintf(&out, "%v %+v %#v\n", err, err, err)
-				var e *Error
+				var e *errcode.Error
 				if errors.As(err, &e) {
 					out.WriteString(e.Reason)
 				}

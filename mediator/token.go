@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/closerelay/closerelay/errcode"
 	"github.com/stellar/go-stellar-sdk/strkey"
 )
 
@@ -60,7 +61,7 @@ func (m Master) NewMemoToken(nonceHex string, expiryMillis int64, destination st
 // Mint starts a flow for destination: 16 bytes from rand make the nonce, the
 // token expires TokenLifetime after now, and the mediator public key is the
 // flow keypair's address. A destination that is not a G… account gives an
-// *Error with CodeInvalidDestination; a failing rand gives a plain error.
+// *errcode.Error with INVALID_DESTINATION; a failing rand gives a plain error.
 func (m Master) Mint(rand io.Reader, destination string, now time.Time) (token, mediatorPublicKey string, err error) {
 	return m.MintMemo(rand, destination, Memo{}, now)
 }
@@ -69,7 +70,7 @@ func (m Master) Mint(rand io.Reader, destination string, now time.Time) (token, 
 // token (NewMemoToken). The zero Memo mints exactly as Mint does.
 func (m Master) MintMemo(rand io.Reader, destination string, memo Memo, now time.Time) (token, mediatorPublicKey string, err error) {
 	if !ValidDestination(destination) {
-		return "", "", clientError(CodeInvalidDestination, "destination must be a G… account address")
+		return "", "", errcode.New(errcode.InvalidDestination, "destination must be a G… account address")
 	}
 	var nonce [nonceLen]byte
 	if _, err := io.ReadFull(rand, nonce[:]); err != nil {

@@ -15,6 +15,7 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/closerelay/closerelay/errcode"
 	mt "github.com/closerelay/closerelay/mediator/mediatortest"
 )
 
@@ -75,8 +76,8 @@ func TestMintInvalidDestination(t *testing.T) {
 		"CA3D5KRYM6CB7OWQ6TWYRR3Z4T7GNZLKERYNZGGA5SOAOPIFY6YQGAXE", // a contract address
 	} {
 		_, _, err := m.Mint(bytes.NewReader(make([]byte, 16)), dest, t0)
-		var e *Error
-		if !errors.As(err, &e) || e.Code != CodeInvalidDestination || e.Status != http.StatusBadRequest {
+		var e *errcode.Error
+		if !errors.As(err, &e) || e.Code != errcode.InvalidDestination || e.Status() != http.StatusBadRequest {
 			t.Errorf("Mint(%q) = %v, want INVALID_DESTINATION", dest, err)
 		}
 	}
@@ -87,8 +88,8 @@ func TestMintRandomFailure(t *testing.T) {
 	if err == nil {
 		t.Fatal("short random read accepted")
 	}
-	if CodeOf(err) != "" || StatusOf(err) != http.StatusInternalServerError {
-		t.Errorf("random failure is %q/%d, want an internal error", CodeOf(err), StatusOf(err))
+	if errcode.CodeOf(err) != "" || errcode.StatusOf(err) != http.StatusInternalServerError {
+		t.Errorf("random failure is %q/%d, want an internal error", errcode.CodeOf(err), errcode.StatusOf(err))
 	}
 }
 

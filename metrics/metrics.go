@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/closerelay/closerelay/errcode"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promauto"
@@ -38,29 +39,27 @@ const (
 )
 
 // CosignFailures are the failure results of closerelay_mediator_cosign_total:
-// CONTRACT section 6's checks in order, the 13 forward validation codes of
-// SPEC among them (mediator.ForwardCodes), with CONTRACT section 13's
-// FORWARD_MEMO_NOT_COMMITTED after FORWARD_DESTINATION_NOT_COMMITTED
-// (mediator.ForwardCodesWithMemo; both checked by this package's tests).
-var CosignFailures = []string{
-	"RATE_LIMITED", "PAYLOAD_TOO_LARGE", "BAD_REQUEST", "BAD_NETWORK", "MEDIATOR_NOT_CONFIGURED", "INVALID_FLOW_TOKEN",
-	"MALFORMED_XDR", "FEE_BUMP_NOT_ALLOWED", "FORWARD_TX_SOURCE_NOT_MEDIATOR", "WRONG_OPERATION_COUNT",
-	"FORWARD_OP0_NOT_PAYMENT", "FORWARD_OP0_ASSET_NOT_NATIVE", "FORWARD_OP0_SOURCE_NOT_MEDIATOR",
-	"FORWARD_OP1_NOT_ACCOUNT_MERGE", "FORWARD_OP1_SOURCE_NOT_MEDIATOR", "FORWARD_DESTINATION_MISMATCH",
-	"FORWARD_DESTINATION_NOT_COMMITTED", "FORWARD_MEMO_NOT_COMMITTED", "MISSING_TIME_BOUNDS", "TIME_BOUNDS_EXCESSIVE",
-}
+// CONTRACT section 6's checks in order, then every forward refusal
+// (errcode.ForwardCodesWithMemo: SPEC's 13, with CONTRACT section 13's
+// FORWARD_MEMO_NOT_COMMITTED after FORWARD_DESTINATION_NOT_COMMITTED).
+var CosignFailures = append([]errcode.Code{
+	errcode.RateLimited, errcode.PayloadTooLarge, errcode.BadRequest, errcode.BadNetwork,
+	errcode.MediatorNotConfigured, errcode.InvalidFlowToken,
+}, errcode.ForwardCodesWithMemo()...)
 
 // routeCodes pre-creates the rejection series per route, so that rate() and
 // increase() see a route's first rejection of a code (a series born at 1 has
-// no increase). Codes not listed (INTERNAL, UNAVAILABLE while shutting down)
-// still appear on first use.
-var routeCodes = map[string][]string{
-	RoutePlanPublish:    {"BAD_XDR", "BAD_NETWORK", "NOT_A_CLOSE", "EXPIRED", "REJECTED", "CAPACITY", "ACCOUNT_UNREACHABLE", "UNSIGNED", "PAYLOAD_TOO_LARGE", "RATE_LIMITED"},
-	RoutePlanGet:        {"NOT_FOUND", "RATE_LIMITED"},
-	RoutePlanSign:       {"BAD_XDR", "REJECTED", "NOT_FOUND", "PAYLOAD_TOO_LARGE", "RATE_LIMITED"},
-	RoutePlanEvents:     {"NOT_FOUND", "RATE_LIMITED", "TOO_MANY_SUBSCRIBERS"},
-	RouteMediatorMint:   {"INVALID_DESTINATION", "INVALID_MEMO", "MEDIATOR_NOT_CONFIGURED"},
-	RouteMediatorCosign: append([]string{"METHOD_NOT_ALLOWED"}, CosignFailures...),
+// no increase). Every code is errcode's. Codes not listed (INTERNAL,
+// UNAVAILABLE while shutting down, REQUEST_TIMEOUT) still appear on first
+// use.
+var routeCodes = map[string][]errcode.Code{
+	RoutePlanPublish: {errcode.BadXDR, errcode.BadNetwork, errcode.NotAClose, errcode.Expired, errcode.Rejected,
+		errcode.Capacity, errcode.AccountUnreachable, errcode.Unsigned, errcode.PayloadTooLarge, errcode.RateLimited},
+	RoutePlanGet:        {errcode.NotFound, errcode.RateLimited},
+	RoutePlanSign:       {errcode.BadXDR, errcode.Rejected, errcode.NotFound, errcode.PayloadTooLarge, errcode.RateLimited},
+	RoutePlanEvents:     {errcode.NotFound, errcode.RateLimited, errcode.TooManySubscribers},
+	RouteMediatorMint:   {errcode.InvalidDestination, errcode.InvalidMemo, errcode.MediatorNotConfigured},
+	RouteMediatorCosign: append([]errcode.Code{errcode.MethodNotAllowed}, CosignFailures...),
 }
 
 // CosignSigned is the success result of closerelay_mediator_cosign_total.
@@ -125,7 +124,7 @@ func New() *Metrics {
 	for _, route := range Routes {
 		m.rateLimited.WithLabelValues(route)
 		for _, code := range routeCodes[route] {
-			m.rejections.WithLabelValues(route, code)
+			m.rejections.WithLabelValues(route, string(code))
 		}
 	}
 	for _, n := range []string{"mainnet", "testnet", "futurenet"} {
@@ -135,7 +134,7 @@ func New() *Metrics {
 	}
 	m.mediatorCosign.WithLabelValues(CosignSigned)
 	for _, code := range CosignFailures {
-		m.mediatorCosign.WithLabelValues(code)
+		m.mediatorCosign.WithLabelValues(string(code))
 	}
 	return m
 }
@@ -232,11 +231,11 @@ func (m *Metrics) Signatures(result string, n int) {
 }
 
 // Rejection counts one coded 4xx/5xx answer.
-func (m *Metrics) Rejection(route, code string) {
+func (m *Metrics) Rejection(route string, code errcode.Code) {
 	if m == nil {
 		return
 	}
-	m.rejections.WithLabelValues(route, code).Inc()
+	m.rejections.WithLabelValues(route, string(code)).Inc()
 }
 
 // RateLimited counts one 429.

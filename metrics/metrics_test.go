@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/closerelay/closerelay/errcode"
 	"github.com/closerelay/closerelay/mediator"
 	"github.com/closerelay/closerelay/metrics"
 	"github.com/prometheus/client_golang/prometheus"
@@ -13,36 +14,68 @@ import (
 )
 
 // The co-sign results created at zero are exactly the codes the mediator
-// route can answer: the forward codes come from the mediator package, in its
+// route can answer: the forward codes are the mediator package's, in its
 // order, so a code added there fails here until it is listed.
 func TestCosignFailuresAreTheMediatorCodes(t *testing.T) {
-	pre := []string{"RATE_LIMITED", "PAYLOAD_TOO_LARGE", "BAD_REQUEST", "BAD_NETWORK",
-		string(mediator.CodeNotConfigured), string(mediator.CodeInvalidFlowToken)}
-	want := slices.Clone(pre)
-	for _, c := range mediator.ForwardCodesWithMemo() {
-		want = append(want, string(c))
-	}
+	pre := []errcode.Code{errcode.RateLimited, errcode.PayloadTooLarge, errcode.BadRequest, errcode.BadNetwork,
+		errcode.MediatorNotConfigured, errcode.InvalidFlowToken}
+	want := slices.Concat(pre, mediator.ForwardCodesWithMemo())
 	if !slices.Equal(metrics.CosignFailures, want) {
 		t.Errorf("metrics.CosignFailures = %v\nwant (CONTRACT sections 6 and 13 order) %v", metrics.CosignFailures, want)
 	}
 
 	// Without CONTRACT section 13's memo code, the list is SPEC's: the 13
 	// forward codes of mediator.ForwardCodes, in order, after the route's own.
-	spec := slices.Clone(pre)
-	for _, c := range mediator.ForwardCodes() {
-		spec = append(spec, string(c))
-	}
+	spec := slices.Concat(pre, mediator.ForwardCodes())
 	if len(spec) != len(pre)+13 {
 		t.Fatalf("mediator.ForwardCodes has %d codes, want SPEC's 13", len(spec)-len(pre))
 	}
-	memo := string(mediator.CodeMemoNotCommitted)
-	without := slices.DeleteFunc(slices.Clone(metrics.CosignFailures), func(c string) bool { return c == memo })
+	memo := errcode.MemoNotCommitted
+	without := slices.DeleteFunc(slices.Clone(metrics.CosignFailures), func(c errcode.Code) bool { return c == memo })
 	if !slices.Equal(without, spec) {
 		t.Errorf("metrics.CosignFailures without %s = %v\nwant (CONTRACT section 6 order) %v", memo, without, spec)
 	}
 	i := slices.Index(metrics.CosignFailures, memo)
-	if i < 1 || metrics.CosignFailures[i-1] != string(mediator.CodeDestinationNotCommitted) {
-		t.Errorf("%s is at %d, want right after %s", memo, i, mediator.CodeDestinationNotCommitted)
+	if i < 1 || metrics.CosignFailures[i-1] != errcode.DestinationNotCommitted {
+		t.Errorf("%s is at %d, want right after %s", memo, i, errcode.DestinationNotCommitted)
+	}
+}
+
+// The series created at zero name codes of the vocabulary only, and every
+// code of the vocabulary has its series created on some route, except those
+// that only an incident answers (they appear on first use).
+func TestPrecreatedSeriesComeFromTheVocabulary(t *testing.T) {
+	m := metrics.New()
+	onFirstUse := []errcode.Code{errcode.Internal, errcode.Unavailable, errcode.RequestTimeout}
+	created := map[errcode.Code]bool{}
+	for _, s := range family(t, m.Registry, "closerelay_rejections_total").GetMetric() {
+		route, code := "", errcode.Code("")
+		for _, lp := range s.GetLabel() {
+			switch lp.GetName() {
+			case "route":
+				route = lp.GetValue()
+			case "code":
+				code = errcode.Code(lp.GetValue())
+			}
+		}
+		if !slices.Contains(metrics.Routes, route) || !code.Known() {
+			t.Errorf("rejections series route=%q code=%q: not a route and a code of the vocabulary", route, code)
+		}
+		if slices.Contains(onFirstUse, code) {
+			t.Errorf("%s is created at zero on %s; update this test's list", code, route)
+		}
+		created[code] = true
+	}
+	for _, c := range errcode.All() {
+		if !created[c] && !slices.Contains(onFirstUse, c) {
+			t.Errorf("%s has no rejections series created at zero on any route", c)
+		}
+	}
+	for _, s := range family(t, m.Registry, "closerelay_mediator_cosign_total").GetMetric() {
+		result := s.GetLabel()[0].GetValue()
+		if result != metrics.CosignSigned && !errcode.Code(result).Known() {
+			t.Errorf("cosign series result=%q is neither signed nor a code of the vocabulary", result)
+		}
 	}
 }
 

@@ -178,6 +178,9 @@ func Start(opts Options) (*Relay, error) {
 		CORSAllowOrigins: cfg.CORSAllowOrigins,
 		Heartbeat:        cfg.SSEHeartbeat,
 		Now:              opts.Now,
+		// One gate for the relay: sweeps (a signature whose hint names no
+		// candidate) take at most all cores but one.
+		Sweeps: ledger.NewSweepGate(ledger.DefaultSweepSlots()),
 	})
 
 	r.apiSrv = bounds.NewServer(r.API, bounds.APIIdleTimeout)
