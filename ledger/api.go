@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/closerelay/closerelay/errcode"
+	"github.com/closerelay/closerelay/ledger/corever"
 	"github.com/stellar/go-stellar-sdk/xdr"
 )
 
@@ -80,8 +81,9 @@ type Signer struct {
 // safe for concurrent use. Index i of Signers() is the signer's stable id.
 type SignerSet struct {
 	signers []Signer
+	keys    []*corever.Key // by index: the expanded key, nil for no candidate
 	byHint  map[xdr.SignatureHint][]int
-	usable  int // candidates with a 32-byte key: those in byHint
+	usable  int // candidates: signers with an expanded key, those in byHint
 }
 
 // Close is a decoded, classified account-close transaction (see ParseClose).

@@ -5,6 +5,7 @@ import (
 	"crypto/ed25519"
 	"runtime"
 
+	"github.com/closerelay/closerelay/ledger/corever"
 	"github.com/stellar/go-stellar-sdk/strkey"
 	"github.com/stellar/go-stellar-sdk/xdr"
 )
@@ -63,11 +64,14 @@ func NewSweepGate(slots int) *SweepGate {
 // than GOMAXPROCS as it is now, and at least one.
 func DefaultSweepSlots() int { return max(1, runtime.GOMAXPROCS(0)-1) }
 
-func (g *SweepGate) verify(key ed25519.PublicKey, msg, sig []byte) bool {
+// verify checks sig by stellar-core's rule (corever): a signature Go's
+// crypto/ed25519 would accept but the ledger refuses is never admitted, so
+// a co-signer cannot make a "complete" plan fail on the ledger.
+func (g *SweepGate) verify(key *corever.Key, msg, sig []byte) bool {
 	if g.onVerify != nil {
 		g.onVerify()
 	}
-	return ed25519.Verify(key, msg, sig)
+	return key.Verify(msg, sig)
 }
 
 // acquire waits for hash's plan gate, then for a relay-wide slot, or for
@@ -124,6 +128,7 @@ func HintOf(key ed25519.PublicKey) xdr.SignatureHint {
 func NewSignerSet(signers []Signer) *SignerSet {
 	s := &SignerSet{
 		signers: make([]Signer, len(signers)),
+		keys:    make([]*corever.Key, len(signers)),
 		byHint:  make(map[xdr.SignatureHint][]int, len(signers)),
 	}
 	for i, sg := range signers {
@@ -138,8 +143,15 @@ func NewSignerSet(signers []Signer) *SignerSet {
 				sg.Address, _ = strkey.Encode(strkey.VersionByteAccountID, sg.Key)
 			}
 			sg.Hint = HintOf(sg.Key)
-			s.byHint[sg.Hint] = append(s.byHint[sg.Hint], i)
-			s.usable++
+			// Expanded once per set (a set is read per publish, so once per
+			// plan): every verification under this key reuses it. A key the
+			// ledger can never verify under (small order, not canonical)
+			// stays in the list but is no candidate.
+			if key, ok := corever.NewKey(sg.Key); ok {
+				s.keys[i] = key
+				s.byHint[sg.Hint] = append(s.byHint[sg.Hint], i)
+				s.usable++
+			}
 		} else {
 			sg.Hint = xdr.SignatureHint{}
 		}
@@ -187,7 +199,7 @@ func (s *SignerSet) Recover(ctx context.Context, gate *SweepGate, hash [32]byte,
 	msg := hash[:]
 	tried := s.byHint[sig.Hint]
 	for _, i := range tried {
-		if gate.verify(s.signers[i].Key, msg, sig.Signature) {
+		if gate.verify(s.keys[i], msg, sig.Signature) {
 			return i, true, nil
 		}
 	}
@@ -199,11 +211,11 @@ func (s *SignerSet) Recover(ctx context.Context, gate *SweepGate, hash [32]byte,
 	}
 	defer gate.release(hash)
 	for i := range s.signers {
-		// Every valid key whose hint equals sig.Hint was tried in pass one.
-		if len(s.signers[i].Key) != ed25519.PublicKeySize || s.signers[i].Hint == sig.Hint {
+		// Every candidate whose hint equals sig.Hint was tried in pass one.
+		if s.keys[i] == nil || s.signers[i].Hint == sig.Hint {
 			continue
 		}
-		if gate.verify(s.signers[i].Key, msg, sig.Signature) {
+		if gate.verify(s.keys[i], msg, sig.Signature) {
 			return i, true, nil
 		}
 	}

@@ -9,6 +9,11 @@
 // stall until the client gives up, or hold requests until the test lets them
 // go, and it counts the requests it serves and the most it served at once.
 //
+// It also takes transactions, as Horizon's POST /transactions (form field
+// tx): it applies the ledger's checks (time bounds, sequence number, and the
+// signature checks of ledger.CheckSignatures) and, on success, removes each
+// merged account; see submit.go.
+//
 // Handler is the double itself, usable on any listener (the demo serves it on
 // loopback) or, through Transport, with no listener at all, which lets tests
 // run under testing/synctest. Server wraps a Handler in an httptest.Server.
@@ -44,6 +49,15 @@ type Handler struct {
 	serving  int // requests being served now
 	peak     int // the most requests served at once
 	released bool
+
+	// Submissions (submit.go).
+	network     ledger.Network                   // whose passphrase transactions are hashed under
+	clock       func() time.Time                 // the ledger's close time; nil is time.Now
+	lastLedger  int32                            // the last ledger a transaction closed in
+	applied     map[[32]byte]horizon.Transaction // by hash: a resubmission answers the same
+	submissions int
+	faults      []submitFault // the next submissions' scripted faults, in order
+	dropAnswers int           // the next successes applied but never answered
 }
 
 // NewHandler returns a double that knows no account yet.
@@ -52,8 +66,11 @@ func NewHandler() *Handler {
 		mux:      http.NewServeMux(),
 		done:     make(chan struct{}),
 		accounts: make(map[string]horizon.Account),
+		network:  ledger.Testnet,
+		applied:  make(map[[32]byte]horizon.Transaction),
 	}
 	h.mux.HandleFunc("GET /accounts/{id}", h.account)
+	h.mux.HandleFunc("POST /transactions", h.submit)
 	h.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeProblem(w, notFound())
 	})
@@ -93,8 +110,8 @@ func (h *Handler) Remove(id string) {
 	delete(h.accounts, id)
 }
 
-// SetFailing makes every request answer 500 with Horizon's server_error
-// problem, while on.
+// SetFailing makes every request (submissions included) answer 500 with
+// Horizon's server_error problem, while on.
 func (h *Handler) SetFailing(on bool) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -187,22 +204,42 @@ func (h *Handler) account(w http.ResponseWriter, r *http.Request) {
 		h.mu.Unlock()
 	}()
 
+	if !h.wait(w, r, held) {
+		return
+	}
+	h.mu.Lock()
+	acc, known := h.accounts[r.PathValue("id")]
+	failing := h.failing
+	h.mu.Unlock()
+	switch {
+	case failing:
+		writeProblem(w, problem.ServerError)
+	case !known:
+		writeProblem(w, notFound())
+	default:
+		w.Header().Set("Content-Type", "application/hal+json; charset=utf-8")
+		_ = json.NewEncoder(w).Encode(acc)
+	}
+}
+
+// wait makes a request wait while the double holds it (held is the hold it
+// arrived under), then for the delay or the stall. It reports false when the
+// request is over: its client gave up, or Release answered it 503.
+func (h *Handler) wait(w http.ResponseWriter, r *http.Request, held chan struct{}) bool {
 	if held != nil {
 		select {
 		case <-held:
 		case <-r.Context().Done():
-			return
+			return false
 		case <-h.done:
-			writeProblem(w, problem.P{Type: "service_unavailable", Title: "Service Unavailable", Status: http.StatusServiceUnavailable})
-			return
+			writeProblem(w, serviceUnavailable())
+			return false
 		}
 	}
 
 	h.mu.Lock()
-	acc, known := h.accounts[r.PathValue("id")]
-	failing, delay, stalled := h.failing, h.delay, h.stalled
+	delay, stalled := h.delay, h.stalled
 	h.mu.Unlock()
-
 	if stalled || delay > 0 {
 		var elapsed <-chan time.Time
 		if !stalled {
@@ -213,21 +250,17 @@ func (h *Handler) account(w http.ResponseWriter, r *http.Request) {
 		select {
 		case <-elapsed:
 		case <-r.Context().Done():
-			return
+			return false
 		case <-h.done:
-			writeProblem(w, problem.P{Type: "service_unavailable", Title: "Service Unavailable", Status: http.StatusServiceUnavailable})
-			return
+			writeProblem(w, serviceUnavailable())
+			return false
 		}
 	}
-	switch {
-	case failing:
-		writeProblem(w, problem.ServerError)
-	case !known:
-		writeProblem(w, notFound())
-	default:
-		w.Header().Set("Content-Type", "application/hal+json; charset=utf-8")
-		_ = json.NewEncoder(w).Encode(acc)
-	}
+	return true
+}
+
+func serviceUnavailable() problem.P {
+	return problem.P{Type: "service_unavailable", Title: "Service Unavailable", Status: http.StatusServiceUnavailable}
 }
 
 // horizonErrors prefixes problem types, as Horizon renders them.
@@ -354,6 +387,33 @@ func (s *Server) SetStalled(on bool) { s.h.SetStalled(on) }
 
 // SetHeld is Handler.SetHeld.
 func (s *Server) SetHeld(on bool) { s.h.SetHeld(on) }
+
+// FailSubmissions is Handler.FailSubmissions.
+func (s *Server) FailSubmissions(n, status int) { s.h.FailSubmissions(n, status) }
+
+// StallSubmissions is Handler.StallSubmissions.
+func (s *Server) StallSubmissions(n int) { s.h.StallSubmissions(n) }
+
+// DropAnswers is Handler.DropAnswers.
+func (s *Server) DropAnswers(n int) { s.h.DropAnswers(n) }
+
+// SetNetwork is Handler.SetNetwork.
+func (s *Server) SetNetwork(n ledger.Network) { s.h.SetNetwork(n) }
+
+// SetClock is Handler.SetClock.
+func (s *Server) SetClock(now func() time.Time) { s.h.SetClock(now) }
+
+// SetSequence is Handler.SetSequence.
+func (s *Server) SetSequence(id string, seq int64) bool { return s.h.SetSequence(id, seq) }
+
+// Sequence is Handler.Sequence.
+func (s *Server) Sequence(id string) (int64, bool) { return s.h.Sequence(id) }
+
+// Submissions is Handler.Submissions.
+func (s *Server) Submissions() int { return s.h.Submissions() }
+
+// Applied is Handler.Applied.
+func (s *Server) Applied() int { return s.h.Applied() }
 
 // Requests is Handler.Requests.
 func (s *Server) Requests() int { return s.h.Requests() }

@@ -1,0 +1,543 @@
+package ledgertest
+
+import (
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"math"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/closerelay/closerelay/ledger"
+	"github.com/stellar/go-stellar-sdk/amount"
+	"github.com/stellar/go-stellar-sdk/protocols/horizon"
+	"github.com/stellar/go-stellar-sdk/support/render/hal"
+	"github.com/stellar/go-stellar-sdk/support/render/problem"
+	"github.com/stellar/go-stellar-sdk/toid"
+	"github.com/stellar/go-stellar-sdk/xdr"
+)
+
+// POST /transactions, as Horizon takes it (form field tx) and as stellar-core
+// validates it (TransactionFrame::checkValid), in core's order:
+//
+//  1. no operation: tx_missing_operation;
+//  2. time bounds against the double's clock (SetClock): a min_time after
+//     it is tx_too_early, a max_time before it tx_too_late (0 is no bound);
+//  3. the source account unknown to the double: tx_no_source_account;
+//  4. the sequence number: the account's plus one (or, with a V2
+//     precondition's min_seq_num, one the account's number is in
+//     [min_seq_num, tx's) of): else tx_bad_seq;
+//  5. the signature checks (ledger.CheckSignatures, under the passphrase of
+//     SetNetwork's network, Testnet by default): tx_bad_auth, tx_failed with
+//     op_bad_auth, tx_bad_auth_extra.
+//
+// A refusal is Horizon's 400 transaction_failed problem with
+// extras.result_codes, extras.envelope_xdr and extras.result_xdr, and
+// changes nothing. A success removes the source account of every
+// ACCOUNT_MERGE (crediting nobody), sets the transaction source's sequence
+// number to the transaction's when that account remains, closes one ledger
+// and answers Horizon's transaction JSON. Other operations have no effect;
+// fees, balances, reserves, ledger bounds and the operations' own validity
+// are not modelled. A transaction already applied answers its success again,
+// as Horizon answers for a transaction it has. A fee-bump is refused (400).
+//
+// The request gates of the account route apply too (SetHeld, SetDelay,
+// SetStalled, SetFailing), and FailSubmissions, StallSubmissions and
+// DropAnswers script the next submissions' faults.
+
+// maxSubmitBody bounds a submission's form; an envelope is at most
+// ledger.MaxXDRLength characters of base64.
+const maxSubmitBody = 256 << 10
+
+// submitFault is one scripted answer to a submission: a problem with status
+// status, or with status 0 no answer until the client gives up.
+type submitFault struct{ status int }
+
+// FailSubmissions makes the next n submissions answer status with Horizon's
+// problem for it (429 rate_limit_exceeded, 500 server_error, 503
+// service_unavailable, 504 timeout, others a problem of that status) without
+// reading them: the ledger does not change. Faults queue behind those
+// already scripted.
+func (h *Handler) FailSubmissions(n, status int) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for range n {
+		h.faults = append(h.faults, submitFault{status: status})
+	}
+}
+
+// StallSubmissions makes the next n submissions answer nothing and change
+// nothing until their client gives up (or Release): a submission timeout.
+// Faults queue behind those already scripted.
+func (h *Handler) StallSubmissions(n int) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for range n {
+		h.faults = append(h.faults, submitFault{})
+	}
+}
+
+// DropAnswers makes the next n submissions that succeed take effect, then
+// answer nothing until their client gives up (or Release): Horizon timing
+// out on a transaction that made it into the ledger. Sending the same
+// transaction again then answers its success.
+func (h *Handler) DropAnswers(n int) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.dropAnswers += n
+}
+
+// SetNetwork sets the network under whose passphrase submitted transactions
+// are hashed and their signatures checked; Testnet until set. (Server.URLs
+// maps every network to one double, so a test submitting on another network
+// says which.)
+func (h *Handler) SetNetwork(n ledger.Network) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.network = n
+}
+
+// SetClock sets the close time that time bounds are checked against; nil is
+// time.Now (under testing/synctest, the bubble's clock).
+func (h *Handler) SetClock(now func() time.Time) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.clock = now
+}
+
+// SetSequence sets account id's sequence number; it reports false, and does
+// nothing, when the double does not know id.
+func (h *Handler) SetSequence(id string, seq int64) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	acc, ok := h.accounts[id]
+	if ok {
+		acc.Sequence = seq
+		h.accounts[id] = acc
+	}
+	return ok
+}
+
+// Sequence is account id's sequence number, if the double knows id.
+func (h *Handler) Sequence(id string) (int64, bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	acc, ok := h.accounts[id]
+	return acc.Sequence, ok
+}
+
+// Submissions is the number of POST /transactions requests received.
+func (h *Handler) Submissions() int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.submissions
+}
+
+// Applied is the number of transactions the double has applied.
+func (h *Handler) Applied() int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return len(h.applied)
+}
+
+func (h *Handler) submit(w http.ResponseWriter, r *http.Request) {
+	h.mu.Lock()
+	h.submissions++
+	held := h.held
+	h.mu.Unlock()
+	if !h.wait(w, r, held) {
+		return
+	}
+
+	h.mu.Lock()
+	failing := h.failing
+	var fault *submitFault
+	if !failing && len(h.faults) > 0 {
+		f := h.faults[0]
+		fault = &f
+		h.faults = h.faults[1:]
+	}
+	h.mu.Unlock()
+	switch {
+	case failing:
+		writeProblem(w, problem.ServerError)
+		return
+	case fault != nil && fault.status == 0:
+		h.stall(w, r)
+		return
+	case fault != nil:
+		writeProblem(w, faultProblem(fault.status))
+		return
+	}
+
+	r.Body = http.MaxBytesReader(w, r.Body, maxSubmitBody)
+	if err := r.ParseForm(); err != nil {
+		writeProblem(w, badRequest("the request body is not a form of at most 256 KiB"))
+		return
+	}
+	b64 := r.PostForm.Get("tx")
+	env, err := ledger.DecodeEnvelope(b64)
+	if err != nil {
+		writeProblem(w, problem.P{
+			Type: "transaction_malformed", Title: "Transaction Malformed", Status: http.StatusBadRequest,
+			Detail: "Horizon could not decode the transaction envelope in this request.",
+			Extras: map[string]any{"envelope_xdr": b64},
+		})
+		return
+	}
+	if env.IsFeeBump() {
+		writeProblem(w, badRequest("the account-API double does not take fee-bump transactions"))
+		return
+	}
+
+	h.mu.Lock()
+	tx, refusal, drop := h.apply(b64, env)
+	h.mu.Unlock()
+	switch {
+	case refusal != nil:
+		writeProblem(w, *refusal)
+	case drop:
+		h.stall(w, r)
+	default:
+		w.Header().Set("Content-Type", "application/hal+json; charset=utf-8")
+		_ = json.NewEncoder(w).Encode(tx)
+	}
+}
+
+// stall answers nothing until the client gives up, or 503 on Release.
+func (h *Handler) stall(w http.ResponseWriter, r *http.Request) {
+	select {
+	case <-r.Context().Done():
+	case <-h.done:
+		writeProblem(w, serviceUnavailable())
+	}
+}
+
+// apply validates env (the classic envelope b64 decodes to) and, if the
+// ledger would take it, applies it. It returns the success to answer, or the
+// refusal, and whether the success's answer is to be dropped. h.mu is held.
+func (h *Handler) apply(b64 string, env xdr.TransactionEnvelope) (horizon.Transaction, *problem.P, bool) {
+	hash, err := ledger.HashEnvelope(env, h.network.Passphrase())
+	if err != nil {
+		p := badRequest("the transaction cannot be hashed: " + err.Error())
+		return horizon.Transaction{}, &p, false
+	}
+	if tx, ok := h.applied[hash]; ok {
+		return tx, nil, false
+	}
+	ops := env.Operations()
+	refuse := func(code string, opCodes []string) (horizon.Transaction, *problem.P, bool) {
+		p := transactionFailed(b64, env, code, opCodes)
+		return horizon.Transaction{}, &p, false
+	}
+	if len(ops) == 0 {
+		return refuse("tx_missing_operation", nil)
+	}
+	now := h.now().Unix()
+	if tb := env.TimeBounds(); tb != nil {
+		if tb.MinTime != 0 && (now < 0 || uint64(tb.MinTime) > uint64(now)) {
+			return refuse("tx_too_early", nil)
+		}
+		if tb.MaxTime != 0 && now >= 0 && uint64(tb.MaxTime) < uint64(now) {
+			return refuse("tx_too_late", nil)
+		}
+	}
+	sourceID := env.SourceAccount().ToAccountId().Address()
+	source, ok := h.accounts[sourceID]
+	if !ok {
+		return refuse(ledger.TxNoSourceAccount, nil)
+	}
+	if badSeq(source.Sequence, env) {
+		return refuse("tx_bad_seq", nil)
+	}
+
+	accounts := map[string]ledger.AccountAuth{}
+	for _, id := range append([]string{sourceID}, opSources(env)...) { // before any merge
+		if acc, ok := h.accounts[id]; ok {
+			accounts[id] = authOf(acc)
+		}
+	}
+	res, err := ledger.CheckSignatures(env, hash, accounts)
+	if err != nil {
+		p := badRequest(err.Error())
+		return horizon.Transaction{}, &p, false
+	}
+	if res.Code != "" {
+		return refuse(res.Code, res.OpCodes)
+	}
+
+	// Apply: merged accounts go, their native balance reported in the
+	// merge's result; the source's sequence number advances.
+	results := make([]xdr.OperationResult, len(ops))
+	resultsOK := true
+	sources := opSources(env)
+	for i, op := range ops {
+		var balance xdr.Int64
+		if op.Body.Type == xdr.OperationTypeAccountMerge {
+			id := sources[i]
+			balance = nativeBalance(h.accounts[id])
+			delete(h.accounts, id)
+		}
+		var ok bool
+		if results[i], ok = opSuccess(op, balance); !ok {
+			resultsOK = false
+		}
+	}
+	if acc, ok := h.accounts[sourceID]; ok {
+		acc.Sequence = env.SeqNum()
+		h.accounts[sourceID] = acc
+	}
+	h.lastLedger = max(h.lastLedger, 1) + 1
+	var resultXDR string
+	if resultsOK {
+		resultXDR = encodeResult(xdr.TransactionResultCodeTxSuccess, env, results)
+	}
+	tx := h.transaction(b64, env, hash, resultXDR)
+	h.applied[hash] = tx
+	drop := h.dropAnswers > 0
+	if drop {
+		h.dropAnswers--
+	}
+	return tx, nil, drop
+}
+
+func (h *Handler) now() time.Time {
+	if h.clock != nil {
+		return h.clock()
+	}
+	return time.Now()
+}
+
+// badSeq is core's isBadSeq for an account at sequence number current.
+func badSeq(current int64, env xdr.TransactionEnvelope) bool {
+	seq := env.SeqNum()
+	if minSeq := env.MinSeqNum(); minSeq != nil {
+		return current < *minSeq || current >= seq
+	}
+	return current == math.MaxInt64 || current+1 != seq
+}
+
+// opSources lists each operation's source account (its own, else the
+// transaction's) as a G… address.
+func opSources(env xdr.TransactionEnvelope) []string {
+	ops := env.Operations()
+	out := make([]string, len(ops))
+	for i, op := range ops {
+		m := env.SourceAccount()
+		if op.SourceAccount != nil {
+			m = *op.SourceAccount
+		}
+		out[i] = m.ToAccountId().Address()
+	}
+	return out
+}
+
+// authOf is what the signature checks read of an account the double
+// serves: its ed25519 signers (the master key among them, with its weight)
+// and its thresholds. Signers of other kinds are not modelled.
+func authOf(acc horizon.Account) ledger.AccountAuth {
+	a := ledger.AccountAuth{Thresholds: ledger.Thresholds{
+		Low: acc.Thresholds.LowThreshold, Medium: acc.Thresholds.MedThreshold, High: acc.Thresholds.HighThreshold,
+	}}
+	for _, s := range acc.Signers {
+		if s.Type == "ed25519_public_key" {
+			a.Signers = append(a.Signers, ledger.Signer{Address: s.Key, Weight: s.Weight})
+		}
+	}
+	return a
+}
+
+func nativeBalance(acc horizon.Account) xdr.Int64 {
+	for _, b := range acc.Balances {
+		if b.Asset.Type == "native" {
+			if v, err := amount.ParseInt64(b.Balance); err == nil {
+				return xdr.Int64(v)
+			}
+		}
+	}
+	return 0
+}
+
+// fee is what the double charges: the minimum base fee per operation.
+func fee(env xdr.TransactionEnvelope) int64 {
+	return min(int64(env.Fee()), 100*int64(max(len(env.Operations()), 1)))
+}
+
+// opSuccess is the successful result of op, for the operations whose
+// success carries nothing but the merge's balance; ok is false for others.
+func opSuccess(op xdr.Operation, balance xdr.Int64) (xdr.OperationResult, bool) {
+	tr := xdr.OperationResultTr{Type: op.Body.Type}
+	switch op.Body.Type {
+	case xdr.OperationTypeAccountMerge:
+		tr.AccountMergeResult = &xdr.AccountMergeResult{Code: xdr.AccountMergeResultCodeAccountMergeSuccess, SourceAccountBalance: &balance}
+	case xdr.OperationTypePayment:
+		tr.PaymentResult = &xdr.PaymentResult{Code: xdr.PaymentResultCodePaymentSuccess}
+	case xdr.OperationTypeCreateAccount:
+		tr.CreateAccountResult = &xdr.CreateAccountResult{Code: xdr.CreateAccountResultCodeCreateAccountSuccess}
+	case xdr.OperationTypeSetOptions:
+		tr.SetOptionsResult = &xdr.SetOptionsResult{Code: xdr.SetOptionsResultCodeSetOptionsSuccess}
+	case xdr.OperationTypeChangeTrust:
+		tr.ChangeTrustResult = &xdr.ChangeTrustResult{Code: xdr.ChangeTrustResultCodeChangeTrustSuccess}
+	case xdr.OperationTypeManageData:
+		tr.ManageDataResult = &xdr.ManageDataResult{Code: xdr.ManageDataResultCodeManageDataSuccess}
+	case xdr.OperationTypeBumpSequence:
+		tr.BumpSeqResult = &xdr.BumpSequenceResult{Code: xdr.BumpSequenceResultCodeBumpSequenceSuccess}
+	default:
+		return xdr.OperationResult{}, false
+	}
+	return xdr.OperationResult{Code: xdr.OperationResultCodeOpInner, Tr: &tr}, true
+}
+
+// txCodes are the transaction result codes the double gives, by Horizon's
+// name.
+var txCodes = map[string]xdr.TransactionResultCode{
+	"tx_missing_operation":   xdr.TransactionResultCodeTxMissingOperation,
+	"tx_too_early":           xdr.TransactionResultCodeTxTooEarly,
+	"tx_too_late":            xdr.TransactionResultCodeTxTooLate,
+	"tx_bad_seq":             xdr.TransactionResultCodeTxBadSeq,
+	ledger.TxNoSourceAccount: xdr.TransactionResultCodeTxNoAccount,
+	ledger.TxBadAuth:         xdr.TransactionResultCodeTxBadAuth,
+	ledger.TxBadAuthExtra:    xdr.TransactionResultCodeTxBadAuthExtra,
+	ledger.TxFailed:          xdr.TransactionResultCodeTxFailed,
+}
+
+// encodeResult is the base64 TransactionResult of code with the operation
+// results results (tx_success and tx_failed only); "" when it cannot be
+// built.
+func encodeResult(code xdr.TransactionResultCode, env xdr.TransactionEnvelope, results []xdr.OperationResult) string {
+	tr := xdr.TransactionResult{FeeCharged: xdr.Int64(fee(env)), Result: xdr.TransactionResultResult{Code: code}}
+	if code == xdr.TransactionResultCodeTxSuccess || code == xdr.TransactionResultCodeTxFailed {
+		tr.Result.Results = &results
+	}
+	out, err := xdr.MarshalBase64(tr)
+	if err != nil {
+		return ""
+	}
+	return out
+}
+
+// transactionFailed is Horizon's problem for a transaction the ledger
+// refused with code (and, for tx_failed, the operations' codes).
+func transactionFailed(b64 string, env xdr.TransactionEnvelope, code string, opCodes []string) problem.P {
+	extras := map[string]any{
+		"envelope_xdr": b64,
+		"result_codes": horizon.TransactionResultCodes{TransactionCode: code, OperationCodes: opCodes},
+	}
+	var results []xdr.OperationResult
+	buildable := true
+	if code == ledger.TxFailed {
+		for i, op := range env.Operations() {
+			var r xdr.OperationResult
+			switch c := opCodes[i]; c {
+			case ledger.OpBadAuth:
+				r.Code = xdr.OperationResultCodeOpBadAuth
+			case ledger.OpNoSourceAccount:
+				r.Code = xdr.OperationResultCodeOpNoAccount
+			default:
+				var ok bool
+				if r, ok = opSuccess(op, 0); !ok {
+					buildable = false
+				}
+			}
+			results = append(results, r)
+		}
+	}
+	if xc, ok := txCodes[code]; ok && buildable {
+		if s := encodeResult(xc, env, results); s != "" {
+			extras["result_xdr"] = s
+		}
+	}
+	return problem.P{
+		Type:   "transaction_failed",
+		Title:  "Transaction Failed",
+		Status: http.StatusBadRequest,
+		Detail: "The transaction failed when submitted to the stellar network. The `extras.result_codes` field on this response contains further details.",
+		Extras: extras,
+	}
+}
+
+func badRequest(detail string) problem.P {
+	return problem.P{Type: "bad_request", Title: "Bad Request", Status: http.StatusBadRequest, Detail: detail}
+}
+
+// faultProblem is Horizon's problem for a scripted fault of status status.
+func faultProblem(status int) problem.P {
+	switch status {
+	case http.StatusTooManyRequests:
+		return problem.P{Type: "rate_limit_exceeded", Title: "Rate Limit Exceeded", Status: status,
+			Detail: "The rate limit for the requesting IP address is over its alloted limit."}
+	case http.StatusInternalServerError:
+		return problem.ServerError
+	case http.StatusServiceUnavailable:
+		return serviceUnavailable()
+	case http.StatusGatewayTimeout:
+		return problem.P{Type: "timeout", Title: "Timeout", Status: status,
+			Detail: "Your request timed out before completing. Please try your request again."}
+	}
+	return problem.P{Type: "fault", Title: http.StatusText(status), Status: status}
+}
+
+// transaction is Horizon's JSON for the applied transaction env (b64), in
+// the ledger just closed.
+func (h *Handler) transaction(b64 string, env xdr.TransactionEnvelope, hash [32]byte, resultXDR string) horizon.Transaction {
+	id := hex.EncodeToString(hash[:])
+	source := env.SourceAccount()
+	tx := horizon.Transaction{
+		ID:              id,
+		PT:              toid.New(h.lastLedger, 1, 0).String(),
+		Successful:      true,
+		Hash:            id,
+		Ledger:          h.lastLedger,
+		LedgerCloseTime: h.now().UTC().Truncate(time.Second),
+		Account:         source.ToAccountId().Address(),
+		AccountSequence: env.SeqNum(),
+		FeeAccount:      source.ToAccountId().Address(),
+		FeeCharged:      fee(env),
+		MaxFee:          int64(env.Fee()),
+		OperationCount:  int32(len(env.Operations())),
+		EnvelopeXdr:     b64,
+		ResultXdr:       resultXDR,
+		Signatures:      []string{},
+	}
+	if source.Type == xdr.CryptoKeyTypeKeyTypeMuxedEd25519 {
+		tx.AccountMuxed, _ = source.GetAddress()
+		tx.AccountMuxedID = uint64(source.Med25519.Id)
+		tx.FeeAccountMuxed, tx.FeeAccountMuxedID = tx.AccountMuxed, tx.AccountMuxedID
+	}
+	for _, s := range env.Signatures() {
+		tx.Signatures = append(tx.Signatures, base64.StdEncoding.EncodeToString(s.Signature))
+	}
+	memo := env.Memo()
+	switch memo.Type {
+	case xdr.MemoTypeMemoText:
+		tx.MemoType, tx.Memo = "text", memo.MustText()
+	case xdr.MemoTypeMemoId:
+		tx.MemoType, tx.Memo = "id", strconv.FormatUint(uint64(memo.MustId()), 10)
+	case xdr.MemoTypeMemoHash:
+		mh := memo.MustHash()
+		tx.MemoType, tx.Memo = "hash", base64.StdEncoding.EncodeToString(mh[:])
+	case xdr.MemoTypeMemoReturn:
+		mh := memo.MustRetHash()
+		tx.MemoType, tx.Memo = "return", base64.StdEncoding.EncodeToString(mh[:])
+	default:
+		tx.MemoType = "none"
+	}
+	if tb := env.TimeBounds(); tb != nil {
+		bounds := &horizon.TransactionPreconditionsTimebounds{MinTime: strconv.FormatUint(uint64(tb.MinTime), 10)}
+		if tb.MaxTime != 0 {
+			bounds.MaxTime = strconv.FormatUint(uint64(tb.MaxTime), 10)
+		}
+		tx.Preconditions = &horizon.TransactionPreconditions{TimeBounds: bounds}
+	}
+	self := "/transactions/" + id
+	tx.Links.Self = hal.Link{Href: self}
+	tx.Links.Transaction = hal.Link{Href: self}
+	tx.Links.Account = hal.Link{Href: "/accounts/" + tx.Account}
+	tx.Links.Ledger = hal.Link{Href: "/ledgers/" + strconv.Itoa(int(h.lastLedger))}
+	tx.Links.Operations = hal.Link{Href: self + "/operations{?cursor,limit,order}", Templated: true}
+	tx.Links.Effects = hal.Link{Href: self + "/effects{?cursor,limit,order}", Templated: true}
+	tx.Links.Precedes = hal.Link{Href: "/transactions?order=asc&cursor=" + tx.PT}
+	tx.Links.Succeeds = hal.Link{Href: "/transactions?order=desc&cursor=" + tx.PT}
+	return tx
+}
