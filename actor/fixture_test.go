@@ -1,8 +1,12 @@
 package actor
 
 import (
+	"bytes"
 	"context"
 	"encoding/hex"
+	"runtime"
+	"slices"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -153,7 +157,6 @@ func (f *fixture) partial(tb testing.TB, sigs ...xdr.DecoratedSignature) string 
 	return b64
 }
 
-// create publishes f on s and fails the test unless a new plan results.
 // startSubscribed starts a supervisor with opts, creates a plan of a fresh
 // fixture living the whole signing window, and subscribes to it; the
 // subscription ends with the test.
@@ -170,6 +173,7 @@ func startSubscribed(t *testing.T, opts Options) (*fixture, *Plan, *Subscription
 	return f, p, sub
 }
 
+// create publishes f on s and fails the test unless a new plan results.
 func create(tb testing.TB, s *Supervisor, f *fixture, expiry time.Time, signers ...int) *Plan {
 	tb.Helper()
 	p, created, err := s.Create(context.Background(), f.plan(tb, expiry, signers...))
@@ -246,4 +250,68 @@ func wantMetrics(tb testing.TB, m *metrics.Metrics, want map[string]float64) {
 			tb.Errorf("%s = %v, want %v", name, v, w)
 		}
 	}
+}
+
+// start runs a supervisor for the length of the test.
+func start(t *testing.T, opts Options) *Supervisor {
+	t.Helper()
+	s := NewSupervisor(opts)
+	t.Cleanup(func() {
+		if err := s.Stop(context.Background()); err != nil {
+			t.Errorf("Stop: %v", err)
+		}
+	})
+	return s
+}
+
+// skewedClock is a Now that runs ahead of the bubble's clock by a settable
+// amount, so a test can put the supervisor past a plan's expiry before the
+// plan's timer fires.
+type skewedClock struct{ skew atomic.Int64 }
+
+func (c *skewedClock) now() time.Time          { return time.Now().Add(time.Duration(c.skew.Load())) }
+func (c *skewedClock) advance(d time.Duration) { c.skew.Add(int64(d)) }
+
+// equalState reports whether a and b are the same version of a plan with
+// the same envelope and signers.
+func equalState(a, b State) bool {
+	if a.ID != b.ID || a.Network != b.Network || a.XDR != b.XDR || a.Version != b.Version || len(a.Signers) != len(b.Signers) {
+		return false
+	}
+	for i := range a.Signers {
+		if a.Signers[i] != b.Signers[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// checkEnvelope decodes st.XDR and checks that it carries exactly the
+// signatures of signers, in that order, with canonical hints.
+func checkEnvelope(t *testing.T, f *fixture, st State, signers ...int) {
+	t.Helper()
+	env, err := ledger.DecodeEnvelope(st.XDR)
+	if err != nil {
+		t.Fatalf("state XDR does not decode: %v", err)
+	}
+	sigs := env.Signatures()
+	if len(sigs) != len(signers) {
+		t.Fatalf("envelope carries %d signatures, want %d", len(sigs), len(signers))
+	}
+	for i, s := range signers {
+		want := f.sigs[s].Sig
+		if sigs[i].Hint != want.Hint || !bytes.Equal(sigs[i].Signature, want.Signature) {
+			t.Errorf("signature %d is not signer %d's", i, s)
+		}
+	}
+	if !slices.Equal(st.Signers, addresses(signers...)) {
+		t.Errorf("Signers = %v, want signers %v", st.Signers, signers)
+	}
+}
+
+// goroutinesIn counts the goroutines whose stack holds fn.
+func goroutinesIn(fn string) int {
+	buf := make([]byte, 1<<20)
+	buf = buf[:runtime.Stack(buf, true)]
+	return bytes.Count(buf, []byte(fn))
 }

@@ -14,29 +14,6 @@ import (
 	"github.com/stellar/go-stellar-sdk/xdr"
 )
 
-// checkEnvelope decodes st.XDR and checks that it carries exactly the
-// signatures of signers, in that order, with canonical hints.
-func checkEnvelope(t *testing.T, f *fixture, st State, signers ...int) {
-	t.Helper()
-	env, err := ledger.DecodeEnvelope(st.XDR)
-	if err != nil {
-		t.Fatalf("state XDR does not decode: %v", err)
-	}
-	sigs := env.Signatures()
-	if len(sigs) != len(signers) {
-		t.Fatalf("envelope carries %d signatures, want %d", len(sigs), len(signers))
-	}
-	for i, s := range signers {
-		want := f.sigs[s].Sig
-		if sigs[i].Hint != want.Hint || !bytes.Equal(sigs[i].Signature, want.Signature) {
-			t.Errorf("signature %d is not signer %d's", i, s)
-		}
-	}
-	if !slices.Equal(st.Signers, addresses(signers...)) {
-		t.Errorf("Signers = %v, want signers %v", st.Signers, signers)
-	}
-}
-
 // TestMergesInOrder: merges apply in arrival order, one version and one
 // event per change, and a batch keeps its own order.
 func TestMergesInOrder(t *testing.T) {

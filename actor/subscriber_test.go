@@ -1,10 +1,8 @@
 package actor
 
 import (
-	"bytes"
 	"context"
 	"errors"
-	"runtime"
 	"sync"
 	"testing"
 	"testing/synctest"
@@ -233,13 +231,6 @@ func readUntilClosed(sub *Subscription) {
 	defer sub.Close()
 	for range sub.C() {
 	}
-}
-
-// goroutinesIn counts the goroutines whose stack holds fn.
-func goroutinesIn(fn string) int {
-	buf := make([]byte, 1<<20)
-	buf = buf[:runtime.Stack(buf, true)]
-	return bytes.Count(buf, []byte(fn))
 }
 
 // TestSubscribeCyclesNoLeak: 1,000 streams opened and closed leave no

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -15,26 +14,6 @@ import (
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
-
-// start runs a supervisor for the length of the test.
-func start(t *testing.T, opts Options) *Supervisor {
-	t.Helper()
-	s := NewSupervisor(opts)
-	t.Cleanup(func() {
-		if err := s.Stop(context.Background()); err != nil {
-			t.Errorf("Stop: %v", err)
-		}
-	})
-	return s
-}
-
-// skewedClock is a Now that runs ahead of the bubble's clock by a settable
-// amount, so a test can put the supervisor past a plan's expiry before the
-// plan's timer fires.
-type skewedClock struct{ skew atomic.Int64 }
-
-func (c *skewedClock) now() time.Time          { return time.Now().Add(time.Duration(c.skew.Load())) }
-func (c *skewedClock) advance(d time.Duration) { c.skew.Add(int64(d)) }
 
 func TestCreateLookupSnapshot(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
@@ -276,12 +255,7 @@ func TestLookupAtExpiryBoundary(t *testing.T) {
 			t.Fatalf("Snapshot at expiry = %v, want ErrNotFound", err)
 		}
 		synctest.Wait()
-		if v := metricValue(t, m, "closerelay_plans_expired_total"); v != 1 {
-			t.Errorf("plans_expired_total = %v, want 1", v)
-		}
-		if v := metricValue(t, m, "closerelay_plans_open"); v != 0 {
-			t.Errorf("plans_open = %v, want 0", v)
-		}
+		wantMetrics(t, m, map[string]float64{"closerelay_plans_expired_total": 1, "closerelay_plans_open": 0})
 	})
 }
 
@@ -316,12 +290,7 @@ func TestLookupSweepsBeforeTimer(t *testing.T) {
 		}
 		time.Sleep(2 * time.Hour) // well past the plan's own timer
 		synctest.Wait()
-		if v := metricValue(t, m, "closerelay_plans_expired_total"); v != 1 {
-			t.Errorf("plans_expired_total = %v, want 1", v)
-		}
-		if v := metricValue(t, m, "closerelay_plans_open"); v != 0 {
-			t.Errorf("plans_open = %v, want 0", v)
-		}
+		wantMetrics(t, m, map[string]float64{"closerelay_plans_expired_total": 1, "closerelay_plans_open": 0})
 	})
 }
 
@@ -541,16 +510,4 @@ func TestCancelledContext(t *testing.T) {
 			t.Errorf("the abandoned subscription's channel: %d events, closed %v; want closed", len(events), closed)
 		}
 	})
-}
-
-func equalState(a, b State) bool {
-	if a.ID != b.ID || a.Network != b.Network || a.XDR != b.XDR || a.Version != b.Version || len(a.Signers) != len(b.Signers) {
-		return false
-	}
-	for i := range a.Signers {
-		if a.Signers[i] != b.Signers[i] {
-			return false
-		}
-	}
-	return true
 }

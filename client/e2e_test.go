@@ -62,17 +62,29 @@ func (f *fixture) publish(t *testing.T) (id, xdr string) {
 	return id, x
 }
 
-func (f *fixture) sign(t *testing.T, id string, kp *keypair.Full) client.Signed {
+func (f *fixture) get(t *testing.T, id string) client.Plan {
 	t.Helper()
 	p, err := f.c.Get(context.Background(), id)
 	if err != nil {
 		t.Fatalf("Get: %v", err)
 	}
+	return p
+}
+
+// partial is the plan's envelope signed by kp alone.
+func (f *fixture) partial(t *testing.T, id string, kp *keypair.Full) string {
+	t.Helper()
+	p := f.get(t, id)
 	partial, err := wallet.SignPartial(p.XDR, p.Network, kp)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := f.c.Sign(context.Background(), id, partial)
+	return partial
+}
+
+func (f *fixture) sign(t *testing.T, id string, kp *keypair.Full) client.Signed {
+	t.Helper()
+	s, err := f.c.Sign(context.Background(), id, f.partial(t, id, kp))
 	if err != nil {
 		t.Fatalf("Sign: %v", err)
 	}
@@ -113,12 +125,11 @@ func TestPlanRoutes(t *testing.T) {
 		t.Fatalf("Get upper-case id: %v", err)
 	}
 	// A re-publish of the same transaction merges.
-	p, _ = f.c.Get(ctx, id)
-	again := ledgertest.SignXDR(ledgertest.StripSignatures(p.XDR), passphrase, f.acct.Master)
+	again := ledgertest.SignXDR(ledgertest.StripSignatures(f.get(t, id).XDR), passphrase, f.acct.Master)
 	if id2, err := f.c.Publish(ctx, "testnet", again); err != nil || id2 != id {
 		t.Fatalf("re-publish = %s, %v", id2, err)
 	}
-	if p, _ = f.c.Get(ctx, id); mustWeigh(t, p.XDR, f.acct).Weight != 3 {
+	if mustWeigh(t, f.get(t, id).XDR, f.acct).Weight != 3 {
 		t.Fatalf("after re-publish the plan is not at weight 3")
 	}
 }
@@ -149,9 +160,7 @@ func TestRefusals(t *testing.T) {
 	_, err = f.c.Sign(ctx, missing, x)
 	wantAPIError(t, err, 404, "NOT_FOUND")
 	// A signature by a key that is not the account's signer.
-	p, _ := f.c.Get(ctx, id)
-	stranger, _ := wallet.SignPartial(p.XDR, "testnet", keypair.MustRandom())
-	_, err = f.c.Sign(ctx, id, stranger)
+	_, err = f.c.Sign(ctx, id, f.partial(t, id, keypair.MustRandom()))
 	wantAPIError(t, err, 400, "REJECTED")
 	_, err = f.c.Sign(ctx, id, "not base64")
 	wantAPIError(t, err, 400, "BAD_XDR")
@@ -183,14 +192,10 @@ func TestMediatorRoutes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fwd, err := wallet.BuildForward(wallet.ForwardParams{
+	fx := forwardXDR(t, wallet.ForwardParams{
 		Mediator: flow.MediatorPublicKey, Sequence: 1 << 32, Destination: f.dest,
 		Amount: "10", Memo: txnbuild.MemoText("deposit 42"),
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	fx, _ := fwd.Base64()
 	out, err := f.c.MediatorCosign(ctx, fx, flow.Token, "testnet")
 	if err != nil {
 		t.Fatalf("MediatorCosign: %v", err)
@@ -206,11 +211,10 @@ func TestMediatorRoutes(t *testing.T) {
 	_, err = f.c.MediatorCosign(ctx, fx, flow.Token, "public")
 	wantAPIError(t, err, 400, "BAD_NETWORK")
 	// A forward to another destination than the committed one.
-	other, _ := wallet.BuildForward(wallet.ForwardParams{
+	ox := forwardXDR(t, wallet.ForwardParams{
 		Mediator: flow.MediatorPublicKey, Sequence: 1 << 32, Destination: keypair.MustRandom().Address(),
 		Amount: "10", Memo: txnbuild.MemoID(7),
 	})
-	ox, _ := other.Base64()
 	_, err = f.c.MediatorCosign(ctx, ox, flow.Token, "testnet")
 	wantAPIError(t, err, 400, "FORWARD_DESTINATION_NOT_COMMITTED")
 }
@@ -409,6 +413,20 @@ func accountOf(a ledgertest.Account) wallet.Account {
 		out.Signers = append(out.Signers, wallet.Signer{Key: s.Key, Weight: int(s.Weight), Type: s.Type})
 	}
 	return out
+}
+
+// forwardXDR is wallet.BuildForward's envelope in base64.
+func forwardXDR(t *testing.T, p wallet.ForwardParams) string {
+	t.Helper()
+	tx, err := wallet.BuildForward(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, err := tx.Base64()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return x
 }
 
 func mustWeigh(t *testing.T, x string, a ledgertest.Account) wallet.Progress {

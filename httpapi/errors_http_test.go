@@ -51,7 +51,7 @@ func TestUncodedErrorIsInternal(t *testing.T) {
 				o.Mediator = failingMediator{err}
 				o.Log = slog.New(slog.NewJSONHandler(logs, nil))
 			})
-			answers := map[string]medResp{
+			answers := map[string]response{
 				metrics.RouteMediatorCosign: r.post(t, wellFormedCosign),
 				metrics.RouteMediatorMint:   r.get(t, "?destination="+mt.Dest),
 			}
@@ -67,16 +67,16 @@ func TestUncodedErrorIsInternal(t *testing.T) {
 				if strings.Contains(string(res.body), "detail-7f3a") || strings.Contains(fmt.Sprint(res.header), "detail-7f3a") {
 					t.Errorf("%s: the answer carries the error's detail: %s", route, res.body)
 				}
-				if n, _ := medRejections(t, r.metrics, route, "INTERNAL"); n != 1 {
+				if n := metricSum(t, r.metrics, rejectionsTotal, "route", route, "code", "INTERNAL"); n != 1 {
 					t.Errorf("%s: closerelay_rejections_total{code=INTERNAL} = %g, want 1", route, n)
 				}
-				if _, ok := medRejections(t, r.metrics, route, "MADE_UP"); ok {
+				if len(metricSamples(t, r.metrics, rejectionsTotal, "route", route, "code", "MADE_UP")) != 0 {
 					t.Errorf("%s: a rejections series was created for a code outside the vocabulary", route)
 				}
 			}
 			// As before: an internal failure is no co-sign result.
 			for _, result := range []string{"INTERNAL", "MADE_UP", metrics.CosignSigned} {
-				if n := medCosignCount(t, r.metrics, result); n != 0 {
+				if n := metricSum(t, r.metrics, cosignTotal, "result", result); n != 0 {
 					t.Errorf("closerelay_mediator_cosign_total{result=%s} = %g, want 0", result, n)
 				}
 			}
@@ -104,10 +104,10 @@ func TestEveryCodeAnswersItsStatus(t *testing.T) {
 			if code != errcode.MediatorNotConfigured && reason != raised {
 				t.Errorf("reason %q, want %q", reason, raised)
 			}
-			if n, _ := medRejections(t, r.metrics, metrics.RouteMediatorCosign, string(code)); n != 1 {
+			if n := metricSum(t, r.metrics, rejectionsTotal, "route", metrics.RouteMediatorCosign, "code", string(code)); n != 1 {
 				t.Errorf("closerelay_rejections_total{code=%s} = %g, want 1", code, n)
 			}
-			if n := medCosignCount(t, r.metrics, string(code)); n != 1 {
+			if n := metricSum(t, r.metrics, cosignTotal, "result", string(code)); n != 1 {
 				t.Errorf("closerelay_mediator_cosign_total{result=%s} = %g, want 1", code, n)
 			}
 		})

@@ -54,20 +54,15 @@ type benchPlan struct {
 }
 
 func (r *benchRelay) post(b *testing.B, path, body string) {
-	resp, err := r.client.Post(r.url+path, "application/json", strings.NewReader(body))
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer resp.Body.Close()
-	out, _ := io.ReadAll(resp.Body)
-	if resp.StatusCode != http.StatusOK {
-		b.Fatalf("POST %s: %d %s", path, resp.StatusCode, out)
+	b.Helper()
+	if res := send(b, r.client, http.MethodPost, r.url+path, strings.NewReader(body), nil); res.status != http.StatusOK {
+		b.Fatalf("POST %s: %d %s", path, res.status, res.body)
 	}
 }
 
-func benchXDRBody(x string) string {
-	raw, _ := json.Marshal(map[string]string{"xdr": x, "network": string(ledger.Testnet)})
-	return string(raw)
+func benchXDRBody(b *testing.B, x string) string {
+	b.Helper()
+	return jsonBody(b, map[string]string{"xdr": x, "network": string(ledger.Testnet)})
 }
 
 // publish publishes a fresh close of a fresh account (19 co-signers and the
@@ -79,15 +74,15 @@ func (r *benchRelay) publish(b *testing.B) benchPlan {
 	seq := r.seq.Add(1)
 	master := acct.Keys[len(acct.Keys)-1]
 	x, hash := ledgertest.BuildClose(master, r.dest, seq, 0, network.TestNetworkPassphrase, master)
-	r.post(b, "/api/plan", benchXDRBody(x))
+	r.post(b, "/api/plan", benchXDRBody(b, x))
 	return benchPlan{id: fmt.Sprintf("%x", hash), seq: seq, acct: acct}
 }
 
 // partial is co-signer i's partial (0 ≤ i < 19) for p.
-func (r *benchRelay) partial(p benchPlan, i int) string {
+func (r *benchRelay) partial(b *testing.B, p benchPlan, i int) string {
 	x, _ := ledgertest.BuildClose(p.acct.Keys[len(p.acct.Keys)-1], r.dest, p.seq, 0,
 		network.TestNetworkPassphrase, p.acct.Keys[i])
-	return benchXDRBody(x)
+	return benchXDRBody(b, x)
 }
 
 // benchEvent is one parsed SSE event.
@@ -190,7 +185,7 @@ func BenchmarkSSEFanOut50(b *testing.B) {
 		plan = r.publish(b)
 		bodies = bodies[:0]
 		for i := range ledger.MaxSignatures - 1 {
-			bodies = append(bodies, r.partial(plan, i))
+			bodies = append(bodies, r.partial(b, plan, i))
 		}
 		var ctx context.Context
 		ctx, cancel = context.WithCancel(context.Background())

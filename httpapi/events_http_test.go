@@ -1,18 +1,12 @@
 package httpapi_test
 
 import (
-	"bytes"
 	"context"
-	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
-	"runtime/pprof"
-	"sort"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -22,13 +16,9 @@ import (
 	"github.com/closerelay/closerelay/actor"
 	"github.com/closerelay/closerelay/client/sse"
 	"github.com/closerelay/closerelay/httpapi"
-	"github.com/closerelay/closerelay/ledger/ledgertest"
 	"github.com/stellar/go-stellar-sdk/keypair"
-	"github.com/stellar/go-stellar-sdk/network"
 	"go.uber.org/goleak"
 )
-
-const ssePassphrase = network.TestNetworkPassphrase
 
 // sseRelay is the shared test relay.
 type sseRelay = testRelay
@@ -42,220 +32,6 @@ func sseStart(t *testing.T, opts httpapi.Options) *sseRelay {
 func sseStartOn(t *testing.T, opts httpapi.Options, wrap func(net.Listener) net.Listener) *sseRelay {
 	t.Helper()
 	return startRelay(t, opts, 0, wrap)
-}
-
-// sseFixture is a close of a fresh account and its keys.
-type sseFixture struct {
-	acct     ledgertest.Account
-	dest     string
-	unsigned string
-	id       string
-}
-
-func sseNewFixture(nSigners int, maxTime int64) sseFixture {
-	acct := ledgertest.NewAccount(nSigners, 1)
-	dest := keypair.MustRandom().Address()
-	x, h := ledgertest.BuildClose(acct.Master, dest, 1<<32+1, maxTime, ssePassphrase)
-	return sseFixture{acct: acct, dest: dest, unsigned: x, id: hex.EncodeToString(h[:])}
-}
-
-func (f sseFixture) signed(keys ...*keypair.Full) string {
-	return ledgertest.SignXDR(f.unsigned, ssePassphrase, keys...)
-}
-
-func ssePost(ctx context.Context, c *http.Client, url string, body any) (int, []byte, error) {
-	b, _ := json.Marshal(body)
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(b))
-	if err != nil {
-		return 0, nil, err
-	}
-	req.Header.Set("Content-Type", "application/json")
-	resp, err := c.Do(req)
-	if err != nil {
-		return 0, nil, err
-	}
-	defer resp.Body.Close()
-	out, err := io.ReadAll(resp.Body)
-	return resp.StatusCode, out, err
-}
-
-func ssePublish(t *testing.T, c *http.Client, base, xdrB64 string) {
-	t.Helper()
-	code, body, err := ssePost(t.Context(), c, base+"/api/plan", map[string]string{"network": "testnet", "xdr": xdrB64})
-	if err != nil || code != http.StatusOK {
-		t.Fatalf("publish = %d %s %v", code, body, err)
-	}
-}
-
-func sseSign(t *testing.T, c *http.Client, base, id, xdrB64 string) {
-	t.Helper()
-	code, body, err := ssePost(t.Context(), c, base+"/api/plan/"+id+"/sign", map[string]string{"xdr": xdrB64})
-	if err != nil || code != http.StatusOK {
-		t.Fatalf("sign = %d %s %v", code, body, err)
-	}
-}
-
-// sseItem is one result of sse.Reader.Next.
-type sseItem struct {
-	ev  sse.Event
-	err error
-}
-
-// sseStream is an open event stream read by the real parser on its own
-// goroutine; the goroutine ends when the stream ends or is cancelled.
-type sseStream struct {
-	Resp     *http.Response
-	cancel   context.CancelFunc
-	items    chan sseItem
-	comments chan string
-}
-
-func sseOpenReq(ctx context.Context, c *http.Client, url string, hdr http.Header) (*http.Response, context.CancelFunc, error) {
-	ctx, cancel := context.WithCancel(ctx)
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
-	if err != nil {
-		cancel()
-		return nil, nil, err
-	}
-	for k, v := range hdr {
-		req.Header[k] = v
-	}
-	resp, err := c.Do(req)
-	if err != nil {
-		cancel()
-		return nil, nil, err
-	}
-	return resp, cancel, nil
-}
-
-func sseOpen(t *testing.T, c *http.Client, base, id string, hdr http.Header) *sseStream {
-	t.Helper()
-	resp, cancel, err := sseOpenReq(context.Background(), c, base+"/api/plan/"+id+"/events", hdr)
-	if err != nil {
-		t.Fatalf("open stream: %v", err)
-	}
-	if resp.StatusCode != http.StatusOK {
-		b, _ := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		cancel()
-		t.Fatalf("open stream = %d %q", resp.StatusCode, b)
-	}
-	s := &sseStream{Resp: resp, cancel: cancel, items: make(chan sseItem, 1024), comments: make(chan string, 1024)}
-	go func() {
-		r := sse.NewReader(resp.Body)
-		r.OnComment = func(text string) {
-			select {
-			case s.comments <- text:
-			default:
-			}
-		}
-		for {
-			ev, err := r.Next()
-			select {
-			case s.items <- sseItem{ev, err}:
-			default:
-			}
-			if err != nil {
-				close(s.items)
-				return
-			}
-		}
-	}()
-	t.Cleanup(s.Close)
-	return s
-}
-
-func (s *sseStream) Close() {
-	s.cancel()
-	s.Resp.Body.Close()
-}
-
-// next returns the next event, failing the test unless it comes within d.
-func (s *sseStream) next(t *testing.T, d time.Duration) sse.Event {
-	t.Helper()
-	select {
-	case it, ok := <-s.items:
-		if !ok {
-			t.Fatal("stream already ended")
-		}
-		if it.err != nil {
-			t.Fatalf("stream ended: %v", it.err)
-		}
-		return it.ev
-	case <-time.After(d):
-		t.Fatalf("no event within %v", d)
-	}
-	panic("unreachable")
-}
-
-// end expects the stream to end with io.EOF (a clean end) within d.
-func (s *sseStream) end(t *testing.T, d time.Duration) {
-	t.Helper()
-	select {
-	case it, ok := <-s.items:
-		if !ok {
-			t.Fatal("stream end already consumed")
-		}
-		if it.err != io.EOF {
-			t.Fatalf("want a clean end (io.EOF), got event %+v, err %v", it.ev, it.err)
-		}
-	case <-time.After(d):
-		t.Fatalf("stream did not end within %v", d)
-	}
-}
-
-type sseData struct {
-	Network string   `json:"network"`
-	XDR     string   `json:"xdr"`
-	ID      string   `json:"id"`
-	Signers []string `json:"signers"`
-}
-
-// sseCheckState checks an unnamed state event with id version and signers.
-func sseCheckState(t *testing.T, ev sse.Event, f sseFixture, version int, signers ...*keypair.Full) sseData {
-	t.Helper()
-	if ev.Type != "message" {
-		t.Errorf("event type = %q, want unnamed (message)", ev.Type)
-	}
-	if ev.ID != strconv.Itoa(version) {
-		t.Errorf("event id = %q, want %d", ev.ID, version)
-	}
-	if strings.Contains(ev.Data, "\n") {
-		t.Errorf("data spans lines: %q", ev.Data)
-	}
-	var keys map[string]json.RawMessage
-	if err := json.Unmarshal([]byte(ev.Data), &keys); err != nil {
-		t.Fatalf("data %q: %v", ev.Data, err)
-	}
-	var names []string
-	for k := range keys {
-		names = append(names, k)
-	}
-	sort.Strings(names)
-	if strings.Join(names, ",") != "id,network,signers,xdr" {
-		t.Errorf("data keys = %v, want exactly network,xdr,id,signers", names)
-	}
-	var d sseData
-	if err := json.Unmarshal([]byte(ev.Data), &d); err != nil {
-		t.Fatal(err)
-	}
-	if d.Network != "testnet" || d.ID != f.id {
-		t.Errorf("network, id = %q, %q; want testnet, %s", d.Network, d.ID, f.id)
-	}
-	var want []string
-	for _, k := range signers {
-		want = append(want, k.Address())
-	}
-	got := append([]string(nil), d.Signers...)
-	sort.Strings(got)
-	sort.Strings(want)
-	if strings.Join(got, ",") != strings.Join(want, ",") {
-		t.Errorf("signers = %v, want %v", d.Signers, want)
-	}
-	if h := ledgertest.Hash(d.XDR, ssePassphrase); hex.EncodeToString(h[:]) != f.id {
-		t.Errorf("xdr hashes to %x, want %s", h, f.id)
-	}
-	return d
 }
 
 // TestSSEHeadersAndFirstEvent: headers of a stream (no compression even when
@@ -542,19 +318,6 @@ func TestSSESubscribeCyclesNoLeak(t *testing.T) {
 	}
 	r.Stop(t)
 	goleak.VerifyNone(t, ignore)
-}
-
-// sseGoroutines counts goroutines whose stack mentions fn.
-func sseGoroutines(fn string) int {
-	var b bytes.Buffer
-	_ = pprof.Lookup("goroutine").WriteTo(&b, 2)
-	n := 0
-	for g := range strings.SplitSeq(b.String(), "\n\n") {
-		if strings.Contains(g, fn) {
-			n++
-		}
-	}
-	return n
 }
 
 // TestSSEHeartbeatAndExpiry runs the relay in a synctest bubble over

@@ -14,61 +14,10 @@ import (
 
 	"github.com/closerelay/closerelay/httpapi"
 	"github.com/closerelay/closerelay/metrics"
-	dto "github.com/prometheus/client_model/go"
 )
 
 // The tests in this file are CONTRACT section 9's HTTP-layer bounds, each
 // through a real listener; each failed on the code before them.
-
-// httpSeries is every closerelay_http_requests_total series: its labels and
-// value.
-type httpSeries struct {
-	labels map[string]string
-	value  float64
-}
-
-func httpRequestSeries(t *testing.T, m *metrics.Metrics) []httpSeries {
-	t.Helper()
-	mfs, err := m.Registry.Gather()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []httpSeries
-	for _, mf := range mfs {
-		if mf.GetName() != "closerelay_http_requests_total" {
-			continue
-		}
-		for _, s := range mf.GetMetric() {
-			out = append(out, httpSeries{labelMap(s.GetLabel()), s.GetCounter().GetValue()})
-		}
-	}
-	return out
-}
-
-func labelMap(lps []*dto.LabelPair) map[string]string {
-	m := map[string]string{}
-	for _, lp := range lps {
-		m[lp.GetName()] = lp.GetValue()
-	}
-	return m
-}
-
-// httpCount sums closerelay_http_requests_total over the series whose labels
-// include every pair of want.
-func httpCount(t *testing.T, m *metrics.Metrics, want map[string]string) float64 {
-	t.Helper()
-	var sum float64
-next:
-	for _, s := range httpRequestSeries(t, m) {
-		for k, v := range want {
-			if s.labels[k] != v {
-				continue next
-			}
-		}
-		sum += s.value
-	}
-	return sum
-}
 
 // TestHTTPMetricMethodLabelIsClosed: 300 requests with made-up methods add
 // one "other" series, not 300 (20,000 of them grew /metrics to 169 MB).
@@ -77,20 +26,11 @@ func TestHTTPMetricMethodLabelIsClosed(t *testing.T) {
 	r := startRelay(t, httpapi.Options{Metrics: m}, 0, nil)
 	for i := range 300 {
 		for _, path := range []string{"/api/plan", "/api/mediator/sign", "/nowhere/" + fmt.Sprint(i)} {
-			req, err := http.NewRequest(fmt.Sprintf("M%03d", i), r.URL+path, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			res, err := r.Client.Do(req)
-			if err != nil {
-				t.Fatal(err)
-			}
-			_, _ = io.Copy(io.Discard, res.Body)
-			res.Body.Close()
+			send(t, r.Client, fmt.Sprintf("M%03d", i), r.URL+path, nil, nil)
 		}
 	}
 	allowed := map[string]bool{"GET": true, "POST": true, "PUT": true, "PATCH": true, "DELETE": true, "HEAD": true, "OPTIONS": true, "other": true}
-	series := httpRequestSeries(t, m)
+	series := metricSamples(t, m, httpRequestsTotal)
 	for _, s := range series {
 		if !allowed[s.labels["method"]] {
 			t.Errorf("method label %q is the client's own text", s.labels["method"])
@@ -102,7 +42,7 @@ func TestHTTPMetricMethodLabelIsClosed(t *testing.T) {
 	if len(series) > 10 {
 		t.Errorf("900 requests with made-up methods made %d series, want a handful", len(series))
 	}
-	if got := httpCount(t, m, map[string]string{"method": "other"}); got != 900 {
+	if got := metricSum(t, m, httpRequestsTotal, "method", "other"); got != 900 {
 		t.Errorf("method=\"other\" counted %v requests, want 900", got)
 	}
 }
@@ -114,18 +54,8 @@ func TestHTTPMetricCodeIsTheStatusWritten(t *testing.T) {
 	m := metrics.New()
 	r := startRelay(t, httpapi.Options{Metrics: m, RateLimits: true}, 0, nil)
 	unknown := strings.Repeat("ab", 32)
-	send := func(method, path, body string) int {
-		req, err := http.NewRequest(method, r.URL+path, strings.NewReader(body))
-		if err != nil {
-			t.Fatal(err)
-		}
-		res, err := r.Client.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		_, _ = io.Copy(io.Discard, res.Body)
-		res.Body.Close()
-		return res.StatusCode
+	status := func(method, path, body string) int {
+		return send(t, r.Client, method, r.URL+path, strings.NewReader(body), nil).status
 	}
 	for _, tc := range []struct {
 		method, path, body string
@@ -139,22 +69,22 @@ func TestHTTPMetricCodeIsTheStatusWritten(t *testing.T) {
 		{"PUT", "/api/mediator/sign", "", 405, "/api/mediator/sign"},
 		{"GET", "/api/mediator/sign?destination=nope", "", 400, "/api/mediator/sign"},
 	} {
-		if got := send(tc.method, tc.path, tc.body); got != tc.status {
+		if got := status(tc.method, tc.path, tc.body); got != tc.status {
 			t.Fatalf("%s %s: status %d, want %d", tc.method, tc.path, got, tc.status)
 		}
-		want := map[string]string{"code": fmt.Sprint(tc.status), "method": tc.method, "url": tc.url}
-		if got := httpCount(t, m, want); got < 1 {
-			t.Errorf("%s %s answered %d but no series %v counts it; have %v", tc.method, tc.path, tc.status, want, httpRequestSeries(t, m))
+		want := []string{"code", fmt.Sprint(tc.status), "method", tc.method, "url", tc.url}
+		if got := metricSum(t, m, httpRequestsTotal, want...); got < 1 {
+			t.Errorf("%s %s answered %d but no series %q counts it; have %v", tc.method, tc.path, tc.status, want, metricSamples(t, m, httpRequestsTotal))
 		}
 	}
 	// The publish limit (10 per 60 s) answers 429 from the 11th on.
 	for range 10 {
-		send("POST", "/api/plan", "{}")
+		status("POST", "/api/plan", "{}")
 	}
-	if got := httpCount(t, m, map[string]string{"code": "429", "url": "/api/plan"}); got < 1 {
+	if got := metricSum(t, m, httpRequestsTotal, "code", "429", "url", "/api/plan"); got < 1 {
 		t.Errorf("no code=\"429\" series for the throttled publishes")
 	}
-	if got := httpCount(t, m, map[string]string{"code": "500"}); got != 0 {
+	if got := metricSum(t, m, httpRequestsTotal, "code", "500"); got != 0 {
 		t.Errorf("%v requests recorded as 500; none was answered 500", got)
 	}
 }
@@ -211,21 +141,12 @@ func TestClientGoneIsNotAnError(t *testing.T) {
 				tc.leave(t, r)
 				r.Stop(t)
 
-				if got := httpCount(t, m, map[string]string{"code": "499", "url": tc.url}); got != 1 {
-					t.Errorf("code=\"499\" counted %v, want 1; series %v", got, httpRequestSeries(t, m))
+				if got := metricSum(t, m, httpRequestsTotal, "code", "499", "url", tc.url); got != 1 {
+					t.Errorf("code=\"499\" counted %v, want 1; series %v", got, metricSamples(t, m, httpRequestsTotal))
 				}
-				mfs, err := m.Registry.Gather()
-				if err != nil {
-					t.Fatal(err)
-				}
-				for _, mf := range mfs {
-					if mf.GetName() != "closerelay_rejections_total" {
-						continue
-					}
-					for _, s := range mf.GetMetric() {
-						if s.GetCounter().GetValue() != 0 {
-							t.Errorf("rejection counted for a client that left: %v", labelMap(s.GetLabel()))
-						}
+				for _, s := range metricSamples(t, m, rejectionsTotal) {
+					if s.value != 0 {
+						t.Errorf("rejection counted for a client that left: %v", s.labels)
 					}
 				}
 				out := logs.String()
@@ -258,31 +179,17 @@ func TestHeadOnGetRoutes(t *testing.T) {
 		{"/api/plan/" + f.id + "/events", 200, "text/event-stream"},
 		{"/api/plan/" + unknown + "/events", 404, "text/plain"},
 	} {
-		req, err := http.NewRequest(http.MethodHead, r.URL+tc.path, nil)
-		if err != nil {
-			t.Fatal(err)
+		res := send(t, r.Client, http.MethodHead, r.URL+tc.path, nil, nil)
+		if res.status != tc.status || len(res.body) != 0 || !strings.HasPrefix(res.header.Get("Content-Type"), tc.contentType) {
+			t.Errorf("HEAD %s: %d %q %q, want %d, no body, %s", tc.path, res.status, res.header.Get("Content-Type"), res.body, tc.status, tc.contentType)
 		}
-		res, err := r.Client.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		body, _ := io.ReadAll(res.Body)
-		res.Body.Close()
-		if res.StatusCode != tc.status || len(body) != 0 || !strings.HasPrefix(res.Header.Get("Content-Type"), tc.contentType) {
-			t.Errorf("HEAD %s: %d %q %q, want %d, no body, %s", tc.path, res.StatusCode, res.Header.Get("Content-Type"), body, tc.status, tc.contentType)
-		}
-		if res.Header.Get("Cache-Control") != "no-store" {
-			t.Errorf("HEAD %s: Cache-Control %q", tc.path, res.Header.Get("Cache-Control"))
+		if res.header.Get("Cache-Control") != "no-store" {
+			t.Errorf("HEAD %s: Cache-Control %q", tc.path, res.header.Get("Cache-Control"))
 		}
 	}
 	// The mediator route keeps SPEC's 405 for HEAD.
-	req, _ := http.NewRequest(http.MethodHead, r.URL+"/api/mediator/sign?destination=x", nil)
-	res, err := r.Client.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res.Body.Close()
-	if res.StatusCode != http.StatusMethodNotAllowed || res.Header.Get("Allow") != "POST, GET, OPTIONS" {
-		t.Errorf("HEAD /api/mediator/sign: %d Allow %q, want 405 with SPEC's Allow", res.StatusCode, res.Header.Get("Allow"))
+	res := send(t, r.Client, http.MethodHead, r.URL+"/api/mediator/sign?destination=x", nil, nil)
+	if res.status != http.StatusMethodNotAllowed || res.header.Get("Allow") != "POST, GET, OPTIONS" {
+		t.Errorf("HEAD /api/mediator/sign: %d Allow %q, want 405 with SPEC's Allow", res.status, res.header.Get("Allow"))
 	}
 }

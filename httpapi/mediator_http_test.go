@@ -9,7 +9,6 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
-	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -19,208 +18,12 @@ import (
 	"github.com/closerelay/closerelay/httpapi"
 	"github.com/closerelay/closerelay/mediator"
 	mt "github.com/closerelay/closerelay/mediator/mediatortest"
-	"github.com/closerelay/closerelay/metrics"
 	"github.com/stellar/go-stellar-sdk/keypair"
 	"github.com/stellar/go-stellar-sdk/network"
 	"github.com/stellar/go-stellar-sdk/strkey"
-	"github.com/stellar/go-stellar-sdk/xdr"
 )
-
-// Fixed keys from mediatortest: a valid master seed and unrelated accounts.
-const (
-	medSecret    = mt.Secret
-	medDest      = mt.Dest
-	medOtherDest = mt.OtherDest
-	medPath      = "/api/mediator/sign"
-)
-
-// medRelay is the mediator route of a relay: on a loopback listener with a
-// stepped clock (medStart), or in a synctest bubble (medBubble).
-type medRelay struct {
-	base    string
-	client  *http.Client
-	clock   *testClock // nil in a bubble, whose clock is time.Now
-	metrics *metrics.Metrics
-	relay   *testRelay // nil in a bubble
-}
-
-// medStart runs a relay on a loopback listener, on a fixed clock that the
-// test steps (the rate limiter's and the mediator's). An empty secret leaves
-// Options.Mediator nil (the server's unconfigured default); edit, when not
-// nil, adjusts the options (rate limits are off unless it turns them on).
-func medStart(t *testing.T, secret string, edit func(*httpapi.Options)) *medRelay {
-	t.Helper()
-	clock := &testClock{t: time.Now().Truncate(time.Millisecond)}
-	m := metrics.New()
-	opts := httpapi.Options{Metrics: m, Now: clock.Now}
-	if secret != "" {
-		opts.Mediator = mediator.New(mediator.Options{Secret: secret, Now: clock.Now})
-	}
-	if edit != nil {
-		edit(&opts)
-	}
-	rel := startRelay(t, opts, 0, nil)
-	return &medRelay{base: rel.URL, client: rel.Client, clock: clock, metrics: m, relay: rel}
-}
-
-// medBubble is startBubbleRelay with a configured mediator, which reads the
-// bubble's clock. Call it inside the bubble and Stop it before the bubble ends.
-func medBubble(secret string) (*medRelay, *bubbleRelay) {
-	b := startBubbleRelay(httpapi.Options{Mediator: mediator.New(mediator.Options{Secret: secret})})
-	return &medRelay{base: b.Base, client: b.Client}, b
-}
-
-func (r *medRelay) now() time.Time {
-	if r.clock == nil {
-		return time.Now()
-	}
-	return r.clock.Now()
-}
-
-type medResp struct {
-	status int
-	header http.Header
-	body   []byte
-}
-
-// do sends method to the mediator route plus query, with body as JSON.
-func (r *medRelay) do(t *testing.T, method, query string, body io.Reader, hdr map[string]string) medResp {
-	t.Helper()
-	req, err := http.NewRequest(method, r.base+medPath+query, body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	for k, v := range hdr {
-		req.Header.Set(k, v)
-	}
-	res, err := r.client.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	b, err := io.ReadAll(res.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return medResp{status: res.StatusCode, header: res.Header, body: b}
-}
-
-func (r *medRelay) get(t *testing.T, query string) medResp {
-	t.Helper()
-	return r.do(t, http.MethodGet, query, nil, nil)
-}
-
-func (r *medRelay) postRaw(t *testing.T, body string) medResp {
-	t.Helper()
-	return r.do(t, http.MethodPost, "", strings.NewReader(body), nil)
-}
-
-func (r *medRelay) post(t *testing.T, fields map[string]any) medResp {
-	t.Helper()
-	b, err := json.Marshal(fields)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return r.postRaw(t, string(b))
-}
-
-func (r *medRelay) cosign(t *testing.T, envelope, token, net string) medResp {
-	t.Helper()
-	return r.post(t, map[string]any{"envelopeXdr": envelope, "flowToken": token, "network": net})
-}
-
-func medNoStore(t *testing.T, r medResp) {
-	t.Helper()
-	if got := r.header.Get("Cache-Control"); got != "no-store" {
-		t.Errorf("Cache-Control = %q, want no-store", got)
-	}
-}
-
-// medWantErr asserts status, no-store and a body of exactly {ok:false,code,reason}.
-func medWantErr(t *testing.T, r medResp, status int, code string) string {
-	t.Helper()
-	medNoStore(t, r)
-	if r.status != status {
-		t.Errorf("status = %d, want %d (body %s)", r.status, status, r.body)
-	}
-	if ct := r.header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
-		t.Errorf("Content-Type = %q, want application/json", ct)
-	}
-	var m map[string]any
-	if err := json.Unmarshal(r.body, &m); err != nil {
-		t.Fatalf("body %q: %v", r.body, err)
-	}
-	if len(m) != 3 {
-		t.Errorf("error body has keys %v, want exactly ok, code, reason", m)
-	}
-	if ok, isBool := m["ok"].(bool); !isBool || ok {
-		t.Errorf("ok = %v, want false", m["ok"])
-	}
-	if m["code"] != code {
-		t.Errorf("code = %v, want %s (body %s)", m["code"], code, r.body)
-	}
-	reason, _ := m["reason"].(string)
-	if reason == "" {
-		t.Errorf("reason = %v, want a non-empty string", m["reason"])
-	}
-	return reason
-}
-
-// medMint mints a flow for dest and returns the token and the mediator key.
-func (r *medRelay) mint(t *testing.T, dest string) (token, pub string) {
-	t.Helper()
-	res := r.get(t, "?destination="+dest)
-	if res.status != http.StatusOK {
-		t.Fatalf("mint: status %d body %s", res.status, res.body)
-	}
-	var body struct {
-		FlowToken         string `json:"flowToken"`
-		MediatorPublicKey string `json:"mediatorPublicKey"`
-	}
-	if err := json.Unmarshal(res.body, &body); err != nil {
-		t.Fatal(err)
-	}
-	return body.FlowToken, body.MediatorPublicKey
-}
-
-func (r *medRelay) maxTime(d time.Duration) uint64 {
-	return uint64(r.now().Add(d).Unix())
-}
-
-// medCosignCount reads closerelay_mediator_cosign_total{result} from the registry.
-func medCosignCount(t *testing.T, m *metrics.Metrics, result string) float64 {
-	t.Helper()
-	fams, err := m.Registry.Gather()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range fams {
-		if f.GetName() != "closerelay_mediator_cosign_total" {
-			continue
-		}
-		for _, mt := range f.GetMetric() {
-			for _, l := range mt.GetLabel() {
-				if l.GetName() == "result" && l.GetValue() == result {
-					return mt.GetCounter().GetValue()
-				}
-			}
-		}
-		return 0
-	}
-	t.Fatal("closerelay_mediator_cosign_total not gathered")
-	return 0
-}
 
 // --- GET ---------------------------------------------------------------------
-
-var (
-	medNonceRE = regexp.MustCompile(`^[0-9a-f]{32}$`)
-	medMACRE   = regexp.MustCompile(`^[0-9a-f]{64}$`)
-	medExpRE   = regexp.MustCompile(`^[0-9]+$`)
-)
 
 func TestMedMintSuccess(t *testing.T) {
 	r := medStart(t, medSecret, nil)
@@ -408,7 +211,7 @@ func TestMedCosignNotConfigured(t *testing.T) {
 			if strings.Contains(strings.ToLower(reason), "malformed") || strings.Contains(strings.ToLower(reason), "seed") {
 				t.Errorf("reason %q leaks the configuration detail", reason)
 			}
-			if got := medCosignCount(t, r.metrics, "MEDIATOR_NOT_CONFIGURED"); got != 2 {
+			if got := metricSum(t, r.metrics, cosignTotal, "result", "MEDIATOR_NOT_CONFIGURED"); got != 2 {
 				t.Errorf("cosign_total{MEDIATOR_NOT_CONFIGURED} = %v, want 2", got)
 			}
 		})
@@ -506,66 +309,6 @@ func TestMedCosignForwardCodes(t *testing.T) {
 	}
 }
 
-// medWantSigned asserts a 200 of exactly {ok, signedXdr, hash}: the posted
-// transaction, unchanged, with the signatures it had and then the mediator's
-// over its hash under passphrase.
-func medWantSigned(t *testing.T, res medResp, posted, mediatorKey, passphrase string) {
-	t.Helper()
-	medNoStore(t, res)
-	if res.status != http.StatusOK {
-		t.Fatalf("status %d body %s, want 200", res.status, res.body)
-	}
-	var raw map[string]any
-	if err := json.Unmarshal(res.body, &raw); err != nil {
-		t.Fatal(err)
-	}
-	signed, _ := raw["signedXdr"].(string)
-	hashHex, _ := raw["hash"].(string)
-	if len(raw) != 3 || raw["ok"] != true || signed == "" {
-		t.Fatalf("body %s, want exactly ok:true, signedXdr, hash", res.body)
-	}
-	var env, orig xdr.TransactionEnvelope
-	if err := xdr.SafeUnmarshalBase64(signed, &env); err != nil {
-		t.Fatalf("signedXdr does not decode: %v", err)
-	}
-	if err := xdr.SafeUnmarshalBase64(posted, &orig); err != nil {
-		t.Fatal(err)
-	}
-	hash, err := network.HashTransactionInEnvelope(env, passphrase)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if origHash, _ := network.HashTransactionInEnvelope(orig, passphrase); origHash != hash {
-		t.Error("signed envelope's transaction differs from the one posted")
-	}
-	if hex.EncodeToString(hash[:]) != hashHex {
-		t.Errorf("hash %s, want %x", hashHex, hash)
-	}
-	if env.Type != orig.Type {
-		t.Errorf("envelope type %v, posted %v", env.Type, orig.Type)
-	}
-	sigs, had := env.Signatures(), orig.Signatures()
-	if len(sigs) != len(had)+1 {
-		t.Fatalf("%d signatures, want the %d posted plus the mediator's", len(sigs), len(had))
-	}
-	for i := range had {
-		if sigs[i].Hint != had[i].Hint || !bytes.Equal(sigs[i].Signature, had[i].Signature) {
-			t.Errorf("signature %d changed", i)
-		}
-	}
-	kp, err := keypair.ParseAddress(mediatorKey)
-	if err != nil {
-		t.Fatal(err)
-	}
-	last := sigs[len(sigs)-1]
-	if last.Hint != xdr.SignatureHint(kp.Hint()) {
-		t.Errorf("signature hint %x, want %x", last.Hint, kp.Hint())
-	}
-	if err := kp.Verify(hash[:], last.Signature); err != nil {
-		t.Errorf("signature does not verify under mediatorPublicKey: %v", err)
-	}
-}
-
 func TestMedCosignPayloadTooLarge(t *testing.T) {
 	r := medStart(t, medSecret, nil)
 	big := `{"envelopeXdr":"` + strings.Repeat("A", 16400) + `","flowToken":"x","network":"testnet"}`
@@ -631,7 +374,7 @@ func TestMedMethodNotAllowed(t *testing.T) {
 func TestMedCORS(t *testing.T) {
 	const allowed = "https://wallet.example"
 	r := medStart(t, medSecret, func(o *httpapi.Options) { o.CORSAllowOrigins = []string{allowed} })
-	preflight := func(origin string) medResp {
+	preflight := func(origin string) response {
 		return r.do(t, http.MethodOptions, "", nil, map[string]string{
 			"Origin":                         origin,
 			"Access-Control-Request-Method":  http.MethodPost,
@@ -690,7 +433,7 @@ func TestMedCosignMetrics(t *testing.T) {
 	r := medStart(t, medSecret, nil)
 	token, pub := r.mint(t, medDest)
 	good := mt.NewForward(pub, medDest, r.maxTime(time.Minute)).B64()
-	if got := medCosignCount(t, r.metrics, "signed"); got != 0 {
+	if got := metricSum(t, r.metrics, cosignTotal, "result", "signed"); got != 0 {
 		t.Fatalf("signed before any request = %v", got)
 	}
 	for i := 0; i < 2; i++ {
@@ -711,14 +454,14 @@ func TestMedCosignMetrics(t *testing.T) {
 		"FEE_BUMP_NOT_ALLOWED": 1, "MALFORMED_XDR": 1, "FORWARD_TX_SOURCE_NOT_MEDIATOR": 0,
 	}
 	for result, n := range want {
-		if got := medCosignCount(t, r.metrics, result); got != n {
+		if got := metricSum(t, r.metrics, cosignTotal, "result", result); got != n {
 			t.Errorf("closerelay_mediator_cosign_total{result=%q} = %v, want %v", result, got, n)
 		}
 	}
 	// GET and method refusals are not co-sign answers.
 	r.get(t, "?destination=bad")
 	r.do(t, http.MethodPut, "", nil, nil)
-	if got := medCosignCount(t, r.metrics, "INVALID_DESTINATION"); got != 0 {
+	if got := metricSum(t, r.metrics, cosignTotal, "result", "INVALID_DESTINATION"); got != 0 {
 		t.Errorf("cosign_total{INVALID_DESTINATION} = %v, want 0", got)
 	}
 }
@@ -731,11 +474,11 @@ func TestMedCosignMetricsPayloadTooLarge(t *testing.T) {
 	big := `{"envelopeXdr":"` + strings.Repeat("A", 17000) + `"}`
 	res := r.do(t, http.MethodPost, "", io.MultiReader(strings.NewReader(big)), nil)
 	medWantErr(t, res, http.StatusRequestEntityTooLarge, "PAYLOAD_TOO_LARGE")
-	if got := medCosignCount(t, r.metrics, "PAYLOAD_TOO_LARGE"); got != 1 {
+	if got := metricSum(t, r.metrics, cosignTotal, "result", "PAYLOAD_TOO_LARGE"); got != 1 {
 		t.Errorf("chunked: cosign_total{PAYLOAD_TOO_LARGE} = %v, want 1", got)
 	}
 	medWantErr(t, r.postRaw(t, big), http.StatusRequestEntityTooLarge, "PAYLOAD_TOO_LARGE")
-	if got := medCosignCount(t, r.metrics, "PAYLOAD_TOO_LARGE"); got != 2 {
+	if got := metricSum(t, r.metrics, cosignTotal, "result", "PAYLOAD_TOO_LARGE"); got != 2 {
 		t.Errorf("Content-Length: cosign_total{PAYLOAD_TOO_LARGE} = %v, want 2", got)
 	}
 }
@@ -746,7 +489,7 @@ func TestMedCosignMetricsPayloadTooLarge(t *testing.T) {
 // clock; another client IP has its own bucket; GET is never limited.
 func TestMedCosignRateLimited(t *testing.T) {
 	r := medStart(t, medSecret, func(o *httpapi.Options) { o.RateLimits, o.TrustedProxyHops = true, 1 })
-	post := func(ip, body string) medResp {
+	post := func(ip, body string) response {
 		return r.do(t, http.MethodPost, "", strings.NewReader(body), map[string]string{"X-Forwarded-For": ip})
 	}
 	const client, other = "203.0.113.7", "198.51.100.9"
@@ -772,7 +515,7 @@ func TestMedCosignRateLimited(t *testing.T) {
 			t.Fatalf("mint %d: status %d body %s; GET is not rate limited", i, res.status, res.body)
 		}
 	}
-	if got := medCosignCount(t, r.metrics, "RATE_LIMITED"); got != 3 {
+	if got := metricSum(t, r.metrics, cosignTotal, "result", "RATE_LIMITED"); got != 3 {
 		t.Errorf("cosign_total{RATE_LIMITED} = %v, want 3", got)
 	}
 }
@@ -854,7 +597,7 @@ func TestMedSecretNeverLeaks(t *testing.T) {
 				o.Log = slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 			})
 			var seen strings.Builder
-			record := func(res medResp) medResp {
+			record := func(res response) response {
 				fmt.Fprintf(&seen, "%d %v %s\n", res.status, res.header, res.body)
 				return res
 			}

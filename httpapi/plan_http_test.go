@@ -3,177 +3,20 @@ package httpapi_test
 import (
 	"bytes"
 	"context"
-	"encoding/hex"
 	"encoding/json"
 	"io"
 	"net/http"
-	"regexp"
-	"sort"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/closerelay/closerelay/actor"
 	"github.com/closerelay/closerelay/httpapi"
-	"github.com/closerelay/closerelay/ledger"
 	"github.com/closerelay/closerelay/ledger/ledgertest"
 	"github.com/stellar/go-stellar-sdk/keypair"
 	"github.com/stellar/go-stellar-sdk/txnbuild"
 	"github.com/stellar/go-stellar-sdk/xdr"
 )
-
-// planRelay is the shared test relay, seen through the fields these tests use.
-type planRelay struct {
-	url     string
-	horizon *ledgertest.Server
-	plans   *actor.Supervisor
-}
-
-// planStart runs a relay (rate limits off) until the test ends; capacity 0
-// is the production 500.
-func planStart(t *testing.T, capacity int) *planRelay {
-	t.Helper()
-	r := startRelay(t, httpapi.Options{}, capacity, nil)
-	return &planRelay{url: r.URL, horizon: r.Horizon, plans: r.Plans}
-}
-
-// planResp is one answer: status, headers and the raw body.
-type planResp struct {
-	status int
-	header http.Header
-	body   []byte
-}
-
-func planDo(t *testing.T, method, url string, body io.Reader, contentLength int64) planResp {
-	t.Helper()
-	req, err := http.NewRequest(method, url, body)
-	if err != nil {
-		t.Fatalf("new request: %v", err)
-	}
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
-		req.ContentLength = contentLength
-	}
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatalf("%s %s: %v", method, url, err)
-	}
-	defer res.Body.Close()
-	raw, err := io.ReadAll(res.Body)
-	if err != nil {
-		t.Fatalf("read body: %v", err)
-	}
-	return planResp{status: res.StatusCode, header: res.Header, body: raw}
-}
-
-func planPostRaw(t *testing.T, url, body string) planResp {
-	t.Helper()
-	return planDo(t, http.MethodPost, url, strings.NewReader(body), int64(len(body)))
-}
-
-func planJSON(t *testing.T, v any) string {
-	t.Helper()
-	b, err := json.Marshal(v)
-	if err != nil {
-		t.Fatalf("marshal: %v", err)
-	}
-	return string(b)
-}
-
-func (r *planRelay) publish(t *testing.T, network, x string) planResp {
-	t.Helper()
-	return planPostRaw(t, r.url+"/api/plan", planJSON(t, map[string]string{"network": network, "xdr": x}))
-}
-
-func (r *planRelay) sign(t *testing.T, id, x string) planResp {
-	t.Helper()
-	return planPostRaw(t, r.url+"/api/plan/"+id+"/sign", planJSON(t, map[string]string{"xdr": x}))
-}
-
-func (r *planRelay) get(t *testing.T, id string) planResp {
-	t.Helper()
-	return planDo(t, http.MethodGet, r.url+"/api/plan/"+id, nil, 0)
-}
-
-// planFields decodes a JSON object body and checks its keys are exactly keys.
-func planFields(t *testing.T, res planResp, keys ...string) map[string]json.RawMessage {
-	t.Helper()
-	if cc := res.header.Get("Cache-Control"); cc != "no-store" {
-		t.Errorf("Cache-Control = %q, want no-store", cc)
-	}
-	if ct := res.header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
-		t.Errorf("Content-Type = %q, want application/json", ct)
-	}
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(res.body, &m); err != nil {
-		t.Fatalf("body %q is not a JSON object: %v", res.body, err)
-	}
-	got := make([]string, 0, len(m))
-	for k := range m {
-		got = append(got, k)
-	}
-	sort.Strings(got)
-	want := append([]string(nil), keys...)
-	sort.Strings(want)
-	if strings.Join(got, ",") != strings.Join(want, ",") {
-		t.Fatalf("body keys = %v, want exactly %v (body %s)", got, want, res.body)
-	}
-	return m
-}
-
-func planString(t *testing.T, raw json.RawMessage) string {
-	t.Helper()
-	var s string
-	if err := json.Unmarshal(raw, &s); err != nil {
-		t.Fatalf("%s is not a JSON string", raw)
-	}
-	return s
-}
-
-func planOKField(t *testing.T, m map[string]json.RawMessage, want bool) {
-	t.Helper()
-	var ok bool
-	if err := json.Unmarshal(m["ok"], &ok); err != nil || ok != want {
-		t.Fatalf("ok = %s, want %v", m["ok"], want)
-	}
-}
-
-// planWantErr checks an error answer: status, code and CONTRACT section 3's shape.
-func planWantErr(t *testing.T, res planResp, status int, code string) {
-	t.Helper()
-	if res.status != status {
-		t.Fatalf("status = %d, want %d (body %s)", res.status, status, res.body)
-	}
-	m := planFields(t, res, "ok", "code", "reason")
-	planOKField(t, m, false)
-	if got := planString(t, m["code"]); got != code {
-		t.Fatalf("code = %q, want %q (body %s)", got, code, res.body)
-	}
-	if planString(t, m["reason"]) == "" {
-		t.Errorf("reason is empty")
-	}
-}
-
-var planIDPattern = regexp.MustCompile(`^[0-9a-f]{64}$`)
-
-// planWantPublished checks a publish success and returns the id.
-func planWantPublished(t *testing.T, res planResp, hash [32]byte) string {
-	t.Helper()
-	if res.status != http.StatusOK {
-		t.Fatalf("status = %d, want 200 (body %s)", res.status, res.body)
-	}
-	m := planFields(t, res, "ok", "id")
-	planOKField(t, m, true)
-	id := planString(t, m["id"])
-	if !planIDPattern.MatchString(id) {
-		t.Fatalf("id %q is not 64 lowercase hex", id)
-	}
-	if want := hex.EncodeToString(hash[:]); id != want {
-		t.Fatalf("id = %s, want the tx hash %s", id, want)
-	}
-	return id
-}
 
 // planSigned is the body of a sign success.
 type planSigned struct {
@@ -182,7 +25,7 @@ type planSigned struct {
 	signers []string
 }
 
-func planWantSigned(t *testing.T, res planResp) planSigned {
+func planWantSigned(t *testing.T, res response) planSigned {
 	t.Helper()
 	if res.status != http.StatusOK {
 		t.Fatalf("status = %d, want 200 (body %s)", res.status, res.body)
@@ -194,26 +37,6 @@ func planWantSigned(t *testing.T, res planResp) planSigned {
 		t.Fatalf("signers = %s, want a JSON array of strings", m["signers"])
 	}
 	return planSigned{network: planString(t, m["network"]), xdr: planString(t, m["xdr"]), signers: signers}
-}
-
-func planWantPlan(t *testing.T, res planResp) (network, x string) {
-	t.Helper()
-	if res.status != http.StatusOK {
-		t.Fatalf("status = %d, want 200 (body %s)", res.status, res.body)
-	}
-	m := planFields(t, res, "ok", "network", "xdr")
-	planOKField(t, m, true)
-	return planString(t, m["network"]), planString(t, m["xdr"])
-}
-
-// planSigs decodes an envelope's signatures.
-func planSigs(t *testing.T, x string) []xdr.DecoratedSignature {
-	t.Helper()
-	env, err := ledger.DecodeEnvelope(x)
-	if err != nil {
-		t.Fatalf("decode %q: %v", x, err)
-	}
-	return env.Signatures()
 }
 
 // planSigBy returns the signature in sigs that kp made over hash.
@@ -229,22 +52,6 @@ func planSigBy(t *testing.T, sigs []xdr.DecoratedSignature, hash [32]byte, kp *k
 	}
 	return found, n
 }
-
-// planAccount adds a fresh account with n extra signers to the double.
-func planAccount(r *planRelay, n int) ledgertest.Account {
-	a := ledgertest.NewAccount(n, 1)
-	r.horizon.AddAccount(a)
-	return a
-}
-
-var planDest = keypair.MustRandom().Address()
-
-const (
-	planTest = string(ledger.Testnet)
-	planMain = string(ledger.Mainnet)
-)
-
-func planPass(network string) string { return ledger.Network(network).Passphrase() }
 
 func TestPlanPublishCodes(t *testing.T) {
 	r := planStart(t, 0)
@@ -275,7 +82,7 @@ func TestPlanPublishCodes(t *testing.T) {
 	byStranger, _ := ledgertest.BuildClose(acc.Master, planDest, 8, 0, pass, stranger)
 	noSig, _ := ledgertest.BuildClose(acc.Master, planDest, 9, 0, pass)
 
-	obj := func(fields map[string]any) string { return planJSON(t, fields) }
+	obj := func(fields map[string]any) string { return jsonBody(t, fields) }
 	cases := []struct {
 		name string
 		body string
@@ -410,14 +217,14 @@ func TestPlanPublishGuardOrder(t *testing.T) {
 		body string
 		code string
 	}{
-		{"bad xdr + bad network", planJSON(t, map[string]string{"network": "bogus", "xdr": ""}), "BAD_XDR"},
+		{"bad xdr + bad network", jsonBody(t, map[string]string{"network": "bogus", "xdr": ""}), "BAD_XDR"},
 		{"bad xdr + missing network", `{"xdr":5}`, "BAD_XDR"},
-		{"oversized xdr + bad network", planJSON(t, map[string]string{"network": "x", "xdr": strings.Repeat("A", 12001)}), "BAD_XDR"},
-		{"bad network + undecodable", planJSON(t, map[string]string{"network": "public", "xdr": "garbage"}), "BAD_NETWORK"},
-		{"bad network + payment", planJSON(t, map[string]string{"network": "TESTNET", "xdr": notClose}), "BAD_NETWORK"},
-		{"not a close + unknown account", planJSON(t, map[string]string{"network": planTest, "xdr": notClose}), "NOT_A_CLOSE"},
-		{"not a close + expiring", planJSON(t, map[string]string{"network": planTest, "xdr": notCloseExpiring}), "NOT_A_CLOSE"},
-		{"expiring + unknown + unsigned", planJSON(t, map[string]string{"network": planTest, "xdr": expiringUnknown}), "EXPIRED"},
+		{"oversized xdr + bad network", jsonBody(t, map[string]string{"network": "x", "xdr": strings.Repeat("A", 12001)}), "BAD_XDR"},
+		{"bad network + undecodable", jsonBody(t, map[string]string{"network": "public", "xdr": "garbage"}), "BAD_NETWORK"},
+		{"bad network + payment", jsonBody(t, map[string]string{"network": "TESTNET", "xdr": notClose}), "BAD_NETWORK"},
+		{"not a close + unknown account", jsonBody(t, map[string]string{"network": planTest, "xdr": notClose}), "NOT_A_CLOSE"},
+		{"not a close + expiring", jsonBody(t, map[string]string{"network": planTest, "xdr": notCloseExpiring}), "NOT_A_CLOSE"},
+		{"expiring + unknown + unsigned", jsonBody(t, map[string]string{"network": planTest, "xdr": expiringUnknown}), "EXPIRED"},
 	}
 	for _, s := range steps {
 		t.Run(s.name, func(t *testing.T) {
@@ -474,7 +281,7 @@ func TestPlanPublishCapacity500(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				body := planJSON(t, map[string]string{"network": planTest, "xdr": xs[i]})
+				body := jsonBody(t, map[string]string{"network": planTest, "xdr": xs[i]})
 				res, err := http.Post(r.url+"/api/plan", "application/json", strings.NewReader(body))
 				if err != nil {
 					errs <- err.Error()
@@ -519,21 +326,21 @@ func TestPlanPayloadTooLarge(t *testing.T) {
 	big := `{"network":"testnet","xdr":"` + strings.Repeat("A", httpapi.MaxBodyBytes) + `"}`
 	for _, path := range []string{"/api/plan", "/api/plan/" + id + "/sign"} {
 		t.Run(path+" Content-Length", func(t *testing.T) {
-			planWantErr(t, planDo(t, http.MethodPost, r.url+path, strings.NewReader(big), int64(len(big))),
+			planWantErr(t, send(t, http.DefaultClient, http.MethodPost, r.url+path, strings.NewReader(big), nil),
 				http.StatusRequestEntityTooLarge, "PAYLOAD_TOO_LARGE")
 		})
 		t.Run(path+" chunked", func(t *testing.T) {
-			// A reader of unknown length with ContentLength -1 goes chunked.
+			// A reader of unknown length goes chunked.
 			body := io.MultiReader(strings.NewReader(big))
-			planWantErr(t, planDo(t, http.MethodPost, r.url+path, body, -1),
+			planWantErr(t, send(t, http.DefaultClient, http.MethodPost, r.url+path, body, nil),
 				http.StatusRequestEntityTooLarge, "PAYLOAD_TOO_LARGE")
 		})
 		t.Run(path+" exactly 16384 bytes", func(t *testing.T) {
 			body := `{"network":"testnet","xdr":""}`
 			body += strings.Repeat(" ", httpapi.MaxBodyBytes-len(body))
-			planWantErr(t, planDo(t, http.MethodPost, r.url+path, strings.NewReader(body), int64(len(body))),
+			planWantErr(t, send(t, http.DefaultClient, http.MethodPost, r.url+path, strings.NewReader(body), nil),
 				http.StatusBadRequest, "BAD_XDR")
-			planWantErr(t, planDo(t, http.MethodPost, r.url+path, io.MultiReader(strings.NewReader(body)), -1),
+			planWantErr(t, send(t, http.DefaultClient, http.MethodPost, r.url+path, io.MultiReader(strings.NewReader(body)), nil),
 				http.StatusBadRequest, "BAD_XDR")
 		})
 	}
@@ -609,7 +416,7 @@ func TestPlanSign(t *testing.T) {
 	other, _ := ledgertest.BuildClose(acc.Master, planDest, 2, 0, pass, acc.Keys[1])
 	unknownID := strings.Repeat("cd", 32)
 	t.Run("unknown id", func(t *testing.T) {
-		for _, body := range []string{``, `nope`, `{}`, `{"xdr":""}`, planJSON(t, map[string]string{"xdr": ledgertest.SignXDR(base, pass, acc.Master)})} {
+		for _, body := range []string{``, `nope`, `{}`, `{"xdr":""}`, jsonBody(t, map[string]string{"xdr": ledgertest.SignXDR(base, pass, acc.Master)})} {
 			planWantErr(t, planPostRaw(t, r.url+"/api/plan/"+unknownID+"/sign", body), http.StatusNotFound, "NOT_FOUND")
 			planWantErr(t, planPostRaw(t, r.url+"/api/plan/"+id[:10]+"/sign", body), http.StatusNotFound, "NOT_FOUND")
 		}
@@ -629,15 +436,15 @@ func TestPlanSign(t *testing.T) {
 		{"xdr number", `{"xdr":1}`, "BAD_XDR"},
 		{"xdr object", `{"xdr":{}}`, "BAD_XDR"},
 		{"xdr empty", `{"xdr":""}`, "BAD_XDR"},
-		{"xdr 12001 chars", planJSON(t, map[string]string{"xdr": strings.Repeat("A", 12001)}), "BAD_XDR"},
+		{"xdr 12001 chars", jsonBody(t, map[string]string{"xdr": strings.Repeat("A", 12001)}), "BAD_XDR"},
 		{"undecodable", `{"xdr":"not an envelope"}`, "BAD_XDR"},
-		{"truncated", planJSON(t, map[string]string{"xdr": base[:len(base)/2]}), "BAD_XDR"},
-		{"12000 chars undecodable", planJSON(t, map[string]string{"xdr": strings.Repeat("A", 12000)}), "BAD_XDR"},
-		{"partial of another tx", planJSON(t, map[string]string{"xdr": other}), "REJECTED"},
-		{"fee-bump partial", planJSON(t, map[string]string{"xdr": ledgertest.FeeBump(ledgertest.SignXDR(base, pass, acc.Master), acc.Master, pass)}), "REJECTED"},
-		{"non-signer signature", planJSON(t, map[string]string{"xdr": ledgertest.SignXDR(base, pass, keypair.MustRandom())}), "REJECTED"},
-		{"signer plus non-signer", planJSON(t, map[string]string{"xdr": ledgertest.SignXDR(base, pass, acc.Master, keypair.MustRandom())}), "REJECTED"},
-		{"signature under another network", planJSON(t, map[string]string{"xdr": ledgertest.SignXDR(base, planPass(planMain), acc.Master)}), "REJECTED"},
+		{"truncated", jsonBody(t, map[string]string{"xdr": base[:len(base)/2]}), "BAD_XDR"},
+		{"12000 chars undecodable", jsonBody(t, map[string]string{"xdr": strings.Repeat("A", 12000)}), "BAD_XDR"},
+		{"partial of another tx", jsonBody(t, map[string]string{"xdr": other}), "REJECTED"},
+		{"fee-bump partial", jsonBody(t, map[string]string{"xdr": ledgertest.FeeBump(ledgertest.SignXDR(base, pass, acc.Master), acc.Master, pass)}), "REJECTED"},
+		{"non-signer signature", jsonBody(t, map[string]string{"xdr": ledgertest.SignXDR(base, pass, keypair.MustRandom())}), "REJECTED"},
+		{"signer plus non-signer", jsonBody(t, map[string]string{"xdr": ledgertest.SignXDR(base, pass, acc.Master, keypair.MustRandom())}), "REJECTED"},
+		{"signature under another network", jsonBody(t, map[string]string{"xdr": ledgertest.SignXDR(base, planPass(planMain), acc.Master)}), "REJECTED"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -656,7 +463,7 @@ func TestPlanSignNetworkFromStoredPlan(t *testing.T) {
 	base, hash := ledgertest.BuildClose(acc.Master, planDest, 1, 0, pass)
 	id := planWantPublished(t, r.publish(t, planMain, ledgertest.SignXDR(base, pass, acc.Keys[0])), hash)
 	// The body's network is ignored: only xdr is read.
-	body := planJSON(t, map[string]string{"xdr": ledgertest.SignXDR(base, pass, acc.Master), "network": planTest})
+	body := jsonBody(t, map[string]string{"xdr": ledgertest.SignXDR(base, pass, acc.Master), "network": planTest})
 	s := planWantSigned(t, planPostRaw(t, r.url+"/api/plan/"+id+"/sign", body))
 	if s.network != planMain {
 		t.Fatalf("network = %q, want mainnet", s.network)
@@ -796,23 +603,23 @@ func TestPlanConcurrentPublishSameID(t *testing.T) {
 		acc := planAccount(r, 2)
 		base, hash := ledgertest.BuildClose(acc.Master, planDest, 1, 0, pass)
 		bodies := []string{ledgertest.SignXDR(base, pass, acc.Keys[0]), ledgertest.SignXDR(base, pass, acc.Keys[1])}
-		results := make([]planResp, len(bodies))
+		results := make([]response, len(bodies))
 		start := make(chan struct{})
 		var wg sync.WaitGroup
 		for i, x := range bodies {
-			body := planJSON(t, map[string]string{"network": planTest, "xdr": x})
+			body := jsonBody(t, map[string]string{"network": planTest, "xdr": x})
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
 				<-start
 				res, err := http.Post(r.url+"/api/plan", "application/json", bytes.NewReader([]byte(body)))
 				if err != nil {
-					results[i] = planResp{status: -1, body: []byte(err.Error())}
+					results[i] = response{status: -1, body: []byte(err.Error())}
 					return
 				}
 				defer res.Body.Close()
 				raw, _ := io.ReadAll(res.Body)
-				results[i] = planResp{status: res.StatusCode, header: res.Header, body: raw}
+				results[i] = response{status: res.StatusCode, header: res.Header, body: raw}
 			}()
 		}
 		close(start)

@@ -28,7 +28,7 @@ func hostileClose(acc ledgertest.Account, seq, maxTime int64) (string, [32]byte)
 
 // wantAccountCapacity checks a 400 CAPACITY whose reason names the
 // per-account limit, not the relay's.
-func wantAccountCapacity(t *testing.T, res planResp) {
+func wantAccountCapacity(t *testing.T, res response) {
 	t.Helper()
 	planWantErr(t, res, http.StatusBadRequest, "CAPACITY")
 	reason := planString(t, planFields(t, res, "ok", "code", "reason")["reason"])
@@ -95,7 +95,7 @@ func TestPublishPlansPerAccountAtInsert(t *testing.T) {
 	r.horizon.SetDelay(delay)
 	var (
 		wg      sync.WaitGroup
-		res     [2]planResp
+		res     [2]response
 		elapsed [2]time.Duration
 		hashes  [2][32]byte
 	)

@@ -1,9 +1,7 @@
 package httpapi_test
 
 import (
-	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -13,129 +11,6 @@ import (
 	"github.com/closerelay/closerelay/httpapi"
 	"github.com/closerelay/closerelay/metrics"
 )
-
-// rlPlanID is a well-formed plan id no plan has: requests to it 404 after the
-// limiter has taken a token.
-const rlPlanID = "00000000000000000000000000000000000000000000000000000000000000ab"
-
-type rlOpts struct {
-	hops       int
-	rateLimits bool
-	now        func() time.Time
-	metrics    *metrics.Metrics
-}
-
-// rlRelay starts a relay on a real loopback listener.
-func rlRelay(t *testing.T, o rlOpts) string {
-	t.Helper()
-	return startRelay(t, httpapi.Options{
-		Metrics:          o.metrics,
-		TrustedProxyHops: o.hops,
-		RateLimits:       o.rateLimits,
-		Now:              o.now,
-	}, 0, nil).URL
-}
-
-// rlRoute describes one limited route and how to hit it.
-type rlRoute struct {
-	name   string
-	method string
-	path   string
-	body   string
-	limit  int
-	json   bool // 429 is the JSON error body; otherwise text/plain
-}
-
-var rlRoutes = []rlRoute{
-	{"plan_publish", http.MethodPost, "/api/plan", `{"xdr":"AAAA","network":"testnet"}`, 10, true},
-	{"plan_get", http.MethodGet, "/api/plan/" + rlPlanID, "", 60, true},
-	{"plan_sign", http.MethodPost, "/api/plan/" + rlPlanID + "/sign", `{"xdr":"AAAA"}`, 30, true},
-	{"plan_events", http.MethodGet, "/api/plan/" + rlPlanID + "/events", "", 20, false},
-	{"mediator_cosign", http.MethodPost, "/api/mediator/sign", `{"envelopeXdr":"AAAA","flowToken":"x","network":"testnet"}`, 5, true},
-}
-
-type rlResp struct {
-	status int
-	header http.Header
-	body   string
-}
-
-// rlDo sends one request; hdr are extra headers (X-Forwarded-For may be given
-// as several lines via rlDoLines).
-func rlDo(t *testing.T, base, method, path, body string, hdr map[string]string) rlResp {
-	t.Helper()
-	var r io.Reader
-	if body != "" {
-		r = strings.NewReader(body)
-	}
-	req, err := http.NewRequest(method, base+path, r)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if body != "" {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	for k, v := range hdr {
-		req.Header.Set(k, v)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatalf("%s %s: %v", method, path, err)
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatalf("%s %s: read body: %v", method, path, err)
-	}
-	return rlResp{status: resp.StatusCode, header: resp.Header, body: string(b)}
-}
-
-// rlExhaust sends n requests, failing if any is 429.
-func rlExhaust(t *testing.T, base string, rt rlRoute, n int, hdr map[string]string) {
-	t.Helper()
-	for i := 0; i < n; i++ {
-		if r := rlDo(t, base, rt.method, rt.path, rt.body, hdr); r.status == http.StatusTooManyRequests {
-			t.Fatalf("%s request %d of %d: 429 too early (body %q)", rt.name, i+1, n, r.body)
-		}
-	}
-}
-
-func rlCheckJSON429(t *testing.T, r rlResp) {
-	t.Helper()
-	if r.status != http.StatusTooManyRequests {
-		t.Fatalf("status = %d, want 429 (body %q)", r.status, r.body)
-	}
-	if ct := r.header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
-		t.Errorf("Content-Type = %q, want application/json", ct)
-	}
-	var m map[string]any
-	if err := json.Unmarshal([]byte(r.body), &m); err != nil {
-		t.Fatalf("body %q is not JSON: %v", r.body, err)
-	}
-	if len(m) != 3 {
-		t.Errorf("body keys = %v, want exactly ok, code, reason", m)
-	}
-	if v, ok := m["ok"].(bool); !ok || v {
-		t.Errorf("ok = %v, want false", m["ok"])
-	}
-	if m["code"] != "RATE_LIMITED" {
-		t.Errorf("code = %v, want RATE_LIMITED", m["code"])
-	}
-	if s, ok := m["reason"].(string); !ok || s == "" {
-		t.Errorf("reason = %v, want a non-empty string", m["reason"])
-	}
-	rlCheckRetryAfter(t, r)
-}
-
-func rlCheckRetryAfter(t *testing.T, r rlResp) int {
-	t.Helper()
-	ra := r.header.Get("Retry-After")
-	n, err := strconv.Atoi(ra)
-	if err != nil || n < 1 || strconv.Itoa(n) != ra {
-		t.Errorf("Retry-After = %q, want a positive whole number of seconds", ra)
-	}
-	return n
-}
 
 func TestRLPerRouteLimits(t *testing.T) {
 	for _, rt := range rlRoutes {
@@ -152,7 +27,7 @@ func TestRLPerRouteLimits(t *testing.T) {
 				if ct := r.header.Get("Content-Type"); !strings.HasPrefix(ct, "text/plain") {
 					t.Errorf("Content-Type = %q, want text/plain", ct)
 				}
-				if r.body != "too many requests" {
+				if string(r.body) != "too many requests" {
 					t.Errorf("body = %q, want %q", r.body, "too many requests")
 				}
 				rlCheckRetryAfter(t, r)
@@ -379,58 +254,32 @@ func TestRLMetric(t *testing.T) {
 	m := metrics.New()
 	base := rlRelay(t, rlOpts{rateLimits: true, metrics: m})
 	publish := rlRoutes[0]
-	if n := rlCounter(t, m, "closerelay_rate_limited_total", `route="plan_publish"`); n != 0 {
+	if n := metricValue(t, m, rateLimitedTotal, "route", "plan_publish"); n != 0 {
 		t.Fatalf("before: rate_limited_total = %v, want 0", n)
 	}
 	rlExhaust(t, base, publish, publish.limit, nil)
 	for i := 0; i < 3; i++ {
 		rlCheckJSON429(t, rlDo(t, base, publish.method, publish.path, publish.body, nil))
 	}
-	if n := rlCounter(t, m, "closerelay_rate_limited_total", `route="plan_publish"`); n != 3 {
+	if n := metricValue(t, m, rateLimitedTotal, "route", "plan_publish"); n != 3 {
 		t.Errorf("rate_limited_total{plan_publish} = %v, want 3", n)
 	}
-	if n := rlCounter(t, m, "closerelay_rate_limited_total", `route="plan_get"`); n != 0 {
+	if n := metricValue(t, m, rateLimitedTotal, "route", "plan_get"); n != 0 {
 		t.Errorf("rate_limited_total{plan_get} = %v, want 0", n)
 	}
 	// The events route counts too (text 429 path).
 	ev := rlRoutes[3]
 	rlExhaust(t, base, ev, ev.limit, nil)
 	rlDo(t, base, ev.method, ev.path, "", nil)
-	if n := rlCounter(t, m, "closerelay_rate_limited_total", `route="plan_events"`); n != 1 {
+	if n := metricValue(t, m, rateLimitedTotal, "route", "plan_events"); n != 1 {
 		t.Errorf("rate_limited_total{plan_events} = %v, want 1", n)
 	}
 	// A JSON 429 is also a coded rejection (CONTRACT section 7).
-	if n := rlCounter(t, m, "closerelay_rejections_total", `code="RATE_LIMITED",route="plan_publish"`); n != 3 {
+	if n := metricValue(t, m, rejectionsTotal, "code", "RATE_LIMITED", "route", "plan_publish"); n != 3 {
 		t.Errorf("rejections_total{plan_publish,RATE_LIMITED} = %v, want 3", n)
 	}
 	// The events route's plain-text 429 is a coded rejection too.
-	if n := rlCounter(t, m, "closerelay_rejections_total", `code="RATE_LIMITED",route="plan_events"`); n != 1 {
+	if n := metricValue(t, m, rejectionsTotal, "code", "RATE_LIMITED", "route", "plan_events"); n != 1 {
 		t.Errorf("rejections_total{plan_events,RATE_LIMITED} = %v, want 1", n)
 	}
-}
-
-// rlCounter reads one series of a metric family from the registry by its
-// label text.
-func rlCounter(t *testing.T, m *metrics.Metrics, name, labels string) float64 {
-	t.Helper()
-	mfs, err := m.Registry.Gather()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, mf := range mfs {
-		if mf.GetName() != name {
-			continue
-		}
-		for _, mt := range mf.GetMetric() {
-			var parts []string
-			for _, lp := range mt.GetLabel() {
-				parts = append(parts, fmt.Sprintf("%s=%q", lp.GetName(), lp.GetValue()))
-			}
-			if strings.Join(parts, ",") == labels {
-				return mt.GetCounter().GetValue()
-			}
-		}
-	}
-	t.Fatalf("series %s{%s} not found", name, labels)
-	return 0
 }

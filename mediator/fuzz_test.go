@@ -73,7 +73,7 @@ type tokenSeed struct {
 }
 
 func tokenSeeds() []tokenSeed {
-	m, _ := ParseMaster(testSecret)
+	m := must(ParseMaster(testSecret))
 	now := t0.UnixMilli()
 	exp := strconv.FormatInt(now+int64(TokenLifetime/time.Millisecond), 10)
 	valid := signed(m, testNonce, exp, testDest)
@@ -122,11 +122,6 @@ func tokenSeeds() []tokenSeed {
 		tokenSeed{five(textPart) + ".00", now, false}, // six parts
 	)
 	return seeds
-}
-
-// signedMemo is signed for a five-part token with memo part part.
-func signedMemo(m Master, nonce, expiry, dest, part string) string {
-	return nonce + "." + expiry + "." + dest + "." + part + "." + m.TokenMemoMAC(nonce, expiry, dest, part)
 }
 
 // FuzzVerifyToken: never panics, answers (flow, true) or (nil, false), and a
@@ -196,7 +191,7 @@ func FuzzVerifyToken(f *testing.F) {
 // --- FuzzValidateForward ---------------------------------------------------
 
 // fuzzMediator signs in FuzzValidateForward; its address is testMediator.
-var fuzzMediator = keypair.MustParseFull("SAIWUO6NVSCD7AXFIVZMO5EV24EFE6BNTG7IM2FFTUVT42R647FNGKQY")
+var fuzzMediator = keypair.MustParseFull(otherSecret)
 
 type forwardSeed struct {
 	name    string
@@ -281,7 +276,10 @@ func FuzzValidateForward(f *testing.F) {
 		if err := xdr.SafeUnmarshalBase64(signedXDR, &out); err != nil {
 			t.Fatalf("signed envelope does not decode: %v", err)
 		}
-		hash, _ := network.HashTransactionInEnvelope(out, network.TestNetworkPassphrase)
+		hash, err := network.HashTransactionInEnvelope(out, network.TestNetworkPassphrase)
+		if err != nil {
+			t.Fatal(err)
+		}
 		if fmt.Sprintf("%x", hash) != hashHex {
 			t.Fatal("hash changed by signing")
 		}

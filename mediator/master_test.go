@@ -14,10 +14,6 @@ import (
 	mt "github.com/closerelay/closerelay/mediator/mediatortest"
 )
 
-// badChecksum is testSecret with its last character changed: it passes the
-// environment-level check and fails the strict one.
-var badChecksum = testSecret[:55] + "A"
-
 func TestParseSecretEnv(t *testing.T) {
 	for _, tc := range []struct {
 		name, value string
@@ -105,16 +101,15 @@ func TestDerivationSeparation(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, _ := m.FlowKeypair(nonce)
+	b := must(m.FlowKeypair(nonce))
 	if a.Address() != b.Address() {
 		t.Fatal("derivation is not deterministic")
 	}
-	c, _ := m.FlowKeypair(strings.Repeat("ab", 15) + "ac")
+	c := must(m.FlowKeypair(strings.Repeat("ab", 15) + "ac"))
 	if a.Address() == c.Address() {
 		t.Fatal("different nonces gave one key")
 	}
-	other, _ := ParseMaster("SAIWUO6NVSCD7AXFIVZMO5EV24EFE6BNTG7IM2FFTUVT42R647FNGKQY")
-	d, _ := other.FlowKeypair(nonce)
+	d := must(otherMaster(t).FlowKeypair(nonce))
 	if a.Address() == d.Address() {
 		t.Fatal("different masters gave one key")
 	}

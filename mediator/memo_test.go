@@ -107,7 +107,7 @@ func TestMemoTokenPart(t *testing.T) {
 		t.Fatal("the zero Memo renders a part")
 	}
 	for _, c := range mt.Commitments() {
-		m, _ := ParseMemo(c.Query)
+		m := must(ParseMemo(c.Query))
 		part := m.TokenPart()
 		if want := base64.RawURLEncoding.EncodeToString([]byte(c.Token)); part != want {
 			t.Errorf("%q: part %q, want %q", c.Query, part, want)
@@ -120,7 +120,7 @@ func TestMemoTokenPart(t *testing.T) {
 		}
 	}
 	// The longest memo fits the bound.
-	long, _ := ParseMemo("return:" + strings.Repeat("f", 64))
+	long := must(ParseMemo("return:" + strings.Repeat("f", 64)))
 	if n := len(long.TokenPart()); n != maxMemoPartLen {
 		t.Errorf("longest part is %d characters, bound %d", n, maxMemoPartLen)
 	}
@@ -162,7 +162,7 @@ func TestMintMemoToken(t *testing.T) {
 	m := testMaster(t)
 	raw := strkey.MustDecode(strkey.VersionByteSeed, testSecret)
 	for _, c := range mt.Commitments() {
-		memo, _ := ParseMemo(c.Query)
+		memo := must(ParseMemo(c.Query))
 		token, pub, err := m.MintMemo(bytes.NewReader(must(hex.DecodeString(testNonce))), testDest, memo, t0)
 		if err != nil {
 			t.Fatal(err)
@@ -188,7 +188,7 @@ func TestMintMemoToken(t *testing.T) {
 			t.Errorf("%q: NewMemoToken differs from MintMemo", c.Query)
 		}
 		// The flow key does not depend on the memo.
-		if kp, _ := m.FlowKeypair(testNonce); pub != kp.Address() {
+		if kp := must(m.FlowKeypair(testNonce)); pub != kp.Address() {
 			t.Errorf("%q: mediator %s, want %s", c.Query, pub, kp.Address())
 		}
 		flow, ok := VerifyToken(m, token, t0)
@@ -202,8 +202,14 @@ func TestMintMemoToken(t *testing.T) {
 		}
 	}
 	// The zero Memo mints SPEC's four parts, the same token as Mint.
-	a, _, _ := m.Mint(bytes.NewReader(make([]byte, 16)), testDest, t0)
-	b, _, _ := m.MintMemo(bytes.NewReader(make([]byte, 16)), testDest, Memo{}, t0)
+	a, _, err := m.Mint(bytes.NewReader(make([]byte, 16)), testDest, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _, err := m.MintMemo(bytes.NewReader(make([]byte, 16)), testDest, Memo{}, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if a != b || strings.Count(a, ".") != 3 {
 		t.Errorf("Mint %q, MintMemo without a memo %q", a, b)
 	}
@@ -216,13 +222,13 @@ func TestMintMemoToken(t *testing.T) {
 // time, and moves the memo between token shapes; nothing verifies.
 func TestVerifyMemoTokenTampering(t *testing.T) {
 	m := testMaster(t)
-	memo, _ := ParseMemo("text:deposit 1")
+	memo := must(ParseMemo("text:deposit 1"))
 	token, _, err := m.MintMemo(bytes.NewReader(bytes.Repeat([]byte{7}, 16)), testDest, memo, t0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	parts := strings.Split(token, ".")
-	exp, _ := strconv.ParseInt(parts[1], 10, 64)
+	exp := must(strconv.ParseInt(parts[1], 10, 64))
 	b64 := base64.RawURLEncoding.EncodeToString
 	replacements := [5][]string{
 		{testNonce},
@@ -255,7 +261,10 @@ func TestVerifyMemoTokenTampering(t *testing.T) {
 		}
 	}
 	// A memo spliced into a four-part token (its MAC kept) does not verify.
-	four, _, _ := m.Mint(bytes.NewReader(bytes.Repeat([]byte{7}, 16)), testDest, t0)
+	four, _, err := m.Mint(bytes.NewReader(bytes.Repeat([]byte{7}, 16)), testDest, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
 	fp := strings.Split(four, ".")
 	if _, ok := VerifyToken(m, strings.Join([]string{fp[0], fp[1], fp[2], parts[3], fp[3]}, "."), t0); ok {
 		t.Error("a memo part added to a four-part token verifies")
@@ -334,7 +343,7 @@ func TestValidateForwardMemo(t *testing.T) {
 		})
 	}
 	// The SPEC tables answer the same under a commitment to their own memo.
-	def, _ := ParseMemo("id:4242")
+	def := must(ParseMemo("id:4242"))
 	for _, tc := range append(mt.Cases(testMediator, testDest, t0), mt.TieBreaks(testMediator, testDest, t0)...) {
 		if got := string(errcode.CodeOf(ValidateForwardMemo(tc.B64, testMediator, testDest, def, t0))); got != tc.Want {
 			t.Errorf("%s under id:4242: %q, want %q", tc.Name, got, tc.Want)
@@ -412,7 +421,7 @@ func TestServiceMintMemo(t *testing.T) {
 				}
 			}
 			// A four-part token of the same service still signs any memo.
-			four, med4, _ := svc.Mint(testDest)
+			four, med4, _ := minted(t, svc, testDest)
 			for _, other := range mt.OtherMemos(c.Memo) {
 				g := mt.NewForward(med4, testDest, uint64(t0.Unix())+600)
 				g.Memo = &other
@@ -456,11 +465,4 @@ func memoEqual(a, b xdr.Memo) bool {
 	x, err1 := a.MarshalBinary()
 	y, err2 := b.MarshalBinary()
 	return err1 == nil && err2 == nil && bytes.Equal(x, y)
-}
-
-func must[T any](v T, err error) T {
-	if err != nil {
-		panic(err)
-	}
-	return v
 }

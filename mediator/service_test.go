@@ -29,53 +29,6 @@ var _ interface {
 	Cosign(envelopeXDR, flowToken, network string) (signedXDR, hashHex string, err error)
 } = (*Service)(nil)
 
-func fixedClock(t time.Time) func() time.Time { return func() time.Time { return t } }
-
-func newTestService(secret string) *Service {
-	return New(Options{Secret: secret, Now: fixedClock(t0), Rand: rand.Reader})
-}
-
-// minted returns a fresh flow on svc and the forward that it accepts.
-func minted(t *testing.T, svc *Service, dest string) (token, mediator string, f *mt.Forward) {
-	t.Helper()
-	token, mediator, err := svc.Mint(dest)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return token, mediator, mt.NewForward(mediator, dest, uint64(t0.Unix())+600)
-}
-
-// verifyCosigned checks a Cosign result independently: the hash is the SDK's
-// hash of the returned transaction under the network, and the last signature
-// verifies under the mediator's public key with the key's hint.
-func verifyCosigned(t *testing.T, signedXDR, hashHex, mediator, passphrase string) xdr.TransactionEnvelope {
-	t.Helper()
-	var env xdr.TransactionEnvelope
-	if err := xdr.SafeUnmarshalBase64(signedXDR, &env); err != nil {
-		t.Fatalf("signedXdr does not decode: %v", err)
-	}
-	hash, err := network.HashTransactionInEnvelope(env, passphrase)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if hashHex != hex.EncodeToString(hash[:]) {
-		t.Fatalf("hash %s, want %x", hashHex, hash)
-	}
-	sigs := env.Signatures()
-	if len(sigs) == 0 {
-		t.Fatal("no signatures")
-	}
-	last := sigs[len(sigs)-1]
-	pub := strkey.MustDecode(strkey.VersionByteAccountID, mediator)
-	if !ed25519.Verify(pub, hash[:], last.Signature) {
-		t.Fatal("mediator signature does not verify over the hash")
-	}
-	if !bytes.Equal(last.Hint[:], pub[28:]) {
-		t.Fatalf("hint %x, want %x", last.Hint, pub[28:])
-	}
-	return env
-}
-
 func TestCosign(t *testing.T) {
 	svc := newTestService(testSecret)
 	for _, tc := range []struct {
@@ -107,7 +60,7 @@ func TestCosign(t *testing.T) {
 				if other == tc.passphrase {
 					continue
 				}
-				h, _ := network.HashTransactionInEnvelope(env, other)
+				h := must(network.HashTransactionInEnvelope(env, other))
 				last := env.Signatures()[2]
 				if ed25519.Verify(strkey.MustDecode(strkey.VersionByteAccountID, mediator), h[:], last.Signature) {
 					t.Fatal("signature verifies under another network")
@@ -149,7 +102,7 @@ func TestCosignOrder(t *testing.T) {
 	otherToken, otherMediator, _ := minted(t, good, otherDest)
 	unset := newTestService("")
 	malformed := newTestService(badChecksum)
-	foreign := newTestService("SAIWUO6NVSCD7AXFIVZMO5EV24EFE6BNTG7IM2FFTUVT42R647FNGKQY")
+	foreign := newTestService(otherSecret)
 
 	for _, tc := range []struct {
 		name                string
@@ -199,7 +152,7 @@ func TestServiceMint(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, pb, _ := svc.Mint(testDest)
+	b, pb, _ := minted(t, svc, testDest)
 	if a == b || pa == pb {
 		t.Fatal("two mints gave the same flow")
 	}

@@ -97,7 +97,7 @@ func TestVectorsPackage(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			nonce, _ := hex.DecodeString(v.NonceHex)
+			nonce := must(hex.DecodeString(v.NonceHex))
 			mintedAt := time.UnixMilli(v.MintedAtMillis)
 			token, pub, err := m.Mint(bytes.NewReader(nonce), v.Destination, mintedAt)
 			if err != nil {

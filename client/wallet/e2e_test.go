@@ -40,17 +40,10 @@ func relayFlow(t *testing.T) (*relaytest.Relay, *client.Client, wallet.MediatorF
 
 func forwardXDR(t *testing.T, flow wallet.MediatorFlow, now time.Time) string {
 	t.Helper()
-	tx, err := wallet.BuildForward(wallet.ForwardParams{
+	_, x := buildForward(t, wallet.ForwardParams{
 		Mediator: flow.MediatorPublicKey, Sequence: 1 << 32, Destination: flow.Destination,
 		Amount: "40", Memo: txnbuild.MemoID(31337), Now: func() time.Time { return now },
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	x, err := tx.Base64()
-	if err != nil {
-		t.Fatal(err)
-	}
 	return x
 }
 
@@ -65,8 +58,10 @@ func TestMediatorPlanAndForwardThroughRelay(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	plan, _ := batches[0].Base64()
-	signed, _ := wallet.SignPartial(plan, "testnet", a.Keys[0])
+	signed, err := wallet.SignPartial(base64Of(t, batches[0]), "testnet", a.Keys[0])
+	if err != nil {
+		t.Fatal(err)
+	}
 	if _, err := c.Publish(ctx, "testnet", signed); err != nil {
 		t.Fatalf("publish the mediator plan: %v", err)
 	}
@@ -99,16 +94,21 @@ func TestCosignForwardDetectsAForgedAnswer(t *testing.T) {
 	_, _, flow := relayFlow(t)
 	x := forwardXDR(t, flow, time.Now())
 	// A relay that answers the forward signed by a key of its own.
+	h := hashOf(t, x)
+	answer, err := json.Marshal(map[string]any{"ok": true, "signedXdr": signedXDR(t, txOf(t, x), keypair.MustRandom()), "hash": hex.EncodeToString(h[:])})
+	if err != nil {
+		t.Fatal(err)
+	}
 	forger := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		gtx, _ := txnbuild.TransactionFromXDR(x)
-		tx, _ := gtx.Transaction()
-		tx, _ = tx.Sign(passphrase, keypair.MustRandom())
-		s, _ := tx.Base64()
-		h := hashOf(t, x)
-		_ = json.NewEncoder(w).Encode(map[string]any{"ok": true, "signedXdr": s, "hash": hex.EncodeToString(h[:])})
+		if _, err := w.Write(answer); err != nil {
+			t.Error(err)
+		}
 	}))
 	defer forger.Close()
-	c, _ := client.New(forger.URL)
+	c, err := client.New(forger.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if _, err := wallet.CosignForward(context.Background(), c, "testnet", flow, x); !errors.Is(err, wallet.ErrNotCosigned) {
 		t.Fatalf("CosignForward = %v, want ErrNotCosigned", err)
 	}
@@ -135,7 +135,9 @@ func TestResume(t *testing.T) {
 	// A forward past its time bound is rebuilt: same sequence, amount and
 	// memo, fresh bounds, so a new hash.
 	stale := forwardXDR(t, flow, time.Now().Add(-time.Hour))
-	rec, _ = wallet.NewRecord("testnet", flow, stale, time.Now().Add(-time.Hour))
+	if rec, err = wallet.NewRecord("testnet", flow, stale, time.Now().Add(-time.Hour)); err != nil {
+		t.Fatal(err)
+	}
 	res, err = wallet.Resume(ctx, c, rec, wallet.ResumeOptions{})
 	if err != nil || !res.Rebuilt {
 		t.Fatalf("Resume stale = %+v, %v", res, err)
@@ -143,8 +145,14 @@ func TestResume(t *testing.T) {
 	if h := hashOf(t, stale); res.Hash == hex.EncodeToString(h[:]) {
 		t.Fatal("the stale forward was sent unchanged")
 	}
-	before, _, _ := wallet.ForwardOf(stale)
-	after, maxTime, _ := wallet.ForwardOf(res.Envelope)
+	before, _, err := wallet.ForwardOf(stale)
+	if err != nil {
+		t.Fatal(err)
+	}
+	after, maxTime, err := wallet.ForwardOf(res.Envelope)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if after.Sequence != before.Sequence || after.Amount != before.Amount || after.Memo != before.Memo || time.Until(maxTime) < 4*time.Minute {
 		t.Fatalf("rebuilt %+v (maxTime %v) from %+v", after, maxTime, before)
 	}

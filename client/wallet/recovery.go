@@ -222,12 +222,18 @@ func Resume(ctx context.Context, c *client.Client, r Record, opts ResumeOptions)
 	if opts.Now != nil {
 		now = opts.Now
 	}
-	flow, _ := r.Flow() // Validate checked it
+	flow, err := r.Flow()
+	if err != nil {
+		return Resumed{}, err
+	}
 	if !now().Before(flow.Expiry) {
 		return Resumed{}, fmt.Errorf("%w (at %s)", ErrFlowExpired, flow.Expiry.UTC().Format(time.RFC3339))
 	}
 	envelope := r.Envelope
-	fwd, maxTime, _ := ForwardOf(envelope) // Validate checked it
+	fwd, maxTime, err := ForwardOf(envelope)
+	if err != nil {
+		return Resumed{}, err
+	}
 	out := Resumed{}
 	if maxTime.Sub(now()) < resumeMargin {
 		fwd.Timeout, fwd.Now = opts.Timeout, now

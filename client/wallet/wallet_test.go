@@ -18,10 +18,7 @@ import (
 	"github.com/stellar/go-stellar-sdk/keypair"
 	"github.com/stellar/go-stellar-sdk/network"
 	"github.com/stellar/go-stellar-sdk/txnbuild"
-	"github.com/stellar/go-stellar-sdk/xdr"
 )
-
-const passphrase = network.TestNetworkPassphrase
 
 func accountOf(a ledgertest.Account) wallet.Account {
 	out := wallet.Account{ID: a.Address, Sequence: 1 << 32, HighThreshold: int(a.Thresholds.HighThreshold)}
@@ -153,9 +150,9 @@ func TestSignPartial(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, _ := wallet.Weigh(partial, "testnet", accountOf(a))
-	if len(p.Signers) != 1 || p.Signers[0].Key != a.Keys[1].Address() || p.Unverified != 0 {
-		t.Fatalf("partial carries %+v, want only the new signature", p)
+	p, err := wallet.Weigh(partial, "testnet", accountOf(a))
+	if err != nil || len(p.Signers) != 1 || p.Signers[0].Key != a.Keys[1].Address() || p.Unverified != 0 {
+		t.Fatalf("partial carries %+v, %v; want only the new signature", p, err)
 	}
 	if _, err := wallet.SignPartial(x, "public", a.Keys[1]); err == nil {
 		t.Fatal("unknown network accepted")
@@ -185,7 +182,10 @@ func mint(t *testing.T, s *mediator.Service, dest string) wallet.MediatorFlow {
 func TestFlowTokens(t *testing.T) {
 	s := service(t)
 	dest := keypair.MustRandom().Address()
-	token, pub, _ := s.Mint(dest)
+	token, pub, err := s.Mint(dest)
+	if err != nil {
+		t.Fatal(err)
+	}
 	got, expiry, err := wallet.ParseFlowToken(token)
 	if err != nil || got != dest || time.Until(expiry) < 14*time.Minute || time.Until(expiry) > 15*time.Minute {
 		t.Fatalf("ParseFlowToken = %s, %v, %v", got, expiry, err)
@@ -230,9 +230,7 @@ func TestBuildCloseMediatorPlan(t *testing.T) {
 		t.Fatalf("seq %d maxTime %d", tx.SequenceNumber(), tx.Timebounds().MaxTime)
 	}
 	// The relay takes it as an account close of a.
-	signed, _ := tx.Sign(passphrase, a.Keys[0])
-	x, _ := signed.Base64()
-	c, err := ledger.ParseClose(x, ledger.Testnet)
+	c, err := ledger.ParseClose(signedXDR(t, tx, a.Keys[0]), ledger.Testnet)
 	if err != nil || c.Account != a.Address {
 		t.Fatalf("ParseClose = %+v, %v", c, err)
 	}
@@ -294,13 +292,9 @@ func TestBuildForwardIsAccepted(t *testing.T) {
 	dest := keypair.MustRandom().Address()
 	flow := mint(t, s, dest)
 	for _, memo := range []txnbuild.Memo{txnbuild.MemoText("exchange 123"), txnbuild.MemoID(987654321)} {
-		tx, err := wallet.BuildForward(wallet.ForwardParams{
+		tx, x := buildForward(t, wallet.ForwardParams{
 			Mediator: flow.MediatorPublicKey, Sequence: 1 << 32, Destination: dest, Amount: "25.5", Memo: memo,
 		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		x, _ := tx.Base64()
 		if err := mediator.ValidateForward(x, flow.MediatorPublicKey, dest, time.Now()); err != nil {
 			t.Fatalf("ValidateForward: %v", err)
 		}
@@ -353,17 +347,14 @@ func TestVerifyCosignedRefusesForgeries(t *testing.T) {
 	s := service(t)
 	dest := keypair.MustRandom().Address()
 	flow := mint(t, s, dest)
-	tx, _ := wallet.BuildForward(wallet.ForwardParams{Mediator: flow.MediatorPublicKey, Sequence: 1, Destination: dest, Amount: "1", Memo: txnbuild.MemoID(1)})
-	x, _ := tx.Base64()
+	tx, x := buildForward(t, wallet.ForwardParams{Mediator: flow.MediatorPublicKey, Sequence: 1, Destination: dest, Amount: "1", Memo: txnbuild.MemoID(1)})
 	signed, hash, err := s.Cosign(x, flow.Token, "testnet")
 	if err != nil {
 		t.Fatal(err)
 	}
-	other, _ := wallet.BuildForward(wallet.ForwardParams{Mediator: flow.MediatorPublicKey, Sequence: 2, Destination: dest, Amount: "1", Memo: txnbuild.MemoID(1)})
-	otherSigned, _ := other.Sign(passphrase, keypair.MustRandom())
-	ox, _ := otherSigned.Base64()
-	impostor, _ := tx.Sign(passphrase, keypair.MustRandom())
-	ix, _ := impostor.Base64()
+	other, _ := buildForward(t, wallet.ForwardParams{Mediator: flow.MediatorPublicKey, Sequence: 2, Destination: dest, Amount: "1", Memo: txnbuild.MemoID(1)})
+	ox := signedXDR(t, other, keypair.MustRandom())
+	ix := signedXDR(t, tx, keypair.MustRandom())
 
 	cases := map[string][4]string{ // sent, signed, hash, network
 		"unsigned":          {x, x, "", "testnet"},
@@ -388,8 +379,7 @@ func TestRecordRoundTrip(t *testing.T) {
 	s := service(t)
 	dest := keypair.MustRandom().Address()
 	flow := mint(t, s, dest)
-	tx, _ := wallet.BuildForward(wallet.ForwardParams{Mediator: flow.MediatorPublicKey, Sequence: 1 << 32, Destination: dest, Amount: "3", Memo: txnbuild.MemoText("memo 1")})
-	x, _ := tx.Base64()
+	_, x := buildForward(t, wallet.ForwardParams{Mediator: flow.MediatorPublicKey, Sequence: 1 << 32, Destination: dest, Amount: "3", Memo: txnbuild.MemoText("memo 1")})
 	now := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
 	rec, err := wallet.NewRecord("testnet", flow, x, now)
 	if err != nil {
@@ -415,25 +405,29 @@ func TestRecordRoundTrip(t *testing.T) {
 	if err := rec.Save(path); err != nil {
 		t.Fatal(err)
 	}
-	if back, _ = wallet.LoadRecord(path); back.LastError != "" {
-		t.Fatal("second save did not replace the record")
+	if back, err = wallet.LoadRecord(path); err != nil || back.LastError != "" {
+		t.Fatalf("second save did not replace the record: %+v, %v", back, err)
 	}
-	entries, _ := os.ReadDir(filepath.Dir(path))
-	if len(entries) != 1 {
-		t.Fatalf("temporary files left behind: %v", entries)
+	entries, err := os.ReadDir(filepath.Dir(path))
+	if err != nil || len(entries) != 1 {
+		t.Fatalf("temporary files left behind: %v, %v", entries, err)
 	}
 
 	// A record whose parts disagree is refused on load.
 	tampered := rec
 	tampered.Destination = keypair.MustRandom().Address()
 	bad := filepath.Join(t.TempDir(), "bad.json")
-	_ = tampered.Save(bad)
+	if err := tampered.Save(bad); err != nil {
+		t.Fatal(err)
+	}
 	if _, err := wallet.LoadRecord(bad); err == nil {
 		t.Fatal("a record with another destination loaded")
 	}
 	tampered = rec
 	tampered.Memo.Value = "memo 2"
-	_ = tampered.Save(bad)
+	if err := tampered.Save(bad); err != nil {
+		t.Fatal(err)
+	}
 	if _, err := wallet.LoadRecord(bad); err == nil {
 		t.Fatal("a record with another memo loaded")
 	}
@@ -461,18 +455,4 @@ func TestMemoConversions(t *testing.T) {
 	if _, err := wallet.MemoOf(nil); err == nil {
 		t.Error("no memo accepted")
 	}
-}
-
-// hashOf is an envelope's transaction hash under the test network.
-func hashOf(t *testing.T, x string) [32]byte {
-	t.Helper()
-	var env xdr.TransactionEnvelope
-	if err := xdr.SafeUnmarshalBase64(x, &env); err != nil {
-		t.Fatal(err)
-	}
-	h, err := network.HashTransactionInEnvelope(env, passphrase)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return h
 }

@@ -28,6 +28,7 @@ func TestServerLinksNoToolingOrTestCode(t *testing.T) {
 		"github.com/closerelay/closerelay/cmd/closerelayctl",
 		"github.com/closerelay/closerelay/internal/relaytest",
 		"github.com/closerelay/closerelay/internal/memlisten",
+		"github.com/closerelay/closerelay/internal/syncbuf",
 		"testing",
 	}
 	for _, d := range deps {

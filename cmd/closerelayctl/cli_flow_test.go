@@ -19,6 +19,7 @@ import (
 	"testing"
 
 	"github.com/closerelay/closerelay/client"
+	"github.com/closerelay/closerelay/internal/syncbuf"
 	"github.com/stellar/go-stellar-sdk/keypair"
 	"github.com/stellar/go-stellar-sdk/protocols/horizon"
 	"github.com/stellar/go-stellar-sdk/txnbuild"
@@ -59,14 +60,14 @@ func (tc *testCLI) interrupt() {
 type started struct {
 	t      *testing.T
 	lines  *bufio.Scanner
-	stderr *syncBuffer
+	stderr *syncbuf.Buffer
 	code   chan int
 }
 
 func start(t *testing.T, tc *testCLI, args ...string) *started {
 	t.Helper()
 	pr, pw := io.Pipe()
-	s := &started{t: t, lines: bufio.NewScanner(pr), stderr: &syncBuffer{}, code: make(chan int, 1)}
+	s := &started{t: t, lines: bufio.NewScanner(pr), stderr: &syncbuf.Buffer{}, code: make(chan int, 1)}
 	tc.stdout, tc.stderr = pw, s.stderr
 	go func() {
 		code := tc.run(args)
@@ -141,7 +142,7 @@ func TestBuildPublishPipe(t *testing.T) {
 	env := map[string]string{envURL: rel.url, envHorizon: rel.horizon.URL, envSecret: a.Keys[0].Seed()}
 
 	pr, pw := io.Pipe()
-	var buildErr, pubOut, pubErr syncBuffer
+	var buildErr, pubOut, pubErr syncbuf.Buffer
 	built := make(chan int, 1)
 	go func() {
 		c := &cli{stdin: strings.NewReader(""), stdout: pw, stderr: &buildErr, getenv: func(k string) string { return env[k] }}
@@ -258,7 +259,10 @@ func TestBuildMediatorPlan(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tx, _ := gtx.Transaction()
+	tx, ok := gtx.Transaction()
+	if !ok {
+		t.Fatalf("build --mediator printed a fee-bump, want the plan's transaction")
+	}
 	ops := tx.Operations()
 	create, ok := ops[0].(*txnbuild.CreateAccount)
 	merge, ok2 := ops[len(ops)-1].(*txnbuild.AccountMerge)
@@ -324,7 +328,7 @@ func TestWatchReadsAccountAPIOnlyWhenGiven(t *testing.T) {
 		t.Fatalf("sign: %d %q", r.code, r.stderr)
 	}
 	var dials2 dialLog
-	var out, errOut syncBuffer
+	var out, errOut syncbuf.Buffer
 	tc = newTestCLI(env, strings.NewReader(""), &out, &errOut)
 	tc.transport = dials2.transport()
 	if code := tc.run([]string{"watch", "--json", "--until-complete", id}); code != exitOK {
@@ -605,7 +609,7 @@ func TestSecretFromAPipe(t *testing.T) {
 		t.Fatal(err)
 	}
 	pw.Close()
-	var out, errOut syncBuffer
+	var out, errOut syncbuf.Buffer
 	c := &cli{stdin: pr, stdout: &out, stderr: &errOut, getenv: func(k string) string { return map[string]string{envHorizon: rel.horizon.URL}[k] }}
 	if code := c.run([]string{"build", "--json", "--account", a.Address, "--destination", keypair.MustRandom().Address(), "--sign"}); code != exitOK {
 		t.Fatalf("build: %d %q %q", code, out.String(), errOut.String())

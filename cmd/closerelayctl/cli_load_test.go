@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/closerelay/closerelay/client"
+	"github.com/closerelay/closerelay/internal/syncbuf"
 	"github.com/closerelay/closerelay/loadkit"
 	"github.com/stellar/go-stellar-sdk/keypair"
 )
@@ -49,7 +50,7 @@ func TestLoadLocal(t *testing.T) {
 	profile := filepath.Join(t.TempDir(), "cpu.prof")
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	var log syncBuffer
+	var log syncbuf.Buffer
 	ready := make(chan *loadkit.Payload, 1)
 	done := make(chan error, 1)
 	go func() {

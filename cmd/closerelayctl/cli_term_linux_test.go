@@ -10,6 +10,7 @@ import (
 	"testing"
 	"unsafe"
 
+	"github.com/closerelay/closerelay/internal/syncbuf"
 	"github.com/stellar/go-stellar-sdk/keypair"
 )
 
@@ -63,8 +64,8 @@ func TestSecretFromATerminal(t *testing.T) {
 		t.Skip("the pseudo-terminal does not echo to begin with")
 	}
 	kp := keypair.MustRandom()
-	var stderr syncBuffer
-	c := &cli{stdin: slave, stdout: &syncBuffer{}, stderr: &stderr, getenv: func(string) string { return "" }}
+	var stderr syncbuf.Buffer
+	c := &cli{stdin: slave, stdout: &syncbuf.Buffer{}, stderr: &stderr, getenv: func(string) string { return "" }}
 	type read struct {
 		kp  *keypair.Full
 		err error

@@ -2,100 +2,20 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"context"
-	"encoding/json"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/closerelay/closerelay/client/wallet"
-	"github.com/closerelay/closerelay/internal/server"
+	"github.com/closerelay/closerelay/internal/syncbuf"
 	"github.com/closerelay/closerelay/ledger/ledgertest"
 	"github.com/stellar/go-stellar-sdk/keypair"
 	"github.com/stellar/go-stellar-sdk/network"
 )
-
-// testRelay is a relay from internal/server on loopback listeners, reading
-// accounts from a ledgertest double.
-type testRelay struct {
-	url     string
-	horizon *ledgertest.Server
-	acct    ledgertest.Account
-}
-
-func startTestRelay(t *testing.T) *testRelay {
-	t.Helper()
-	h := ledgertest.New()
-	t.Cleanup(h.Close)
-	acct := ledgertest.NewAccount(2, 1)
-	h.AddAccount(acct)
-	env := map[string]string{
-		"LISTEN_ADDR": "127.0.0.1:0", "OPS_ADDR": "127.0.0.1:0",
-		"HORIZON_URL_TESTNET": h.URL, "HORIZON_URL_MAINNET": h.URL, "HORIZON_URL_FUTURENET": h.URL,
-		"MEDIATOR_SECRET": keypair.MustRandom().Seed(), "RATE_LIMITS": "off", "SHUTDOWN_TIMEOUT": "5s",
-	}
-	cfg, err := server.ParseEnv(func(k string) string { return env[k] })
-	if err != nil {
-		t.Fatal(err)
-	}
-	relay, err := server.Start(server.Options{Config: cfg})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if err := relay.Stop(); err != nil {
-			t.Errorf("stop relay: %v", err)
-		}
-	})
-	url := relay.APIURL
-	return &testRelay{url: url, horizon: h, acct: acct}
-}
-
-// syncBuffer is a bytes.Buffer safe to write from a command's goroutine.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
-type result struct {
-	code           int
-	stdout, stderr string
-}
-
-// runCLI runs one command line in process, as `closerelayctl args…` would.
-func runCLI(t *testing.T, env map[string]string, stdin string, args ...string) result {
-	t.Helper()
-	var out, errOut syncBuffer
-	c := &cli{stdin: strings.NewReader(stdin), stdout: &out, stderr: &errOut, getenv: func(k string) string { return env[k] }}
-	code := c.run(args)
-	return result{code, out.String(), errOut.String()}
-}
-
-func (r result) json(t *testing.T) map[string]any {
-	t.Helper()
-	var m map[string]any
-	if err := json.Unmarshal([]byte(r.stdout), &m); err != nil {
-		t.Fatalf("stdout is not one JSON object: %q", r.stdout)
-	}
-	return m
-}
 
 func TestCLIHelpEverywhere(t *testing.T) {
 	for _, args := range [][]string{
@@ -187,7 +107,7 @@ func TestCLIPlanCommands(t *testing.T) {
 
 	// A watcher, started at 1/3, sees 2/3 then 3/3 and exits by itself.
 	pr, pw := io.Pipe()
-	var watchErr syncBuffer
+	var watchErr syncbuf.Buffer
 	watchCode := make(chan int, 1)
 	go func() {
 		c := &cli{stdin: strings.NewReader(""), stdout: pw, stderr: &watchErr, getenv: func(k string) string { return env[k] }}
@@ -297,8 +217,8 @@ func TestCLIMediatorCommands(t *testing.T) {
 	if r.code != exitRefused || r.json(t)["code"] != "REFUSED" {
 		t.Fatalf("resume expired: %d %q", r.code, r.stdout)
 	}
-	if back, _ := wallet.LoadRecord(record); !strings.Contains(back.LastError, "expired") {
-		t.Fatalf("the record does not keep the last error: %+v", back)
+	if back, err := wallet.LoadRecord(record); err != nil || !strings.Contains(back.LastError, "expired") {
+		t.Fatalf("the record does not keep the last error: %+v, %v", back, err)
 	}
 	if _, err := os.Stat(record); err != nil {
 		t.Fatal(err)
@@ -306,7 +226,7 @@ func TestCLIMediatorCommands(t *testing.T) {
 }
 
 func TestDemo(t *testing.T) {
-	var out syncBuffer
+	var out syncbuf.Buffer
 	if err := runDemo(context.Background(), &out, demoOptions{timeout: 60 * time.Second}); err != nil {
 		t.Fatalf("demo: %v\n%s", err, out.String())
 	}

@@ -305,9 +305,12 @@ func (l *load) openOne(ctx context.Context, i int) {
 
 // post sends one partial to the plan's sign route.
 func (l *load) post(ctx context.Context, id, partial string) postRecord {
-	body, _ := json.Marshal(struct {
+	body, err := json.Marshal(struct {
 		XDR string `json:"xdr"`
 	}{partial})
+	if err != nil {
+		return postRecord{err: failure("sign request", err)}
+	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, l.relay+"/api/plan/"+id+"/sign", bytes.NewReader(body))
 	if err != nil {
 		return postRecord{err: failure("sign request", err)}

@@ -17,25 +17,6 @@ import (
 	"github.com/closerelay/closerelay/internal/memlisten"
 )
 
-// echoBody answers 200 with the body's length once it has read all of it,
-// and 408 when the body did not arrive in time, as the API's JSON routes do.
-func echoBody(w http.ResponseWriter, r *http.Request) {
-	b, err := io.ReadAll(r.Body)
-	switch {
-	case errors.Is(err, bounds.ErrBodyTimeout):
-		http.Error(w, "body too slow", http.StatusRequestTimeout)
-	case err != nil:
-		// the client is gone: nothing to answer
-	default:
-		fmt.Fprintf(w, "read %d bytes", len(b))
-	}
-}
-
-// refuseAtOnce answers 429 without looking at the body, as a rate limit does.
-func refuseAtOnce(w http.ResponseWriter, _ *http.Request) {
-	http.Error(w, "too many requests", http.StatusTooManyRequests)
-}
-
 // bubbleServer serves h through bounds.NewServer on an in-memory listener;
 // call it inside a synctest bubble.
 func bubbleServer(t *testing.T, h http.Handler, idle time.Duration) (*bounds.Server, *memlisten.Listener) {

@@ -8,10 +8,6 @@ import (
 	"github.com/closerelay/closerelay/ledger"
 )
 
-func envOf(kv map[string]string) func(string) string {
-	return func(k string) string { return kv[k] }
-}
-
 func TestConfigDefaults(t *testing.T) {
 	c, err := ParseEnv(envOf(nil))
 	if err != nil {

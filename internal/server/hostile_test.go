@@ -234,9 +234,7 @@ func TestBuildInfoOnMetricsAndInTheStartLine(t *testing.T) {
 // its memory limit).
 func TestHeaderFloodIsRefused431(t *testing.T) {
 	h := ledgertest.NewHandler()
-	cfg, err := ParseEnv(func(k string) string {
-		return map[string]string{"LISTEN_ADDR": "127.0.0.1:0", "OPS_ADDR": "127.0.0.1:0"}[k]
-	})
+	cfg, err := ParseEnv(envOf(map[string]string{"LISTEN_ADDR": "127.0.0.1:0", "OPS_ADDR": "127.0.0.1:0"}))
 	if err != nil {
 		t.Fatal(err)
 	}
