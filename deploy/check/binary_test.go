@@ -151,6 +151,8 @@ func TestBinaryServesProbesAndMetrics(t *testing.T) {
 	for _, r := range []struct{ method, path, body string }{
 		{http.MethodPost, "/api/plan/" + id + "/sign", `{"xdr":"AAAA"}`},
 		{http.MethodGet, "/api/plan/" + id, ""},
+		{http.MethodGet, "/api/plan/" + id + "/ready", ""},
+		{http.MethodGet, "/api/plan/" + id + "/status", ""},
 		{http.MethodPost, "/api/plan", `{}`},
 		{http.MethodGet, "/api/mediator/sign?destination=nope", ""},
 	} {

@@ -73,13 +73,14 @@ func splitYAMLDocs(b []byte) [][]byte {
 }
 
 // serviceDefaults reads the defaults the service applies, from
-// cmd/closerelay/config.go: str("NAME", "default") and dur("NAME", "default"),
-// plus names read with getenv("NAME") directly (default empty).
+// internal/server/config.go: str("NAME", "default"), dur("NAME", "default")
+// and positive("NAME", "default"), plus names read with getenv("NAME")
+// directly (default empty).
 func serviceDefaults(t *testing.T) map[string]string {
 	t.Helper()
-	src := readFile(t, filepath.Join(repoRoot, "cmd", "closerelay", "config.go"))
+	src := readFile(t, filepath.Join(repoRoot, "internal", "server", "config.go"))
 	out := map[string]string{}
-	for _, m := range regexp.MustCompile(`\b(?:str|dur)\("([A-Z][A-Z0-9_]*)",\s*"([^"]*)"\)`).FindAllSubmatch(src, -1) {
+	for _, m := range regexp.MustCompile(`\b(?:str|dur|positive)\("([A-Z][A-Z0-9_]*)",\s*"([^"]*)"\)`).FindAllSubmatch(src, -1) {
 		out[string(m[1])] = string(m[2])
 	}
 	for _, m := range regexp.MustCompile(`\bgetenv\("([A-Z][A-Z0-9_]*)"\)`).FindAllSubmatch(src, -1) {
@@ -88,25 +89,27 @@ func serviceDefaults(t *testing.T) map[string]string {
 		}
 	}
 	if len(out) < 10 {
-		t.Fatalf("found only %d variables in cmd/closerelay/config.go: the pattern no longer matches the source", len(out))
+		t.Fatalf("found only %d variables in internal/server/config.go: the pattern no longer matches the source", len(out))
 	}
 	return out
 }
 
-// contractVariables are CONTRACT.md section 1's variables. The service's
-// config.go must read every one (checked below), and may read more.
+// contractVariables are CONTRACT.md section 1's variables and section 9's.
+// The service's config.go must read every one (checked below), and may read
+// more.
 var contractVariables = []string{
 	"LISTEN_ADDR", "OPS_ADDR", "HORIZON_URL_MAINNET", "HORIZON_URL_TESTNET",
 	"HORIZON_URL_FUTURENET", "HORIZON_TIMEOUT", "MEDIATOR_SECRET",
 	"TRUSTED_PROXY_HOPS", "RATE_LIMITS", "SSE_HEARTBEAT", "CORS_ALLOW_ORIGINS",
 	"LOG_LEVEL", "LOG_FORMAT", "SHUTDOWN_TIMEOUT",
+	"PLANS_PER_ACCOUNT", "HORIZON_CONCURRENCY",
 }
 
 func TestServiceReadsContractVariables(t *testing.T) {
 	defaults := serviceDefaults(t)
 	for _, v := range contractVariables {
 		if _, ok := defaults[v]; !ok {
-			t.Errorf("cmd/closerelay/config.go does not read %s (CONTRACT section 1)", v)
+			t.Errorf("internal/server/config.go does not read %s (CONTRACT sections 1 and 9)", v)
 		}
 	}
 }

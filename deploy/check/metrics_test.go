@@ -86,7 +86,7 @@ var closedLabelValues = map[string][]string{
 	"network": {"mainnet", "testnet", "futurenet"},
 	"method":  {"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "other"},
 	// Route templates served by the middleware (the event stream is skipped).
-	"url": {"/api/plan", "/api/plan/:id", "/api/plan/:id/sign", "/api/mediator/sign"},
+	"url": {"/api/plan", "/api/plan/:id", "/api/plan/:id/sign", "/api/plan/:id/ready", "/api/plan/:id/status", "/api/mediator/sign"},
 	"job": {"closerelay"},
 }
 
