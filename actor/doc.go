@@ -29,10 +29,17 @@
 //     as it is) or read from the plan's current version, which the actor
 //     publishes through an atomic pointer and replaces, never modifies, on
 //     each change: Known (the replay fast path of ledger.CheckPartial),
-//     Snapshot, and a Merge whose signers are all present already (it would
-//     change nothing wherever it queued, so it does not queue).
+//     Snapshot, Ready, and a Merge whose signers are all present already (it
+//     would change nothing wherever it queued, so it does not queue). Ready's
+//     submit-ready envelope is selected and encoded at most once per
+//     version, by the first caller that asks, in its own goroutine, and
+//     kept with that version.
 //   - A State handed out is never modified afterwards; its Signers slice
-//     included. Subscribers may keep it.
+//     included. Subscribers may keep it. Its readiness (Weight, Threshold,
+//     Ready; CONTRACT section 10) is computed by the loop with the version
+//     it belongs to: the weight of the distinct signers the envelope
+//     carries (ledger.Weight) against the threshold the plan was admitted
+//     with (ledger.AdmittedPlan.Threshold), which never changes.
 //
 // Every call selects on the caller's context and on the actor's end, so a
 // vanished client or an ended actor never strands a goroutine: a call
@@ -49,8 +56,8 @@
 // them, so merges apply in arrival order and every State carries a Version
 // one higher than the state it replaced (1 at publish). Verification runs in
 // the request goroutines before Merge, in parallel and out of order; only
-// deduplication by signer, the append, the re-encoding and the broadcast are
-// serial. A merge that adds no signer changes nothing and sends nothing.
+// deduplication by signer, the append, the weighing (a sum over at most 20
+// signers), the re-encoding and the broadcast are serial. A merge that adds no signer changes nothing and sends nothing.
 // (One exception to "in parallel": a signature whose hint does not lead to
 // its signer costs a sweep of every candidate, and ledger lets one plan run
 // one such sweep at a time, and the relay a few, so that hostile partials

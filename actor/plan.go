@@ -27,6 +27,15 @@ type State struct {
 	Signers []string // recovered G… keys, envelope order
 	Version uint64   // 1 at publish, +1 per change
 
+	// Readiness (CONTRACT section 10). Weight is the sum of the weights of
+	// the distinct signers whose signatures the envelope carries, each
+	// capped as the ledger caps it (ledger.Weight); Threshold is the plan's
+	// (ledger.AdmittedPlan.Threshold), the same for every version; Ready is
+	// Weight >= Threshold.
+	Weight    int
+	Threshold int
+	Ready     bool
+
 	// memo is shared by every copy of one version's State (see Render).
 	memo *renderMemo
 }
@@ -85,12 +94,33 @@ type Plan struct {
 }
 
 // view is one immutable version of a plan, with the indexes that answer
-// replays: at most ledger.MaxSignatures entries, so copying it per change
-// costs less than the envelope's re-encoding.
+// replays and the admitted signatures the submit-ready envelope is selected
+// from: at most ledger.MaxSignatures entries, so copying it per change costs
+// less than the envelope's re-encoding.
 type view struct {
-	state   State
-	known   map[string]int // signature bytes → signer index
-	present []bool         // by signer index: its signature is in the envelope
+	state    State
+	known    map[string]int    // signature bytes → signer index
+	present  []bool            // by signer index: its signature is in the envelope
+	admitted []ledger.Admitted // the envelope's signatures, in envelope (admission) order
+	ready    readyMemo         // this version's submit-ready envelope, made on first demand
+}
+
+// readyMemo holds one version's submit-ready envelope, selected and encoded
+// once, by the first caller of Plan.Ready that needs it.
+type readyMemo struct {
+	once sync.Once
+	r    ReadyEnvelope
+	ok   bool
+	err  error
+}
+
+// newView is the view of version st: its readiness is computed from
+// admitted here, so every State a plan hands out carries it.
+func (p *Plan) newView(st State, known map[string]int, present []bool, admitted []ledger.Admitted) *view {
+	st.Weight = ledger.Weight(p.published.Canonical().Signers, admitted)
+	st.Threshold = p.published.Threshold()
+	st.Ready = st.Weight >= st.Threshold
+	return &view{state: st, known: known, present: present, admitted: admitted}
 }
 
 // newPlan builds a plan from a publish that ledger admitted, in the caller's
@@ -115,20 +145,19 @@ func newPlan(s *Supervisor, published *ledger.AdmittedPlan) *Plan {
 		p.addresses[i] = sg.Address
 	}
 	admitted := published.Admitted()
-	v := &view{
-		known:   make(map[string]int, len(admitted)),
-		present: make([]bool, len(signers)),
-		state: State{
-			ID: published.ID(), Network: published.Network(), XDR: published.Canonical().XDR,
-			Signers: make([]string, 0, len(admitted)), Version: 1, memo: new(renderMemo),
-		},
+	known := make(map[string]int, len(admitted))
+	present := make([]bool, len(signers))
+	st := State{
+		ID: published.ID(), Network: published.Network(), XDR: published.Canonical().XDR,
+		Signers: make([]string, 0, len(admitted)), Version: 1, memo: new(renderMemo),
 	}
 	for _, a := range admitted {
-		v.present[a.Signer] = true
-		v.known[string(a.Sig.Signature)] = a.Signer
-		v.state.Signers = append(v.state.Signers, p.addresses[a.Signer])
+		present[a.Signer] = true
+		known[string(a.Sig.Signature)] = a.Signer
+		st.Signers = append(st.Signers, p.addresses[a.Signer])
 	}
-	p.view.Store(v)
+	// Clip: the plan appends to its own copy, never to the admitted plan's.
+	p.view.Store(p.newView(st, known, present, slices.Clip(admitted)))
 	return p
 }
 
@@ -157,6 +186,65 @@ func (p *Plan) Snapshot(ctx context.Context) (State, error) {
 		return State{}, err
 	}
 	return v.state, nil
+}
+
+// ReadyEnvelope is a version's submit-ready envelope (CONTRACT section 10):
+// the fewest of its signatures whose weights reach the plan's threshold,
+// largest weights first and, among equal weights, the earliest admitted
+// (ledger.ReadySignatures), so that the ledger's checks use every one.
+type ReadyEnvelope struct {
+	// State is the version the envelope was selected from.
+	State State
+	// XDR is the submit-ready envelope: the plan's transaction carrying
+	// exactly the selected signatures, in the selection's order.
+	XDR string
+	// Signers are the selected signatures' G… keys, in XDR's order.
+	Signers []string
+	// Weight is the selected signatures' weight: at least State.Threshold.
+	Weight int
+}
+
+// Ready returns the submit-ready envelope of the plan's current version; ok
+// is false, and only State is set, while that version is not ready. Like
+// Snapshot it needs no round trip to the actor: the selection and its
+// encoding are made once per version, by the first caller that needs them,
+// in that caller's goroutine. It answers ErrNotFound once the plan expired.
+func (p *Plan) Ready(ctx context.Context) (r ReadyEnvelope, ok bool, err error) {
+	v, err := p.current(ctx)
+	if err != nil {
+		return ReadyEnvelope{}, false, err
+	}
+	if !v.state.Ready {
+		return ReadyEnvelope{State: v.state}, false, nil
+	}
+	m := &v.ready
+	m.once.Do(func() { m.r, m.ok, m.err = p.selectReady(v) })
+	if m.err != nil {
+		return ReadyEnvelope{}, false, m.err
+	}
+	return m.r, m.ok, nil
+}
+
+// selectReady makes v's submit-ready envelope. It reads only what is
+// immutable: v, and the admitted plan's transaction, whose signatures it
+// replaces in a copy.
+func (p *Plan) selectReady(v *view) (ReadyEnvelope, bool, error) {
+	set := p.published.Canonical().Signers
+	selected, ok := ledger.ReadySignatures(set, v.admitted, v.state.Threshold)
+	if !ok {
+		return ReadyEnvelope{State: v.state}, false, nil
+	}
+	sigs := make([]xdr.DecoratedSignature, len(selected))
+	signers := make([]string, len(selected))
+	for i, a := range selected {
+		sigs[i] = a.Sig
+		signers[i] = p.addresses[a.Signer]
+	}
+	encoded, err := ledger.EncodeEnvelope(ledger.WithSignatures(p.published.Envelope(), sigs))
+	if err != nil {
+		return ReadyEnvelope{}, false, fmt.Errorf("actor: encode the submit-ready envelope: %w", err)
+	}
+	return ReadyEnvelope{State: v.state, XDR: encoded, Signers: signers, Weight: ledger.Weight(set, selected)}, true, nil
 }
 
 // current is the published view of a live plan. A plan past its expiry is
@@ -308,19 +396,20 @@ func (p *Plan) merge(admitted []ledger.Admitted) (State, bool, error) {
 	}
 
 	p.env = env
-	next := &view{
-		known:   make(map[string]int, len(cur.known)+len(fresh)),
-		present: slices.Clone(cur.present),
-		// Clip: appending must not write into the array an older state
-		// (perhaps still held by a subscriber) shares.
-		state: State{ID: p.ID(), Network: p.published.Network(), XDR: encoded, Signers: slices.Clip(cur.state.Signers), Version: cur.state.Version + 1, memo: new(renderMemo)},
-	}
-	maps.Copy(next.known, cur.known)
+	known := make(map[string]int, len(cur.known)+len(fresh))
+	maps.Copy(known, cur.known)
+	present := slices.Clone(cur.present)
+	// Clip: appending must not write into the arrays an older version
+	// (perhaps still held by a subscriber) shares.
+	st := State{ID: p.ID(), Network: p.published.Network(), XDR: encoded, Signers: slices.Clip(cur.state.Signers), Version: cur.state.Version + 1, memo: new(renderMemo)}
+	all := slices.Clip(cur.admitted)
 	for _, f := range fresh {
-		next.known[string(f.Sig.Signature)] = f.Signer
-		next.present[f.Signer] = true
-		next.state.Signers = append(next.state.Signers, p.addresses[f.Signer])
+		known[string(f.Sig.Signature)] = f.Signer
+		present[f.Signer] = true
+		st.Signers = append(st.Signers, p.addresses[f.Signer])
+		all = append(all, f)
 	}
+	next := p.newView(st, known, present, all)
 	p.view.Store(next)
 
 	m.Signatures(metrics.SignatureAdmitted, len(fresh))

@@ -1,6 +1,6 @@
 // Package client is a typed Go client of closerelay's HTTP API (CONTRACT.md):
-// publish, fetch and sign plans, watch a plan's event stream, and mint and
-// co-sign mediator flows.
+// publish, fetch and sign plans, watch a plan's event stream, fetch its
+// status and its submit-ready envelope, and mint and co-sign mediator flows.
 //
 // Every call takes a context, and every refusal by the server comes back as
 // an *Error carrying the HTTP status, the code and the reason, so callers
@@ -8,11 +8,13 @@
 // failure, a timeout, an answer that is not the contract's shape) is a
 // transport problem and is returned as the underlying error.
 //
-// The client trusts nothing it is sent back beyond the wire shape: checking
-// that a merged envelope meets the account's threshold, and that a co-signed
-// forward is really signed by the mediator, is the job of package
-// client/wallet, which the service relies on clients to do (SPEC "What the
-// service does", item 3).
+// The client trusts nothing it is sent back beyond the wire shape. The
+// readiness the relay reports (weight, threshold, ready, and the
+// submit-ready envelope) is the relay's own computation from the account it
+// read at publish; checking independently that an envelope meets the
+// account's threshold, and that a co-signed forward is really signed by the
+// mediator, is the job of package client/wallet, which the service relies on
+// clients to do (SPEC "What the service does", item 3).
 package client
 
 import (
@@ -165,13 +167,68 @@ type Plan struct {
 }
 
 // Signed is the answer to a sign: the full merged envelope after the
-// caller's signature landed, and the recovered signer keys it carries, in
-// envelope order.
+// caller's signature landed, the recovered signer keys it carries, in
+// envelope order, and the plan's readiness after the merge.
 type Signed struct {
 	Network string   `json:"network"`
 	XDR     string   `json:"xdr"`
 	Signers []string `json:"signers"`
+	// Weight is the summed weight of the distinct signers the envelope
+	// carries, Threshold the weight the close needs, and Ready is
+	// Weight >= Threshold, all as the relay computes them from the
+	// account's signers and thresholds it read at publish. A relay older
+	// than the readiness fields sends none: Threshold is then 0.
+	Weight    int  `json:"weight"`
+	Threshold int  `json:"threshold"`
+	Ready     bool `json:"ready"`
 }
+
+// ReadyEnvelope is GET /api/plan/{id}/ready's answer: the submit-ready
+// envelope, which carries the fewest of the plan's signatures that reach its
+// threshold, largest weights first, so that the ledger's signature checks
+// use every one (an envelope carrying every co-signer's signature can fail
+// with tx_bad_auth_extra).
+type ReadyEnvelope struct {
+	ID      string   `json:"id"`
+	Network string   `json:"network"`
+	XDR     string   `json:"xdr"`     // the submit-ready envelope
+	Signers []string `json:"signers"` // its signers, in its order
+	// Weight is the submit-ready envelope's weight (at least Threshold);
+	// Threshold is the plan's.
+	Weight    int `json:"weight"`
+	Threshold int `json:"threshold"`
+}
+
+// PlanStatus is GET /api/plan/{id}/status's answer: the plan's current
+// version and readiness, its expiry, and its submission.
+type PlanStatus struct {
+	ID        string    `json:"id"`
+	Network   string    `json:"network"`
+	Version   uint64    `json:"version"`
+	Signers   []string  `json:"signers"` // recovered keys, envelope order
+	Weight    int       `json:"weight"`
+	Threshold int       `json:"threshold"`
+	Ready     bool      `json:"ready"`
+	Expiry    time.Time `json:"expiry"` // the plan's end; every route answers 404 from then on
+	// Submit reports whether the plan was published for the relay to
+	// submit, and Submission how that is going: nil until it starts. The
+	// relay does not submit yet, so these are false and nil for now.
+	Submit     bool        `json:"submit"`
+	Submission *Submission `json:"submission"`
+}
+
+// Submission is the relay's submission of a plan's submit-ready envelope to
+// the ledger (CONTRACT section 10; not served yet).
+type Submission struct {
+	State  string `json:"state"`            // "pending", "submitted" or "failed"
+	Hash   string `json:"hash,omitempty"`   // the transaction hash, once submitted
+	Ledger int64  `json:"ledger,omitempty"` // the ledger it closed in, once submitted
+	Code   string `json:"code,omitempty"`   // the transaction result code, when failed
+}
+
+// CodeNotReady is the code of Ready's refusal while the plan's weight is
+// below its threshold (HTTP 409); the reason states both.
+const CodeNotReady = "NOT_READY"
 
 // Flow is a minted mediator flow.
 type Flow struct {
@@ -232,6 +289,39 @@ func (c *Client) Sign(ctx context.Context, id, xdr string) (Signed, error) {
 		return Signed{}, fmt.Errorf("%w: the sign answer carries no envelope", ErrUnexpectedResponse)
 	}
 	return out.Signed, nil
+}
+
+// Ready fetches the plan's submit-ready envelope. While the plan's weight is
+// below its threshold the relay refuses with an *Error of Status 409 and
+// Code CodeNotReady, whose Reason states the weight and the threshold.
+func (c *Client) Ready(ctx context.Context, id string) (ReadyEnvelope, error) {
+	var out struct {
+		OK bool `json:"ok"`
+		ReadyEnvelope
+	}
+	if err := c.do(ctx, http.MethodGet, planPath(id)+"/ready", nil, nil, &out); err != nil {
+		return ReadyEnvelope{}, err
+	}
+	if !out.OK || out.XDR == "" || out.Threshold < 1 || out.Weight < out.Threshold {
+		return ReadyEnvelope{}, fmt.Errorf("%w: the ready answer carries no envelope that reaches its threshold", ErrUnexpectedResponse)
+	}
+	return out.ReadyEnvelope, nil
+}
+
+// Status fetches the plan's current version, readiness, expiry and
+// submission.
+func (c *Client) Status(ctx context.Context, id string) (PlanStatus, error) {
+	var out struct {
+		OK bool `json:"ok"`
+		PlanStatus
+	}
+	if err := c.do(ctx, http.MethodGet, planPath(id)+"/status", nil, nil, &out); err != nil {
+		return PlanStatus{}, err
+	}
+	if !out.OK || out.Version == 0 || out.Threshold < 1 || out.Expiry.IsZero() {
+		return PlanStatus{}, fmt.Errorf("%w: the status answer lacks version, threshold or expiry", ErrUnexpectedResponse)
+	}
+	return out.PlanStatus, nil
 }
 
 // MediatorMint mints a mediator flow committed to destination.

@@ -35,6 +35,13 @@ type State struct {
 	// Version is the stream's event id (1 at publish, +1 per change); 0 for a
 	// state that came from polling.
 	Version uint64
+	// Weight, Threshold and Ready are the plan's readiness at this version
+	// as the relay computes it (see Signed). Threshold is 0 when the relay
+	// sent none: a state that came from polling (GET answers none), or a
+	// relay older than the readiness fields.
+	Weight    int
+	Threshold int
+	Ready     bool
 	// Polled is true when the state was fetched with GET while the stream
 	// refused the watcher.
 	Polled bool
@@ -252,10 +259,13 @@ func (w *watcher) stream(ctx context.Context) (delivered bool, err error) {
 // parseState reads CONTRACT section 5's event data.
 func (w *watcher) parseState(ev sse.Event) (State, bool) {
 	var data struct {
-		Network string   `json:"network"`
-		XDR     string   `json:"xdr"`
-		ID      string   `json:"id"`
-		Signers []string `json:"signers"`
+		Network   string   `json:"network"`
+		XDR       string   `json:"xdr"`
+		ID        string   `json:"id"`
+		Signers   []string `json:"signers"`
+		Weight    int      `json:"weight"`
+		Threshold int      `json:"threshold"`
+		Ready     bool     `json:"ready"`
 	}
 	if json.Unmarshal([]byte(ev.Data), &data) != nil || data.XDR == "" {
 		return State{}, false
@@ -264,7 +274,10 @@ func (w *watcher) parseState(ev sse.Event) (State, bool) {
 		return State{}, false
 	}
 	version, _ := strconv.ParseUint(ev.ID, 10, 64)
-	return State{ID: w.id, Network: data.Network, XDR: data.XDR, Signers: data.Signers, Version: version}, true
+	return State{
+		ID: w.id, Network: data.Network, XDR: data.XDR, Signers: data.Signers, Version: version,
+		Weight: data.Weight, Threshold: data.Threshold, Ready: data.Ready,
+	}, true
 }
 
 // poll fetches the plan every poll interval until deadline, delivering new

@@ -1,5 +1,5 @@
 // Package errcode is CONTRACT.md's list of error codes: every code a
-// closerelay route answers (CONTRACT sections 3 to 9 and 13, SPEC "Errors"),
+// closerelay route answers (CONTRACT sections 3 to 10 and 13, SPEC "Errors"),
 // each with the HTTP status it is answered with, and Error, the coded failure
 // that ledger, mediator and httpapi return.
 //
@@ -22,7 +22,7 @@ import (
 // JSON error body.
 type Code string
 
-// Plan routes (CONTRACT sections 4 and 9, SPEC "Errors: Plan routes").
+// Plan routes (CONTRACT sections 4, 9 and 10, SPEC "Errors: Plan routes").
 const (
 	// BadXDR: publish guard 1 (the xdr field is missing, not a string,
 	// empty or above 12,000 characters), or a partial on the sign route
@@ -52,6 +52,9 @@ const (
 	// NotFound: an unknown or expired plan, a path id that is not 64 hex
 	// characters, or no such route.
 	NotFound Code = "NOT_FOUND"
+	// NotReady: GET /api/plan/{id}/ready while the plan's weight is below
+	// its threshold (CONTRACT section 10); the reason states both.
+	NotReady Code = "NOT_READY"
 )
 
 // Every route (CONTRACT sections 3, 6 and 9).
@@ -125,6 +128,7 @@ const (
 	statusNotFound           = 404
 	statusMethodNotAllowed   = 405
 	statusRequestTimeout     = 408
+	statusConflict           = 409
 	statusPayloadTooLarge    = 413
 	statusTooManyRequests    = 429
 	statusInternal           = 500
@@ -149,6 +153,7 @@ var table = []struct {
 	{AccountUnreachable, statusBadRequest},
 	{Unsigned, statusBadRequest},
 	{NotFound, statusNotFound},
+	{NotReady, statusConflict},
 
 	{PayloadTooLarge, statusPayloadTooLarge},
 	{RateLimited, statusTooManyRequests},

@@ -15,13 +15,15 @@ import (
 )
 
 // contract restates, independently of the package, every code of CONTRACT
-// sections 3 to 9 and 13 and SPEC "Errors" with the status it is answered
+// sections 3 to 10 and 13 and SPEC "Errors" with the status it is answered
 // with.
 var contract = map[string]int{
 	// Plan routes.
 	"BAD_XDR": 400, "BAD_NETWORK": 400, "NOT_A_CLOSE": 400, "EXPIRED": 400,
 	"REJECTED": 400, "CAPACITY": 400, "ACCOUNT_UNREACHABLE": 400, "UNSIGNED": 400,
 	"NOT_FOUND": 404,
+	// The coordinator (CONTRACT section 10).
+	"NOT_READY": 409,
 	// Every route.
 	"PAYLOAD_TOO_LARGE": 413, "RATE_LIMITED": 429, "BAD_REQUEST": 400,
 	"METHOD_NOT_ALLOWED": 405, "INTERNAL": 500, "UNAVAILABLE": 503,

@@ -19,12 +19,16 @@ import (
 // goroutine forever. It never delays the plan: the actor does not wait on us.
 const streamWriteTimeout = 15 * time.Second
 
-// eventData is the JSON of one unnamed SSE event (CONTRACT section 5).
+// eventData is the JSON of one unnamed SSE event (CONTRACT section 5), with
+// the plan's readiness at that version (section 10).
 type eventData struct {
-	Network string   `json:"network"`
-	XDR     string   `json:"xdr"`
-	ID      string   `json:"id"`
-	Signers []string `json:"signers"`
+	Network   string   `json:"network"`
+	XDR       string   `json:"xdr"`
+	ID        string   `json:"id"`
+	Signers   []string `json:"signers"`
+	Weight    int      `json:"weight"`
+	Threshold int      `json:"threshold"`
+	Ready     bool     `json:"ready"`
 }
 
 // events is GET /api/plan/:id/events: the current state at once, then one
@@ -158,6 +162,7 @@ func renderStateEvent(st actor.State) []byte {
 	// Encode appends a newline, which ends the data line.
 	_ = json.NewEncoder(buf).Encode(eventData{
 		Network: string(st.Network), XDR: st.XDR, ID: st.ID, Signers: nonNil(st.Signers),
+		Weight: st.Weight, Threshold: st.Threshold, Ready: st.Ready,
 	})
 	buf.WriteString("\n")
 	return buf.Bytes()

@@ -31,12 +31,16 @@ type planBody struct {
 	XDR     string `json:"xdr"`
 }
 
-// signOK is the success body of POST /api/plan/:id/sign (CONTRACT section 4).
+// signOK is the success body of POST /api/plan/:id/sign (CONTRACT section
+// 4), with the plan's readiness after the merge (section 10).
 type signOK struct {
-	OK      bool     `json:"ok"`
-	Network string   `json:"network"`
-	XDR     string   `json:"xdr"`
-	Signers []string `json:"signers"`
+	OK        bool     `json:"ok"`
+	Network   string   `json:"network"`
+	XDR       string   `json:"xdr"`
+	Signers   []string `json:"signers"`
+	Weight    int      `json:"weight"`
+	Threshold int      `json:"threshold"`
+	Ready     bool     `json:"ready"`
 }
 
 // readObject reads a capped JSON body as an object of raw fields. It answers
@@ -224,7 +228,10 @@ func (s *Server) sign(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, signOK{OK: true, Network: string(st.Network), XDR: st.XDR, Signers: nonNil(st.Signers)})
+	return c.JSON(http.StatusOK, signOK{
+		OK: true, Network: string(st.Network), XDR: st.XDR, Signers: nonNil(st.Signers),
+		Weight: st.Weight, Threshold: st.Threshold, Ready: st.Ready,
+	})
 }
 
 func (s *Server) lookup(c echo.Context) (*actor.Plan, error) {

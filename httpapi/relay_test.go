@@ -667,8 +667,8 @@ func sseCheckState(t *testing.T, ev sse.Event, f sseFixture, version int, signer
 		names = append(names, k)
 	}
 	sort.Strings(names)
-	if strings.Join(names, ",") != "id,network,signers,xdr" {
-		t.Errorf("data keys = %v, want exactly network,xdr,id,signers", names)
+	if strings.Join(names, ",") != "id,network,ready,signers,threshold,weight,xdr" {
+		t.Errorf("data keys = %v, want exactly network,xdr,id,signers,weight,threshold,ready", names)
 	}
 	var d sseData
 	if err := json.Unmarshal([]byte(ev.Data), &d); err != nil {

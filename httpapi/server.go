@@ -33,12 +33,15 @@ const (
 	subscriberRetry = "5"
 )
 
-// Per-route rate limits (requests per 60 s per client IP), SPEC "Route summary".
+// Per-route rate limits (requests per 60 s per client IP), SPEC "Route
+// summary" and CONTRACT section 10.
 var routeRates = map[string]int{
 	metrics.RoutePlanPublish:    10,
 	metrics.RoutePlanGet:        60,
 	metrics.RoutePlanSign:       30,
 	metrics.RoutePlanEvents:     20,
+	metrics.RoutePlanReady:      60,
+	metrics.RoutePlanStatus:     60,
 	metrics.RouteMediatorCosign: 5,
 }
 
@@ -177,6 +180,14 @@ func New(opts Options) *Server {
 	streamPlan := []echo.MiddlewareFunc{s.route(metrics.RoutePlanEvents), s.limit(metrics.RoutePlanEvents, s.textLimited)}
 	e.GET("/api/plan/:id/events", s.events, streamPlan...)
 	e.HEAD("/api/plan/:id/events", s.eventsHead, streamPlan...)
+	// The coordinator's routes (CONTRACT section 10), each with a limiter
+	// of its own; HEAD answers as GET without a body, as on GET /api/plan/:id.
+	readyPlan := []echo.MiddlewareFunc{s.route(metrics.RoutePlanReady), s.limit(metrics.RoutePlanReady, jsonLimited)}
+	e.GET("/api/plan/:id/ready", s.ready, readyPlan...)
+	e.HEAD("/api/plan/:id/ready", s.ready, readyPlan...)
+	statusPlan := []echo.MiddlewareFunc{s.route(metrics.RoutePlanStatus), s.limit(metrics.RoutePlanStatus, jsonLimited)}
+	e.GET("/api/plan/:id/status", s.status, statusPlan...)
+	e.HEAD("/api/plan/:id/status", s.status, statusPlan...)
 
 	e.GET("/api/mediator/sign", s.mint, s.route(metrics.RouteMediatorMint))
 	e.POST("/api/mediator/sign", s.cosign, s.route(metrics.RouteMediatorCosign), s.countCosign, s.limit(metrics.RouteMediatorCosign, jsonLimited), bodyCap)

@@ -77,13 +77,15 @@ type Signer struct {
 	Hint    xdr.SignatureHint // the key's canonical hint (its last 4 bytes)
 }
 
-// SignerSet is an account's candidate set, immutable after construction and
-// safe for concurrent use. Index i of Signers() is the signer's stable id.
+// SignerSet is an account's candidate set, with the account's thresholds,
+// immutable after construction and safe for concurrent use. Index i of
+// Signers() is the signer's stable id.
 type SignerSet struct {
-	signers []Signer
-	keys    []*corever.Key // by index: the expanded key, nil for no candidate
-	byHint  map[xdr.SignatureHint][]int
-	usable  int // candidates: signers with an expanded key, those in byHint
+	signers    []Signer
+	keys       []*corever.Key // by index: the expanded key, nil for no candidate
+	byHint     map[xdr.SignatureHint][]int
+	usable     int        // candidates: signers with an expanded key, those in byHint
+	thresholds Thresholds // the account's, as the account API read them
 }
 
 // Close is a decoded, classified account-close transaction (see ParseClose).
@@ -102,8 +104,9 @@ type Admitted struct {
 	Sig    xdr.DecoratedSignature
 }
 
-// AccountReader reads an account's candidate signer set from the account API.
-// Implemented by *AccountClient; tests may substitute the double's client.
+// AccountReader reads an account's candidate signer set, with the account's
+// thresholds, from the account API. Implemented by *AccountClient; tests may
+// substitute the double's client.
 type AccountReader interface {
 	Signers(ctx context.Context, network Network, account string) (*SignerSet, error)
 }

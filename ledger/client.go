@@ -38,9 +38,9 @@ const signerTypeEd25519 = "ed25519_public_key"
 
 var _ AccountReader = (*AccountClient)(nil)
 
-// AccountClient reads signer sets from Horizon's account API through the
-// SDK's horizonclient: one endpoint per network, each call bounded by the
-// client's timeout.
+// AccountClient reads signer sets, with the account's thresholds, from
+// Horizon's account API through the SDK's horizonclient: one endpoint per
+// network, each call bounded by the client's timeout.
 //
 // Callers that ask for the same account on the same network while a call for
 // it is under way share that call and its answer: a burst of publishes for
@@ -176,8 +176,9 @@ func (c *AccountClient) Concurrency() int { return cap(c.slots) }
 // Signers implements AccountReader: it reads account on network n and returns
 // its candidate set, the signers listed with type ed25519_public_key and a
 // weight above 0, in the account API's order (the master key included when
-// its weight is above 0). Concurrent callers for the same n and account share
-// one call and receive the same set.
+// its weight is above 0), carrying the account's low, medium and high
+// thresholds (SignerSet.Thresholds). Concurrent callers for the same n and
+// account share one call and receive the same set.
 //
 // Every failure wraps ErrAccountUnreachable: an unconfigured network, an
 // address that is not a G… account, no free call slot within the timeout, a
@@ -335,7 +336,9 @@ func (c *AccountClient) read(ctx context.Context, ep *endpoint, account string) 
 		// and would only lengthen every recovery sweep.
 		return nil, unreachable("the account API listed more signers than the ledger allows", nil)
 	}
-	return NewSignerSet(signers), nil
+	return NewSignerSet(signers).WithThresholds(Thresholds{
+		Low: acc.Thresholds.LowThreshold, Medium: acc.Thresholds.MedThreshold, High: acc.Thresholds.HighThreshold,
+	}), nil
 }
 
 // classify turns a failed call into an ErrAccountUnreachable whose text is

@@ -31,13 +31,16 @@ type AdmittedPlan struct {
 	admitted  []Admitted              // envelope order, one per signer, at least one
 	expiry    time.Time
 	account   string // G… address of the account being closed
+	threshold int    // CloseThreshold of the close under the set's thresholds
 }
 
 // AdmitPlan builds the plan that a publish at instant published creates
 // from c (as ParseClose returned it, unmodified) and the account's signer
 // set: it admits c's signatures (AdmitAllCounted, under gate), computes the
-// expiry (PlanExpiry) and encodes the canonical envelope. c is decoded once,
-// by ParseClose, and the plan encoded once, here.
+// expiry (PlanExpiry) and the threshold (CloseThreshold under the set's
+// thresholds, as the account API read them), and encodes the canonical
+// envelope. c is decoded once, by ParseClose, and the plan encoded once,
+// here.
 //
 // counts says what admission did with each signature, for the
 // closerelay_signatures_total metric; it is set whenever admission ran,
@@ -79,6 +82,7 @@ func AdmitPlan(ctx context.Context, gate *SweepGate, c *Close, set *SignerSet, p
 		admitted:  admitted,
 		expiry:    PlanExpiry(published, c.MaxTime),
 		account:   c.Account,
+		threshold: CloseThreshold(c.Envelope, c.Account, set.Thresholds()),
 	}, counts, nil
 }
 
@@ -107,3 +111,9 @@ func (p *AdmittedPlan) Expiry() time.Time { return p.expiry }
 
 // Account is the G… address of the account being closed.
 func (p *AdmittedPlan) Account() string { return p.account }
+
+// Threshold is CONTRACT section 10's threshold of the plan: the weight its
+// signatures must reach for the ledger to take the close (CloseThreshold of
+// the transaction and the closing account's thresholds read at publish), at
+// least 1.
+func (p *AdmittedPlan) Threshold() int { return p.threshold }

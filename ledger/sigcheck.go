@@ -166,13 +166,29 @@ func signerWeight(w int32) int { return int(min(max(w, 0), MaxSignerWeight)) }
 // nothing.
 func Weight(set *SignerSet, admitted []Admitted) int {
 	signers := set.Signers()
-	seen := make(map[int]bool, len(admitted))
+	// A plan's set holds at most MaxPlanSignerSet signers: a bit each, so
+	// that a plan can weigh every version without allocating.
+	var bits uint64
+	var seen map[int]bool
+	if len(signers) > 64 {
+		seen = make(map[int]bool, len(admitted))
+	}
 	total := 0
 	for _, a := range admitted {
-		if a.Signer < 0 || a.Signer >= len(signers) || seen[a.Signer] {
+		if a.Signer < 0 || a.Signer >= len(signers) {
 			continue
 		}
-		seen[a.Signer] = true
+		if seen != nil {
+			if seen[a.Signer] {
+				continue
+			}
+			seen[a.Signer] = true
+		} else {
+			if bits&(1<<a.Signer) != 0 {
+				continue
+			}
+			bits |= 1 << a.Signer
+		}
 		total += signerWeight(signers[a.Signer].Weight)
 	}
 	return total

@@ -160,6 +160,29 @@ func NewSignerSet(signers []Signer) *SignerSet {
 	return s
 }
 
+// WithThresholds is s with the account's thresholds t (CONTRACT section 10),
+// a new set sharing s's signers: s itself is not changed. NewSignerSet gives
+// a set whose thresholds are all 0; the account API client sets the ones it
+// reads.
+func (s *SignerSet) WithThresholds(t Thresholds) *SignerSet {
+	if s == nil {
+		s = NewSignerSet(nil)
+	}
+	c := *s
+	c.thresholds = t
+	return &c
+}
+
+// Thresholds are the account's low, medium and high thresholds, as the set
+// was given them (WithThresholds); all 0 for a nil set or one never given
+// any.
+func (s *SignerSet) Thresholds() Thresholds {
+	if s == nil {
+		return Thresholds{}
+	}
+	return s.thresholds
+}
+
 // Signers lists the candidates; index i is signer i's stable id. Callers must
 // not modify the slice.
 func (s *SignerSet) Signers() []Signer {

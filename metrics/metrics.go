@@ -18,18 +18,21 @@ import (
 // Namespace prefixes every metric closerelay defines.
 const Namespace = "closerelay"
 
-// Route label values of CONTRACT section 7.
+// Route label values of CONTRACT section 7, and those of the routes added
+// since (section 7 lets more be added).
 const (
 	RoutePlanPublish    = "plan_publish"
 	RoutePlanGet        = "plan_get"
 	RoutePlanSign       = "plan_sign"
 	RoutePlanEvents     = "plan_events"
+	RoutePlanReady      = "plan_ready"  // GET /api/plan/{id}/ready (CONTRACT section 10)
+	RoutePlanStatus     = "plan_status" // GET /api/plan/{id}/status (CONTRACT section 10)
 	RouteMediatorMint   = "mediator_mint"
 	RouteMediatorCosign = "mediator_cosign"
 )
 
 // Routes lists every route label, so series can be created at zero.
-var Routes = []string{RoutePlanPublish, RoutePlanGet, RoutePlanSign, RoutePlanEvents, RouteMediatorMint, RouteMediatorCosign}
+var Routes = []string{RoutePlanPublish, RoutePlanGet, RoutePlanSign, RoutePlanEvents, RoutePlanReady, RoutePlanStatus, RouteMediatorMint, RouteMediatorCosign}
 
 // Signature results of closerelay_signatures_total.
 const (
@@ -58,6 +61,8 @@ var routeCodes = map[string][]errcode.Code{
 	RoutePlanGet:        {errcode.NotFound, errcode.RateLimited},
 	RoutePlanSign:       {errcode.BadXDR, errcode.Rejected, errcode.NotFound, errcode.PayloadTooLarge, errcode.RateLimited},
 	RoutePlanEvents:     {errcode.NotFound, errcode.RateLimited, errcode.TooManySubscribers},
+	RoutePlanReady:      {errcode.NotFound, errcode.NotReady, errcode.RateLimited},
+	RoutePlanStatus:     {errcode.NotFound, errcode.RateLimited},
 	RouteMediatorMint:   {errcode.InvalidDestination, errcode.InvalidMemo, errcode.MediatorNotConfigured},
 	RouteMediatorCosign: append([]errcode.Code{errcode.MethodNotAllowed}, CosignFailures...),
 }

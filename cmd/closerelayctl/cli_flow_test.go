@@ -279,10 +279,11 @@ func TestBuildMediatorPlan(t *testing.T) {
 	}
 }
 
-// TestWatchReadsAccountAPIOnlyWhenGiven: without an account API watch lists
-// the relay's signers and dials nothing but the relay (on testnet, whose
-// public Horizon it used to default to); with CLOSERELAY_HORIZON_URL it
-// weighs each state against the double's account.
+// TestWatchReadsAccountAPIOnlyWhenGiven: watch prints the weight and
+// threshold the relay reports and dials nothing but the relay (on testnet,
+// whose public Horizon it used to default to), even with
+// CLOSERELAY_HORIZON_URL set: the account API is read only for a relay that
+// reports no weight (cli_ready_test.go).
 func TestWatchReadsAccountAPIOnlyWhenGiven(t *testing.T) {
 	rel := startTestRelay(t)
 	a := rel.acct
@@ -299,47 +300,47 @@ func TestWatchReadsAccountAPIOnlyWhenGiven(t *testing.T) {
 	tc := newTestCLI(noHorizon, strings.NewReader(""), nil, nil)
 	tc.transport = dials.transport()
 	w := start(t, tc, "watch", id)
-	if l := w.next(); l != "v1 1 signature(s) by "+shortKey(a.Keys[0].Address())+" (as the relay reports them; not weighed)" {
+	if l := w.next(); l != "v1 weight 1/3 signers: "+shortKey(a.Keys[0].Address()) {
 		t.Fatalf("watch line 1: %q", l)
 	}
 	if r := runCLI(t, map[string]string{envURL: rel.url}, a.Keys[1].Seed()+"\n", "sign", id); r.code != exitOK {
 		t.Fatalf("sign: %d %q", r.code, r.stderr)
 	}
-	if l := w.next(); !strings.HasPrefix(l, "v2 2 signature(s) by ") {
+	if l := w.next(); !strings.HasPrefix(l, "v2 weight 2/3 signers: ") {
 		t.Fatalf("watch line 2: %q", l)
 	}
 	tc.interrupt()
 	if code := w.exit(); code != exitOK {
 		t.Fatalf("watch exit %d; stderr %q", code, w.stderr.String())
 	}
-	if !strings.Contains(w.stderr.String(), "no account API (--horizon-url or "+envHorizon+")") {
-		t.Errorf("watch does not say it is unweighed: %q", w.stderr.String())
+	if strings.Contains(w.stderr.String(), "not weighed") {
+		t.Errorf("watch says it is unweighed: %q", w.stderr.String())
 	}
 	if got := dials.dialled(); !slices.Equal(got, []string{hostOf(t, rel.url)}) {
 		t.Fatalf("watch without an account API dialled %v, want only the relay %s", got, hostOf(t, rel.url))
 	}
-	// --until-complete needs the threshold, so an account API.
-	if r := runCLI(t, noHorizon, "", "watch", "--until-complete", id); r.code != exitUsage {
-		t.Fatalf("--until-complete without an account API: %d %q", r.code, r.stderr)
-	}
 
-	// With the account API from the environment: weighed, and it is dialled.
+	// With the account API in the environment: still the relay's weight,
+	// and only the relay is dialled; --until-complete needs no account API.
 	if r := runCLI(t, map[string]string{envURL: rel.url, envSecret: a.Master.Seed()}, "", "sign", id); r.code != exitOK {
 		t.Fatalf("sign: %d %q", r.code, r.stderr)
 	}
-	var dials2 dialLog
-	var out, errOut syncbuf.Buffer
-	tc = newTestCLI(env, strings.NewReader(""), &out, &errOut)
-	tc.transport = dials2.transport()
-	if code := tc.run([]string{"watch", "--json", "--until-complete", id}); code != exitOK {
-		t.Fatalf("watch with the account API: %d %q %q", code, out.String(), errOut.String())
-	}
-	var m map[string]any
-	if err := json.Unmarshal([]byte(out.String()), &m); err != nil || m["weighed"] != true || m["weight"] != float64(3) || m["needed"] != float64(3) || m["met"] != true {
-		t.Fatalf("watch --json with the account API: %q (%v)", out.String(), err)
-	}
-	if got := dials2.dialled(); !slices.Contains(got, hostOf(t, rel.horizon.URL)) {
-		t.Fatalf("watch with the account API dialled %v, not the double %s", got, rel.horizon.URL)
+	for _, e := range []map[string]string{env, noHorizon} {
+		var dials2 dialLog
+		var out, errOut syncbuf.Buffer
+		tc = newTestCLI(e, strings.NewReader(""), &out, &errOut)
+		tc.transport = dials2.transport()
+		if code := tc.run([]string{"watch", "--json", "--until-complete", id}); code != exitOK {
+			t.Fatalf("watch --until-complete: %d %q %q", code, out.String(), errOut.String())
+		}
+		var m map[string]any
+		if err := json.Unmarshal([]byte(out.String()), &m); err != nil || m["weighed"] != true || m["weighedBy"] != "relay" ||
+			m["weight"] != float64(3) || m["threshold"] != float64(3) || m["ready"] != true || m["needed"] != float64(3) || m["met"] != true {
+			t.Fatalf("watch --json: %q (%v)", out.String(), err)
+		}
+		if got := dials2.dialled(); !slices.Equal(got, []string{hostOf(t, rel.url)}) {
+			t.Fatalf("watch dialled %v, want only the relay %s", got, hostOf(t, rel.url))
+		}
 	}
 }
 
@@ -464,6 +465,7 @@ var commands = []struct {
 	{[]string{"get"}, true},
 	{[]string{"sign"}, true},
 	{[]string{"watch"}, true},
+	{[]string{"ready"}, true},
 	{[]string{"mediator", "mint"}, true},
 	{[]string{"mediator", "forward"}, false},
 	{[]string{"mediator", "cosign"}, true},

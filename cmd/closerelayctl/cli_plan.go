@@ -229,23 +229,23 @@ func (c *cli) sign(args []string) int {
 
 func (c *cli) watch(args []string) int {
 	fs := newFlagSet("watch", "watch [flags] PLAN_ID",
-		"Follow a plan and print each new state. With an account API (--horizon-url\n"+
-			"or $"+envHorizon+") each state's progress is computed locally,\n"+
-			"e.g. \"weight 2/3\": every signature verified against the account's signers\n"+
-			"and high threshold, read from that API, not from the relay. Without one, watch\n"+
-			"lists the signers the relay reports, unweighed, and contacts nothing but the\n"+
-			"relay. Ends when the plan expires, on Ctrl-C, or with --until-complete when\n"+
-			"the threshold is met.")
+		"Follow a plan and print each new state with its progress, e.g. \"v2 weight 2/3\":\n"+
+			"the weight of the signers present and the threshold the close needs, as the\n"+
+			"relay reports them (it weighs every signature against the account's signers and\n"+
+			"thresholds, read from its account API at publish). For a relay that reports no\n"+
+			"weight (an older one), and for states polled while the stream refuses this\n"+
+			"watcher, an account API (--horizon-url or $"+envHorizon+") weighs each state\n"+
+			"locally against the account's signers and high threshold; without one, watch\n"+
+			"lists the signers the relay reports, unweighed. Ends when the plan expires, on\n"+
+			"Ctrl-C, or with --until-complete when the threshold is met; then `closerelayctl\n"+
+			"ready` prints the envelope to submit.")
 	o := c.commonFlags(fs, 0)
-	horizonURL := c.horizonFlag(fs, "to weigh signatures against the account's threshold")
-	until := fs.Bool("until-complete", false, "exit 0 once the threshold is met, 1 if the plan expires first (needs --horizon-url)")
+	horizonURL := c.horizonFlag(fs, "to weigh signatures locally when the relay does not")
+	until := fs.Bool("until-complete", false, "exit 0 once the threshold is met, 1 if the plan expires first")
 	poll := fs.Duration("poll", 2*time.Second, "polling interval while the stream refuses this watcher (503)")
 	pos, code, done := c.parse(fs, args, 1, "PLAN_ID")
 	if done {
 		return code
-	}
-	if *until && *horizonURL == "" {
-		return c.fail("watch", o.json, usagef("--until-complete needs the account's threshold: give --horizon-url or set %s", envHorizon))
 	}
 	cl, err := c.client(o, client.WithPollInterval(*poll))
 	if err != nil {
@@ -258,34 +258,44 @@ func (c *cli) watch(args []string) int {
 		ctx, stop = c.signals(ctx)
 		defer stop()
 	}
-	if *horizonURL == "" && !o.json {
-		fmt.Fprintf(c.stderr, "no account API (--horizon-url or %s): listing the signers the relay reports, not weighed against the account's threshold\n", envHorizon)
-	}
 
 	var acct *wallet.Account
-	met := false
+	met, warned := false, false
 	err = cl.Watch(ctx, pos[0], func(s client.State) error {
-		if *horizonURL == "" {
+		switch {
+		case s.Threshold > 0:
+			// The relay weighed it: no account API is needed.
+			met = s.Ready
+			c.printRelayState(o.json, s)
+		case *horizonURL != "":
+			if acct == nil {
+				id, err := wallet.CloseAccount(s.XDR)
+				if err != nil {
+					return err
+				}
+				a, err := c.horizon(*horizonURL).Account(ctx, id)
+				if err != nil {
+					return err
+				}
+				acct = &a
+			}
+			prog, err := wallet.Weigh(s.XDR, s.Network, *acct)
+			if err != nil {
+				return err
+			}
+			met = prog.Met()
+			c.printState(o.json, s, prog)
+		case !s.Polled && *until:
+			// A relay older than the readiness fields, and nothing else to
+			// weigh with: the threshold can never be seen met.
+			return usagef("the relay reports no weight or threshold (an older relay): --until-complete needs --horizon-url or %s", envHorizon)
+		default:
+			if !s.Polled && !warned && !o.json {
+				warned = true
+				fmt.Fprintf(c.stderr, "the relay reports no weight or threshold (an older relay), and no account API is given (--horizon-url or %s): listing the signers the relay reports, not weighed\n", envHorizon)
+			}
 			c.printSignatures(o.json, s)
-			return nil
 		}
-		if acct == nil {
-			id, err := wallet.CloseAccount(s.XDR)
-			if err != nil {
-				return err
-			}
-			a, err := c.horizon(*horizonURL).Account(ctx, id)
-			if err != nil {
-				return err
-			}
-			acct = &a
-		}
-		prog, err := wallet.Weigh(s.XDR, s.Network, *acct)
-		if err != nil {
-			return err
-		}
-		met = prog.Met()
-		c.printState(o.json, s, prog)
 		if met && *until {
 			return client.ErrStopWatch
 		}
@@ -356,10 +366,33 @@ func (c *cli) printSignatures(jsonOut bool, s client.State) {
 	fmt.Fprintln(c.stdout, " (as the relay reports them; not weighed)")
 }
 
+// printRelayState prints a state with the weight and threshold the relay
+// reports.
+func (c *cli) printRelayState(jsonOut bool, s client.State) {
+	if jsonOut {
+		m := stateJSON(s)
+		m["weighed"], m["weighedBy"] = true, "relay"
+		m["weight"], m["threshold"], m["ready"] = s.Weight, s.Threshold, s.Ready
+		m["needed"], m["met"] = s.Threshold, s.Ready
+		c.printJSON(m)
+		return
+	}
+	keys := make([]string, len(s.Signers))
+	for i, k := range s.Signers {
+		keys[i] = shortKey(k)
+	}
+	fmt.Fprintf(c.stdout, "v%d weight %d/%d signers: %s", s.Version, s.Weight, s.Threshold, strings.Join(keys, ", "))
+	if s.Ready {
+		fmt.Fprintf(c.stdout, " — threshold met: ready to submit (closerelayctl ready %s prints the envelope)", s.ID)
+	}
+	fmt.Fprintln(c.stdout)
+}
+
+// printState prints a state weighed locally against the account API.
 func (c *cli) printState(jsonOut bool, s client.State, p wallet.Progress) {
 	if jsonOut {
 		m := stateJSON(s)
-		m["weighed"], m["weight"], m["needed"], m["met"] = true, p.Weight, p.Needed, p.Met()
+		m["weighed"], m["weighedBy"], m["weight"], m["needed"], m["met"] = true, "horizon", p.Weight, p.Needed, p.Met()
 		c.printJSON(m)
 		return
 	}
@@ -376,7 +409,54 @@ func (c *cli) printState(jsonOut bool, s client.State, p wallet.Progress) {
 		fmt.Fprintf(c.stdout, " (%d signature(s) verify under no signer)", p.Unverified)
 	}
 	if p.Met() {
-		fmt.Fprint(c.stdout, " — threshold met: ready to submit (closerelayctl does not submit)")
+		fmt.Fprintf(c.stdout, " — threshold met: ready to submit (closerelayctl ready %s prints the envelope)", s.ID)
 	}
 	fmt.Fprintln(c.stdout)
+}
+
+func (c *cli) ready(args []string) int {
+	fs := newFlagSet("ready", "ready [flags] PLAN_ID",
+		"Print the plan's submit-ready envelope (base64 XDR) on standard output: the\n"+
+			"fewest of its signatures that reach the close's threshold, largest weights\n"+
+			"first, so the ledger uses every one (an envelope with every co-signer's\n"+
+			"signature may fail with tx_bad_auth_extra). The signers, the weight and the\n"+
+			"threshold go to standard error; --json prints the relay's whole answer. While\n"+
+			"the plan is below its threshold the relay refuses with NOT_READY (exit 1).\n"+
+			"closerelayctl submits nothing: submit the envelope with your own tools.")
+	o := c.commonFlags(fs, 30*time.Second)
+	pos, code, done := c.parse(fs, args, 1, "PLAN_ID")
+	if done {
+		return code
+	}
+	cl, err := c.client(o)
+	if err != nil {
+		return c.fail("ready", o.json, err)
+	}
+	ctx, cancel := o.context(context.Background())
+	defer cancel()
+	r, err := cl.Ready(ctx, pos[0])
+	if err != nil {
+		return c.fail("ready", o.json, err)
+	}
+	if o.json {
+		c.printJSON(map[string]any{
+			"ok": true, "id": r.ID, "network": r.Network, "xdr": r.XDR, "signers": nonNilStrings(r.Signers),
+			"weight": r.Weight, "threshold": r.Threshold,
+		})
+		return exitOK
+	}
+	keys := make([]string, len(r.Signers))
+	for i, k := range r.Signers {
+		keys[i] = shortKey(k)
+	}
+	fmt.Fprintf(c.stderr, "plan %s on %s: weight %d/%d with %d signature(s): %s\n", r.ID, r.Network, r.Weight, r.Threshold, len(r.Signers), strings.Join(keys, ", "))
+	fmt.Fprintln(c.stdout, r.XDR)
+	return exitOK
+}
+
+func nonNilStrings(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
 }

@@ -172,7 +172,7 @@ func runDemo(parent context.Context, out io.Writer, opts demoOptions) (err error
 	n.notef("plan id %s (the transaction hash)", id)
 
 	// A watcher: every state it receives is weighed locally against the
-	// account API, not taken from the relay.
+	// account API, and checked against the weight the relay reports.
 	watchCtx, stopWatch := context.WithCancel(ctx)
 	defer stopWatch()
 	states := make(chan watched, 8)
@@ -182,6 +182,9 @@ func runDemo(parent context.Context, out io.Writer, opts demoOptions) (err error
 			p, err := wallet.Weigh(s.XDR, s.Network, account)
 			if err != nil {
 				return err
+			}
+			if s.Weight != p.Weight || s.Threshold != p.Needed || s.Ready != p.Met() {
+				return fmt.Errorf("the relay reports weight %d/%d at version %d, the local check %s", s.Weight, s.Threshold, s.Version, p)
 			}
 			select {
 			case states <- watched{s, p}:
@@ -198,7 +201,7 @@ func runDemo(parent context.Context, out io.Writer, opts demoOptions) (err error
 			for _, s := range w.progress.Signers {
 				who = append(who, strings.SplitN(names[s.Key], " ", 3)[1])
 			}
-			n.notef("watcher: version %d, %s (signed by %s)", w.state.Version, w.progress, strings.Join(who, ", "))
+			n.notef("watcher: version %d, %s (signed by %s), as the relay reports too", w.state.Version, w.progress, strings.Join(who, ", "))
 			if w.progress.Weight != weight {
 				return fmt.Errorf("the watcher saw %s, want weight %d", w.progress, weight)
 			}
@@ -233,7 +236,18 @@ func runDemo(parent context.Context, out io.Writer, opts demoOptions) (err error
 			return err
 		}
 	}
-	n.notef("threshold met: the close is ready to submit to the ledger (the demo stops short of submitting)")
+	n.notef("threshold met: the close is ready to submit to the ledger")
+	ready, err := cl.Ready(ctx, id)
+	if err != nil {
+		return fmt.Errorf("ready: %w", err)
+	}
+	var who []string
+	for _, k := range ready.Signers {
+		who = append(who, strings.SplitN(names[k], " ", 3)[1])
+	}
+	n.stepf("the relay hands out the submit-ready envelope (GET /api/plan/{id}/ready)")
+	n.notef("%d signatures (%s), weight %d/%d: the fewest that reach the threshold, each used by the ledger's checks (the demo stops short of submitting)",
+		len(ready.Signers), strings.Join(who, ", "), ready.Weight, ready.Threshold)
 	stopWatch()
 	if err := <-watchDone; err != nil && !errors.Is(err, context.Canceled) {
 		return fmt.Errorf("the watcher: %w", err)

@@ -1,7 +1,8 @@
 // Command closerelayctl is closerelay's command line for people: publish a
-// close, build one, sign it, watch it, drive a mediator flow, run the whole
-// flow as a demo, and set up load runs. It talks to a relay over HTTP, like
-// any wallet; the server itself is the closerelay binary.
+// close, build one, sign it, watch it, fetch its submit-ready envelope, drive
+// a mediator flow, run the whole flow as a demo, and set up load runs. It
+// talks to a relay over HTTP, like any wallet; the server itself is the
+// closerelay binary.
 package main
 
 import (
@@ -28,6 +29,8 @@ func (c *cli) run(args []string) int {
 		return c.sign(args[1:])
 	case "watch":
 		return c.watch(args[1:])
+	case "ready":
+		return c.ready(args[1:])
 	case "mediator":
 		return c.mediator(args[1:])
 	case "demo":
@@ -50,7 +53,8 @@ Usage:
   closerelayctl publish [flags] [XDR|-]  publish a partly signed close; prints the plan id
   closerelayctl get [flags] PLAN_ID      print a plan's current envelope
   closerelayctl sign [flags] PLAN_ID     add your signature (secret from $CLOSERELAY_SECRET or stdin)
-  closerelayctl watch [flags] PLAN_ID    follow a plan; with --horizon-url, its progress ("weight 2/3")
+  closerelayctl watch [flags] PLAN_ID    follow a plan and its progress ("weight 2/3")
+  closerelayctl ready [flags] PLAN_ID    print the plan's submit-ready envelope once its threshold is met
   closerelayctl mediator COMMAND         mint, forward, cosign, resume: mediator flows
   closerelayctl demo [flags]             the whole flow end to end on loopback
   closerelayctl load COMMAND             local: a relay and account-API double to try the commands on;
@@ -62,7 +66,7 @@ Every command takes --help and --json. Those that talk to a relay take --relay
 CLOSERELAY_URL, CLOSERELAY_NETWORK (default testnet), CLOSERELAY_SECRET (the
 signing seed; else standard input), CLOSERELAY_HORIZON_URL (the account API;
 build, watch and mediator forward read one only when it is given).
-closerelayctl submits nothing to the ledger.
+closerelayctl submits nothing to the ledger: ready prints the envelope to submit.
 
 Exit codes: 0 ok, 1 refused (by the relay, the account API, or a local check
 such as an expired flow token), 2 usage or local input, 3 network or transport

@@ -1,0 +1,83 @@
+package httpapi
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/closerelay/closerelay/errcode"
+	"github.com/labstack/echo/v4"
+)
+
+// readyOK is the success body of GET /api/plan/:id/ready (CONTRACT section
+// 10): the submit-ready envelope, its signers in its order, and its weight.
+type readyOK struct {
+	OK        bool     `json:"ok"`
+	ID        string   `json:"id"`
+	Network   string   `json:"network"`
+	XDR       string   `json:"xdr"`
+	Signers   []string `json:"signers"`
+	Weight    int      `json:"weight"`
+	Threshold int      `json:"threshold"`
+}
+
+// statusOK is the success body of GET /api/plan/:id/status (CONTRACT section
+// 10). Submission is not served yet: Submit is always false and Submission
+// always null, the shape a plan published without "submit" keeps.
+type statusOK struct {
+	OK         bool            `json:"ok"`
+	ID         string          `json:"id"`
+	Network    string          `json:"network"`
+	Version    uint64          `json:"version"`
+	Signers    []string        `json:"signers"`
+	Weight     int             `json:"weight"`
+	Threshold  int             `json:"threshold"`
+	Ready      bool            `json:"ready"`
+	Expiry     string          `json:"expiry"`
+	Submit     bool            `json:"submit"`
+	Submission json.RawMessage `json:"submission"`
+}
+
+// jsonNull is a submission that has not started: JSON null.
+var jsonNull = json.RawMessage("null")
+
+// ready is GET (and HEAD) /api/plan/:id/ready: the submit-ready envelope of
+// the plan's current version, or 409 NOT_READY while its weight is below its
+// threshold.
+func (s *Server) ready(c echo.Context) error {
+	plan, err := s.lookup(c)
+	if err != nil {
+		return err
+	}
+	r, ok, err := plan.Ready(c.Request().Context())
+	if err != nil {
+		return s.actorFailure(err)
+	}
+	if !ok {
+		return errcode.New(errcode.NotReady, fmt.Sprintf("weight %d of threshold %d: the plan is not ready", r.State.Weight, r.State.Threshold))
+	}
+	return c.JSON(http.StatusOK, readyOK{
+		OK: true, ID: r.State.ID, Network: string(r.State.Network), XDR: r.XDR,
+		Signers: nonNil(r.Signers), Weight: r.Weight, Threshold: r.State.Threshold,
+	})
+}
+
+// status is GET (and HEAD) /api/plan/:id/status: the plan's current version
+// and readiness, and its expiry in RFC 3339 (UTC, whole seconds, truncated:
+// never later than the plan's end).
+func (s *Server) status(c echo.Context) error {
+	plan, err := s.lookup(c)
+	if err != nil {
+		return err
+	}
+	st, err := plan.Snapshot(c.Request().Context())
+	if err != nil {
+		return s.actorFailure(err)
+	}
+	return c.JSON(http.StatusOK, statusOK{
+		OK: true, ID: st.ID, Network: string(st.Network), Version: st.Version, Signers: nonNil(st.Signers),
+		Weight: st.Weight, Threshold: st.Threshold, Ready: st.Ready,
+		Expiry: plan.Expiry().UTC().Format(time.RFC3339), Submit: false, Submission: jsonNull,
+	})
+}
