@@ -40,6 +40,17 @@
 //     it belongs to: the weight of the distinct signers the envelope
 //     carries (ledger.Weight) against the threshold the plan was admitted
 //     with (ledger.AdmittedPlan.Threshold), which never changes.
+//   - Submission (CONTRACT section 10) is I/O and never runs in a plan's
+//     loop. When a version is ready, the plan was published with submit,
+//     and no submission is in flight or has succeeded, the loop starts one
+//     goroutine that calls Options.Submitter with the version's
+//     submit-ready envelope, under a context that finish cancels (the
+//     plan's expiry, or Stop), and counted in the Supervisor's WaitGroup.
+//     Its outcome comes back on the mailbox like any request; the loop
+//     then publishes it (Plan.Submission, an atomic pointer like the view)
+//     and offers it to subscribers. A failed envelope is not tried again:
+//     only a different submit-ready envelope is. An abandoned submission
+//     (the context ended) is never served, since the plan has ended.
 //
 // Every call selects on the caller's context and on the actor's end, so a
 // vanished client or an ended actor never strands a goroutine: a call

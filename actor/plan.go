@@ -73,6 +73,9 @@ type Plan struct {
 	// decision (Known, Snapshot, a merge that adds nobody) load it instead of
 	// queueing behind merges in the mailbox.
 	view atomic.Pointer[view]
+	// submission is the plan's submission as it stands (never nil), stored
+	// by the run loop alone and never modified once stored.
+	submission atomic.Pointer[Submission]
 
 	// Channels. The run loop alone receives on mailbox, leave and evict.
 	// Handlers post requests on mailbox and Subscription.Close posts on
@@ -89,8 +92,9 @@ type Plan struct {
 	endErr  error
 
 	// Owned by the run loop (built by newPlan before run starts).
-	env  xdr.TransactionEnvelope
-	subs map[*Subscription]struct{}
+	env    xdr.TransactionEnvelope
+	subs   map[*Subscription]struct{}
+	submit submitState
 }
 
 // view is one immutable version of a plan, with the indexes that answer
@@ -158,6 +162,7 @@ func newPlan(s *Supervisor, published *ledger.AdmittedPlan) *Plan {
 	}
 	// Clip: the plan appends to its own copy, never to the admitted plan's.
 	p.view.Store(p.newView(st, known, present, slices.Clip(admitted)))
+	p.submission.Store(&Submission{})
 	return p
 }
 
@@ -309,6 +314,8 @@ func (p *Plan) gone() error { return p.endErr }
 func (p *Plan) run() {
 	timer := time.NewTimer(p.expiry.Sub(p.sup.now()))
 	defer timer.Stop()
+	// A submission lives no longer than its plan: finish cancels this.
+	p.submit.ctx, p.submit.cancel = context.WithCancel(context.Background())
 	p.finish(p.loop(timer.C))
 }
 
@@ -340,6 +347,7 @@ func (p *Plan) loop(expired <-chan time.Time) error {
 // finish ends the subscribers and the plan. After expiry each subscriber is
 // sent Expired first; on shutdown its channel just closes.
 func (p *Plan) finish(reason error) {
+	p.submit.cancel() // a submission in flight is abandoned, and not told
 	m := p.sup.metrics
 	for sub := range p.subs {
 		if reason == ErrNotFound {
@@ -415,6 +423,7 @@ func (p *Plan) merge(admitted []ledger.Admitted) (State, bool, error) {
 	m.Signatures(metrics.SignatureAdmitted, len(fresh))
 	m.Signatures(metrics.SignatureDuplicate, duplicates)
 	p.broadcast(Event{State: next.state})
+	p.maybeSubmit()
 	return next.state, true, nil
 }
 

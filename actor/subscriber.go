@@ -5,9 +5,17 @@ import "context"
 // Event is what a subscriber receives: a state, or Expired when the plan ended
 // by expiry (the stream then ends). A closed channel without Expired means the
 // service is shutting down. An Expired event carries the plan's last state.
+//
+// Submission, when set, is a submission's outcome (SubmissionSubmitted or
+// SubmissionFailed) not yet told to this subscriber; the event then carries
+// the plan's current state too, which the subscriber may have seen already
+// (same Version). An outcome is never dropped by the newest-wins rule: an
+// event that replaces an undelivered one takes its Submission along unless
+// it has a newer one.
 type Event struct {
-	State   State
-	Expired bool
+	State      State
+	Expired    bool
+	Submission *Submission
 }
 
 // Subscription is one stream's view of a plan: a one-slot, newest-state-wins feed.
@@ -66,7 +74,10 @@ func (s *Subscription) offer(ev Event) {
 		default:
 		}
 		select {
-		case <-s.ch: // stale: the subscriber has not taken it yet
+		case stale := <-s.ch: // stale: the subscriber has not taken it yet
+			if ev.Submission == nil {
+				ev.Submission = stale.Submission
+			}
 		default: // the subscriber took it meanwhile
 		}
 	}
@@ -100,7 +111,13 @@ func (r subscribeReq) serve(p *Plan) {
 	}
 	p.subs[s] = struct{}{}
 	p.sup.metrics.SubscriberAdded()
-	s.offer(Event{State: p.view.Load().state})
+	ev := Event{State: p.view.Load().state}
+	// A submission that has ended is told to a subscriber that comes later
+	// too (a reconnect included), so that no watcher misses the outcome.
+	if sub := p.submission.Load(); sub.State == SubmissionSubmitted || sub.State == SubmissionFailed {
+		ev.Submission = sub
+	}
+	s.offer(ev)
 	r.ans <- reply[struct{}]{}
 }
 

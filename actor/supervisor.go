@@ -48,6 +48,11 @@ type Options struct {
 	// Log gets one line per expiry and per capacity refusal (creation is
 	// logged by the publish route, which knows the request); nil discards.
 	Log *slog.Logger
+	// Submitter submits the submit-ready envelope of a ready plan published
+	// with "submit": true, on a goroutine of the plan's (CONTRACT section
+	// 10); nil is the zero ledger.Submitter, whose every submission fails
+	// with ledger.SubmitCodeUnconfigured.
+	Submitter Submitter
 }
 
 // Supervisor owns the registry of plans and their lifecycle (one goroutine).
@@ -59,6 +64,7 @@ type Supervisor struct {
 	now            func() time.Time
 	metrics        *metrics.Metrics
 	log            *slog.Logger
+	submitter      Submitter
 
 	// Channels. Handlers post on mailbox; plan actors post on reaped when their
 	// timer ended them. quit is closed once by Stop and is also every plan's
@@ -88,6 +94,7 @@ func NewSupervisor(opts Options) *Supervisor {
 		now:            opts.Now,
 		metrics:        opts.Metrics,
 		log:            opts.Log,
+		submitter:      opts.Submitter,
 		mailbox:        make(chan supRequest),
 		reaped:         make(chan *Plan),
 		quit:           make(chan struct{}),
@@ -109,6 +116,9 @@ func NewSupervisor(opts Options) *Supervisor {
 	}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
+	}
+	if s.submitter == nil {
+		s.submitter = ledger.Submitter{}
 	}
 	go s.run()
 	return s

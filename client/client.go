@@ -211,20 +211,36 @@ type PlanStatus struct {
 	Ready     bool      `json:"ready"`
 	Expiry    time.Time `json:"expiry"` // the plan's end; every route answers 404 from then on
 	// Submit reports whether the plan was published for the relay to
-	// submit, and Submission how that is going: nil until it starts. The
-	// relay does not submit yet, so these are false and nil for now.
+	// submit (PublishSubmit), and Submission how that is going: nil until
+	// it starts.
 	Submit     bool        `json:"submit"`
 	Submission *Submission `json:"submission"`
 }
 
 // Submission is the relay's submission of a plan's submit-ready envelope to
-// the ledger (CONTRACT section 10; not served yet).
+// the ledger (CONTRACT section 10).
 type Submission struct {
 	State  string `json:"state"`            // "pending", "submitted" or "failed"
 	Hash   string `json:"hash,omitempty"`   // the transaction hash, once submitted
 	Ledger int64  `json:"ledger,omitempty"` // the ledger it closed in, once submitted
 	Code   string `json:"code,omitempty"`   // the transaction result code, when failed
+	// Reason says why it failed; only `event: submit_failed` carries one
+	// (Watch), GET /status does not.
+	Reason string `json:"reason,omitempty"`
 }
+
+// CodeSubmitUnsupported is the code of Publish's refusal (HTTP 400) of a
+// close published with PublishSubmit whose transaction source is not the
+// closing account: the relay cannot submit it.
+const CodeSubmitUnsupported = "SUBMIT_UNSUPPORTED"
+
+// PublishOption configures one Publish call.
+type PublishOption func(map[string]any)
+
+// PublishSubmit asks the relay to submit the plan's submit-ready envelope to
+// the ledger once it is ready ("submit": true). A re-publish may set it; it
+// is never unset.
+func PublishSubmit() PublishOption { return func(body map[string]any) { body["submit"] = true } }
 
 // CodeNotReady is the code of Ready's refusal while the plan's weight is
 // below its threshold (HTTP 409); the reason states both.
@@ -245,12 +261,16 @@ type Cosigned struct {
 
 // Publish opens a plan for a partly signed close transaction (or merges into
 // the existing plan of the same transaction) and returns the plan id.
-func (c *Client) Publish(ctx context.Context, network, xdr string) (string, error) {
+func (c *Client) Publish(ctx context.Context, network, xdr string, opts ...PublishOption) (string, error) {
 	var out struct {
 		OK bool   `json:"ok"`
 		ID string `json:"id"`
 	}
-	err := c.do(ctx, http.MethodPost, "/api/plan", nil, map[string]string{"network": network, "xdr": xdr}, &out)
+	body := map[string]any{"network": network, "xdr": xdr}
+	for _, o := range opts {
+		o(body)
+	}
+	err := c.do(ctx, http.MethodPost, "/api/plan", nil, body, &out)
 	if err != nil {
 		return "", err
 	}

@@ -45,6 +45,12 @@ type State struct {
 	// Polled is true when the state was fetched with GET while the stream
 	// refused the watcher.
 	Polled bool
+	// Submission is set on a delivery that tells the relay's submission of
+	// the plan (CONTRACT section 10's `event: submitted`, State
+	// "submitted" with Hash and Ledger, or `event: submit_failed`, State
+	// "failed" with Code and Reason); the rest of State is then the last
+	// state delivered, again. Nil on every state event.
+	Submission *Submission
 }
 
 // NoticeKind says what a Watch notice reports.
@@ -112,6 +118,7 @@ type watcher struct {
 
 	lastXDR     string
 	lastVersion uint64
+	last        State // the last state delivered
 	lastEventID string
 	contacted   bool          // the server has answered at least once
 	backoff     time.Duration // the next reconnect delay
@@ -184,6 +191,7 @@ func (w *watcher) deliver(st State) error {
 	if st.Version != 0 {
 		w.lastVersion = st.Version
 	}
+	w.last = st
 	if err := w.fn(st); err != nil {
 		return errCallback{err}
 	}
@@ -252,6 +260,17 @@ func (w *watcher) stream(ctx context.Context) (delivered bool, err error) {
 			if err := w.deliver(st); err != nil {
 				return delivered, err
 			}
+		case "submitted", "submit_failed":
+			sub, ok := w.parseSubmission(ev)
+			if !ok || w.last.XDR == "" {
+				continue // not this plan's, or before any state
+			}
+			delivered = true
+			st := w.last
+			st.Submission = sub
+			if err := w.fn(st); err != nil {
+				return delivered, errCallback{err}
+			}
 		}
 	}
 }
@@ -278,6 +297,31 @@ func (w *watcher) parseState(ev sse.Event) (State, bool) {
 		ID: w.id, Network: data.Network, XDR: data.XDR, Signers: data.Signers, Version: version,
 		Weight: data.Weight, Threshold: data.Threshold, Ready: data.Ready,
 	}, true
+}
+
+// parseSubmission reads CONTRACT section 10's submitted and submit_failed
+// data: {"id","hash","ledger"} and {"id","code","reason"}.
+func (w *watcher) parseSubmission(ev sse.Event) (*Submission, bool) {
+	var data struct {
+		ID     string `json:"id"`
+		Hash   string `json:"hash"`
+		Ledger int64  `json:"ledger"`
+		Code   string `json:"code"`
+		Reason string `json:"reason"`
+	}
+	if json.Unmarshal([]byte(ev.Data), &data) != nil || !strings.EqualFold(data.ID, w.id) {
+		return nil, false
+	}
+	if ev.Type == "submitted" {
+		if data.Hash == "" {
+			return nil, false
+		}
+		return &Submission{State: "submitted", Hash: data.Hash, Ledger: data.Ledger}, true
+	}
+	if data.Code == "" {
+		return nil, false
+	}
+	return &Submission{State: "failed", Code: data.Code, Reason: data.Reason}, true
 }
 
 // poll fetches the plan every poll interval until deadline, delivering new

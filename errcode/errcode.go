@@ -49,6 +49,11 @@ const (
 	// Unsigned: no signature of the published envelope comes from a signer
 	// of the account (guard 7).
 	Unsigned Code = "UNSIGNED"
+	// SubmitUnsupported: a publish with "submit": true of a transaction
+	// whose source is not the closing account, which the relay cannot
+	// submit (another account must sign it); checked right after Expired
+	// (CONTRACT section 10).
+	SubmitUnsupported Code = "SUBMIT_UNSUPPORTED"
 	// NotFound: an unknown or expired plan, a path id that is not 64 hex
 	// characters, or no such route.
 	NotFound Code = "NOT_FOUND"
@@ -65,7 +70,8 @@ const (
 	// carries Retry-After.
 	RateLimited Code = "RATE_LIMITED"
 	// BadRequest: a mediator co-sign body that is not a JSON object, or
-	// whose envelopeXdr or flowToken is missing, empty or not a string.
+	// whose envelopeXdr or flowToken is missing, empty or not a string; a
+	// publish whose submit field is present and not a boolean.
 	BadRequest Code = "BAD_REQUEST"
 	// MethodNotAllowed: a method the mediator route does not serve.
 	MethodNotAllowed Code = "METHOD_NOT_ALLOWED"
@@ -152,6 +158,7 @@ var table = []struct {
 	{Capacity, statusBadRequest},
 	{AccountUnreachable, statusBadRequest},
 	{Unsigned, statusBadRequest},
+	{SubmitUnsupported, statusBadRequest},
 	{NotFound, statusNotFound},
 	{NotReady, statusConflict},
 

@@ -109,6 +109,7 @@ func (s *Server) stream(c echo.Context, sub *actor.Subscription) error {
 	heartbeat := time.NewTimer(s.heartbeat)
 	defer heartbeat.Stop()
 	var buf bytes.Buffer
+	var written uint64 // the newest state version written
 	for {
 		buf.Reset()
 		last := false
@@ -124,6 +125,21 @@ func (s *Server) stream(c echo.Context, sub *actor.Subscription) error {
 			if !open {
 				return nil // shutdown: end the stream cleanly
 			}
+			// A state not written yet comes first (an event that tells a
+			// submission carries the current state, which this stream may
+			// have written already); then the submission's named event;
+			// then the end.
+			if !ev.Expired && ev.State.Version > written {
+				event = ev.State.Render(renderStateEvent)
+				written = ev.State.Version
+			}
+			if ev.Submission != nil {
+				if event != nil {
+					buf.Write(event)
+					event = nil
+				}
+				writeSubmissionEvent(&buf, ev.State.ID, ev.Submission)
+			}
 			if ev.Expired {
 				buf.WriteString("event: expired\ndata: ")
 				_ = json.NewEncoder(&buf).Encode(struct {
@@ -131,8 +147,9 @@ func (s *Server) stream(c echo.Context, sub *actor.Subscription) error {
 				}{ev.State.ID})
 				buf.WriteString("\n")
 				last = true
-			} else {
-				event = ev.State.Render(renderStateEvent)
+			}
+			if event == nil && buf.Len() == 0 {
+				continue // nothing new for this stream
 			}
 		}
 		// Echo's Flush swallows write errors; net/http cancels the request
@@ -149,6 +166,31 @@ func (s *Server) stream(c echo.Context, sub *actor.Subscription) error {
 		}
 		heartbeat.Reset(s.heartbeat)
 	}
+}
+
+// writeSubmissionEvent writes a submission's outcome as its named event
+// (CONTRACT section 10): `event: submitted` with {"id","hash","ledger"}, or
+// `event: submit_failed` with {"id","code","reason"}.
+func writeSubmissionEvent(buf *bytes.Buffer, id string, sub *actor.Submission) {
+	switch sub.State {
+	case actor.SubmissionSubmitted:
+		buf.WriteString("event: submitted\ndata: ")
+		_ = json.NewEncoder(buf).Encode(struct {
+			ID     string `json:"id"`
+			Hash   string `json:"hash"`
+			Ledger int    `json:"ledger"`
+		}{id, sub.Hash, sub.Ledger})
+	case actor.SubmissionFailed:
+		buf.WriteString("event: submit_failed\ndata: ")
+		_ = json.NewEncoder(buf).Encode(struct {
+			ID     string `json:"id"`
+			Code   string `json:"code"`
+			Reason string `json:"reason"`
+		}{id, sub.Code, sub.Reason})
+	default:
+		return
+	}
+	buf.WriteString("\n")
 }
 
 // renderStateEvent renders one unnamed event: `id: <version>` and one data

@@ -96,6 +96,22 @@ func checkXDRField(fields map[string]json.RawMessage, ok bool) (string, error) {
 	return x, nil
 }
 
+// submitField is publish's optional "submit" (CONTRACT section 10): absent
+// or false is false, true is true; anything else (null, a string, a number)
+// is 400 BAD_REQUEST, checked with guard 1's shape checks. false never unsets
+// a submit an earlier publish set.
+func submitField(fields map[string]json.RawMessage) (bool, error) {
+	raw, present := fields["submit"]
+	if !present {
+		return false, nil
+	}
+	var v *bool
+	if err := json.Unmarshal(raw, &v); err != nil || v == nil {
+		return false, errcode.New(errcode.BadRequest, "submit must be true or false")
+	}
+	return *v, nil
+}
+
 // publish is POST /api/plan: SPEC guards 1 to 8 in order, plus EXPIRED after 3.
 func (s *Server) publish(c echo.Context) error {
 	ctx := c.Request().Context()
@@ -105,6 +121,10 @@ func (s *Server) publish(c echo.Context) error {
 	}
 	// Guard 1.
 	xdrB64, err := checkXDRField(fields, ok)
+	if err != nil {
+		return err
+	}
+	submit, err := submitField(fields)
 	if err != nil {
 		return err
 	}
@@ -123,11 +143,16 @@ func (s *Server) publish(c echo.Context) error {
 	if !ledger.PlanExpiry(now, closeTx.MaxTime).After(now) {
 		return errcode.New(errcode.Expired, "the transaction's maxTime leaves no signing window")
 	}
+	// CONTRACT section 10: right after EXPIRED, for a new plan and a
+	// re-publish alike (the same transaction, so the same answer).
+	if submit && !closeTx.SourceIsAccount() {
+		return errcode.New(errcode.SubmitUnsupported, "the transaction's source is not the account being closed, so the relay cannot submit it; publish without submit and submit it yourself")
+	}
 	id := hex.EncodeToString(closeTx.Hash[:])
 
 	// Guard 4: a re-publish merges into the existing plan.
 	if plan, err := s.plans.Lookup(ctx, id); err == nil {
-		return s.republish(c, plan, xdrB64)
+		return s.republish(c, plan, xdrB64, submit)
 	} else if !errors.Is(err, actor.ErrNotFound) {
 		return s.actorFailure(err)
 	}
@@ -162,7 +187,12 @@ func (s *Server) publish(c echo.Context) error {
 	}
 	if !created {
 		// A racing publish of the same id won: merge ours into it (guard 4).
-		return s.republish(c, plan, xdrB64)
+		return s.republish(c, plan, xdrB64, submit)
+	}
+	if submit {
+		if err := plan.SetSubmit(ctx); err != nil {
+			return s.actorFailure(err)
+		}
 	}
 	s.metrics.Signatures(metrics.SignatureAdmitted, counts.Admitted)
 	s.metrics.Signatures(metrics.SignatureDuplicate, counts.Duplicates)
@@ -172,13 +202,19 @@ func (s *Server) publish(c echo.Context) error {
 }
 
 // republish merges a published envelope into an existing plan; any merge
-// failure is REJECTED at guard 4.
-func (s *Server) republish(c echo.Context, plan *actor.Plan, xdrB64 string) error {
+// failure is REJECTED at guard 4. A merge that succeeded then sets submit
+// when asked (a re-publish may set it, never unset it).
+func (s *Server) republish(c echo.Context, plan *actor.Plan, xdrB64 string, submit bool) error {
 	if _, err := s.mergePartial(c.Request().Context(), plan, xdrB64); err != nil {
 		if ce := coded(err); ce != nil && ce.Code != errcode.NotFound {
 			return errcode.New(errcode.Rejected, ce.Reason)
 		}
 		return err
+	}
+	if submit {
+		if err := plan.SetSubmit(c.Request().Context()); err != nil {
+			return s.actorFailure(err)
+		}
 	}
 	return c.JSON(http.StatusOK, publishOK{OK: true, ID: plan.ID()})
 }

@@ -1,11 +1,11 @@
 package httpapi
 
 import (
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"time"
 
+	"github.com/closerelay/closerelay/actor"
 	"github.com/closerelay/closerelay/errcode"
 	"github.com/labstack/echo/v4"
 )
@@ -23,8 +23,8 @@ type readyOK struct {
 }
 
 // statusOK is the success body of GET /api/plan/:id/status (CONTRACT section
-// 10). Submission is not served yet: Submit is always false and Submission
-// always null, the shape a plan published without "submit" keeps.
+// 10). Submission is null until a submission starts (always, for a plan
+// published without "submit").
 type statusOK struct {
 	OK         bool            `json:"ok"`
 	ID         string          `json:"id"`
@@ -36,11 +36,30 @@ type statusOK struct {
 	Ready      bool            `json:"ready"`
 	Expiry     string          `json:"expiry"`
 	Submit     bool            `json:"submit"`
-	Submission json.RawMessage `json:"submission"`
+	Submission *submissionBody `json:"submission"`
 }
 
-// jsonNull is a submission that has not started: JSON null.
-var jsonNull = json.RawMessage("null")
+// submissionBody is status.submission: the state, with hash and ledger once
+// submitted, code when failed.
+type submissionBody struct {
+	State  string `json:"state"`
+	Hash   string `json:"hash,omitempty"`
+	Ledger int    `json:"ledger,omitempty"`
+	Code   string `json:"code,omitempty"`
+}
+
+// submissionOf is sub as status.submission: nil (JSON null) until one starts.
+func submissionOf(sub actor.Submission) *submissionBody {
+	switch sub.State {
+	case actor.SubmissionPending:
+		return &submissionBody{State: sub.State}
+	case actor.SubmissionSubmitted:
+		return &submissionBody{State: sub.State, Hash: sub.Hash, Ledger: sub.Ledger}
+	case actor.SubmissionFailed:
+		return &submissionBody{State: sub.State, Code: sub.Code}
+	}
+	return nil
+}
 
 // ready is GET (and HEAD) /api/plan/:id/ready: the submit-ready envelope of
 // the plan's current version, or 409 NOT_READY while its weight is below its
@@ -75,9 +94,10 @@ func (s *Server) status(c echo.Context) error {
 	if err != nil {
 		return s.actorFailure(err)
 	}
+	sub := plan.Submission()
 	return c.JSON(http.StatusOK, statusOK{
 		OK: true, ID: st.ID, Network: string(st.Network), Version: st.Version, Signers: nonNil(st.Signers),
 		Weight: st.Weight, Threshold: st.Threshold, Ready: st.Ready,
-		Expiry: plan.Expiry().UTC().Format(time.RFC3339), Submit: false, Submission: jsonNull,
+		Expiry: plan.Expiry().UTC().Format(time.RFC3339), Submit: sub.Submit, Submission: submissionOf(sub),
 	})
 }

@@ -100,3 +100,16 @@ func effectiveSource(op xdr.Operation, txSource xdr.MuxedAccount) xdr.MuxedAccou
 func isAccount(m xdr.MuxedAccount, key xdr.Uint256) bool {
 	return m.Type == xdr.CryptoKeyTypeKeyTypeEd25519 && m.Ed25519 != nil && *m.Ed25519 == key
 }
+
+// SourceIsAccount reports whether the transaction's source is the account
+// being closed (its G… address, or an M… address over it: the ledger takes
+// the sequence number and the fee from the underlying account). Only then
+// can the relay submit the close (CONTRACT section 10, SUBMIT_UNSUPPORTED):
+// another source account would have to sign it too, and its sequence
+// number is not the plan's to know.
+func (c *Close) SourceIsAccount() bool {
+	src := c.Envelope.SourceAccount()
+	acc := src.ToAccountId()
+	addr, err := acc.GetAddress()
+	return err == nil && addr == c.Account
+}

@@ -57,7 +57,8 @@ var CosignFailures = append([]errcode.Code{
 // use.
 var routeCodes = map[string][]errcode.Code{
 	RoutePlanPublish: {errcode.BadXDR, errcode.BadNetwork, errcode.NotAClose, errcode.Expired, errcode.Rejected,
-		errcode.Capacity, errcode.AccountUnreachable, errcode.Unsigned, errcode.PayloadTooLarge, errcode.RateLimited},
+		errcode.Capacity, errcode.AccountUnreachable, errcode.Unsigned, errcode.SubmitUnsupported, errcode.BadRequest,
+		errcode.PayloadTooLarge, errcode.RateLimited},
 	RoutePlanGet:        {errcode.NotFound, errcode.RateLimited},
 	RoutePlanSign:       {errcode.BadXDR, errcode.Rejected, errcode.NotFound, errcode.PayloadTooLarge, errcode.RateLimited},
 	RoutePlanEvents:     {errcode.NotFound, errcode.RateLimited, errcode.TooManySubscribers},
@@ -66,6 +67,14 @@ var routeCodes = map[string][]errcode.Code{
 	RouteMediatorMint:   {errcode.InvalidDestination, errcode.InvalidMemo, errcode.MediatorNotConfigured},
 	RouteMediatorCosign: append([]errcode.Code{errcode.MethodNotAllowed}, CosignFailures...),
 }
+
+// Results of closerelay_submissions_total (CONTRACT section 10): a
+// submission's outcome, and each retry of one.
+const (
+	SubmissionSubmitted = "submitted"
+	SubmissionFailed    = "failed"
+	SubmissionRetried   = "retried"
+)
 
 // CosignSigned is the success result of closerelay_mediator_cosign_total.
 const CosignSigned = "signed"
@@ -86,6 +95,7 @@ type Metrics struct {
 	accountAPIDuration *prometheus.HistogramVec
 	mediatorCosign     *prometheus.CounterVec
 	streamEvents       prometheus.Counter
+	submissions        *prometheus.CounterVec
 }
 
 // New builds the collectors on a fresh registry, with the Go and process
@@ -122,6 +132,11 @@ func New() *Metrics {
 			Buckets: []float64{.01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10}}, []string{"network", "outcome"}),
 		mediatorCosign: f.NewCounterVec(prometheus.CounterOpts{Namespace: Namespace, Name: "mediator_cosign_total",
 			Help: "Mediator co-sign requests, by result (signed or the failure code)."}, []string{"result"}),
+		submissions: f.NewCounterVec(prometheus.CounterOpts{Namespace: Namespace, Name: "submissions_total",
+			Help: "The relay's submissions of ready plans to the ledger: outcomes (submitted, failed) and retries."}, []string{"result"}),
+	}
+	for _, r := range []string{SubmissionSubmitted, SubmissionFailed, SubmissionRetried} {
+		m.submissions.WithLabelValues(r)
 	}
 	for _, r := range []string{SignatureAdmitted, SignatureDuplicate, SignatureDropped} {
 		m.signatures.WithLabelValues(r)
@@ -269,4 +284,13 @@ func (m *Metrics) MediatorCosign(result string) {
 		return
 	}
 	m.mediatorCosign.WithLabelValues(result).Inc()
+}
+
+// Submission counts one submission outcome (SubmissionSubmitted,
+// SubmissionFailed) or one retry (SubmissionRetried).
+func (m *Metrics) Submission(result string) {
+	if m == nil {
+		return
+	}
+	m.submissions.WithLabelValues(result).Inc()
 }

@@ -56,9 +56,13 @@ func (c *cli) publish(args []string) int {
 			"or on standard input; `closerelayctl build --json` output is read too) and\n"+
 			"print the plan id. The envelope must already carry a signature of a signer of\n"+
 			"the account; with --sign, the CLI adds one first. --network must be the\n"+
-			"network the transaction was built and signed for.")
+			"network the transaction was built and signed for. With --submit the relay\n"+
+			"submits the close to the ledger once its signatures reach the threshold\n"+
+			"(a close whose transaction source is not the closing account is refused\n"+
+			"with SUBMIT_UNSUPPORTED).")
 	o := c.commonFlags(fs, 30*time.Second)
 	network := c.networkFlag(fs)
+	submit := fs.Bool("submit", false, "ask the relay to submit the close to the ledger once it is ready")
 	sign := fs.Bool("sign", false, "sign with the secret from $"+envSecret+" (or standard input) before publishing")
 	secretEnv := secretEnvFlag(fs)
 	pos, code, done := c.parse(fs, args, -1, "")
@@ -105,12 +109,18 @@ func (c *cli) publish(args []string) int {
 	}
 	ctx, cancel := o.context(context.Background())
 	defer cancel()
-	id, err := cl.Publish(ctx, *network, x)
+	var popts []client.PublishOption
+	if *submit {
+		popts = append(popts, client.PublishSubmit())
+	}
+	id, err := cl.Publish(ctx, *network, x, popts...)
 	if err != nil {
 		return c.fail("publish", o.json, err)
 	}
 	if o.json {
-		c.printJSON(map[string]any{"ok": true, "id": id, "network": *network})
+		c.printJSON(map[string]any{"ok": true, "id": id, "network": *network, "submit": *submit})
+	} else if *submit {
+		fmt.Fprintf(c.stdout, "published plan %s on %s; the relay submits it once it is ready\n", id, *network)
 	} else {
 		fmt.Fprintf(c.stdout, "published plan %s on %s\n", id, *network)
 	}
@@ -262,6 +272,10 @@ func (c *cli) watch(args []string) int {
 	var acct *wallet.Account
 	met, warned := false, false
 	err = cl.Watch(ctx, pos[0], func(s client.State) error {
+		if s.Submission != nil {
+			c.printSubmission(o.json, s)
+			return nil
+		}
 		switch {
 		case s.Threshold > 0:
 			// The relay weighed it: no account API is needed.
@@ -330,6 +344,25 @@ func (c *cli) watch(args []string) int {
 		err = &refusedError{err}
 	}
 	return c.fail("watch", o.json, err)
+}
+
+// printSubmission prints the relay's submission outcome (`event:
+// submitted` or `event: submit_failed`) as watch follows the plan.
+func (c *cli) printSubmission(jsonOut bool, s client.State) {
+	sub := s.Submission
+	if jsonOut {
+		m := map[string]any{"id": s.ID, "event": "submit_failed", "code": sub.Code, "reason": sub.Reason}
+		if sub.State == "submitted" {
+			m = map[string]any{"id": s.ID, "event": "submitted", "hash": sub.Hash, "ledger": sub.Ledger}
+		}
+		c.printJSON(m)
+		return
+	}
+	if sub.State == "submitted" {
+		fmt.Fprintf(c.stdout, "submitted by the relay: transaction %s in ledger %d\n", sub.Hash, sub.Ledger)
+		return
+	}
+	fmt.Fprintf(c.stdout, "the relay's submission failed: %s (%s); the next change of the submit-ready envelope tries again\n", sub.Code, sub.Reason)
 }
 
 // stateJSON is what watch prints of a state in JSON mode, with or without
@@ -422,7 +455,7 @@ func (c *cli) ready(args []string) int {
 			"signature may fail with tx_bad_auth_extra). The signers, the weight and the\n"+
 			"threshold go to standard error; --json prints the relay's whole answer. While\n"+
 			"the plan is below its threshold the relay refuses with NOT_READY (exit 1).\n"+
-			"closerelayctl submits nothing: submit the envelope with your own tools.")
+			"closerelayctl submit PLAN_ID submits it to the ledger.")
 	o := c.commonFlags(fs, 30*time.Second)
 	pos, code, done := c.parse(fs, args, 1, "PLAN_ID")
 	if done {

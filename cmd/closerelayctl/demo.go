@@ -164,11 +164,11 @@ func runDemo(parent context.Context, out io.Writer, opts demoOptions) (err error
 	if err != nil {
 		return err
 	}
-	id, err := cl.Publish(ctx, "testnet", signedA)
+	id, err := cl.Publish(ctx, "testnet", signedA, client.PublishSubmit())
 	if err != nil {
 		return fmt.Errorf("publish: %w", err)
 	}
-	n.stepf("signer A publishes the close (merge into %s, 72 h time bound), signed by A alone", shortKey(destination))
+	n.stepf("signer A publishes the close (merge into %s, 72 h time bound), signed by A alone, asking the relay to submit it once ready", shortKey(destination))
 	n.notef("plan id %s (the transaction hash)", id)
 
 	// A watcher: every state it receives is weighed locally against the
@@ -176,9 +176,18 @@ func runDemo(parent context.Context, out io.Writer, opts demoOptions) (err error
 	watchCtx, stopWatch := context.WithCancel(ctx)
 	defer stopWatch()
 	states := make(chan watched, 8)
+	submissions := make(chan client.Submission, 1)
 	watchDone := make(chan error, 1)
 	go func() {
 		watchDone <- cl.Watch(watchCtx, id, func(s client.State) error {
+			if s.Submission != nil {
+				select {
+				case submissions <- *s.Submission:
+					return nil
+				case <-watchCtx.Done():
+					return watchCtx.Err()
+				}
+			}
 			p, err := wallet.Weigh(s.XDR, s.Network, account)
 			if err != nil {
 				return err
@@ -236,7 +245,31 @@ func runDemo(parent context.Context, out io.Writer, opts demoOptions) (err error
 			return err
 		}
 	}
-	n.notef("threshold met: the close is ready to submit to the ledger")
+	n.notef("threshold met: the relay submits the close to the ledger (the account API double's POST /transactions)")
+	select {
+	case sub := <-submissions:
+		if sub.State != "submitted" {
+			return fmt.Errorf("the relay's submission failed: %s (%s)", sub.Code, sub.Reason)
+		}
+		n.stepf("the watcher receives event: submitted")
+		n.notef("transaction %s in ledger %d", sub.Hash, sub.Ledger)
+	case err := <-watchDone:
+		return fmt.Errorf("the watcher ended before the submission: %v", err)
+	case <-ctx.Done():
+		return fmt.Errorf("no submission reached the watcher: %w", ctx.Err())
+	}
+	st, err := cl.Status(ctx, id)
+	if err != nil {
+		return fmt.Errorf("status: %w", err)
+	}
+	if !st.Submit || st.Submission == nil || st.Submission.State != "submitted" || st.Submission.Hash != id {
+		return fmt.Errorf("status after the submission: submit %v, submission %+v", st.Submit, st.Submission)
+	}
+	n.notef("GET /api/plan/{id}/status: submission submitted, ledger %d", st.Submission.Ledger)
+	if err := checkClosed(ctx, horizonURL, acct.Address); err != nil {
+		return err
+	}
+	n.stepf("the account is closed: the account API answers 404 for %s", shortKey(acct.Address))
 	ready, err := cl.Ready(ctx, id)
 	if err != nil {
 		return fmt.Errorf("ready: %w", err)
@@ -246,14 +279,21 @@ func runDemo(parent context.Context, out io.Writer, opts demoOptions) (err error
 		who = append(who, strings.SplitN(names[k], " ", 3)[1])
 	}
 	n.stepf("the relay hands out the submit-ready envelope (GET /api/plan/{id}/ready)")
-	n.notef("%d signatures (%s), weight %d/%d: the fewest that reach the threshold, each used by the ledger's checks (the demo stops short of submitting)",
+	n.notef("%d signatures (%s), weight %d/%d: the fewest that reach the threshold, each used by the ledger's checks (the plan stays until its expiry)",
 		len(ready.Signers), strings.Join(who, ", "), ready.Weight, ready.Threshold)
 	stopWatch()
 	if err := <-watchDone; err != nil && !errors.Is(err, context.Canceled) {
 		return fmt.Errorf("the watcher: %w", err)
 	}
 
-	if err := demoMediator(ctx, n, cl, acct, account); err != nil {
+	// The mediator half closes an account of its own: the first is gone.
+	macct := ledgertest.NewAccount(2, 1)
+	double.AddAccount(macct)
+	maccount, err := horizon.Account(ctx, macct.Address)
+	if err != nil {
+		return fmt.Errorf("read the mediator flow's account: %w", err)
+	}
+	if err := demoMediator(ctx, n, cl, macct, maccount); err != nil {
 		return err
 	}
 
@@ -386,6 +426,24 @@ func verifyMediatorSignature(c client.Cosigned, mediatorKey string) error {
 		}
 	}
 	return errors.New("no signature of the co-signed forward verifies under the mediator key")
+}
+
+// checkClosed checks that the account API no longer serves account: the
+// close was applied.
+func checkClosed(ctx context.Context, horizonURL, account string) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, horizonURL+"/accounts/"+account, nil)
+	if err != nil {
+		return err
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return fmt.Errorf("read the closed account: %w", err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusNotFound {
+		return fmt.Errorf("the account API answers %d for the closed account, want 404", resp.StatusCode)
+	}
+	return nil
 }
 
 func checkReady(ctx context.Context, opsURL string) error {

@@ -31,6 +31,8 @@ func (c *cli) run(args []string) int {
 		return c.watch(args[1:])
 	case "ready":
 		return c.ready(args[1:])
+	case "submit":
+		return c.submit(args[1:])
 	case "mediator":
 		return c.mediator(args[1:])
 	case "demo":
@@ -55,6 +57,7 @@ Usage:
   closerelayctl sign [flags] PLAN_ID     add your signature (secret from $CLOSERELAY_SECRET or stdin)
   closerelayctl watch [flags] PLAN_ID    follow a plan and its progress ("weight 2/3")
   closerelayctl ready [flags] PLAN_ID    print the plan's submit-ready envelope once its threshold is met
+  closerelayctl submit [flags] PLAN_ID   submit the plan's submit-ready envelope to the ledger (--horizon-url)
   closerelayctl mediator COMMAND         mint, forward, cosign, resume: mediator flows
   closerelayctl demo [flags]             the whole flow end to end on loopback
   closerelayctl load COMMAND             local: a relay and account-API double to try the commands on;
@@ -65,8 +68,9 @@ Every command takes --help and --json. Those that talk to a relay take --relay
 (env CLOSERELAY_URL, default http://127.0.0.1:8080). Environment:
 CLOSERELAY_URL, CLOSERELAY_NETWORK (default testnet), CLOSERELAY_SECRET (the
 signing seed; else standard input), CLOSERELAY_HORIZON_URL (the account API;
-build, watch and mediator forward read one only when it is given).
-closerelayctl submits nothing to the ledger: ready prints the envelope to submit.
+build, watch and mediator forward read one only when it is given; submit
+requires one). publish --submit asks the relay to submit the close once it is
+ready; submit posts the submit-ready envelope to the account API itself.
 
 Exit codes: 0 ok, 1 refused (by the relay, the account API, or a local check
 such as an expired flow token), 2 usage or local input, 3 network or transport

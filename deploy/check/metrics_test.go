@@ -37,6 +37,7 @@ var serviceMetrics = map[string]metricInfo{
 	"closerelay_rate_limited_total":           {dto.MetricType_COUNTER, []string{"route"}},
 	"closerelay_account_api_duration_seconds": {dto.MetricType_HISTOGRAM, []string{"network", "outcome"}},
 	"closerelay_mediator_cosign_total":        {dto.MetricType_COUNTER, []string{"result"}},
+	"closerelay_submissions_total":            {dto.MetricType_COUNTER, []string{"result"}},
 }
 
 // httpMetrics are registered by the HTTP layer (httpapi) through

@@ -55,6 +55,12 @@ type Options struct {
 	// Config.HorizonURLs. An *ledger.AccountClient given here still gets
 	// HORIZON_CONCURRENCY and the metrics observer.
 	Accounts ledger.AccountReader
+	// Submitter submits ready plans published with "submit": true; nil is
+	// the Submitter of the account client (Accounts when it is an
+	// *ledger.AccountClient, as the account-API double's clients are), or,
+	// for another AccountReader, none: such a relay's submissions fail
+	// with ledger.SubmitCodeUnconfigured.
+	Submitter actor.Submitter
 	// Log gets the relay's log lines; nil discards them.
 	Log *slog.Logger
 	// Capacity and MaxSubscribers lower SPEC's 500 plans and 50 streams
@@ -133,9 +139,15 @@ func Start(opts Options) (*Relay, error) {
 	if accounts == nil {
 		accounts = ledger.NewAccountClient(cfg.HorizonURLs, cfg.HorizonTimeout)
 	}
+	submitter := opts.Submitter
 	if a, ok := accounts.(*ledger.AccountClient); ok {
 		a.WithConcurrency(cfg.HorizonConc) // before any request shares it
 		a.WithObserver(func(n ledger.Network, ok bool, d time.Duration) { m.AccountAPI(string(n), ok, d) })
+		if submitter == nil {
+			// Taken once the client is configured: the same URLs, HTTP
+			// clients and HORIZON_TIMEOUT per try.
+			submitter = a.Submitter()
+		}
 	}
 	if !cfg.RateLimits {
 		log.Warn("RATE_LIMITS=off: every per-client limiter is disabled; use only for load tests")
@@ -166,6 +178,7 @@ func Start(opts Options) (*Relay, error) {
 		Now:             opts.Now,
 		Metrics:         m,
 		Log:             log,
+		Submitter:       submitter,
 	})
 	r.API = httpapi.New(httpapi.Options{
 		Plans:            r.Plans,

@@ -1,0 +1,173 @@
+package actor
+
+import (
+	"context"
+
+	"github.com/closerelay/closerelay/ledger"
+	"github.com/closerelay/closerelay/metrics"
+)
+
+// Submitter posts a submit-ready envelope to a network's account API until
+// it has an outcome or ctx ends (CONTRACT section 10). ledger.Submitter
+// (AccountClient.Submitter) is the production one.
+type Submitter interface {
+	Submit(ctx context.Context, n ledger.Network, envelopeXDR string, observe func(ledger.SubmitAttempt)) ledger.SubmitOutcome
+}
+
+// The states of Submission.State (CONTRACT section 10's status.submission);
+// "" is no submission yet (JSON null).
+const (
+	SubmissionPending   = "pending"
+	SubmissionSubmitted = "submitted"
+	SubmissionFailed    = "failed"
+)
+
+// Submission is a plan's submission as GET /status tells it, and, carried
+// by an Event, one outcome to tell subscribers (a named SSE event). A value
+// handed out is never modified afterwards.
+type Submission struct {
+	// Submit reports whether the plan was published with "submit": true.
+	Submit bool
+	// State is "" (no submission has started), SubmissionPending (one is in
+	// flight), SubmissionSubmitted or SubmissionFailed (the last one's
+	// outcome). An abandoned submission (the plan's expiry or the relay's
+	// shutdown ended it) is no state: the plan ends with it.
+	State string
+	// Hash and Ledger are set once submitted; Hash also on a failure whose
+	// transaction was hashed.
+	Hash   string
+	Ledger int
+	// Code and Reason are set when failed: the transaction result code (for
+	// example tx_bad_seq) or the account API's refusal, and a sentence.
+	Code, Reason string
+}
+
+// submitState is the run loop's own record of the plan's submission.
+type submitState struct {
+	// inFlight is set while a submitter goroutine runs; at most one does.
+	inFlight bool
+	// submitted is set for good once the ledger took the transaction.
+	submitted bool
+	// tried is the submit-ready envelope of the last submission started: a
+	// failed one is tried again only with another envelope.
+	tried string
+	// ctx ends when the plan ends (finish cancels it); it bounds every
+	// submission of the plan.
+	ctx    context.Context
+	cancel context.CancelFunc
+}
+
+// Submission returns the plan's submission as it stands, without a round
+// trip to the actor.
+func (p *Plan) Submission() Submission { return *p.submission.Load() }
+
+// SetSubmit marks the plan for the relay to submit (publish's "submit":
+// true); it cannot be unset. Once the plan is ready, the actor starts one
+// submission of its submit-ready envelope. It answers ErrNotFound once the
+// plan expired.
+func (p *Plan) SetSubmit(ctx context.Context) error {
+	if p.submission.Load().Submit {
+		return nil // already set, and never unset: nothing to change
+	}
+	ans := make(chan reply[struct{}], 1)
+	_, err := ask(ctx, p.mailbox, planRequest(setSubmitReq{ans}), ans, p.done, p.done, p.gone)
+	return err
+}
+
+type setSubmitReq struct{ ans chan<- reply[struct{}] }
+
+func (r setSubmitReq) serve(p *Plan) {
+	if cur := p.submission.Load(); !cur.Submit {
+		next := *cur
+		next.Submit = true
+		p.submission.Store(&next)
+	}
+	p.maybeSubmit()
+	r.ans <- reply[struct{}]{}
+}
+
+func (r setSubmitReq) refuse(err error) { r.ans <- reply[struct{}]{err: err} }
+
+// maybeSubmit starts a submission when the plan has submit set, its current
+// version is ready, none is in flight or has succeeded, and the submit-ready
+// envelope is not the one that last failed. Run loop only; the submission
+// runs on a goroutine of its own and reports through the mailbox.
+func (p *Plan) maybeSubmit() {
+	s := &p.submit
+	if !p.submission.Load().Submit || s.inFlight || s.submitted {
+		return
+	}
+	v := p.view.Load()
+	if !v.state.Ready {
+		return
+	}
+	// The selection is made once per version and kept with it (Plan.Ready
+	// shares it): at most 20 signatures to weigh and one encoding.
+	m := &v.ready
+	m.once.Do(func() { m.r, m.ok, m.err = p.selectReady(v) })
+	if m.err != nil || !m.ok || m.r.XDR == s.tried {
+		return
+	}
+	s.inFlight, s.tried = true, m.r.XDR
+	next := Submission{Submit: true, State: SubmissionPending}
+	p.submission.Store(&next)
+
+	network, envelope, sup := p.published.Network(), m.r.XDR, p.sup
+	ctx := s.ctx
+	// Counted in the Supervisor's WaitGroup, which this plan's own goroutine
+	// holds a count of now, so that Stop waits for the submission too; it
+	// ends soon after finish cancels ctx.
+	sup.running.Go(func() {
+		out := sup.submitter.Submit(ctx, network, envelope, func(ledger.SubmitAttempt) {
+			sup.metrics.Submission(metrics.SubmissionRetried)
+		})
+		req := planRequest(submittedReq{out})
+		select {
+		case p.mailbox <- req:
+		case <-p.done: // the plan ended: nobody is told
+		}
+	})
+}
+
+// submittedReq is a submission's outcome, posted by its goroutine.
+type submittedReq struct{ out ledger.SubmitOutcome }
+
+func (r submittedReq) serve(p *Plan) {
+	s := &p.submit
+	s.inFlight = false
+	out := r.out
+	var next Submission
+	switch out.State {
+	case ledger.SubmitSubmitted:
+		s.submitted = true
+		next = Submission{Submit: true, State: SubmissionSubmitted, Hash: out.Hash, Ledger: out.Ledger}
+		p.sup.metrics.Submission(metrics.SubmissionSubmitted)
+	case ledger.SubmitFailed:
+		next = Submission{Submit: true, State: SubmissionFailed, Hash: out.Hash, Code: out.Code, Reason: out.Reason}
+		p.sup.metrics.Submission(metrics.SubmissionFailed)
+	default:
+		// Abandoned: only the plan's end cancels a submission, and then
+		// this message is not served. Nothing to tell.
+		return
+	}
+	p.submission.Store(&next)
+	p.sup.log.Info("plan submission", "id", p.ID(), "state", next.State, "hash", next.Hash,
+		"ledger", next.Ledger, "code", next.Code, "tries", out.Tries)
+	p.broadcastSubmission(&next)
+	// A failure with an envelope that has changed meanwhile tries the new
+	// one at once.
+	if next.State == SubmissionFailed {
+		p.maybeSubmit()
+	}
+}
+
+func (submittedReq) refuse(error) {}
+
+// broadcastSubmission offers a submission outcome, with the current state,
+// to every subscriber.
+func (p *Plan) broadcastSubmission(sub *Submission) {
+	ev := Event{State: p.view.Load().state, Submission: sub}
+	for s := range p.subs {
+		s.offer(ev)
+	}
+}
