@@ -1,0 +1,182 @@
+// closerelay plan page: copy buttons, the time left, and live updates over
+// the plan's event stream (GET /api/plan/{id}/events). The page reads fully
+// without this script; it only keeps it current.
+(function () {
+  "use strict";
+
+  var root = document.getElementById("plan");
+  if (!root) { return; }
+
+  var $ = function (id) { return document.getElementById(id); };
+  var threshold = parseInt(root.dataset.threshold, 10) || 0;
+  var expiry = root.dataset.expiry ? Date.parse(root.dataset.expiry) : NaN;
+  var readyXDR = $("xdr-ready") ? $("xdr-ready").value : "";
+  var lastXDR = $("xdr-current") ? $("xdr-current").value : "";
+  var stream = null;
+
+  // Words shared with the server (view.go: progressText, timeLeft).
+  function plural(n, unit) { return n === 1 ? "1 " + unit : n + " " + unit + "s"; }
+  function progressText(weight, thr, signatures, ready) {
+    if (thr <= 0) { return plural(signatures, "signature") + " collected"; }
+    var s = "Weight " + weight + " of " + thr;
+    if (ready || weight >= thr) { return s + ": ready to submit"; }
+    return s + ": " + (thr - weight) + " more needed";
+  }
+  function timeLeft(ms) {
+    if (!(ms > 0)) { return "expired"; }
+    var s = Math.floor(ms / 1000);
+    var d = Math.floor(s / 86400), h = Math.floor(s % 86400 / 3600), m = Math.floor(s % 3600 / 60);
+    if (d > 0) { return d + " d " + h + " h"; }
+    if (h > 0) { return h + " h " + m + " min"; }
+    if (m > 0) { return m + " min " + (s % 60) + " s"; }
+    return s + " s";
+  }
+
+  // Copy buttons: shown only when this script runs.
+  var copyStatus = $("copy-status");
+  function announce(text) {
+    if (!copyStatus) { return; }
+    copyStatus.textContent = "";
+    window.setTimeout(function () { copyStatus.textContent = text; }, 50);
+  }
+  function fallbackCopy(area) {
+    area.focus();
+    area.select();
+    var ok = false;
+    try { ok = document.execCommand("copy"); } catch (e) { ok = false; }
+    return ok;
+  }
+  Array.prototype.forEach.call(document.querySelectorAll("button[data-copy]"), function (btn) {
+    btn.hidden = false;
+    btn.addEventListener("click", function () {
+      var area = $(btn.getAttribute("data-copy"));
+      if (!area) { return; }
+      var label = btn.textContent;
+      var done = function (ok) {
+        announce(ok ? "Copied to the clipboard." : "Copy failed: select the text and copy it by hand.");
+        btn.textContent = ok ? "Copied" : "Copy failed";
+        window.setTimeout(function () { btn.textContent = label; }, 2000);
+      };
+      if (navigator.clipboard && window.isSecureContext) {
+        navigator.clipboard.writeText(area.value).then(function () { done(true); }, function () { done(fallbackCopy(area)); });
+      } else {
+        done(fallbackCopy(area));
+      }
+    });
+  });
+
+  // Time left.
+  var timeEl = $("timeleft");
+  var timer = null;
+  function tick() {
+    if (!timeEl || isNaN(expiry)) { return; }
+    var text = timeLeft(expiry - Date.now());
+    if (timeEl.textContent !== text) { timeEl.textContent = text; }
+    if (text === "expired") { expired(); }
+  }
+  if (timeEl && !isNaN(expiry)) {
+    tick();
+    timer = window.setInterval(tick, 1000);
+  }
+
+  function expired() {
+    if (timer !== null) { window.clearInterval(timer); timer = null; }
+    if (stream) { stream.close(); stream = null; }
+    if (timeEl) { timeEl.textContent = "expired"; }
+    var banner = $("expired");
+    if (banner) { banner.hidden = false; }
+  }
+
+  // Progress, signers and envelopes from one state event.
+  function apply(state) {
+    if (!state || typeof state !== "object") { return; }
+    var signed = {};
+    var keys = Array.isArray(state.signers) ? state.signers : [];
+    keys.forEach(function (k) { signed[k] = true; });
+
+    var sum = 0, count = 0;
+    Array.prototype.forEach.call(document.querySelectorAll("#signers li[data-key]"), function (li) {
+      var is = signed[li.getAttribute("data-key")] === true;
+      li.className = is ? "signed" : "pending";
+      var st = li.querySelector(".state");
+      if (st) { st.textContent = is ? "\u2713 signed" : "not signed yet"; }
+      if (is) { count++; sum += Math.min(parseInt(li.getAttribute("data-weight"), 10) || 0, 255); }
+    });
+    if (!document.querySelector("#signers li[data-key]")) { count = keys.length; }
+    var countEl = $("signed-count");
+    if (countEl) { countEl.textContent = String(count); }
+
+    if (typeof state.threshold === "number") { threshold = state.threshold; }
+    var weight = typeof state.weight === "number" ? state.weight : sum;
+    var ready = typeof state.ready === "boolean" ? state.ready : (threshold > 0 && weight >= threshold);
+    var text = progressText(weight, threshold, keys.length, ready);
+
+    var status = $("status");
+    if (status && status.textContent !== text) { status.textContent = text; }
+    if (status) { status.classList.toggle("is-ready", ready); }
+    var bar = $("progress");
+    if (bar) {
+      bar.hidden = threshold <= 0;
+      if (threshold > 0) {
+        var now = Math.max(0, Math.min(weight, threshold));
+        bar.setAttribute("aria-valuemax", String(threshold));
+        bar.setAttribute("aria-valuenow", String(now));
+        bar.setAttribute("aria-valuetext", text);
+        bar.classList.toggle("is-ready", ready);
+        var fill = $("progress-fill");
+        if (fill) { fill.setAttribute("width", (100 * now / threshold).toFixed(2)); }
+      }
+    }
+
+    if (typeof state.xdr === "string" && state.xdr !== "") {
+      var cur = $("xdr-current");
+      if (cur) { cur.value = state.xdr; }
+      if (ready && (state.xdr !== lastXDR || readyXDR === "")) { fetchReady(); }
+      lastXDR = state.xdr;
+    }
+    if (!ready) {
+      var box = $("ready");
+      if (box) { box.hidden = true; }
+    }
+  }
+
+  // The submit-ready envelope is not in the stream: ask /ready for it.
+  var fetching = false;
+  function fetchReady() {
+    var url = root.dataset.readyUrl;
+    if (!url || fetching || !window.fetch) { return; }
+    fetching = true;
+    window.fetch(url, { headers: { "Accept": "application/json" }, cache: "no-store" })
+      .then(function (r) { return r.ok ? r.json() : null; })
+      .then(function (body) {
+        if (body && body.ok && typeof body.xdr === "string") {
+          readyXDR = body.xdr;
+          var area = $("xdr-ready"), box = $("ready");
+          if (area) { area.value = body.xdr; }
+          if (box) { box.hidden = false; }
+        }
+      })
+      .catch(function () { /* the next state event tries again */ })
+      .then(function () { fetching = false; });
+  }
+
+  // Live updates.
+  var url = root.dataset.events;
+  if (url && window.EventSource) {
+    stream = new EventSource(url);
+    stream.onmessage = function (ev) {
+      var state;
+      try { state = JSON.parse(ev.data); } catch (e) { return; }
+      apply(state);
+    };
+    stream.addEventListener("expired", expired);
+    stream.onerror = function () {
+      // A closed stream is final (404: the plan is gone); otherwise the
+      // browser reconnects by itself.
+      if (stream && stream.readyState === EventSource.CLOSED) {
+        stream = null;
+        if (!isNaN(expiry) && expiry <= Date.now()) { expired(); }
+      }
+    };
+  }
+})();

@@ -1,0 +1,196 @@
+package web
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/stellar/go-stellar-sdk/amount"
+	"github.com/stellar/go-stellar-sdk/xdr"
+)
+
+// Summary is what a co-signer needs to read before signing: who is closed
+// into whom, what else moves, what it costs and when it is valid. Every
+// string is plain text for html/template to escape; text that came from the
+// transaction and holds control or format characters (a bidi override, a
+// NUL) is shown Go-quoted instead, with its Quoted flag set.
+type Summary struct {
+	Source           string // the transaction's source: it pays the fee
+	ClosingAccount   string // the first ACCOUNT_MERGE's effective source
+	MergeDestination string // where the closing account's lumens go (G… or M…)
+	Operations       []Operation
+	Payments         []Payment // the PAYMENT operations, in order
+	FeeStroops       uint32
+	Fee              string // FeeStroops in XLM, 7 decimals
+	Sequence         int64
+	TimeBounds       bool      // the transaction has time bounds
+	MinTime, MaxTime time.Time // zero when 0 (unbounded)
+	Memo             Memo
+	Signatures       int
+}
+
+// Operation is one operation in plain words.
+type Operation struct {
+	Number      int    // 1-based
+	Type        string // "payment", "account merge", "create account", …
+	Source      string // the effective source
+	Destination string // payment, merge, create account, path payments
+	Amount      string // with Asset: the amount sent or the starting balance
+	Asset       string // "XLM" or "CODE:ISSUER"
+	Quoted      bool   // Asset had to be quoted (see Summary)
+}
+
+// Payment is a PAYMENT operation.
+type Payment struct {
+	Destination string
+	Amount      string
+	Asset       string
+	Quoted      bool
+}
+
+// Memo is the transaction's memo.
+type Memo struct {
+	Type   string // "none", "text", "id", "hash", "return"
+	Value  string
+	Quoted bool
+}
+
+// Summarize decodes a base64 transaction envelope (V0 or V1; a fee-bump is
+// refused) into a Summary.
+func Summarize(b64 string) (*Summary, error) {
+	var env xdr.TransactionEnvelope
+	if err := xdr.SafeUnmarshalBase64(b64, &env); err != nil {
+		return nil, fmt.Errorf("the envelope does not decode: %w", err)
+	}
+	switch env.Type {
+	case xdr.EnvelopeTypeEnvelopeTypeTx, xdr.EnvelopeTypeEnvelopeTypeTxV0:
+	default:
+		return nil, errors.New("not a classic transaction envelope")
+	}
+	txSource := env.SourceAccount()
+	s := &Summary{
+		Source:     address(&txSource),
+		FeeStroops: env.Fee(),
+		Fee:        amount.StringFromInt64(int64(env.Fee())),
+		Sequence:   env.SeqNum(),
+		Memo:       memo(env.Memo()),
+		Signatures: len(env.Signatures()),
+	}
+	if tb := env.TimeBounds(); tb != nil {
+		s.TimeBounds = true
+		s.MinTime = unix(uint64(tb.MinTime))
+		s.MaxTime = unix(uint64(tb.MaxTime))
+	}
+	for i, op := range env.Operations() {
+		src := txSource
+		if op.SourceAccount != nil {
+			src = *op.SourceAccount
+		}
+		o := Operation{Number: i + 1, Type: opType(op.Body.Type), Source: address(&src)}
+		switch op.Body.Type {
+		case xdr.OperationTypeAccountMerge:
+			if d, ok := op.Body.GetDestination(); ok {
+				o.Destination = address(&d)
+			}
+			if s.ClosingAccount == "" {
+				s.ClosingAccount, s.MergeDestination = o.Source, o.Destination
+			}
+		case xdr.OperationTypePayment:
+			p := op.Body.MustPaymentOp()
+			o.Destination = address(&p.Destination)
+			o.Amount = amount.String(p.Amount)
+			o.Asset, o.Quoted = asset(p.Asset)
+			s.Payments = append(s.Payments, Payment{Destination: o.Destination, Amount: o.Amount, Asset: o.Asset, Quoted: o.Quoted})
+		case xdr.OperationTypeCreateAccount:
+			c := op.Body.MustCreateAccountOp()
+			o.Destination = c.Destination.Address()
+			o.Amount, o.Asset = amount.String(c.StartingBalance), "XLM"
+		case xdr.OperationTypePathPaymentStrictReceive:
+			p := op.Body.MustPathPaymentStrictReceiveOp()
+			o.Destination = address(&p.Destination)
+			o.Amount = amount.String(p.DestAmount)
+			o.Asset, o.Quoted = asset(p.DestAsset)
+		case xdr.OperationTypePathPaymentStrictSend:
+			p := op.Body.MustPathPaymentStrictSendOp()
+			o.Destination = address(&p.Destination)
+			o.Amount = amount.String(p.DestMin)
+			o.Asset, o.Quoted = asset(p.DestAsset)
+		}
+		s.Operations = append(s.Operations, o)
+	}
+	return s, nil
+}
+
+func address(m *xdr.MuxedAccount) string {
+	a, err := m.GetAddress()
+	if err != nil || a == "" {
+		return "(unreadable account)"
+	}
+	return a
+}
+
+func unix(t uint64) time.Time {
+	if t == 0 || t > uint64(1<<62) {
+		return time.Time{}
+	}
+	return time.Unix(int64(t), 0).UTC()
+}
+
+func asset(a xdr.Asset) (string, bool) {
+	if a.Type == xdr.AssetTypeAssetTypeNative {
+		return "XLM", false
+	}
+	var typ, code, issuer string
+	if err := a.Extract(&typ, &code, &issuer); err != nil {
+		return "(unreadable asset)", false
+	}
+	return display(code + ":" + issuer)
+}
+
+func memo(m xdr.Memo) Memo {
+	switch m.Type {
+	case xdr.MemoTypeMemoText:
+		v, q := display(m.MustText())
+		return Memo{Type: "text", Value: v, Quoted: q}
+	case xdr.MemoTypeMemoId:
+		return Memo{Type: "id", Value: strconv.FormatUint(uint64(m.MustId()), 10)}
+	case xdr.MemoTypeMemoHash:
+		h := m.MustHash()
+		return Memo{Type: "hash", Value: fmt.Sprintf("%x", h[:])}
+	case xdr.MemoTypeMemoReturn:
+		h := m.MustRetHash()
+		return Memo{Type: "return", Value: fmt.Sprintf("%x", h[:])}
+	}
+	return Memo{Type: "none"}
+}
+
+// display is s as shown to a person: unchanged when it is valid UTF-8 of
+// graphic characters only, else Go-quoted (control, format and bidi
+// characters, invalid bytes escaped) with quoted true. html/template escapes
+// either form.
+func display(s string) (string, bool) {
+	if utf8.ValidString(s) && strings.IndexFunc(s, func(r rune) bool { return !unicode.IsGraphic(r) }) < 0 {
+		return s, false
+	}
+	return strconv.QuoteToGraphic(s), true
+}
+
+// opType is "bump sequence" for OperationTypeBumpSequence.
+func opType(t xdr.OperationType) string {
+	name := strings.TrimPrefix(t.String(), "OperationType")
+	var b strings.Builder
+	for i, r := range name {
+		if unicode.IsUpper(r) {
+			if i > 0 {
+				b.WriteByte(' ')
+			}
+			r = unicode.ToLower(r)
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}

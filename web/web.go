@@ -1,0 +1,305 @@
+// Package web serves the co-signers' pages of CONTRACT section 11: a short
+// landing page that opens a plan by id, and the plan page (what the
+// transaction does, the signers and their progress, the time left, the
+// SEP-7 link with its QR code, the envelopes to copy, live updates over the
+// plan's event stream).
+//
+// Pages are rendered on the server with html/template, so they read fully
+// without JavaScript. The stylesheet and the one script are embedded files
+// served under /assets/; no page has inline script or style and nothing is
+// loaded from elsewhere, so every response carries
+// Content-Security-Policy: default-src 'self'.
+//
+// The package reads plans only through the Plans interface; it knows neither
+// the actor nor the store behind it.
+package web
+
+import (
+	"bytes"
+	"context"
+	"embed"
+	"errors"
+	"html/template"
+	"io/fs"
+	"log/slog"
+	"net/http"
+	"path"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/closerelay/closerelay/ledger"
+)
+
+// ErrNotFound is what Plans.Page returns for an unknown or expired plan.
+var ErrNotFound = errors.New("web: plan not found")
+
+// Plans is the view of the plan store that the pages need.
+type Plans interface {
+	// Page returns the state of plan id (64 lowercase hex characters), or
+	// an error wrapping ErrNotFound when no such plan is open. Any other
+	// error is answered 500.
+	Page(ctx context.Context, id string) (PageData, error)
+}
+
+// PageData is one plan as the page shows it. The page derives the rest: the
+// decoded transaction from XDR, the SEP-7 link (sep7.ForPlan with
+// Config.PublicURL) and its QR code, the time left from Expiry.
+type PageData struct {
+	ID      string         // the plan id, 64 lowercase hex characters
+	Network ledger.Network // mainnet, testnet or futurenet
+	XDR     string         // the current envelope (GET /api/plan/{id})
+
+	// Signers are the closing account's candidate signers with their
+	// weights, Signed set for those whose signature the envelope carries.
+	Signers []Signer
+
+	// Weight, Threshold and Ready as in CONTRACT/API 3.4. A Threshold of 0
+	// means "not known": the page shows the count of signatures instead.
+	Weight    int
+	Threshold int
+	Ready     bool
+
+	Expiry time.Time // the plan's end; past it the page is a 404
+
+	// ReadyXDR is the submit-ready envelope (GET /api/plan/{id}/ready) once
+	// Ready, else "".
+	ReadyXDR string
+}
+
+// Signer is one candidate signer of the closing account.
+type Signer struct {
+	Key    string // G… address
+	Weight int
+	Signed bool // the envelope carries its signature
+}
+
+// Config tunes a Handler. The zero value works: no callback in SEP-7 links,
+// the real clock, slog's default logger.
+type Config struct {
+	// PublicURL is PUBLIC_URL: the base of SEP-7 callbacks. Empty: links
+	// carry no callback.
+	PublicURL string
+	// Now is the clock for "time left"; nil means time.Now.
+	Now func() time.Time
+	// Logger receives unexpected Plans errors; nil means slog.Default().
+	Logger *slog.Logger
+}
+
+// Paths the handler serves. Route GET (and HEAD) on each to the Handler.
+const (
+	PathLanding = "/"        // landing page
+	PathOpen    = "/plan"    // the landing form's target: ?id=… → 303 to /plan/{id}
+	PathPlan    = "/plan/"   // + id: the plan page
+	PathAssets  = "/assets/" // + name: style.css, plan.js
+	CSP         = "default-src 'self'"
+)
+
+//go:embed templates/*.html
+var templateFS embed.FS
+
+//go:embed assets
+var assetFS embed.FS
+
+var funcs = template.FuncMap{
+	"when": func(t time.Time) string { return t.UTC().Format("2006-01-02 15:04:05 UTC") },
+	"iso":  func(t time.Time) string { return t.UTC().Format(time.RFC3339) },
+}
+
+func page(name string) *template.Template {
+	return template.Must(template.New(name).Funcs(funcs).ParseFS(templateFS, "templates/layout.html", "templates/"+name+".html"))
+}
+
+var (
+	landingPage = page("landing")
+	planPage    = page("plan")
+	messagePage = page("message")
+)
+
+// Handler serves the pages and their assets. Build it with New.
+type Handler struct {
+	plans Plans
+	cfg   Config
+	mux   *http.ServeMux
+}
+
+// New returns the handler of the pages, reading plans through plans.
+func New(plans Plans, cfg Config) *Handler {
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	h := &Handler{plans: plans, cfg: cfg, mux: http.NewServeMux()}
+	h.mux.HandleFunc("GET /{$}", h.landing)
+	h.mux.HandleFunc("GET /plan", h.open)
+	h.mux.HandleFunc("GET /plan/{id}", h.plan)
+	h.mux.HandleFunc("GET /assets/{name}", h.asset)
+	h.mux.HandleFunc("/", h.notFound)
+	return h
+}
+
+// SetHeaders sets the headers every response of the pages carries:
+// Cache-Control: no-store, the Content-Security-Policy, nosniff, and no
+// framing or referrer. The lead's rate limiter can use it on its 429.
+func SetHeaders(h http.Header) {
+	h.Set("Cache-Control", "no-store")
+	h.Set("Content-Security-Policy", CSP)
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("X-Frame-Options", "DENY")
+	h.Set("Referrer-Policy", "no-referrer")
+}
+
+// ServeHTTP serves GET and HEAD on the paths above; any other path under the
+// handler is the 404 page.
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	SetHeaders(w.Header())
+	h.mux.ServeHTTP(w, r)
+}
+
+// TooManyRequests writes the 429 page with Retry-After in whole seconds (at
+// least 1), for the lead's limiter on the HTML routes.
+func TooManyRequests(w http.ResponseWriter, retryAfter time.Duration) {
+	secs := int((retryAfter + time.Second - 1) / time.Second)
+	SetHeaders(w.Header())
+	w.Header().Set("Retry-After", strconv.Itoa(max(secs, 1)))
+	render(w, http.StatusTooManyRequests, messagePage, message{
+		Title: "Too many requests", Heading: "Too many requests",
+		Text: "This address asked for pages too often. Wait " + plural(max(secs, 1), "second") + ", then reload.",
+	})
+}
+
+type message struct {
+	Title, Heading, Text string
+}
+
+func (h *Handler) notFound(w http.ResponseWriter, _ *http.Request) {
+	render(w, http.StatusNotFound, messagePage, message{
+		Title:   "Plan not found",
+		Heading: "Plan not found",
+		Text: "No open plan has this address. A plan disappears at its expiry, and the relay keeps plans " +
+			"in memory only. Check the id, or ask the publisher for a new link.",
+	})
+}
+
+func (h *Handler) internal(w http.ResponseWriter) {
+	render(w, http.StatusInternalServerError, messagePage, message{
+		Title: "Something went wrong", Heading: "Something went wrong",
+		Text: "The relay could not show this plan. Try again in a moment.",
+	})
+}
+
+type landing struct {
+	Value string // the rejected input, to correct it
+	Error string
+}
+
+func (h *Handler) landing(w http.ResponseWriter, _ *http.Request) {
+	render(w, http.StatusOK, landingPage, landing{})
+}
+
+// open is the landing form's target: a valid id redirects to its page.
+func (h *Handler) open(w http.ResponseWriter, r *http.Request) {
+	raw := r.URL.Query().Get("id")
+	id := strings.TrimSpace(raw)
+	if !ValidID(id) {
+		msg := "A plan id is 64 hexadecimal characters (0-9, a-f)."
+		if id == "" {
+			msg = "Enter a plan id: 64 hexadecimal characters."
+		}
+		if len(raw) > 200 {
+			raw = raw[:200]
+		}
+		render(w, http.StatusBadRequest, landingPage, landing{Value: strings.ToValidUTF8(raw, ""), Error: msg})
+		return
+	}
+	http.Redirect(w, r, PathPlan+strings.ToLower(id), http.StatusSeeOther)
+}
+
+// ValidID reports whether id is 64 hex characters, in either case.
+func ValidID(id string) bool {
+	if len(id) != 64 {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+			return false
+		}
+	}
+	return true
+}
+
+func (h *Handler) plan(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	if !ValidID(id) {
+		h.notFound(w, r)
+		return
+	}
+	id = strings.ToLower(id)
+	d, err := h.plans.Page(r.Context(), id)
+	switch {
+	case errors.Is(err, ErrNotFound):
+		h.notFound(w, r)
+		return
+	case err != nil:
+		if r.Context().Err() == nil {
+			h.cfg.Logger.Error("plan page", "id", id, "err", err)
+		}
+		h.internal(w)
+		return
+	}
+	now := h.cfg.Now()
+	if !d.Expiry.IsZero() && !now.Before(d.Expiry) {
+		h.notFound(w, r)
+		return
+	}
+	d.ID = id
+	render(w, http.StatusOK, planPage, h.view(d, now))
+}
+
+func (h *Handler) asset(w http.ResponseWriter, r *http.Request) {
+	name := r.PathValue("name")
+	var ctype string
+	switch path.Ext(name) {
+	case ".css":
+		ctype = "text/css; charset=utf-8"
+	case ".js":
+		ctype = "text/javascript; charset=utf-8"
+	default:
+		h.notFound(w, r)
+		return
+	}
+	b, err := fs.ReadFile(assetFS, "assets/"+name)
+	if err != nil {
+		h.notFound(w, r)
+		return
+	}
+	w.Header().Set("Content-Type", ctype)
+	w.Header().Set("Content-Length", strconv.Itoa(len(b)))
+	w.WriteHeader(http.StatusOK)
+	_, _ = w.Write(b)
+}
+
+// render executes t into a buffer first, so a failure never leaves half a
+// page, then writes it with status.
+func render(w http.ResponseWriter, status int, t *template.Template, data any) {
+	var buf bytes.Buffer
+	if err := t.ExecuteTemplate(&buf, "layout", data); err != nil {
+		slog.Default().Error("web: template", "template", t.Name(), "err", err)
+		http.Error(w, "internal error", http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Content-Length", strconv.Itoa(buf.Len()))
+	w.WriteHeader(status)
+	_, _ = w.Write(buf.Bytes())
+}
+
+func plural(n int, unit string) string {
+	if n == 1 {
+		return "1 " + unit
+	}
+	return strconv.Itoa(n) + " " + unit + "s"
+}
