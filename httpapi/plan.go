@@ -7,7 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"mime"
 	"net/http"
+	"net/url"
 	"unicode/utf8"
 
 	"github.com/closerelay/closerelay/actor"
@@ -46,17 +48,9 @@ type signOK struct {
 // readObject reads a capped JSON body as an object of raw fields. It answers
 // 413 when the cap was hit, and ok=false for anything that is not an object.
 func readObject(c echo.Context) (fields map[string]json.RawMessage, ok bool, err error) {
-	raw, err := io.ReadAll(c.Request().Body)
+	raw, err := readBody(c)
 	if err != nil {
-		var tooBig *http.MaxBytesError
-		switch {
-		case errors.As(err, &tooBig):
-			return nil, false, errcode.New(errcode.PayloadTooLarge, "request body is larger than 16384 bytes")
-		case errors.Is(err, bounds.ErrBodyTimeout):
-			return nil, false, errcode.New(errcode.RequestTimeout, "the request body did not arrive within 10 s of its headers")
-		}
-		// Anything else is a connection that ended under the body.
-		return nil, false, fmt.Errorf("%w: reading the body: %w", errClientGone, err)
+		return nil, false, err
 	}
 	// Keys are matched exactly, as the wallet clients send them: encoding/json's
 	// case-insensitive struct matching would accept "XDR" for "xdr".
@@ -64,6 +58,53 @@ func readObject(c echo.Context) (fields map[string]json.RawMessage, ok bool, err
 		return nil, false, nil
 	}
 	return fields, true, nil
+}
+
+// readBody reads a capped body: 413 when the cap was hit, 408 when it did
+// not arrive in time, client gone when the connection ended under it.
+func readBody(c echo.Context) ([]byte, error) {
+	raw, err := io.ReadAll(c.Request().Body)
+	if err != nil {
+		var tooBig *http.MaxBytesError
+		switch {
+		case errors.As(err, &tooBig):
+			return nil, errcode.New(errcode.PayloadTooLarge, "request body is larger than 16384 bytes")
+		case errors.Is(err, bounds.ErrBodyTimeout):
+			return nil, errcode.New(errcode.RequestTimeout, "the request body did not arrive within 10 s of its headers")
+		}
+		// Anything else is a connection that ended under the body.
+		return nil, fmt.Errorf("%w: reading the body: %w", errClientGone, err)
+	}
+	return raw, nil
+}
+
+// isForm reports whether the request body is a form (a SEP-7 callback).
+func isForm(c echo.Context) bool {
+	ct, _, _ := mime.ParseMediaType(c.Request().Header.Get(echo.HeaderContentType))
+	return ct == echo.MIMEApplicationForm
+}
+
+// formXDR reads a SEP-7 callback's form body (CONTRACT section 11):
+// signed_envelope_xdr when present (Albedo), else xdr (SEP-7). A present
+// signed_envelope_xdr is used even when it does not decode: no fall-back.
+func formXDR(c echo.Context) (string, error) {
+	raw, err := readBody(c)
+	if err != nil {
+		return "", err
+	}
+	values, err := url.ParseQuery(string(raw))
+	if err != nil {
+		return "", errcode.New(errcode.BadXDR, "the form body does not parse")
+	}
+	name := "xdr"
+	if _, albedo := values["signed_envelope_xdr"]; albedo {
+		name = "signed_envelope_xdr"
+	}
+	v, present := values[name]
+	if !present {
+		return "", errcode.New(errcode.BadXDR, "the form must carry xdr or signed_envelope_xdr")
+	}
+	return checkXDR(name, v[0])
 }
 
 // stringField returns fields[name] when it is a JSON string.
@@ -85,13 +126,19 @@ func checkXDRField(fields map[string]json.RawMessage, ok bool) (string, error) {
 		return "", errcode.New(errcode.BadXDR, "request body must be a JSON object with an xdr string")
 	}
 	x, isString := stringField(fields, "xdr")
-	switch {
-	case !isString:
+	if !isString {
 		return "", errcode.New(errcode.BadXDR, "xdr must be a string")
+	}
+	return checkXDR("xdr", x)
+}
+
+// checkXDR is guard 1 on a field's string value.
+func checkXDR(name, x string) (string, error) {
+	switch {
 	case x == "":
-		return "", errcode.New(errcode.BadXDR, "xdr is empty")
+		return "", errcode.New(errcode.BadXDR, name+" is empty")
 	case len(x) > ledger.MaxXDRLength && utf8.RuneCountInString(x) > ledger.MaxXDRLength:
-		return "", errcode.New(errcode.BadXDR, "xdr is longer than 12000 characters")
+		return "", errcode.New(errcode.BadXDR, name+" is longer than 12000 characters")
 	}
 	return x, nil
 }
@@ -252,11 +299,16 @@ func (s *Server) sign(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	fields, ok, err := readObject(c)
-	if err != nil {
-		return err
+	var partial string
+	if isForm(c) {
+		partial, err = formXDR(c)
+	} else {
+		fields, ok, rerr := readObject(c)
+		if rerr != nil {
+			return rerr
+		}
+		partial, err = checkXDRField(fields, ok)
 	}
-	partial, err := checkXDRField(fields, ok)
 	if err != nil {
 		return err
 	}

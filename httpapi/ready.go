@@ -7,6 +7,7 @@ import (
 
 	"github.com/closerelay/closerelay/actor"
 	"github.com/closerelay/closerelay/errcode"
+	"github.com/closerelay/closerelay/sep7"
 	"github.com/labstack/echo/v4"
 )
 
@@ -100,4 +101,25 @@ func (s *Server) status(c echo.Context) error {
 		Weight: st.Weight, Threshold: st.Threshold, Ready: st.Ready,
 		Expiry: plan.Expiry().UTC().Format(time.RFC3339), Submit: sub.Submit, Submission: submissionOf(sub),
 	})
+}
+
+// sep7OK is GET /api/plan/{id}/sep7's answer (CONTRACT section 11).
+type sep7OK struct {
+	OK  bool   `json:"ok"`
+	URI string `json:"uri"`
+}
+
+// sep7Link is GET /api/plan/:id/sep7: the SEP-7 transaction request for the
+// current envelope, with the callback when PUBLIC_URL is set. The plan page
+// builds its link with the same call.
+func (s *Server) sep7Link(c echo.Context) error {
+	plan, err := s.lookup(c)
+	if err != nil {
+		return err
+	}
+	st, err := plan.Snapshot(c.Request().Context())
+	if err != nil {
+		return s.actorFailure(err)
+	}
+	return c.JSON(http.StatusOK, sep7OK{OK: true, URI: sep7.ForPlan(st.Network, st.ID, st.XDR, s.publicURL)})
 }

@@ -184,7 +184,8 @@ type response struct {
 }
 
 // roundTrip sends req on c and reads the whole answer; it reports failures
-// instead of failing the test, for use off the test's goroutine.
+// instead of failing the test, for use off the test's goroutine. An answer
+// the OpenAPI document does not describe is a failure too (checkAnswer).
 func roundTrip(c *http.Client, req *http.Request) (response, error) {
 	res, err := c.Do(req)
 	if err != nil {
@@ -192,7 +193,11 @@ func roundTrip(c *http.Client, req *http.Request) (response, error) {
 	}
 	defer res.Body.Close()
 	b, err := io.ReadAll(res.Body)
-	return response{status: res.StatusCode, header: res.Header, body: b}, err
+	r := response{status: res.StatusCode, header: res.Header, body: b}
+	if err != nil {
+		return r, err
+	}
+	return r, checkAnswer(req, r)
 }
 
 // send sends method to url on c with the headers hdr and body, as JSON when
@@ -670,6 +675,7 @@ func sseCheckState(t *testing.T, ev sse.Event, f sseFixture, version int, signer
 	if strings.Join(names, ",") != "id,network,ready,signers,threshold,weight,xdr" {
 		t.Errorf("data keys = %v, want exactly network,xdr,id,signers,weight,threshold,ready", names)
 	}
+	checkSchema(t, "EventData", []byte(ev.Data))
 	var d sseData
 	if err := json.Unmarshal([]byte(ev.Data), &d); err != nil {
 		t.Fatal(err)

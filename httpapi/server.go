@@ -16,6 +16,7 @@ import (
 	"github.com/closerelay/closerelay/actor"
 	"github.com/closerelay/closerelay/errcode"
 	"github.com/closerelay/closerelay/httpapi/clientip"
+	"github.com/closerelay/closerelay/httpapi/openapi"
 	"github.com/closerelay/closerelay/httpapi/ratelimit"
 	"github.com/closerelay/closerelay/ledger"
 	"github.com/closerelay/closerelay/mediator"
@@ -42,6 +43,8 @@ var routeRates = map[string]int{
 	metrics.RoutePlanEvents:     20,
 	metrics.RoutePlanReady:      60,
 	metrics.RoutePlanStatus:     60,
+	metrics.RoutePlanSep7:       60,
+	metrics.RoutePlanPage:       60,
 	metrics.RouteMediatorCosign: 5,
 }
 
@@ -72,6 +75,9 @@ type Options struct {
 	// (see ledger.SweepGate); one gate per relay. When nil, New makes one of
 	// ledger.DefaultSweepSlots() slots.
 	Sweeps *ledger.SweepGate
+	// PublicURL is the base URL clients reach the relay at (PUBLIC_URL):
+	// SEP-7 links carry their callback under it; "" means no callback.
+	PublicURL string
 }
 
 // Server is the API's HTTP handler.
@@ -79,6 +85,7 @@ type Server struct {
 	plans     *actor.Supervisor
 	accounts  ledger.AccountReader
 	sweeps    *ledger.SweepGate
+	publicURL string
 	mediator  Mediator
 	metrics   *metrics.Metrics
 	log       *slog.Logger
@@ -110,6 +117,7 @@ func New(opts Options) *Server {
 		now:       opts.Now,
 		limiters:  map[string]*ratelimit.Limiter{},
 		draining:  make(chan struct{}),
+		publicURL: opts.PublicURL,
 	}
 	if s.mediator == nil {
 		// Still a real Service, so INVALID_DESTINATION keeps its precedence
@@ -188,6 +196,10 @@ func New(opts Options) *Server {
 	statusPlan := []echo.MiddlewareFunc{s.route(metrics.RoutePlanStatus), s.limit(metrics.RoutePlanStatus, jsonLimited)}
 	e.GET("/api/plan/:id/status", s.status, statusPlan...)
 	e.HEAD("/api/plan/:id/status", s.status, statusPlan...)
+	sep7Plan := []echo.MiddlewareFunc{s.route(metrics.RoutePlanSep7), s.limit(metrics.RoutePlanSep7, jsonLimited)}
+	e.GET("/api/plan/:id/sep7", s.sep7Link, sep7Plan...)
+	e.HEAD("/api/plan/:id/sep7", s.sep7Link, sep7Plan...)
+	s.pageRoutes(e)
 
 	e.GET("/api/mediator/sign", s.mint, s.route(metrics.RouteMediatorMint))
 	e.POST("/api/mediator/sign", s.cosign, s.route(metrics.RouteMediatorCosign), s.countCosign, s.limit(metrics.RouteMediatorCosign, jsonLimited), bodyCap)
@@ -199,6 +211,8 @@ func New(opts Options) *Server {
 	// say: Echo's own 405 would list each registered method in Allow, PUT
 	// and HEAD among them.
 	e.Add(echo.RouteNotFound, "/api/mediator/sign", s.mediatorMethodNotAllowed, s.route(metrics.RouteMediatorCosign))
+	e.GET(openapi.Path, serveOpenAPI)
+	e.HEAD(openapi.Path, serveOpenAPI)
 	s.echo = e
 	return s
 }

@@ -27,12 +27,14 @@ const (
 	RoutePlanEvents     = "plan_events"
 	RoutePlanReady      = "plan_ready"  // GET /api/plan/{id}/ready (CONTRACT section 10)
 	RoutePlanStatus     = "plan_status" // GET /api/plan/{id}/status (CONTRACT section 10)
+	RoutePlanSep7       = "plan_sep7"   // GET /api/plan/{id}/sep7 (CONTRACT section 11)
+	RoutePlanPage       = "plan_page"   // the co-signers' HTML pages: /, /plan/{id} (CONTRACT section 11)
 	RouteMediatorMint   = "mediator_mint"
 	RouteMediatorCosign = "mediator_cosign"
 )
 
 // Routes lists every route label, so series can be created at zero.
-var Routes = []string{RoutePlanPublish, RoutePlanGet, RoutePlanSign, RoutePlanEvents, RoutePlanReady, RoutePlanStatus, RouteMediatorMint, RouteMediatorCosign}
+var Routes = []string{RoutePlanPublish, RoutePlanGet, RoutePlanSign, RoutePlanEvents, RoutePlanReady, RoutePlanStatus, RoutePlanSep7, RoutePlanPage, RouteMediatorMint, RouteMediatorCosign}
 
 // Signature results of closerelay_signatures_total.
 const (
@@ -64,6 +66,8 @@ var routeCodes = map[string][]errcode.Code{
 	RoutePlanEvents:     {errcode.NotFound, errcode.RateLimited, errcode.TooManySubscribers},
 	RoutePlanReady:      {errcode.NotFound, errcode.NotReady, errcode.RateLimited},
 	RoutePlanStatus:     {errcode.NotFound, errcode.RateLimited},
+	RoutePlanSep7:       {errcode.NotFound, errcode.RateLimited},
+	RoutePlanPage:       {errcode.NotFound, errcode.RateLimited},
 	RouteMediatorMint:   {errcode.InvalidDestination, errcode.InvalidMemo, errcode.MediatorNotConfigured},
 	RouteMediatorCosign: append([]errcode.Code{errcode.MethodNotAllowed}, CosignFailures...),
 }

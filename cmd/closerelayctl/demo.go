@@ -170,6 +170,7 @@ func runDemo(parent context.Context, out io.Writer, opts demoOptions) (err error
 	}
 	n.stepf("signer A publishes the close (merge into %s, 72 h time bound), signed by A alone, asking the relay to submit it once ready", shortKey(destination))
 	n.notef("plan id %s (the transaction hash)", id)
+	n.notef("a co-signer's page for it: %s/plan/%s (live while the demo runs)", relayURL, id)
 
 	// A watcher: every state it receives is weighed locally against the
 	// account API, and checked against the weight the relay reports.

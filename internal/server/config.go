@@ -3,6 +3,8 @@ package server
 import (
 	"fmt"
 	"log/slog"
+	"net/netip"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -26,6 +28,7 @@ type Config struct {
 	RateLimits       bool
 	SSEHeartbeat     time.Duration
 	CORSAllowOrigins []string
+	PublicURL        string // PUBLIC_URL: the base URL clients reach; "" when unknown
 	LogLevel         slog.Level
 	LogFormat        string
 	ShutdownTimeout  time.Duration
@@ -120,6 +123,9 @@ func ParseEnv(getenv func(string) string) (Config, error) {
 	if mediator.ParseSecretEnv(c.MediatorSecret) != nil {
 		errs = append(errs, &ConfigError{"MEDIATOR_SECRET", "must be a seed of 56 characters starting with S (value not shown)"})
 	}
+	if c.PublicURL, err = publicURL(getenv("PUBLIC_URL")); err != nil {
+		errs = append(errs, err)
+	}
 	for _, o := range strings.Split(getenv("CORS_ALLOW_ORIGINS"), ",") {
 		if o = strings.TrimSpace(o); o != "" {
 			c.CORSAllowOrigins = append(c.CORSAllowOrigins, o)
@@ -140,4 +146,29 @@ func ParseEnv(getenv func(string) string) (Config, error) {
 		return c, errs[0]
 	}
 	return c, nil
+}
+
+// publicURL checks PUBLIC_URL (CONTRACT section 11): empty, or an absolute
+// https:// URL, or http:// for a loopback host, with no query or fragment. A
+// trailing slash is dropped, so paths can be appended.
+func publicURL(v string) (string, error) {
+	if v == "" {
+		return "", nil
+	}
+	bad := &ConfigError{"PUBLIC_URL", fmt.Sprintf("%q is not an absolute https:// URL (http:// only for loopback) without query or fragment", v)}
+	u, err := url.Parse(v)
+	if err != nil || u.Host == "" || u.RawQuery != "" || u.Fragment != "" || u.User != nil {
+		return "", bad
+	}
+	switch u.Scheme {
+	case "https":
+	case "http":
+		host := u.Hostname()
+		if ip, err := netip.ParseAddr(host); (err != nil || !ip.IsLoopback()) && host != "localhost" {
+			return "", bad
+		}
+	default:
+		return "", bad
+	}
+	return strings.TrimRight(v, "/"), nil
 }

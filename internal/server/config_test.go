@@ -64,6 +64,10 @@ func TestConfigInvalidNamesTheVariable(t *testing.T) {
 		{map[string]string{"HORIZON_CONCURRENCY": "many"}, "HORIZON_CONCURRENCY"},
 		{map[string]string{"PLANS_PER_ACCOUNT": "-5"}, "PLANS_PER_ACCOUNT"},
 		{map[string]string{"PLANS_PER_ACCOUNT": "5.5"}, "PLANS_PER_ACCOUNT"},
+		{map[string]string{"PUBLIC_URL": "http://relay.example.com"}, "PUBLIC_URL"},
+		{map[string]string{"PUBLIC_URL": "relay.example.com"}, "PUBLIC_URL"},
+		{map[string]string{"PUBLIC_URL": "https://relay.example.com/?x=1"}, "PUBLIC_URL"},
+		{map[string]string{"PUBLIC_URL": "ftp://relay.example.com"}, "PUBLIC_URL"},
 	}
 	for _, tc := range cases {
 		_, err := ParseEnv(envOf(tc.env))
@@ -77,6 +81,24 @@ func TestConfigInvalidNamesTheVariable(t *testing.T) {
 		}
 		if strings.Contains(msg, "SECRETVALUE") {
 			t.Errorf("%v: message %q echoes the secret", tc.env, msg)
+		}
+	}
+}
+
+// TestConfigPublicURL: PUBLIC_URL is https, or http on loopback; a trailing
+// slash is dropped so the SEP-7 callback path can be appended.
+func TestConfigPublicURL(t *testing.T) {
+	for in, want := range map[string]string{
+		"":                               "",
+		"https://relay.example.com/":     "https://relay.example.com",
+		"https://relay.example.com/base": "https://relay.example.com/base",
+		"http://127.0.0.1:8080":          "http://127.0.0.1:8080",
+		"http://localhost:8080/":         "http://localhost:8080",
+		"http://[::1]:8080":              "http://[::1]:8080",
+	} {
+		c, err := ParseEnv(envOf(map[string]string{"PUBLIC_URL": in}))
+		if err != nil || c.PublicURL != want {
+			t.Errorf("PUBLIC_URL=%q: %q, %v; want %q", in, c.PublicURL, err, want)
 		}
 	}
 }

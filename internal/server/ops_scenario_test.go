@@ -45,6 +45,9 @@ func (r *opsRelay) subscribe(t *testing.T, ip, id string) *opsStream {
 		t.Fatalf("subscribe %s: status %d", id, resp.StatusCode)
 	}
 	s := &opsStream{resp: resp, lines: bufio.NewReader(resp.Body), cancel: cancel}
+	if first := s.next(t); first != "retry: 2000\n" {
+		t.Fatalf("the stream's first block is %q, want the retry line (CONTRACT section 11)", first)
+	}
 	s.next(t) // the current state, sent on subscribe
 	return s
 }

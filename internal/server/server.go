@@ -193,7 +193,8 @@ func Start(opts Options) (*Relay, error) {
 		Now:              opts.Now,
 		// One gate for the relay: sweeps (a signature whose hint names no
 		// candidate) take at most all cores but one.
-		Sweeps: ledger.NewSweepGate(ledger.DefaultSweepSlots()),
+		Sweeps:    ledger.NewSweepGate(ledger.DefaultSweepSlots()),
+		PublicURL: cfg.PublicURL,
 	})
 
 	r.apiSrv = bounds.NewServer(r.API, bounds.APIIdleTimeout)

@@ -1,0 +1,75 @@
+package httpapi
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/closerelay/closerelay/actor"
+	"github.com/closerelay/closerelay/errcode"
+	"github.com/closerelay/closerelay/metrics"
+	"github.com/closerelay/closerelay/web"
+	"github.com/labstack/echo/v4"
+)
+
+// pagePlans is what the co-signers' pages read (web.Plans), through the same
+// supervisor and plan calls as the JSON routes.
+type pagePlans struct{ s *Server }
+
+var _ web.Plans = pagePlans{}
+
+// Page is one plan as its page shows it: the current version, the candidate
+// signers with their weights and which have signed, and the submit-ready
+// envelope once there is one.
+func (p pagePlans) Page(ctx context.Context, id string) (web.PageData, error) {
+	plan, err := p.s.plans.Lookup(ctx, id)
+	if err != nil {
+		if errors.Is(err, actor.ErrNotFound) {
+			return web.PageData{}, fmt.Errorf("%w: %s", web.ErrNotFound, id)
+		}
+		return web.PageData{}, err
+	}
+	st, err := plan.Snapshot(ctx)
+	if err != nil {
+		if errors.Is(err, actor.ErrNotFound) {
+			return web.PageData{}, fmt.Errorf("%w: %s", web.ErrNotFound, id)
+		}
+		return web.PageData{}, err
+	}
+	data := web.PageData{
+		ID: st.ID, Network: st.Network, XDR: st.XDR,
+		Weight: st.Weight, Threshold: st.Threshold, Ready: st.Ready,
+		Expiry: plan.Expiry(),
+	}
+	for _, sg := range plan.Canonical().Signers.Signers() {
+		data.Signers = append(data.Signers, web.Signer{
+			Key: sg.Address, Weight: int(sg.Weight), Signed: slices.Contains(st.Signers, sg.Address),
+		})
+	}
+	if st.Ready {
+		if r, ok, err := plan.Ready(ctx); err == nil && ok {
+			data.ReadyXDR = r.XDR
+		}
+	}
+	return data, nil
+}
+
+// htmlLimited is the HTML routes' 429: the page, with Retry-After.
+func (s *Server) htmlLimited(c echo.Context, wait time.Duration) error {
+	s.metrics.Rejection(metrics.RoutePlanPage, errcode.RateLimited)
+	web.TooManyRequests(c.Response(), wait)
+	return nil
+}
+
+// pageRoutes registers the co-signers' pages (CONTRACT section 11): the
+// landing page, the plan page and their assets, 60 per 60 s per client.
+func (s *Server) pageRoutes(e *echo.Echo) {
+	pages := echo.WrapHandler(web.New(pagePlans{s}, web.Config{PublicURL: s.publicURL, Logger: s.log}))
+	mw := []echo.MiddlewareFunc{s.route(metrics.RoutePlanPage), s.limit(metrics.RoutePlanPage, s.htmlLimited)}
+	for _, path := range []string{"/", "/plan", "/plan/:id", "/assets/:name"} {
+		e.GET(path, pages, mw...)
+		e.HEAD(path, pages, mw...)
+	}
+}
