@@ -282,13 +282,9 @@ func (s *Server) mergePartial(ctx context.Context, plan *actor.Plan, partial str
 
 // get is GET /api/plan/:id.
 func (s *Server) get(c echo.Context) error {
-	plan, err := s.lookup(c)
+	_, st, err := s.current(c)
 	if err != nil {
 		return err
-	}
-	st, err := plan.Snapshot(c.Request().Context())
-	if err != nil {
-		return s.actorFailure(err)
 	}
 	return c.JSON(http.StatusOK, planBody{OK: true, Network: string(st.Network), XDR: st.XDR})
 }
@@ -320,6 +316,19 @@ func (s *Server) sign(c echo.Context) error {
 		OK: true, Network: string(st.Network), XDR: st.XDR, Signers: nonNil(st.Signers),
 		Weight: st.Weight, Threshold: st.Threshold, Ready: st.Ready,
 	})
+}
+
+// current is the plan a request names and its current version.
+func (s *Server) current(c echo.Context) (*actor.Plan, actor.State, error) {
+	plan, err := s.lookup(c)
+	if err != nil {
+		return nil, actor.State{}, err
+	}
+	st, err := plan.Snapshot(c.Request().Context())
+	if err != nil {
+		return nil, actor.State{}, s.actorFailure(err)
+	}
+	return plan, st, nil
 }
 
 func (s *Server) lookup(c echo.Context) (*actor.Plan, error) {

@@ -87,13 +87,9 @@ func (s *Server) ready(c echo.Context) error {
 // and readiness, and its expiry in RFC 3339 (UTC, whole seconds, truncated:
 // never later than the plan's end).
 func (s *Server) status(c echo.Context) error {
-	plan, err := s.lookup(c)
+	plan, st, err := s.current(c)
 	if err != nil {
 		return err
-	}
-	st, err := plan.Snapshot(c.Request().Context())
-	if err != nil {
-		return s.actorFailure(err)
 	}
 	sub := plan.Submission()
 	return c.JSON(http.StatusOK, statusOK{
@@ -113,13 +109,9 @@ type sep7OK struct {
 // current envelope, with the callback when PUBLIC_URL is set. The plan page
 // builds its link with the same call.
 func (s *Server) sep7Link(c echo.Context) error {
-	plan, err := s.lookup(c)
+	_, st, err := s.current(c)
 	if err != nil {
 		return err
-	}
-	st, err := plan.Snapshot(c.Request().Context())
-	if err != nil {
-		return s.actorFailure(err)
 	}
 	return c.JSON(http.StatusOK, sep7OK{OK: true, URI: sep7.ForPlan(st.Network, st.ID, st.XDR, s.publicURL)})
 }
