@@ -23,8 +23,9 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
+
+	"github.com/closerelay/closerelay/internal/procfs"
 )
 
 func main() { os.Exit(run()) }
@@ -63,7 +64,7 @@ func run() int {
 		fmt.Fprintln(os.Stderr, "floodcheck: -pid is required")
 		return 2
 	}
-	raiseFileLimit()
+	_, _, _ = procfs.RaiseNoFile() // the floods hold thousands of connections at once
 
 	var failed bool
 	row := func(check, measured, bound string, ok bool) {
@@ -114,29 +115,13 @@ func run() int {
 	return 0
 }
 
-// raiseFileLimit lifts the soft descriptor limit to the hard one: the floods
-// hold thousands of connections at once.
-func raiseFileLimit() {
-	var l syscall.Rlimit
-	if syscall.Getrlimit(syscall.RLIMIT_NOFILE, &l) == nil && l.Cur < l.Max {
-		l.Cur = l.Max
-		_ = syscall.Setrlimit(syscall.RLIMIT_NOFILE, &l)
-	}
-}
-
-// rss reads the process's resident set size in bytes (VmRSS).
+// rss is process pid's resident set in bytes (0 when it cannot be read).
 func rss(pid int) int64 {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	m, err := procfs.ReadMemory(strconv.Itoa(pid))
 	if err != nil {
 		return 0
 	}
-	for line := range strings.Lines(string(b)) {
-		if f := strings.Fields(line); len(f) >= 2 && f[0] == "VmRSS:" {
-			kb, _ := strconv.ParseInt(f[1], 10, 64)
-			return kb << 10
-		}
-	}
-	return 0
+	return m.RSS
 }
 
 func metricsSize(ops string) (int, error) {

@@ -15,6 +15,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/closerelay/closerelay/internal/procfs"
 	"github.com/closerelay/closerelay/loadkit"
 )
 
@@ -127,7 +128,7 @@ func newLoad(o options, log io.Writer) (*load, error) {
 	l.res.StreamsRequested = requested
 
 	// Every stream is a descriptor here and one in the relay.
-	soft, hard, err := raiseNoFile()
+	soft, hard, err := procfs.RaiseNoFile()
 	if err != nil {
 		return nil, fmt.Errorf("RLIMIT_NOFILE: %w", err)
 	}
@@ -135,7 +136,7 @@ func newLoad(o options, log io.Writer) (*load, error) {
 	of.Soft, of.Hard, of.Reserve = soft, hard, o.fdReserve
 	limit := soft
 	if l.pid > 0 {
-		if srv, err := procNoFile(l.pid); err == nil {
+		if srv, err := procfs.NoFile(l.pid); err == nil {
 			of.Server = srv
 			limit = min(limit, srv)
 		}
@@ -218,7 +219,7 @@ func (l *load) run(ctx context.Context) error {
 		return phaseErr(ctx, "settling")
 	}
 	l.res.Server.after(l.measureServer(ctx), len(l.streams))
-	if m, err := readProcMemory("self"); err == nil {
+	if m, err := procfs.ReadMemory("self"); err == nil {
 		l.res.Generator.RSSIdle = m.RSS
 		l.res.Generator.KiBPerStream = float64(m.RSS) / 1024 / float64(len(l.streams))
 	}
@@ -257,11 +258,11 @@ type cpuMark struct {
 func (l *load) cpuMark() cpuMark {
 	m := cpuMark{wall: time.Now(), relay: -1}
 	if l.pid > 0 {
-		if d, err := procCPU(strconv.Itoa(l.pid)); err == nil {
+		if d, err := procfs.CPU(strconv.Itoa(l.pid)); err == nil {
 			m.relay = d
 		}
 	}
-	m.ownTime, _ = procCPU("self")
+	m.ownTime, _ = procfs.CPU("self")
 	return m
 }
 
@@ -454,7 +455,7 @@ func (l *load) account() {
 	l.res.Events = events{Expected: t.expected, Received: t.received, Skipped: t.skipped, Lost: t.lost, Unmatched: t.unmatched, Duplicate: t.duplicate}
 	l.res.Delivery = millis(quantilesOf(t.latencies))
 	l.res.Errors = l.errs.lines()
-	if m, err := readProcMemory("self"); err == nil {
+	if m, err := procfs.ReadMemory("self"); err == nil {
 		l.res.Generator.RSSPeak = m.Peak
 	}
 }
@@ -464,7 +465,7 @@ func (l *load) account() {
 func (l *load) measureServer(ctx context.Context) serverSample {
 	var s serverSample
 	if l.pid > 0 {
-		if m, err := readProcMemory(strconv.Itoa(l.pid)); err == nil {
+		if m, err := procfs.ReadMemory(strconv.Itoa(l.pid)); err == nil {
 			s.rss, s.source = m.RSS, "/proc/"+strconv.Itoa(l.pid)+"/status VmRSS"
 		} else {
 			s.notes = append(s.notes, "no /proc reading: "+err.Error())

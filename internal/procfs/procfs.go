@@ -1,11 +1,12 @@
-package main
+// Package procfs reads what the load tools measure of a process from Linux's
+// /proc (resident memory, CPU time, the open-file limit) and raises this
+// process's own open-file limit. cmd/streamload and cmd/floodcheck share it.
+package procfs
 
 import (
 	"bufio"
-	"context"
 	"fmt"
 	"io"
-	"net/http"
 	"os"
 	"strconv"
 	"strings"
@@ -13,9 +14,10 @@ import (
 	"time"
 )
 
-// raiseNoFile lifts this process's soft RLIMIT_NOFILE to its hard limit (every
-// stream is a descriptor) and returns both limits as they then stand.
-func raiseNoFile() (soft, hard uint64, err error) {
+// RaiseNoFile lifts this process's soft RLIMIT_NOFILE to its hard limit (a
+// load tool holds a descriptor per connection) and returns both limits as
+// they then stand.
+func RaiseNoFile() (soft, hard uint64, err error) {
 	var r syscall.Rlimit
 	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &r); err != nil {
 		return 0, 0, err
@@ -30,10 +32,9 @@ func raiseNoFile() (soft, hard uint64, err error) {
 	return r.Cur, r.Max, nil
 }
 
-// procNoFile reads the soft open-file limit of process pid from
-// /proc/<pid>/limits: the relay holds one descriptor per stream too, so its
-// limit caps the run as much as ours.
-func procNoFile(pid int) (uint64, error) {
+// NoFile reads the soft open-file limit of process pid from
+// /proc/<pid>/limits.
+func NoFile(pid int) (uint64, error) {
 	f, err := os.Open(fmt.Sprintf("/proc/%d/limits", pid))
 	if err != nil {
 		return 0, err
@@ -61,23 +62,24 @@ func parseLimits(r io.Reader) (uint64, error) {
 	return 0, fmt.Errorf("no \"Max open files\" line")
 }
 
-// procMemory is a process's resident set, from /proc/<pid>/status.
-type procMemory struct {
+// Memory is a process's resident set, from /proc/<pid>/status.
+type Memory struct {
 	RSS  int64 `json:"rssBytes"`     // VmRSS
 	Peak int64 `json:"rssPeakBytes"` // VmHWM
 }
 
-func readProcMemory(pid string) (procMemory, error) {
+// ReadMemory reads process pid's resident set ("self" for this process).
+func ReadMemory(pid string) (Memory, error) {
 	f, err := os.Open("/proc/" + pid + "/status")
 	if err != nil {
-		return procMemory{}, err
+		return Memory{}, err
 	}
 	defer f.Close()
 	return parseStatus(f)
 }
 
-func parseStatus(r io.Reader) (procMemory, error) {
-	var m procMemory
+func parseStatus(r io.Reader) (Memory, error) {
+	var m Memory
 	sc := bufio.NewScanner(r)
 	for sc.Scan() {
 		name, value, ok := strings.Cut(sc.Text(), ":")
@@ -104,8 +106,9 @@ func parseStatus(r io.Reader) (procMemory, error) {
 // Linux port (the kernel's USER_HZ, not its internal HZ).
 const userHZ = 100
 
-// procCPU is the CPU time (user + system) process pid has used so far.
-func procCPU(pid string) (time.Duration, error) {
+// CPU is the CPU time (user + system) process pid (or "self") has used so
+// far.
+func CPU(pid string) (time.Duration, error) {
 	b, err := os.ReadFile("/proc/" + pid + "/stat")
 	if err != nil {
 		return 0, err
@@ -131,56 +134,4 @@ func parseStat(stat string) (time.Duration, error) {
 		ticks += n
 	}
 	return time.Duration(ticks) * time.Second / userHZ, nil
-}
-
-// scrapedMetrics are the unlabelled samples of the ops listener's /metrics
-// that say how much memory the relay holds and for how many streams.
-var scrapedMetrics = []string{
-	"process_resident_memory_bytes",
-	"go_memstats_heap_inuse_bytes",
-	"go_memstats_stack_inuse_bytes",
-	"go_memstats_sys_bytes",
-	"go_goroutines",
-	"go_gc_duration_seconds_count",
-	"closerelay_stream_subscribers",
-}
-
-func scrapeMetrics(ctx context.Context, c *http.Client, ops string) (map[string]float64, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimSuffix(ops, "/")+"/metrics", nil)
-	if err != nil {
-		return nil, err
-	}
-	resp, err := c.Do(req)
-	if err != nil {
-		return nil, err
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("GET /metrics: %s", resp.Status)
-	}
-	return parseMetrics(resp.Body, scrapedMetrics)
-}
-
-// parseMetrics picks the named unlabelled samples out of the Prometheus text
-// format; a name missing from the page is missing from the map.
-func parseMetrics(r io.Reader, names []string) (map[string]float64, error) {
-	out := map[string]float64{}
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
-	for sc.Scan() {
-		f := strings.Fields(sc.Text())
-		if len(f) < 2 {
-			continue
-		}
-		for _, want := range names {
-			if f[0] == want {
-				v, err := strconv.ParseFloat(f[1], 64)
-				if err != nil {
-					return nil, fmt.Errorf("%s: %w", want, err)
-				}
-				out[want] = v
-			}
-		}
-	}
-	return out, sc.Err()
 }
