@@ -222,6 +222,13 @@ func (p *Plan) Ready(ctx context.Context) (r ReadyEnvelope, ok bool, err error) 
 	if !v.state.Ready {
 		return ReadyEnvelope{State: v.state}, false, nil
 	}
+	return p.readyOf(v)
+}
+
+// readyOf is v's submit-ready envelope, selected and encoded by the first
+// caller that needs it (a Ready request, or the run loop about to submit)
+// and shared by every later one.
+func (p *Plan) readyOf(v *view) (ReadyEnvelope, bool, error) {
 	m := &v.ready
 	m.once.Do(func() { m.r, m.ok, m.err = p.selectReady(v) })
 	if m.err != nil {

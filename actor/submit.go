@@ -103,16 +103,15 @@ func (p *Plan) maybeSubmit() {
 	}
 	// The selection is made once per version and kept with it (Plan.Ready
 	// shares it): at most 20 signatures to weigh and one encoding.
-	m := &v.ready
-	m.once.Do(func() { m.r, m.ok, m.err = p.selectReady(v) })
-	if m.err != nil || !m.ok || m.r.XDR == s.tried {
+	r, ok, err := p.readyOf(v)
+	if err != nil || !ok || r.XDR == s.tried {
 		return
 	}
-	s.inFlight, s.tried = true, m.r.XDR
+	s.inFlight, s.tried = true, r.XDR
 	next := Submission{Submit: true, State: SubmissionPending}
 	p.submission.Store(&next)
 
-	network, envelope, sup := p.published.Network(), m.r.XDR, p.sup
+	network, envelope, sup := p.published.Network(), r.XDR, p.sup
 	ctx := s.ctx
 	// Counted in the Supervisor's WaitGroup, which this plan's own goroutine
 	// holds a count of now, so that Stop waits for the submission too; it

@@ -165,16 +165,24 @@ func signerWeight(w int32) int { return int(min(max(w, 0), MaxSignerWeight)) }
 // MaxSignerWeight, as the ledger caps it). An index outside set counts
 // nothing.
 func Weight(set *SignerSet, admitted []Admitted) int {
+	total := 0
+	eachCounted(set, admitted, func(_ int, w int32) { total += signerWeight(w) })
+	return total
+}
+
+// eachCounted calls f with the index and signer weight of each admitted
+// signature the ledger counts: its signer is in set and no earlier
+// signature in the list is that signer's. A plan's set holds at most
+// MaxPlanSignerSet signers, a bit each, so weighing a plan's version does not
+// allocate; a larger set (never a real account's) falls back to a map.
+func eachCounted(set *SignerSet, admitted []Admitted, f func(i int, w int32)) {
 	signers := set.Signers()
-	// A plan's set holds at most MaxPlanSignerSet signers: a bit each, so
-	// that a plan can weigh every version without allocating.
 	var bits uint64
 	var seen map[int]bool
 	if len(signers) > 64 {
 		seen = make(map[int]bool, len(admitted))
 	}
-	total := 0
-	for _, a := range admitted {
+	for i, a := range admitted {
 		if a.Signer < 0 || a.Signer >= len(signers) {
 			continue
 		}
@@ -189,9 +197,8 @@ func Weight(set *SignerSet, admitted []Admitted) int {
 			}
 			bits |= 1 << a.Signer
 		}
-		total += signerWeight(signers[a.Signer].Weight)
+		f(i, signers[a.Signer].Weight)
 	}
-	return total
 }
 
 // SelectReady is CONTRACT 10's submit-ready selection. weights[i] is the
@@ -248,16 +255,8 @@ func SelectReady(weights []int32, threshold int) (selected []int, ok bool) {
 // was already admitted earlier is never selected (admission never keeps
 // one), nor is one whose index is outside set.
 func ReadySignatures(set *SignerSet, admitted []Admitted, threshold int) ([]Admitted, bool) {
-	signers := set.Signers()
-	weights := make([]int32, len(admitted))
-	seen := make(map[int]bool, len(admitted))
-	for i, a := range admitted {
-		if a.Signer < 0 || a.Signer >= len(signers) || seen[a.Signer] {
-			continue // weight 0: not selected
-		}
-		seen[a.Signer] = true
-		weights[i] = signers[a.Signer].Weight
-	}
+	weights := make([]int32, len(admitted)) // 0, not selected, unless counted
+	eachCounted(set, admitted, func(i int, w int32) { weights[i] = w })
 	idx, ok := SelectReady(weights, threshold)
 	if !ok {
 		return nil, false
