@@ -323,6 +323,7 @@ func (p *Plan) run() {
 	defer timer.Stop()
 	// A submission lives no longer than its plan: finish cancels this.
 	p.submit.ctx, p.submit.cancel = context.WithCancel(context.Background())
+	p.maybeSubmit() // a plan born to submit may be ready from its first version
 	p.finish(p.loop(timer.C))
 }
 

@@ -182,12 +182,28 @@ var errNoPlan = errors.New("actor: Create needs a plan made by ledger.AdmitPlan"
 // guarantees that its parts agree. A nil or zero one is refused with a plain
 // error: that is a caller's bug, not a client's.
 func (s *Supervisor) Create(ctx context.Context, published *ledger.AdmittedPlan) (p *Plan, created bool, err error) {
+	return s.create(ctx, published, false)
+}
+
+// CreateSubmitting is Create for a publish with "submit": true (CONTRACT
+// section 10): the plan is born marked for the relay to submit, and starts
+// its submission as soon as a version is ready, its first one included. An
+// existing plan (created=false) is returned as it is; the caller marks it
+// with Plan.SetSubmit after merging into it.
+func (s *Supervisor) CreateSubmitting(ctx context.Context, published *ledger.AdmittedPlan) (p *Plan, created bool, err error) {
+	return s.create(ctx, published, true)
+}
+
+func (s *Supervisor) create(ctx context.Context, published *ledger.AdmittedPlan, submit bool) (p *Plan, created bool, err error) {
 	if published == nil || published.Canonical() == nil {
 		return nil, false, errNoPlan
 	}
 	// The plan and its first view are built here, in the request goroutine,
 	// so the supervisor's serial section is an insert.
 	fresh := newPlan(s, published)
+	if submit {
+		fresh.submission.Store(&Submission{Submit: true})
+	}
 	ans := make(chan reply[createResult], 1)
 	r, err := ask(ctx, s.mailbox, supRequest(createReq{fresh, ans}), ans, s.quit, s.done, s.gone)
 	return r.plan, r.created, err

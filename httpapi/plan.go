@@ -228,18 +228,17 @@ func (s *Server) publish(c echo.Context) error {
 	}
 	// Guard 8: insert atomically with the second capacity check and the
 	// second expiry check (the account API round trip took time).
-	plan, created, err := s.plans.Create(ctx, published)
+	create := s.plans.Create
+	if submit {
+		create = s.plans.CreateSubmitting
+	}
+	plan, created, err := create(ctx, published)
 	if err != nil {
 		return s.actorFailure(err)
 	}
 	if !created {
 		// A racing publish of the same id won: merge ours into it (guard 4).
 		return s.republish(c, plan, xdrB64, submit)
-	}
-	if submit {
-		if err := plan.SetSubmit(ctx); err != nil {
-			return s.actorFailure(err)
-		}
 	}
 	s.metrics.Signatures(metrics.SignatureAdmitted, counts.Admitted)
 	s.metrics.Signatures(metrics.SignatureDuplicate, counts.Duplicates)
