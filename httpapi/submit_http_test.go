@@ -234,7 +234,7 @@ func TestSubmitSetByRepublish(t *testing.T) {
 	if res := sbPublish(t, r.Client, r.URL, ledgertest.SignXDR(unsigned, rdPass, keys[0], keys[1]), nil); res.status != http.StatusOK {
 		t.Fatalf("publish: %d %s", res.status, res.body)
 	}
-	time.Sleep(50 * time.Millisecond)
+	// Without submit nothing ever starts a submission: no need to wait.
 	if st := sbGetStatus(t, r.Client, r.URL, id); st.Submit || !st.Ready || string(st.Submission) != "null" || r.Horizon.Submissions() != 0 {
 		t.Fatalf("a ready plan without submit: %+v, %d submissions", st, r.Horizon.Submissions())
 	}
@@ -249,6 +249,23 @@ func TestSubmitSetByRepublish(t *testing.T) {
 // the closing account (a fee payer) is SUBMIT_UNSUPPORTED with submit true,
 // on a new plan and on a re-publish, and right after EXPIRED; a submit that
 // is not a boolean is BAD_REQUEST.
+// TestSubmitReadyAtPublish: a close published with submit and already
+// carrying enough weight is submitted from its first version, with no sign.
+func TestSubmitReadyAtPublish(t *testing.T) {
+	r := rdStart(t, false)
+	account, keys := r.account([]int32{1, 1, 1}, 0, 0, 2)
+	unsigned, _ := ledgertest.BuildClose(keys[2], keypair.MustRandom().Address(), rdSeq, 0, rdPass)
+	id := sbID(unsigned)
+	res := sbPublish(t, r.Client, r.URL, ledgertest.SignXDR(unsigned, rdPass, keys[0], keys[1]), map[string]any{"submit": true})
+	if res.status != http.StatusOK {
+		t.Fatalf("publish: %d %s", res.status, res.body)
+	}
+	if got := sbWaitState(t, r.Client, r.URL, id, "submitted"); got.Hash != id {
+		t.Errorf("submitted hash %q, want the plan id %s", got.Hash, id)
+	}
+	sbAccountGone(t, r, account)
+}
+
 func TestSubmitRefusals(t *testing.T) {
 	r := rdStart(t, false)
 	_, keys := r.account([]int32{1, 1, 1}, 0, 0, 2)
