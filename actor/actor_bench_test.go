@@ -135,7 +135,7 @@ func BenchmarkFanOut50(b *testing.B) {
 		b.Run(mode, func(b *testing.B) {
 			s := NewSupervisor(Options{})
 			defer func() { _ = s.Stop(context.Background()) }()
-			p := newPlan(s, f.plan(b, time.Now().Add(ledger.SigningWindow)))
+			p := newPlan(s, f.plan(b, time.Now().Add(ledger.SigningWindow)), 1)
 			var wg sync.WaitGroup
 			for range DefaultMaxSubscribers {
 				sub := &Subscription{plan: p, ch: make(chan Event, 1)}
@@ -282,7 +282,7 @@ func BenchmarkPublishBuild(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if p := newPlan(s, admitted); p.view.Load().state.Version != 1 {
+		if p := newPlan(s, admitted, 1); p.view.Load().state.Version != 1 {
 			b.Fatal("no first version")
 		}
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/closerelay/closerelay/ledger"
 	"github.com/closerelay/closerelay/metrics"
+	"github.com/closerelay/closerelay/planstore"
 	"github.com/stellar/go-stellar-sdk/xdr"
 )
 
@@ -91,10 +92,23 @@ type Plan struct {
 	done    chan struct{}
 	endErr  error
 
+	// stored (one slot, never waited on) holds the newest change of the
+	// plan's store entry not taken yet (cluster mode): the Supervisor, its
+	// only sender, replaces a stale one, so a busy plan never holds up the
+	// store's watch.
+	stored chan planstore.Change
+
 	// Owned by the run loop (built by newPlan before run starts).
-	env    xdr.TransactionEnvelope
 	subs   map[*Subscription]struct{}
 	submit submitState
+	// Cluster mode: dirty is set when the view holds signatures the stored
+	// entry lacks, to write back.
+	dirty bool
+	// rev is the store entry's revision as last written or read (0: write
+	// it with a create), the next compare-and-set's expectation (cluster
+	// mode). The run loop alone writes it; Lookup reads it to tell whether
+	// the plan has caught up with an entry it read.
+	rev atomic.Uint64
 }
 
 // view is one immutable version of a plan, with the indexes that answer
@@ -103,6 +117,7 @@ type Plan struct {
 // less than the envelope's re-encoding.
 type view struct {
 	state    State
+	env      xdr.TransactionEnvelope // the envelope of state.XDR, decoded
 	known    map[string]int    // signature bytes → signer index
 	present  []bool            // by signer index: its signature is in the envelope
 	admitted []ledger.Admitted // the envelope's signatures, in envelope (admission) order
@@ -120,18 +135,41 @@ type readyMemo struct {
 
 // newView is the view of version st: its readiness is computed from
 // admitted here, so every State a plan hands out carries it.
-func (p *Plan) newView(st State, known map[string]int, present []bool, admitted []ledger.Admitted) *view {
+func (p *Plan) newView(st State, env xdr.TransactionEnvelope, known map[string]int, present []bool, admitted []ledger.Admitted) *view {
 	st.Weight = ledger.Weight(p.published.Canonical().Signers, admitted)
 	st.Threshold = p.published.Threshold()
 	st.Ready = st.Weight >= st.Threshold
-	return &view{state: st, known: known, present: present, admitted: admitted}
+	return &view{state: st, env: env, known: known, present: present, admitted: admitted}
 }
 
-// newPlan builds a plan from a publish that ledger admitted, in the caller's
-// goroutine; the supervisor either starts it or drops it. The admitted plan
-// is taken as it is: ledger, its only constructor, guarantees that its parts
-// agree, and its envelope is already encoded.
-func newPlan(s *Supervisor, published *ledger.AdmittedPlan) *Plan {
+// viewOf is the view of version carrying exactly admitted (signers of the
+// plan, each once, in envelope order), its envelope encoded afresh.
+func (p *Plan) viewOf(admitted []ledger.Admitted, version uint64) (*view, error) {
+	sigs := make([]xdr.DecoratedSignature, len(admitted))
+	known := make(map[string]int, len(admitted))
+	present := make([]bool, len(p.addresses))
+	st := State{ID: p.ID(), Network: p.published.Network(), Signers: make([]string, len(admitted)), Version: version, memo: new(renderMemo)}
+	for i, a := range admitted {
+		sigs[i] = a.Sig
+		known[string(a.Sig.Signature)] = a.Signer
+		present[a.Signer] = true
+		st.Signers[i] = p.addresses[a.Signer]
+	}
+	env := ledger.WithSignatures(p.published.Envelope(), sigs)
+	encoded, err := ledger.EncodeEnvelope(env)
+	if err != nil {
+		return nil, fmt.Errorf("actor: encode the envelope: %w", err)
+	}
+	st.XDR = encoded
+	return p.newView(st, env, known, present, slices.Clip(admitted)), nil
+}
+
+// newPlan builds a plan from a publish that ledger admitted (or a stored
+// plan that ledger restored), at version, in the caller's goroutine; the
+// supervisor either starts it or drops it. The admitted plan is taken as it
+// is: ledger, its only constructor, guarantees that its parts agree, and its
+// envelope is already encoded.
+func newPlan(s *Supervisor, published *ledger.AdmittedPlan, version uint64) *Plan {
 	signers := published.Canonical().Signers.Signers()
 	p := &Plan{
 		published: published,
@@ -142,7 +180,7 @@ func newPlan(s *Supervisor, published *ledger.AdmittedPlan) *Plan {
 		leave:     make(chan *Subscription),
 		evict:     make(chan struct{}, 1),
 		done:      make(chan struct{}),
-		env:       published.Envelope(),
+		stored:    make(chan planstore.Change, 1),
 		subs:      make(map[*Subscription]struct{}),
 	}
 	for i, sg := range signers {
@@ -153,7 +191,7 @@ func newPlan(s *Supervisor, published *ledger.AdmittedPlan) *Plan {
 	present := make([]bool, len(signers))
 	st := State{
 		ID: published.ID(), Network: published.Network(), XDR: published.Canonical().XDR,
-		Signers: make([]string, 0, len(admitted)), Version: 1, memo: new(renderMemo),
+		Signers: make([]string, 0, len(admitted)), Version: version, memo: new(renderMemo),
 	}
 	for _, a := range admitted {
 		present[a.Signer] = true
@@ -161,7 +199,7 @@ func newPlan(s *Supervisor, published *ledger.AdmittedPlan) *Plan {
 		st.Signers = append(st.Signers, p.addresses[a.Signer])
 	}
 	// Clip: the plan appends to its own copy, never to the admitted plan's.
-	p.view.Store(p.newView(st, known, present, slices.Clip(admitted)))
+	p.view.Store(p.newView(st, published.Envelope(), known, present, slices.Clip(admitted)))
 	p.submission.Store(&Submission{})
 	return p
 }
@@ -346,6 +384,8 @@ func (p *Plan) loop(expired <-chan time.Time) error {
 			return ErrNotFound
 		case <-p.evict:
 			return ErrNotFound
+		case c := <-p.stored:
+			p.onStored(c)
 		case <-p.sup.quit:
 			return ErrStopped
 		}
@@ -367,6 +407,14 @@ func (p *Plan) finish(reason error) {
 	clear(p.subs)
 	p.endErr = reason
 	close(p.done)
+	if reason == ErrNotFound && p.sup.store != nil {
+		// The plan's entry goes with its expiry, from whichever instance
+		// gets there first; the others' deletes find it gone. Its slot in
+		// the cluster's registry frees itself: the registry keeps expiries.
+		if err := p.sup.store.Delete(context.Background(), p.ID()); err != nil {
+			p.sup.log.Warn("plan store: delete an expired plan", "id", p.ID(), "err", err)
+		}
+	}
 	if reason == ErrNotFound {
 		select {
 		case p.sup.reaped <- p:
@@ -376,63 +424,81 @@ func (p *Plan) finish(reason error) {
 }
 
 // merge is Merge inside the actor: deduplicate by signer, check the cap,
-// append, re-encode, publish. Nothing is changed unless everything succeeds.
+// append, re-encode, write through to the store in cluster mode (merging
+// again after each lost race), publish. Nothing is changed unless
+// everything succeeds.
 func (p *Plan) merge(admitted []ledger.Admitted) (State, bool, error) {
-	cur := p.view.Load()
-	var fresh []ledger.Admitted
-	duplicates := 0
 	for _, a := range admitted {
-		if a.Signer < 0 || a.Signer >= len(cur.present) {
+		if a.Signer < 0 || a.Signer >= len(p.addresses) {
 			return State{}, false, errBadSigner
 		}
-		if cur.present[a.Signer] || slices.ContainsFunc(fresh, func(f ledger.Admitted) bool { return f.Signer == a.Signer }) {
+	}
+	var fresh, duplicates int
+	next, _, changed, err := p.persist(func() (*view, *Submission, bool, error) {
+		cur := p.view.Load()
+		next, f, d, err := p.mergedView(cur, admitted)
+		fresh, duplicates = f, d
+		return next, p.submission.Load(), next != nil, err
+	})
+	if err != nil {
+		return State{}, false, err
+	}
+	m := p.sup.metrics
+	if !changed {
+		m.Signatures(metrics.SignatureDuplicate, duplicates)
+		return p.view.Load().state, false, nil
+	}
+	p.view.Store(next)
+	m.Signatures(metrics.SignatureAdmitted, fresh)
+	m.Signatures(metrics.SignatureDuplicate, duplicates)
+	p.broadcast(Event{State: next.state})
+	p.maybeSubmit()
+	return next.state, true, nil
+}
+
+// mergedView is cur with the signatures of admitted whose signers it lacks,
+// appended in order, as the next version; nil when there is none (fresh is
+// 0). It changes nothing.
+func (p *Plan) mergedView(cur *view, admitted []ledger.Admitted) (next *view, fresh, duplicates int, err error) {
+	var added []ledger.Admitted
+	for _, a := range admitted {
+		if cur.present[a.Signer] || slices.ContainsFunc(added, func(f ledger.Admitted) bool { return f.Signer == a.Signer }) {
 			duplicates++
 			continue
 		}
-		fresh = append(fresh, a)
+		added = append(added, a)
 	}
-	m := p.sup.metrics
-	if len(fresh) == 0 {
-		m.Signatures(metrics.SignatureDuplicate, duplicates)
-		return cur.state, false, nil
+	if len(added) == 0 {
+		return nil, 0, duplicates, nil
 	}
-	old := p.env.Signatures()
-	if len(old)+len(fresh) > ledger.MaxSignatures {
-		return State{}, false, ErrSignatureCap
+	old := cur.env.Signatures()
+	if len(old)+len(added) > ledger.MaxSignatures {
+		return nil, 0, 0, ErrSignatureCap
 	}
-	sigs := make([]xdr.DecoratedSignature, 0, len(old)+len(fresh))
+	sigs := make([]xdr.DecoratedSignature, 0, len(old)+len(added))
 	sigs = append(sigs, old...)
-	for _, f := range fresh {
+	for _, f := range added {
 		sigs = append(sigs, f.Sig)
 	}
-	env := ledger.WithSignatures(p.env, sigs)
+	env := ledger.WithSignatures(cur.env, sigs)
 	encoded, err := ledger.EncodeEnvelope(env)
 	if err != nil {
-		return State{}, false, fmt.Errorf("actor: encode the merged envelope: %w", err)
+		return nil, 0, 0, fmt.Errorf("actor: encode the merged envelope: %w", err)
 	}
-
-	p.env = env
-	known := make(map[string]int, len(cur.known)+len(fresh))
+	known := make(map[string]int, len(cur.known)+len(added))
 	maps.Copy(known, cur.known)
 	present := slices.Clone(cur.present)
 	// Clip: appending must not write into the arrays an older version
 	// (perhaps still held by a subscriber) shares.
 	st := State{ID: p.ID(), Network: p.published.Network(), XDR: encoded, Signers: slices.Clip(cur.state.Signers), Version: cur.state.Version + 1, memo: new(renderMemo)}
 	all := slices.Clip(cur.admitted)
-	for _, f := range fresh {
+	for _, f := range added {
 		known[string(f.Sig.Signature)] = f.Signer
 		present[f.Signer] = true
 		st.Signers = append(st.Signers, p.addresses[f.Signer])
 		all = append(all, f)
 	}
-	next := p.newView(st, known, present, all)
-	p.view.Store(next)
-
-	m.Signatures(metrics.SignatureAdmitted, len(fresh))
-	m.Signatures(metrics.SignatureDuplicate, duplicates)
-	p.broadcast(Event{State: next.state})
-	p.maybeSubmit()
-	return next.state, true, nil
+	return p.newView(st, env, known, present, all), len(added), duplicates, nil
 }
 
 // broadcast offers ev to every subscriber; offer never waits.

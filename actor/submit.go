@@ -40,6 +40,13 @@ type Submission struct {
 	// Code and Reason are set when failed: the transaction result code (for
 	// example tx_bad_seq) or the account API's refusal, and a sentence.
 	Code, Reason string
+
+	// seq orders a plan's submission changes (cluster mode: the newest
+	// wins on every instance); tried is the submit-ready envelope of the
+	// last submission started: a failed one is tried again only with
+	// another envelope.
+	seq   uint64
+	tried string
 }
 
 // submitState is the run loop's own record of the plan's submission.
@@ -48,9 +55,6 @@ type submitState struct {
 	inFlight bool
 	// submitted is set for good once the ledger took the transaction.
 	submitted bool
-	// tried is the submit-ready envelope of the last submission started: a
-	// failed one is tried again only with another envelope.
-	tried string
 	// ctx ends when the plan ends (finish cancels it); it bounds every
 	// submission of the plan.
 	ctx    context.Context
@@ -77,10 +81,22 @@ func (p *Plan) SetSubmit(ctx context.Context) error {
 type setSubmitReq struct{ ans chan<- reply[struct{}] }
 
 func (r setSubmitReq) serve(p *Plan) {
-	if cur := p.submission.Load(); !cur.Submit {
+	_, sub, changed, err := p.persist(func() (*view, *Submission, bool, error) {
+		cur := p.submission.Load()
+		if cur.Submit {
+			return nil, nil, false, nil
+		}
 		next := *cur
 		next.Submit = true
-		p.submission.Store(&next)
+		next.seq++
+		return p.view.Load(), &next, true, nil
+	})
+	if err != nil {
+		r.ans <- reply[struct{}]{err: err}
+		return
+	}
+	if changed {
+		p.submission.Store(sub)
 	}
 	p.maybeSubmit()
 	r.ans <- reply[struct{}]{}
@@ -92,24 +108,44 @@ func (r setSubmitReq) refuse(err error) { r.ans <- reply[struct{}]{err: err} }
 // version is ready, none is in flight or has succeeded, and the submit-ready
 // envelope is not the one that last failed. Run loop only; the submission
 // runs on a goroutine of its own and reports through the mailbox.
+//
+// In cluster mode the submission is claimed first: the "pending" state is
+// written through with compare-and-set, so of the instances that see the
+// plan ready at once exactly one wins and submits; the others see its
+// claim (the write they lost to) and leave it.
 func (p *Plan) maybeSubmit() {
 	s := &p.submit
-	if !p.submission.Load().Submit || s.inFlight || s.submitted {
+	var r ReadyEnvelope
+	_, claim, start, err := p.persist(func() (*view, *Submission, bool, error) {
+		cur := p.submission.Load()
+		if !cur.Submit || s.inFlight || s.submitted || cur.State == SubmissionPending || cur.State == SubmissionSubmitted {
+			return nil, nil, false, nil
+		}
+		v := p.view.Load()
+		if !v.state.Ready {
+			return nil, nil, false, nil
+		}
+		// The selection is made once per version and kept with it
+		// (Plan.Ready shares it): at most 20 signatures to weigh and one
+		// encoding.
+		var ok bool
+		var err error
+		if r, ok, err = p.readyOf(v); err != nil || !ok || r.XDR == cur.tried {
+			return nil, nil, false, nil
+		}
+		return v, &Submission{Submit: true, State: SubmissionPending, seq: cur.seq + 1, tried: r.XDR}, true, nil
+	})
+	if err != nil {
+		// The claim could not be written: the next change of the plan
+		// tries again.
+		p.sup.log.Warn("plan store: claim a submission", "id", p.ID(), "err", err)
 		return
 	}
-	v := p.view.Load()
-	if !v.state.Ready {
+	if !start {
 		return
 	}
-	// The selection is made once per version and kept with it (Plan.Ready
-	// shares it): at most 20 signatures to weigh and one encoding.
-	r, ok, err := p.readyOf(v)
-	if err != nil || !ok || r.XDR == s.tried {
-		return
-	}
-	s.inFlight, s.tried = true, r.XDR
-	next := Submission{Submit: true, State: SubmissionPending}
-	p.submission.Store(&next)
+	s.inFlight = true
+	p.submission.Store(claim)
 
 	network, envelope, sup := p.published.Network(), r.XDR, p.sup
 	ctx := s.ctx
@@ -135,20 +171,31 @@ func (r submittedReq) serve(p *Plan) {
 	s := &p.submit
 	s.inFlight = false
 	out := r.out
-	var next Submission
+	var outcome Submission
 	switch out.State {
 	case ledger.SubmitSubmitted:
 		s.submitted = true
-		next = Submission{Submit: true, State: SubmissionSubmitted, Hash: out.Hash, Ledger: out.Ledger}
+		outcome = Submission{Submit: true, State: SubmissionSubmitted, Hash: out.Hash, Ledger: out.Ledger}
 		p.sup.metrics.Submission(metrics.SubmissionSubmitted)
 	case ledger.SubmitFailed:
-		next = Submission{Submit: true, State: SubmissionFailed, Hash: out.Hash, Code: out.Code, Reason: out.Reason}
+		outcome = Submission{Submit: true, State: SubmissionFailed, Hash: out.Hash, Code: out.Code, Reason: out.Reason}
 		p.sup.metrics.Submission(metrics.SubmissionFailed)
 	default:
 		// Abandoned: only the plan's end cancels a submission, and then
 		// this message is not served. Nothing to tell.
 		return
 	}
+	_, _, _, err := p.persist(func() (*view, *Submission, bool, error) {
+		cur := p.submission.Load()
+		outcome.seq, outcome.tried = cur.seq+1, cur.tried
+		return p.view.Load(), &outcome, true, nil
+	})
+	if err != nil {
+		// The outcome happened all the same: this instance tells it; the
+		// others learn it from the next write that gets through.
+		p.sup.log.Warn("plan store: write a submission outcome", "id", p.ID(), "err", err)
+	}
+	next := outcome
 	p.submission.Store(&next)
 	p.sup.log.Info("plan submission", "id", p.ID(), "state", next.State, "hash", next.Hash,
 		"ledger", next.Ledger, "code", next.Code, "tries", out.Tries)

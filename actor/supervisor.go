@@ -53,6 +53,10 @@ type Options struct {
 	// 10); nil is the zero ledger.Submitter, whose every submission fails
 	// with ledger.SubmitCodeUnconfigured.
 	Submitter Submitter
+	// Store is cluster mode's plan store (CONTRACT section 12); nil keeps
+	// plans in this process only. The Supervisor reads its Changes until
+	// Stop; the caller closes the store after Stop.
+	Store Store
 }
 
 // Supervisor owns the registry of plans and their lifecycle (one goroutine).
@@ -65,6 +69,7 @@ type Supervisor struct {
 	metrics        *metrics.Metrics
 	log            *slog.Logger
 	submitter      Submitter
+	store          Store // nil in single mode
 
 	// Channels. Handlers post on mailbox; plan actors post on reaped when their
 	// timer ended them. quit is closed once by Stop and is also every plan's
@@ -95,6 +100,7 @@ func NewSupervisor(opts Options) *Supervisor {
 		metrics:        opts.Metrics,
 		log:            opts.Log,
 		submitter:      opts.Submitter,
+		store:          opts.Store,
 		mailbox:        make(chan supRequest),
 		reaped:         make(chan *Plan),
 		quit:           make(chan struct{}),
@@ -121,6 +127,9 @@ func NewSupervisor(opts Options) *Supervisor {
 		s.submitter = ledger.Submitter{}
 	}
 	go s.run()
+	if s.store != nil {
+		s.running.Go(s.dispatch)
+	}
 	return s
 }
 
@@ -143,6 +152,9 @@ func (s *Supervisor) Stop(ctx context.Context) error {
 // already has PlansPerAccount open plans. Plans past their expiry are swept
 // before either refusal.
 func (s *Supervisor) CheckCapacity(ctx context.Context, account string) error {
+	if s.store != nil {
+		return s.clusterRefusal(account, storeError(s.store.CheckCapacity(ctx, account, s.now(), s.capacity, s.perAccount)))
+	}
 	ans := make(chan reply[struct{}], 1)
 	_, err := ask(ctx, s.mailbox, supRequest(capacityReq{account, ans}), ans, s.quit, s.done, s.gone)
 	return err
@@ -160,7 +172,18 @@ func (s *Supervisor) Open(ctx context.Context) (int, error) {
 
 // Lookup returns the live plan with that id (lowercase hex), or ErrNotFound;
 // a plan past its expiry is swept first and is never returned.
+//
+// In cluster mode it answers ErrUnavailable while the store cannot be
+// reached, reads the plan's entry, and restores here a plan this instance
+// does not hold yet (lookupClustered).
 func (s *Supervisor) Lookup(ctx context.Context, id string) (*Plan, error) {
+	if s.store != nil {
+		return s.lookupClustered(ctx, id)
+	}
+	return s.lookupLocal(ctx, id)
+}
+
+func (s *Supervisor) lookupLocal(ctx context.Context, id string) (*Plan, error) {
 	ans := make(chan reply[*Plan], 1)
 	return ask(ctx, s.mailbox, supRequest(lookupReq{id, ans}), ans, s.quit, s.done, s.gone)
 }
@@ -200,9 +223,12 @@ func (s *Supervisor) create(ctx context.Context, published *ledger.AdmittedPlan,
 	}
 	// The plan and its first view are built here, in the request goroutine,
 	// so the supervisor's serial section is an insert.
-	fresh := newPlan(s, published)
+	fresh := newPlan(s, published, 1)
 	if submit {
-		fresh.submission.Store(&Submission{Submit: true})
+		fresh.submission.Store(&Submission{Submit: true, seq: 1})
+	}
+	if s.store != nil {
+		return s.createClustered(ctx, fresh)
 	}
 	ans := make(chan reply[createResult], 1)
 	r, err := ask(ctx, s.mailbox, supRequest(createReq{fresh, ans}), ans, s.quit, s.done, s.gone)

@@ -475,7 +475,7 @@ func TestCancelledContext(t *testing.T) {
 		// sits on it: the caller leaves at its deadline either way.
 		s := start(t, Options{})
 		f := newFixture(t, 1)
-		p := newPlan(s, f.plan(t, time.Now().Add(time.Hour)))
+		p := newPlan(s, f.plan(t, time.Now().Add(time.Hour)), 1)
 		ctx, cancel := context.WithTimeout(t.Context(), time.Second)
 		defer cancel()
 		if _, _, err := p.Merge(ctx, f.admitted(1)); !errors.Is(err, context.DeadlineExceeded) {

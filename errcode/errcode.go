@@ -78,7 +78,9 @@ const (
 	// Internal: anything that is not one of the client's faults listed
 	// here; its detail goes to the log, never to the client.
 	Internal Code = "INTERNAL"
-	// Unavailable: the relay is shutting down.
+	// Unavailable: the relay is shutting down, or (cluster mode, CONTRACT
+	// section 12) its plan store cannot be reached. A publish answers it
+	// 400 (OnPublish): SPEC's publish route has no 503.
 	Unavailable Code = "UNAVAILABLE"
 	// TooManySubscribers: the plan already has 50 event-stream
 	// subscribers (the stream's plain-text 503).
@@ -249,6 +251,17 @@ type Error struct {
 	Code   Code
 	Reason string
 	cause  error
+	// publish marks an error of the publish route (OnPublish).
+	publish bool
+}
+
+// OnPublish is e as the publish route answers it: SPEC gives publish no 503,
+// so a code whose status is 503 (UNAVAILABLE, CONTRACT section 12) is
+// answered 400 there.
+func OnPublish(e *Error) *Error {
+	c := *e
+	c.publish = true
+	return &c
 }
 
 // New returns an *Error with code and reason.
@@ -265,7 +278,12 @@ func (e *Error) Error() string { return string(e.Code) + ": " + e.Reason }
 func (e *Error) Unwrap() error { return e.cause }
 
 // Status is the HTTP status of e's code (500 for a code not in the table).
-func (e *Error) Status() int { return e.Code.Status() }
+func (e *Error) Status() int {
+	if s := e.Code.Status(); !e.publish || s != statusServiceUnavailable {
+		return s
+	}
+	return statusBadRequest
+}
 
 // CodeOf returns the Code carried by err, or "" when err carries none.
 func CodeOf(err error) Code {
@@ -283,5 +301,9 @@ func StatusOf(err error) int {
 	if err == nil {
 		return 0
 	}
-	return CodeOf(err).Status()
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Status()
+	}
+	return Code("").Status()
 }

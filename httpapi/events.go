@@ -56,6 +56,8 @@ func (s *Server) events(c echo.Context) error {
 		return s.streamRefusal(c, errcode.TooManySubscribers, "too many live listeners; retry shortly")
 	case errors.Is(err, actor.ErrStopped):
 		return s.streamRefusal(c, errcode.Unavailable, "the relay is shutting down")
+	case errors.Is(err, actor.ErrUnavailable):
+		return s.streamRefusal(c, errcode.Unavailable, "the relay's plan store is unreachable; retry shortly")
 	}
 	return err
 }
@@ -72,6 +74,8 @@ func (s *Server) eventsHead(c echo.Context) error {
 		return s.streamRefusal(c, errcode.NotFound, "signing request not found")
 	case errors.Is(err, actor.ErrStopped):
 		return s.streamRefusal(c, errcode.Unavailable, "the relay is shutting down")
+	case errors.Is(err, actor.ErrUnavailable):
+		return s.streamRefusal(c, errcode.Unavailable, "the relay's plan store is unreachable; retry shortly")
 	case err != nil:
 		return err
 	}

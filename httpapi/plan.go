@@ -201,11 +201,11 @@ func (s *Server) publish(c echo.Context) error {
 	if plan, err := s.plans.Lookup(ctx, id); err == nil {
 		return s.republish(c, plan, xdrB64, submit)
 	} else if !errors.Is(err, actor.ErrNotFound) {
-		return s.actorFailure(err)
+		return s.publishFailure(err)
 	}
 	// Guard 5: the relay's limit, then the closing account's.
 	if err := s.plans.CheckCapacity(ctx, closeTx.Account); err != nil {
-		return s.actorFailure(err)
+		return s.publishFailure(err)
 	}
 	// Guard 6: the account API round trip happens here, in the request
 	// goroutine, so the supervisor never waits on I/O.
@@ -234,7 +234,7 @@ func (s *Server) publish(c echo.Context) error {
 	}
 	plan, created, err := create(ctx, published)
 	if err != nil {
-		return s.actorFailure(err)
+		return s.publishFailure(err)
 	}
 	if !created {
 		// A racing publish of the same id won: merge ours into it (guard 4).
@@ -252,14 +252,14 @@ func (s *Server) publish(c echo.Context) error {
 // when asked (a re-publish may set it, never unset it).
 func (s *Server) republish(c echo.Context, plan *actor.Plan, xdrB64 string, submit bool) error {
 	if _, err := s.mergePartial(c.Request().Context(), plan, xdrB64); err != nil {
-		if ce := coded(err); ce != nil && ce.Code != errcode.NotFound {
+		if ce := coded(err); ce != nil && ce.Code != errcode.NotFound && ce.Code != errcode.Unavailable {
 			return errcode.New(errcode.Rejected, ce.Reason)
 		}
-		return err
+		return s.publishFailure(err)
 	}
 	if submit {
 		if err := plan.SetSubmit(c.Request().Context()); err != nil {
-			return s.actorFailure(err)
+			return s.publishFailure(err)
 		}
 	}
 	return c.JSON(http.StatusOK, publishOK{OK: true, ID: plan.ID()})
@@ -357,6 +357,19 @@ func (s *Server) actorFailure(err error) error {
 		return errcode.New(errcode.Rejected, "the envelope would carry more than 20 signatures")
 	case errors.Is(err, actor.ErrStopped):
 		return errcode.New(errcode.Unavailable, "the relay is shutting down")
+	case errors.Is(err, actor.ErrUnavailable):
+		return errcode.Wrap(errcode.Unavailable, "the relay's plan store (NATS) is unreachable; retry shortly", err)
+	}
+	return err
+}
+
+// publishFailure is actorFailure on the publish route, where UNAVAILABLE
+// (the plan store unreachable, CONTRACT section 12, or the relay stopping)
+// is a 400: SPEC's publish route has no 503.
+func (s *Server) publishFailure(err error) error {
+	err = s.actorFailure(err)
+	if ce := coded(err); ce != nil {
+		return errcode.OnPublish(ce)
 	}
 	return err
 }

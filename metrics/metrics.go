@@ -100,6 +100,7 @@ type Metrics struct {
 	mediatorCosign     *prometheus.CounterVec
 	streamEvents       prometheus.Counter
 	submissions        *prometheus.CounterVec
+	store              storeMetrics
 }
 
 // New builds the collectors on a fresh registry, with the Go and process
@@ -139,6 +140,7 @@ func New() *Metrics {
 		submissions: f.NewCounterVec(prometheus.CounterOpts{Namespace: Namespace, Name: "submissions_total",
 			Help: "The relay's submissions of ready plans to the ledger: outcomes (submitted, failed) and retries."}, []string{"result"}),
 	}
+	m.store = newStoreMetrics(reg)
 	for _, r := range []string{SubmissionSubmitted, SubmissionFailed, SubmissionRetried} {
 		m.submissions.WithLabelValues(r)
 	}
@@ -297,4 +299,13 @@ func (m *Metrics) Submission(result string) {
 		return
 	}
 	m.submissions.WithLabelValues(result).Inc()
+}
+
+// PlanRestored raises the open gauge for a plan this instance took from the
+// cluster's store (cluster mode): another instance created it.
+func (m *Metrics) PlanRestored() {
+	if m == nil {
+		return
+	}
+	m.plansOpen.Inc()
 }

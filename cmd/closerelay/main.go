@@ -6,6 +6,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -50,6 +51,9 @@ func run(args []string, getenv func(string) string, stdout, stderr io.Writer) in
 	defer stop()
 	if err := server.Run(ctx, server.Options{Config: cfg, Log: log}); err != nil {
 		log.Error("serve failed", "err", err)
+		if cerr := (*server.ConfigError)(nil); errors.As(err, &cerr) {
+			return exitUsage // cluster mode's bucket on disk, say
+		}
 		return exitFailed
 	}
 	return exitOK
@@ -64,7 +68,8 @@ All configuration comes from the environment: LISTEN_ADDR, OPS_ADDR,
 HORIZON_URL_MAINNET, HORIZON_URL_TESTNET, HORIZON_URL_FUTURENET,
 HORIZON_TIMEOUT, HORIZON_CONCURRENCY, MEDIATOR_SECRET, TRUSTED_PROXY_HOPS,
 RATE_LIMITS, SSE_HEARTBEAT, CORS_ALLOW_ORIGINS, PLANS_PER_ACCOUNT, LOG_LEVEL,
-LOG_FORMAT, SHUTDOWN_TIMEOUT. See README.md for their meaning and defaults.
+LOG_FORMAT, SHUTDOWN_TIMEOUT, PUBLIC_URL, and for cluster mode NATS_URL,
+NATS_BUCKET, NATS_REPLICAS. See README.md for their meaning and defaults.
 
 The command line for people (publish, sign, watch, build, mediator, demo,
 load) is closerelayctl.

@@ -212,9 +212,18 @@ func errorSchema(codes ...errcode.Code) obj {
 // answers groups codes by status: each status's answer lists its codes.
 // Statuses 429 carry Retry-After; 405 carries Allow.
 func errorAnswers(head bool, codes ...errcode.Code) obj {
+	return errorAnswersBy(errcode.Code.Status, head, codes...)
+}
+
+// publishStatus is a code's status on the publish route, which answers 400
+// where other routes answer 503 (errcode.OnPublish).
+func publishStatus(c errcode.Code) int { return errcode.OnPublish(errcode.New(c, "")).Status() }
+
+// errorAnswersBy is errorAnswers with each code's status given by status.
+func errorAnswersBy(status func(errcode.Code) int, head bool, codes ...errcode.Code) obj {
 	byStatus := map[int][]errcode.Code{}
 	for _, c := range codes {
-		byStatus[c.Status()] = append(byStatus[c.Status()], c)
+		byStatus[status(c)] = append(byStatus[status(c)], c)
 	}
 	out := obj{}
 	for status, cs := range byStatus {
@@ -317,9 +326,11 @@ func paths() obj {
 		"Guards 1 to 8 in order (BAD_XDR, BAD_NETWORK, NOT_A_CLOSE, then EXPIRED and SUBMIT_UNSUPPORTED, "+
 			"the re-publish merge (REJECTED), CAPACITY, ACCOUNT_UNREACHABLE, UNSIGNED, CAPACITY or EXPIRED at insert). "+
 			"A re-publish of an open plan merges its signatures and answers the same id; NOT_FOUND only when the plan "+
-			"ends while a re-publish merges. BAD_REQUEST: `submit` present and not a boolean. "+limited(10),
+			"ends while a re-publish merges. BAD_REQUEST: `submit` present and not a boolean. UNAVAILABLE is a 400 "+
+			"here (SPEC: no 503 on publish): the relay is stopping, or in cluster mode its plan store (NATS) is "+
+			"unreachable. "+limited(10),
 		merge(obj{"200": jsonAnswer("Published, or merged into the open plan of the same transaction.", schemaRef("PublishOK"))},
-			errorAnswers(false, publishCodes...))),
+			errorAnswersBy(publishStatus, false, publishCodes...))),
 		"The close transaction, signed by at least one of the account's signers.",
 		obj{"application/json": obj{"schema": schemaRef("PublishRequest")}})
 
@@ -358,10 +369,11 @@ func paths() obj {
 			"content":     obj{"text/plain": obj{"schema": obj{"type": "string", "const": body}}},
 		}
 	}
-	shutdown := text("`UNAVAILABLE`: the relay is shutting down. `TOO_MANY_SUBSCRIBERS`: the plan has 50 subscribers; retry after 5 s.",
+	shutdown := text("`UNAVAILABLE`: the relay is shutting down, or (cluster mode) its plan store is unreachable. "+
+		"`TOO_MANY_SUBSCRIBERS`: the plan has 50 subscribers; retry after 5 s.",
 		"", errcode.Unavailable)
 	shutdown["content"] = obj{"text/plain": obj{"schema": obj{"type": "string", "enum": []string{
-		"the relay is shutting down", "too many live listeners; retry shortly"}}}}
+		"the relay is shutting down", "the relay's plan store is unreachable; retry shortly", "too many live listeners; retry shortly"}}}}
 	shutdown["x-codes"] = []string{string(errcode.Unavailable), string(errcode.TooManySubscribers)}
 	shutdown["headers"] = merge(headers(), obj{"Retry-After": obj{
 		"description": "`5` with TOO_MANY_SUBSCRIBERS; absent when shutting down.",

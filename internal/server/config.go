@@ -32,6 +32,12 @@ type Config struct {
 	LogLevel         slog.Level
 	LogFormat        string
 	ShutdownTimeout  time.Duration
+
+	// Cluster mode (CONTRACT section 12): NATSURLs empty is one process
+	// with its plans in memory, exactly as sections 1 to 11 say.
+	NATSURLs     []string // NATS_URL, comma-separated nats:// URLs
+	NATSBucket   string   // NATS_BUCKET: the JetStream key-value bucket of the plans
+	NATSReplicas int      // NATS_REPLICAS: the bucket's replicas, 1 to 5
 }
 
 // ConfigError names the variable at fault; its message is one line and never
@@ -123,6 +129,18 @@ func ParseEnv(getenv func(string) string) (Config, error) {
 	if mediator.ParseSecretEnv(c.MediatorSecret) != nil {
 		errs = append(errs, &ConfigError{"MEDIATOR_SECRET", "must be a seed of 56 characters starting with S (value not shown)"})
 	}
+	if c.NATSURLs, err = natsURLs(getenv("NATS_URL")); err != nil {
+		errs = append(errs, err)
+	}
+	c.NATSBucket = str("NATS_BUCKET", "closerelay_plans")
+	if !validBucket(c.NATSBucket) {
+		errs = append(errs, &ConfigError{"NATS_BUCKET", fmt.Sprintf("%q is not a bucket name (letters, digits, - and _)", c.NATSBucket)})
+	}
+	// JetStream replicates a stream on at most 5 servers.
+	replicas := str("NATS_REPLICAS", "1")
+	if c.NATSReplicas, err = strconv.Atoi(replicas); err != nil || c.NATSReplicas < 1 || c.NATSReplicas > 5 {
+		errs = append(errs, &ConfigError{"NATS_REPLICAS", fmt.Sprintf("%q is not a whole number from 1 to 5", replicas)})
+	}
 	if c.PublicURL, err = publicURL(getenv("PUBLIC_URL")); err != nil {
 		errs = append(errs, err)
 	}
@@ -171,4 +189,36 @@ func publicURL(v string) (string, error) {
 		return "", bad
 	}
 	return strings.TrimRight(v, "/"), nil
+}
+
+// natsURLs checks NATS_URL (CONTRACT section 12): empty, or comma-separated
+// nats:// (or tls://) URLs with a host. The URLs may carry credentials, so
+// an error never shows the value.
+func natsURLs(v string) ([]string, error) {
+	if strings.TrimSpace(v) == "" {
+		return nil, nil
+	}
+	var urls []string
+	for _, raw := range strings.Split(v, ",") {
+		raw = strings.TrimSpace(raw)
+		u, err := url.Parse(raw)
+		if err != nil || (u.Scheme != "nats" && u.Scheme != "tls") || u.Host == "" {
+			return nil, &ConfigError{"NATS_URL", "must be comma-separated nats:// or tls:// URLs with a host (value not shown: it may hold credentials)"}
+		}
+		urls = append(urls, raw)
+	}
+	return urls, nil
+}
+
+// validBucket reports whether name is a JetStream key-value bucket name.
+func validBucket(name string) bool {
+	if name == "" {
+		return false
+	}
+	for _, r := range name {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_') {
+			return false
+		}
+	}
+	return true
 }

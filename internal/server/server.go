@@ -27,6 +27,7 @@ import (
 	"github.com/closerelay/closerelay/ledger"
 	"github.com/closerelay/closerelay/mediator"
 	"github.com/closerelay/closerelay/metrics"
+	"github.com/closerelay/closerelay/planstore"
 )
 
 // Production limits of SPEC "Limits" that Options may lower for a test.
@@ -87,6 +88,7 @@ type Relay struct {
 
 	cfg      Config
 	log      *slog.Logger
+	store    *planstore.Store // cluster mode's; nil in single mode
 	apiSrv   *bounds.Server
 	opsSrv   *bounds.Server
 	draining atomic.Bool
@@ -113,10 +115,31 @@ func Start(opts Options) (*Relay, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
+	m := opts.Metrics
+	if m == nil {
+		m = metrics.New()
+	}
 	lis, opsLis := opts.Listener, opts.OpsListener
+	closeGiven := func() {
+		for _, l := range []net.Listener{lis, opsLis} {
+			if l != nil {
+				_ = l.Close()
+			}
+		}
+	}
+	var store *planstore.Store
+	if len(cfg.NATSURLs) > 0 {
+		var err error
+		if store, err = openStore(cfg, m, log); err != nil {
+			closeGiven()
+			return nil, err
+		}
+	}
 	if lis == nil {
 		l, err := net.Listen("tcp", cfg.ListenAddr)
 		if err != nil {
+			closeGiven()
+			closeStore(store)
 			return nil, fmt.Errorf("listen on LISTEN_ADDR %s: %w", cfg.ListenAddr, err)
 		}
 		lis = l
@@ -125,15 +148,12 @@ func Start(opts Options) (*Relay, error) {
 		l, err := net.Listen("tcp", cfg.OpsAddr)
 		if err != nil {
 			_ = lis.Close()
+			closeStore(store)
 			return nil, fmt.Errorf("listen on OPS_ADDR %s: %w", cfg.OpsAddr, err)
 		}
 		opsLis = l
 	}
 
-	m := opts.Metrics
-	if m == nil {
-		m = metrics.New()
-	}
 	m.BuildInfo(buildinfo.Version(), buildinfo.Revision(), buildinfo.GoVersion())
 	accounts := opts.Accounts
 	if accounts == nil {
@@ -169,7 +189,12 @@ func Start(opts Options) (*Relay, error) {
 		Metrics: m,
 		cfg:     cfg,
 		log:     log,
+		store:   store,
 		failed:  make(chan error, 2),
+	}
+	var plans actor.Store // a nil *planstore.Store must stay a nil interface
+	if store != nil {
+		plans = store
 	}
 	r.Plans = actor.NewSupervisor(actor.Options{
 		Capacity:        or(opts.Capacity, Capacity),
@@ -179,6 +204,7 @@ func Start(opts Options) (*Relay, error) {
 		Metrics:         m,
 		Log:             log,
 		Submitter:       submitter,
+		Store:           plans,
 	})
 	r.API = httpapi.New(httpapi.Options{
 		Plans:            r.Plans,
@@ -201,9 +227,43 @@ func Start(opts Options) (*Relay, error) {
 	r.opsSrv = bounds.NewServer(r.opsRoutes(), bounds.OpsIdleTimeout)
 	go func() { r.failed <- r.apiSrv.Serve(lis) }()
 	go func() { r.failed <- r.opsSrv.Serve(opsLis) }()
+	mode := "single"
+	if store != nil {
+		mode = "cluster"
+	}
 	log.Info("closerelay serving", "api", lis.Addr().String(), "ops", opsLis.Addr().String(),
-		"version", buildinfo.Version(), "revision", buildinfo.Revision())
+		"version", buildinfo.Version(), "revision", buildinfo.Revision(), "mode", mode)
 	return r, nil
+}
+
+// storeOpenTimeout bounds the wait for NATS at start: a relay that cannot
+// reach it exits (1) and its supervisor restarts it, rather than serving
+// UNAVAILABLE from the first request.
+const storeOpenTimeout = 15 * time.Second
+
+// openStore connects cluster mode's plan store (CONTRACT section 12). A
+// bucket that exists with file storage is a *ConfigError (exit 2).
+func openStore(cfg Config, m *metrics.Metrics, log *slog.Logger) (*planstore.Store, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), storeOpenTimeout)
+	defer cancel()
+	store, err := planstore.Open(ctx, planstore.Options{
+		URLs: cfg.NATSURLs, Bucket: cfg.NATSBucket, Replicas: cfg.NATSReplicas,
+		Name: "closerelay", Log: log, Metrics: m,
+	})
+	if errors.Is(err, planstore.ErrFileStorage) {
+		return nil, &ConfigError{"NATS_BUCKET", err.Error()}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("cluster mode: %w", err)
+	}
+	log.Info("plan store ready", "bucket", cfg.NATSBucket, "replicas", cfg.NATSReplicas)
+	return store, nil
+}
+
+func closeStore(s *planstore.Store) {
+	if s != nil {
+		s.Close()
+	}
 }
 
 func or(v, def int) int {
@@ -221,6 +281,10 @@ func (r *Relay) opsRoutes() http.Handler {
 	ops.HandleFunc("GET /readyz", func(w http.ResponseWriter, _ *http.Request) {
 		if r.draining.Load() {
 			http.Error(w, "draining", http.StatusServiceUnavailable)
+			return
+		}
+		if r.store != nil && !r.store.Available() {
+			http.Error(w, "plan store unreachable", http.StatusServiceUnavailable)
 			return
 		}
 		_, _ = w.Write([]byte("ready\n"))
@@ -259,6 +323,7 @@ func (r *Relay) stop() error {
 	stopCtx, cancelStop := context.WithTimeout(context.Background(), actorStopTimeout)
 	defer cancelStop()
 	plansErr := r.Plans.Stop(stopCtx)
+	closeStore(r.store) // after the plans: their last writes go through
 	opsCtx, cancelOps := context.WithTimeout(context.Background(), opsStopTimeout)
 	defer cancelOps()
 	_, _ = r.opsSrv.Drain(opsCtx)

@@ -1,0 +1,240 @@
+package actor
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/closerelay/closerelay/planstore"
+)
+
+// memStore is a Store in memory with the semantics the actor relies on
+// (compare-and-set on revisions, the registry's limits), shared by several
+// supervisors as NATS is shared by several instances. Its watch delivers a
+// change only when the test says so (deliver), so that a test decides
+// which instance has seen what, and a lost race happens for certain.
+type memStore struct {
+	mu        sync.Mutex
+	entries   map[string]planstore.Entry
+	rev       uint64
+	conflicts int
+	changes   chan planstore.Change
+}
+
+func newMemStore() *memStore {
+	return &memStore{entries: map[string]planstore.Entry{}, changes: make(chan planstore.Change)}
+}
+
+func (m *memStore) Available() bool { return true }
+
+func (m *memStore) Get(_ context.Context, id string) (planstore.Entry, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	e, ok := m.entries[id]
+	if !ok {
+		return planstore.Entry{}, planstore.ErrNotFound
+	}
+	return e, nil
+}
+
+func (m *memStore) Create(ctx context.Context, id string, value []byte) (uint64, error) {
+	return m.Update(ctx, id, value, 0)
+}
+
+func (m *memStore) Update(_ context.Context, id string, value []byte, revision uint64) (uint64, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if e := m.entries[id]; e.Revision != revision {
+		m.conflicts++
+		return 0, planstore.ErrConflict
+	}
+	m.rev++
+	m.entries[id] = planstore.Entry{Value: value, Revision: m.rev}
+	return m.rev, nil
+}
+
+func (m *memStore) Delete(_ context.Context, id string) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	delete(m.entries, id)
+	return nil
+}
+
+func (m *memStore) CheckCapacity(context.Context, string, time.Time, int, int) error { return nil }
+
+func (m *memStore) Reserve(context.Context, string, string, time.Time, time.Time, int, int) error {
+	return nil
+}
+
+func (m *memStore) Changes() <-chan planstore.Change { return m.changes }
+
+// memInstance is one instance's handle on the shared store: its own watch.
+type memInstance struct {
+	*memStore
+	changes chan planstore.Change
+}
+
+func (m memInstance) Changes() <-chan planstore.Change { return m.changes }
+
+// deliver hands instance i the entry of id as its watch would.
+func (m memInstance) deliver(t *testing.T, id string) {
+	t.Helper()
+	e, err := m.Get(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.changes <- planstore.Change{ID: id, Value: e.Value, Revision: e.Revision}
+}
+
+func clusterPair(t *testing.T) (*memStore, [2]memInstance, [2]*Supervisor) {
+	t.Helper()
+	shared := newMemStore()
+	var inst [2]memInstance
+	var sups [2]*Supervisor
+	for i := range inst {
+		inst[i] = memInstance{shared, make(chan planstore.Change)}
+		sups[i] = start(t, Options{Store: inst[i]})
+	}
+	return shared, inst, sups
+}
+
+// TestClusterMergeAfterLostRace: instance B holds the plan at an old
+// revision when it merges; its compare-and-set loses to A's write, and it
+// re-reads, merges again and writes the union, which every instance then
+// answers.
+func TestClusterMergeAfterLostRace(t *testing.T) {
+	shared, _, sups := clusterPair(t)
+	a, b := sups[0], sups[1]
+	f := newFixture(t, 1)
+	ctx := context.Background()
+	pa := create(t, a, f, time.Now().Add(time.Hour), 0)
+	pb, err := b.Lookup(ctx, f.id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := pa.Merge(ctx, f.admitted(1)); err != nil {
+		t.Fatal(err)
+	}
+	// B has not seen A's merge: its write expects the first revision.
+	st, changed, err := pb.Merge(ctx, f.admitted(2))
+	if err != nil || !changed {
+		t.Fatalf("merge on B: changed=%v err=%v", changed, err)
+	}
+	if shared.conflicts != 1 {
+		t.Fatalf("%d conflicts, want the 1 lost race", shared.conflicts)
+	}
+	checkEnvelope(t, f, st, 0, 1, 2)
+	if st.Version != 3 {
+		t.Fatalf("version %d after two merges, want 3", st.Version)
+	}
+	// A catches up on its next lookup.
+	pa2, err := a.Lookup(ctx, f.id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := pa2.Snapshot(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !equalState(got, st) {
+		t.Fatalf("A answers version %d %v, want B's %d %v", got.Version, got.Signers, st.Version, st.Signers)
+	}
+	// A replay of a signer that only the other instance admitted is
+	// recognised as such.
+	if _, changed, err := pa2.Merge(ctx, f.admitted(2)); err != nil || changed {
+		t.Fatalf("replay on A: changed=%v err=%v", changed, err)
+	}
+}
+
+// TestClusterWatchFeedsSubscribers: a change written by another instance
+// reaches this instance's subscribers through the watch, newest first.
+func TestClusterWatchFeedsSubscribers(t *testing.T) {
+	_, inst, sups := clusterPair(t)
+	a, b := sups[0], sups[1]
+	f := newFixture(t, 2)
+	ctx := context.Background()
+	pa := create(t, a, f, time.Now().Add(time.Hour), 0)
+	pb, err := b.Lookup(ctx, f.id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sub, err := pb.Subscribe(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sub.Close()
+	if ev := <-sub.C(); ev.State.Version != 1 {
+		t.Fatalf("first event version %d", ev.State.Version)
+	}
+	if _, _, err := pa.Merge(ctx, f.admitted(1, 2)); err != nil {
+		t.Fatal(err)
+	}
+	inst[1].deliver(t, f.id)
+	ev := <-sub.C()
+	checkEnvelope(t, f, ev.State, 0, 1, 2)
+	if ev.State.Version != 2 || ev.State.Weight != 3 {
+		t.Fatalf("event version %d weight %d, want 2 and 3", ev.State.Version, ev.State.Weight)
+	}
+	// An older change arriving late changes nothing.
+	if _, _, err := pb.Merge(ctx, f.admitted(3)); err != nil {
+		t.Fatal(err)
+	}
+	if ev := <-sub.C(); ev.State.Version != 3 {
+		t.Fatalf("version %d after B's own merge, want 3", ev.State.Version)
+	}
+}
+
+// TestClusterRestoredPlanKeepsItsParts: a plan restored from its record has
+// the parts the publishing instance admitted: threshold, expiry, account,
+// version and submission.
+func TestClusterRestoredPlanKeepsItsParts(t *testing.T) {
+	_, _, sups := clusterPair(t)
+	a, b := sups[0], sups[1]
+	f := newFixture(t, 3)
+	ctx := context.Background()
+	expiry := time.Now().Add(time.Hour).Truncate(time.Second)
+	pa, created, err := a.CreateSubmitting(ctx, f.plan(t, expiry, 0))
+	if err != nil || !created {
+		t.Fatal(created, err)
+	}
+	want, _ := pa.Snapshot(ctx)
+	pb, err := b.Lookup(ctx, f.id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := pb.Snapshot(ctx)
+	if !equalState(got, want) || got.Threshold != want.Threshold || got.Weight != want.Weight {
+		t.Fatalf("restored %+v, want %+v", got, want)
+	}
+	if !pb.Expiry().Equal(expiry) || pb.published.Account() != f.account || !pb.Submission().Submit {
+		t.Fatalf("restored expiry %v account %s submit %v", pb.Expiry(), pb.published.Account(), pb.Submission().Submit)
+	}
+}
+
+// TestClusterStoreUnreachable: every call that needs the store answers
+// ErrUnavailable, and nothing changes.
+func TestClusterStoreUnreachable(t *testing.T) {
+	down := &downStore{memStore: newMemStore()}
+	s := start(t, Options{Store: down})
+	f := newFixture(t, 4)
+	ctx := context.Background()
+	if _, _, err := s.Create(ctx, f.plan(t, time.Now().Add(time.Hour))); !errors.Is(err, ErrUnavailable) {
+		t.Fatalf("create: %v", err)
+	}
+	if _, err := s.Lookup(ctx, f.id); !errors.Is(err, ErrUnavailable) {
+		t.Fatalf("lookup: %v", err)
+	}
+	if err := s.CheckCapacity(ctx, f.account); !errors.Is(err, ErrUnavailable) {
+		t.Fatalf("check: %v", err)
+	}
+}
+
+type downStore struct{ *memStore }
+
+func (downStore) Available() bool { return false }
+
+func (downStore) CheckCapacity(context.Context, string, time.Time, int, int) error {
+	return planstore.ErrUnavailable
+}
