@@ -118,10 +118,10 @@ type Plan struct {
 type view struct {
 	state    State
 	env      xdr.TransactionEnvelope // the envelope of state.XDR, decoded
-	known    map[string]int    // signature bytes → signer index
-	present  []bool            // by signer index: its signature is in the envelope
-	admitted []ledger.Admitted // the envelope's signatures, in envelope (admission) order
-	ready    readyMemo         // this version's submit-ready envelope, made on first demand
+	known    map[string]int          // signature bytes → signer index
+	present  []bool                  // by signer index: its signature is in the envelope
+	admitted []ledger.Admitted       // the envelope's signatures, in envelope (admission) order
+	ready    readyMemo               // this version's submit-ready envelope, made on first demand
 }
 
 // readyMemo holds one version's submit-ready envelope, selected and encoded

@@ -16,9 +16,9 @@ import (
 
 	"github.com/closerelay/closerelay/internal/natstest"
 	"github.com/closerelay/closerelay/ledger"
+	"github.com/closerelay/closerelay/ledger/ledgertest"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
-	"github.com/closerelay/closerelay/ledger/ledgertest"
 	"github.com/stellar/go-stellar-sdk/keypair"
 )
 
