@@ -11,7 +11,7 @@ REVISION  ?= $(shell git rev-parse HEAD 2>/dev/null || echo unknown)
 BUILDINFO := github.com/closerelay/closerelay/internal/buildinfo
 LDFLAGS   := -X $(BUILDINFO).version=$(VERSION) -X $(BUILDINFO).revision=$(REVISION)
 
-.PHONY: all build run demo test lint bench fuzz deploy-check bench-load bench-hostile clean
+.PHONY: all build run demo test test-cluster lint bench fuzz deploy-check bench-load bench-hostile clean
 
 all: build
 
@@ -29,6 +29,13 @@ demo: build
 test:
 	$(GO) vet ./...
 	$(GO) test -race -count=1 ./...
+
+# Cluster mode end to end (CONTRACT section 12): three relays, a three-node
+# NATS cluster and Debian's HAProxy on loopback, a relay killed, a NATS
+# server lost, a rolling restart; about 10 s once built. Installs haproxy
+# when missing (internal/clustertest/run.sh).
+test-cluster:
+	bash internal/clustertest/run.sh
 
 $(GOBIN)/staticcheck:
 	$(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
@@ -68,7 +75,8 @@ bench-load:
 bench-hostile:
 	bash loadkit/hostile.sh
 
-# Validates every deploy artifact with a real tool (promtool, systemd-analyze,
-# strict decoding into k8s.io/api types); installs promtool from Debian if absent.
+# Validates every deploy artifact with a real tool (promtool, haproxy -c,
+# systemd-analyze, kustomize and strict decoding into k8s.io/api types);
+# installs promtool, haproxy and systemd from Debian if absent.
 deploy-check:
 	bash deploy/check.sh
