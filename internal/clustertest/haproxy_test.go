@@ -179,7 +179,9 @@ func summarize(ds []time.Duration) latency {
 	}
 	s := slices.Clone(ds)
 	slices.Sort(s)
-	at := func(q float64) string { return s[min(len(s)-1, int(q*float64(len(s))))].Round(10 * time.Microsecond).String() }
+	at := func(q float64) string {
+		return s[min(len(s)-1, int(q*float64(len(s))))].Round(10 * time.Microsecond).String()
+	}
 	return latency{N: len(s), P50: at(0.50), P99: at(0.99)}
 }
 
