@@ -114,6 +114,44 @@
 // A re-publish of an open plan is a merge, not a new plan: Create hands back
 // the live plan whatever the limits and the new publish's expiry.
 //
+// # Cluster mode
+//
+// With Options.Store set (CONTRACT section 12), the plans live in the
+// store, shared by every instance, and the registry is this instance's cache
+// of the plans it has served, each with its actor. Everything above holds
+// per instance; what changes:
+//
+//   - The plan's loop writes each change through to the store with
+//     compare-and-set on the entry's revision (Plan.rev) before it answers
+//     and before it publishes the new view. A lost race re-reads the entry,
+//     takes it in, and merges again: merges are unions keyed by signer, so
+//     they commute, and no sign answered 200 anywhere is ever dropped. This
+//     is the one place the loop waits on I/O, bounded by the store's
+//     timeout; a store that cannot be reached answers ErrUnavailable and
+//     changes nothing.
+//   - The capacity and PLANS_PER_ACCOUNT are the store's: CheckCapacity
+//     reads its registry, and Create reserves a slot there atomically
+//     (guard 8) and writes the plan with a create, in the request
+//     goroutine, before the Supervisor registers it. The registry here
+//     enforces no limit.
+//   - Lookup reads the entry (one round trip) so that every answer reflects
+//     the store as it stood when the request came: a plan this instance
+//     holds takes the entry in first when its revision is newer; a plan it
+//     does not hold is restored from it (ledger.RestorePlan) and registered.
+//   - One watch per instance (Store.Changes) follows every entry; the
+//     Supervisor hands each change to the plan it concerns through a
+//     one-slot, newest-wins channel (Plan.stored), so a busy plan never holds
+//     up the watch, and the plan's subscribers receive other instances'
+//     changes. A plan reads its entry once more as its loop starts, for a
+//     change that came before it was registered.
+//   - Versions are the cluster's: the entry carries the version, and a
+//     change taken in keeps it. Each instance arms its own expiry timer from
+//     the entry's expiry; the first to fire deletes the entry.
+//   - A submission is claimed by writing "pending" through with
+//     compare-and-set: of the instances that see the plan ready at once,
+//     the one whose write wins submits, and its outcome is written through
+//     the same way for the others to tell their subscribers.
+//
 // Stop closes the Supervisor to new calls, ends every plan (subscribers see
 // their channels close without Expired), empties the registry and the account
 // counts, and waits for all goroutines of the package to return.

@@ -361,6 +361,14 @@ func (p *Plan) run() {
 	defer timer.Stop()
 	// A submission lives no longer than its plan: finish cancels this.
 	p.submit.ctx, p.submit.cancel = context.WithCancel(context.Background())
+	if p.sup.store != nil {
+		// A change written between the read this plan was made from and its
+		// registration found no plan to go to: read the entry once more,
+		// now that every later change comes here.
+		if err := p.reload(); err != nil {
+			p.sup.log.Warn("plan store: read a plan as it starts", "id", p.ID(), "err", err)
+		}
+	}
 	p.maybeSubmit() // a plan born to submit may be ready from its first version
 	p.finish(p.loop(timer.C))
 }
