@@ -1,18 +1,13 @@
 package check
 
 import (
-	"bufio"
 	"context"
 	"debug/elf"
-	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -20,9 +15,6 @@ import (
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
 )
-
-// nonrootUID is distroless's "nonroot", the image's USER.
-const nonrootUID = 65532
 
 // TestBinaryServesProbesAndMetrics builds closerelay the way the
 // Containerfile does (or takes CLOSERELAY_BIN, e.g. a binary copied out of
@@ -35,85 +27,14 @@ func TestBinaryServesProbesAndMetrics(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the service")
 	}
-	// Not t.TempDir: its parent directory is 0700, so the unprivileged user
-	// the binary runs as below could not reach the binary inside it.
-	dir, err := os.MkdirTemp("", "closerelay-binary-test-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = os.RemoveAll(dir) })
-	bin := os.Getenv("CLOSERELAY_BIN")
-	if bin == "" {
-		bin = filepath.Join(dir, "closerelay")
-		// The Containerfile's build line.
-		cmd := exec.Command("go", "build", "-trimpath", "-buildvcs=false", "-ldflags", "-s -w", "-o", bin, "./cmd/closerelay")
-		cmd.Dir = repoRoot
-		cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOOS=linux")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("go build ./cmd/closerelay (as in deploy/Containerfile): %v\n%s", err, out)
-		}
-	}
+	bin := relayBinary(t)
 	checkStatic(t, bin)
 
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, bin)
-	cmd.Env = []string{
-		"LISTEN_ADDR=127.0.0.1:0",
-		"OPS_ADDR=127.0.0.1:0",
-		"LOG_FORMAT=json",
-		"LOG_LEVEL=info",
-		"SHUTDOWN_TIMEOUT=15s",
-		// Never reached: no request below needs the account API.
-		"HORIZON_URL_MAINNET=http://127.0.0.1:9",
-		"HORIZON_URL_TESTNET=http://127.0.0.1:9",
-		"HORIZON_URL_FUTURENET=http://127.0.0.1:9",
-	}
-	if os.Geteuid() == 0 {
-		// Run as the image's user: proves nothing needs root.
-		if err := os.Chmod(dir, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: nonrootUID, Gid: nonrootUID}}
-	}
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = cmd.Process.Kill() }()
-
-	// Read the log: the "serving" line names both listeners.
-	var logMu sync.Mutex
-	var logLines []string
-	addrs := make(chan [2]string, 1)
-	go func() {
-		sc := bufio.NewScanner(stderr)
-		for sc.Scan() {
-			logMu.Lock()
-			logLines = append(logLines, sc.Text())
-			logMu.Unlock()
-			var rec struct{ Msg, API, Ops string }
-			if json.Unmarshal(sc.Bytes(), &rec) == nil && rec.Msg == "closerelay serving" {
-				addrs <- [2]string{rec.API, rec.Ops}
-			}
-		}
-	}()
-	dumpLog := func() {
-		logMu.Lock()
-		defer logMu.Unlock()
-		t.Logf("service log:\n%s", strings.Join(logLines, "\n"))
-	}
-	var api, ops string
-	select {
-	case a := <-addrs:
-		api, ops = "http://"+a[0], "http://"+a[1]
-	case <-time.After(20 * time.Second):
-		dumpLog()
-		t.Fatal(`no "closerelay serving" log line within 20 s`)
-	}
+	relay := startRelay(t, ctx, bin)
+	api, ops := relay.api, relay.ops
+	dumpLog := func() { relay.dumpLog(t) }
 
 	client := &http.Client{Timeout: 5 * time.Second}
 	get := func(method, url, body string) (int, string) {
@@ -219,13 +140,11 @@ func TestBinaryServesProbesAndMetrics(t *testing.T) {
 	// SIGTERM: drain and exit 0, well within TimeoutStopSec (20 s) and the
 	// pod's grace period (30 s, of which preStop takes 5).
 	start := time.Now()
-	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+	if err := relay.cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
 	select {
-	case err := <-done:
+	case err := <-relay.exited:
 		var ee *exec.ExitError
 		if errors.As(err, &ee) || err != nil {
 			dumpLog()

@@ -2,6 +2,7 @@ package check
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	sigsjson "sigs.k8s.io/json"
 	"sigs.k8s.io/yaml"
 )
 
@@ -30,8 +32,7 @@ func readFile(t *testing.T, path string) []byte {
 }
 
 // decodeStrict decodes one YAML document into out, refusing unknown or
-// duplicate fields (sigs.k8s.io/yaml converts to JSON and decodes with
-// DisallowUnknownFields, as the API server's strict field validation does).
+// duplicate fields (see unmarshalStrict).
 func decodeStrict(t *testing.T, path string, out any) {
 	t.Helper()
 	if err := decodeStrictErr(path, out); err != nil {
@@ -47,10 +48,27 @@ func decodeStrictErr(path string, out any) error {
 	if docs := splitYAMLDocs(b); len(docs) != 1 {
 		return fmt.Errorf("%s: want exactly one YAML document, found %d", path, len(docs))
 	}
-	if err := yaml.UnmarshalStrict(b, out); err != nil {
+	if err := unmarshalStrict(b, out); err != nil {
 		return fmt.Errorf("%s: strict decode: %w", path, err)
 	}
 	return nil
+}
+
+// unmarshalStrict decodes YAML into out as the API server's strict field
+// validation does: converted to JSON (duplicate keys refused), then decoded
+// with object keys matched case-sensitively and unknown fields refused.
+// encoding/json alone, which sigs.k8s.io/yaml's UnmarshalStrict uses, would
+// take "maxsize" for "maxSize", a key Helm and the API server both ignore.
+func unmarshalStrict(b []byte, out any) error {
+	j, err := yaml.YAMLToJSONStrict(b)
+	if err != nil {
+		return err
+	}
+	strict, err := sigsjson.UnmarshalStrict(j, out)
+	if err != nil {
+		return err
+	}
+	return errors.Join(strict...)
 }
 
 // splitYAMLDocs returns the non-empty documents of a YAML stream.

@@ -23,12 +23,14 @@ import (
 // manifests decodes every file of deploy/kubernetes strictly into its
 // official type; a field the API does not know fails here.
 type manifests struct {
-	deploy  appsv1.Deployment
-	service corev1.Service
-	pdb     policyv1.PodDisruptionBudget
-	netpol  networkingv1.NetworkPolicy
-	monitor monitoringv1.ServiceMonitor
-	kustom  kustomization
+	deploy    appsv1.Deployment
+	service   corev1.Service
+	pdb       policyv1.PodDisruptionBudget
+	netpol    networkingv1.NetworkPolicy
+	monitor   monitoringv1.ServiceMonitor
+	rule      monitoringv1.PrometheusRule
+	dashboard corev1.ConfigMap
+	kustom    kustomization
 }
 
 // kustomization mirrors the kustomize.config.k8s.io/v1beta1 fields used.
@@ -37,6 +39,15 @@ type kustomization struct {
 	Kind       string   `json:"kind"`
 	Namespace  string   `json:"namespace"`
 	Resources  []string `json:"resources"`
+	Patches    []struct {
+		Path   string `json:"path"`
+		Target *struct {
+			Group   string `json:"group"`
+			Version string `json:"version"`
+			Kind    string `json:"kind"`
+			Name    string `json:"name"`
+		} `json:"target"`
+	} `json:"patches"`
 }
 
 func loadManifests(t *testing.T) *manifests {
@@ -48,6 +59,8 @@ func loadManifests(t *testing.T) *manifests {
 	decodeStrict(t, filepath.Join(dir, "pdb.yaml"), &m.pdb)
 	decodeStrict(t, filepath.Join(dir, "networkpolicy.yaml"), &m.netpol)
 	decodeStrict(t, filepath.Join(dir, "servicemonitor.yaml"), &m.monitor)
+	decodeStrict(t, filepath.Join(dir, "prometheusrule.yaml"), &m.rule)
+	decodeStrict(t, filepath.Join(dir, "grafana-dashboard.yaml"), &m.dashboard)
 	decodeStrict(t, filepath.Join(dir, "kustomization.yaml"), &m.kustom)
 	for _, c := range []struct {
 		got       metav1.TypeMeta
@@ -58,6 +71,8 @@ func loadManifests(t *testing.T) *manifests {
 		{m.pdb.TypeMeta, "policy/v1", "PodDisruptionBudget"},
 		{m.netpol.TypeMeta, "networking.k8s.io/v1", "NetworkPolicy"},
 		{m.monitor.TypeMeta, "monitoring.coreos.com/v1", "ServiceMonitor"},
+		{m.rule.TypeMeta, "monitoring.coreos.com/v1", "PrometheusRule"},
+		{m.dashboard.TypeMeta, "v1", "ConfigMap"},
 	} {
 		if c.got.APIVersion != c.api || c.got.Kind != c.kind {
 			t.Errorf("got %s/%s, want %s/%s", c.got.APIVersion, c.got.Kind, c.api, c.kind)
@@ -309,10 +324,11 @@ func TestReplicasAndAffinity(t *testing.T) {
 	if m.deploy.Spec.Replicas != nil {
 		replicas = *m.deploy.Spec.Replicas
 	}
-	// Plans live in one process's memory. More than one replica needs
-	// routing by plan id, which neither a Service nor this repo provides.
+	// Single mode: plans live in one process's memory, and neither a
+	// Service nor an ingress can route by plan id. More replicas are cluster
+	// mode's (deploy/kubernetes-cluster, TestClusterOverlay).
 	if replicas != 1 {
-		t.Errorf("replicas = %d: plans are per-instance memory; keep 1 until plan-aware routing exists", replicas)
+		t.Errorf("replicas = %d: plans are per-instance memory in single mode; raise them in deploy/kubernetes-cluster with NATS_URL", replicas)
 	}
 	if m.deploy.Spec.Strategy.Type != appsv1.RecreateDeploymentStrategyType {
 		t.Errorf("strategy %q: a rolling update runs two instances at once and splits new plans between them", m.deploy.Spec.Strategy.Type)
@@ -373,8 +389,13 @@ func TestPodDisruptionBudget(t *testing.T) {
 
 func TestNetworkPolicy(t *testing.T) {
 	m := loadManifests(t)
-	c := m.container(t)
-	np := m.netpol.Spec
+	checkNetworkPolicy(t, m.container(t), m.netpol.Spec)
+}
+
+// checkNetworkPolicy holds in both modes: the cluster overlay only adds an
+// egress rule.
+func checkNetworkPolicy(t *testing.T, c *corev1.Container, np networkingv1.NetworkPolicySpec) {
+	t.Helper()
 	if !slices.Contains(np.PolicyTypes, networkingv1.PolicyTypeIngress) || !slices.Contains(np.PolicyTypes, networkingv1.PolicyTypeEgress) {
 		t.Errorf("policyTypes %v: want Ingress and Egress", np.PolicyTypes)
 	}
@@ -471,6 +492,7 @@ func TestStrictDecodeRefusesUnknownFields(t *testing.T) {
 		"top.yaml":    "apiVersion: apps/v1\nkind: Deployment\nspec:\n  replica: 1\n",
 		"nested.yaml": "apiVersion: apps/v1\nkind: Deployment\nspec:\n  template:\n    spec:\n      containers:\n        - name: x\n          readinesProbe: {}\n",
 		"dup.yaml":    "apiVersion: apps/v1\nkind: Deployment\nkind: Deployment\n",
+		"case.yaml":   "apiVersion: apps/v1\nkind: Deployment\nspec:\n  Replicas: 1\n",
 	} {
 		path := filepath.Join(dir, name)
 		if err := os.WriteFile(path, []byte(doc), 0o600); err != nil {

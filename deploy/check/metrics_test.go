@@ -38,6 +38,11 @@ var serviceMetrics = map[string]metricInfo{
 	"closerelay_account_api_duration_seconds": {dto.MetricType_HISTOGRAM, []string{"network", "outcome"}},
 	"closerelay_mediator_cosign_total":        {dto.MetricType_COUNTER, []string{"result"}},
 	"closerelay_submissions_total":            {dto.MetricType_COUNTER, []string{"result"}},
+	// The plan store's (metrics/store.go): exported in both modes, at zero
+	// and with closerelay_store_available at 1 in single mode.
+	"closerelay_store_request_duration_seconds": {dto.MetricType_HISTOGRAM, []string{"op", "outcome"}},
+	"closerelay_store_conflicts_total":          {dto.MetricType_COUNTER, []string{"entry"}},
+	"closerelay_store_available":                {dto.MetricType_GAUGE, nil},
 }
 
 // httpMetrics are registered by the HTTP layer (httpapi) through
@@ -94,6 +99,11 @@ var closedLabelValues = map[string][]string{
 // closedMetricLabelValues are closed sets that only hold for one metric.
 var closedMetricLabelValues = map[string]map[string][]string{
 	"closerelay_signatures_total": {"result": {metrics.SignatureAdmitted, metrics.SignatureDuplicate, metrics.SignatureDropped}},
+	"closerelay_store_request_duration_seconds": {
+		"op":      metrics.StoreOps,
+		"outcome": {"ok", "conflict", "error"},
+	},
+	"closerelay_store_conflicts_total": {"entry": {metrics.StoreEntryPlan, metrics.StoreEntryRegistry}},
 }
 
 // allMetrics is every family a query may name.

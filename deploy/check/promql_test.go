@@ -259,6 +259,8 @@ func TestDashboardQueries(t *testing.T) {
 		"closerelay_http_request_duration_seconds_bucket", "closerelay_rejections_total",
 		"closerelay_account_api_duration_seconds_bucket", "closerelay_rate_limited_total",
 		"closerelay_mediator_cosign_total",
+		"closerelay_store_available", "closerelay_store_request_duration_seconds_bucket",
+		"closerelay_store_request_duration_seconds_count", "closerelay_store_conflicts_total",
 	} {
 		if !covered[n] {
 			t.Errorf("no dashboard panel shows %s", n)
@@ -353,6 +355,8 @@ func TestAlertRules(t *testing.T) {
 		"CloserelayDown", "CloserelayPlanCapacityHigh", "CloserelaySubscribersHigh",
 		"CloserelayStreamsRejected", "CloserelayAccountAPIErrors", "CloserelayAccountAPISlow",
 		"CloserelayRateLimitStorm", "CloserelayMediatorCosignFailures",
+		"CloserelayStoreUnavailable", "CloserelayStoreErrors", "CloserelayStoreSlow",
+		"CloserelayStoreConflicts",
 	} {
 		if !alerts[want] {
 			t.Errorf("alert %s is missing", want)
