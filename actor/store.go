@@ -44,6 +44,8 @@ func storeError(err error) error {
 	switch {
 	case err == nil:
 		return nil
+	case errors.Is(err, planstore.ErrUnavailable):
+		return fmt.Errorf("%w: %w", ErrUnavailable, err)
 	case errors.Is(err, planstore.ErrNotFound):
 		return ErrNotFound
 	case errors.Is(err, planstore.ErrCapacity):

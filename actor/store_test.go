@@ -3,6 +3,7 @@ package actor
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 	"testing"
 	"time"
@@ -282,5 +283,18 @@ func TestClusterChangeBeforeRegistration(t *testing.T) {
 	defer sub.Close()
 	if ev := <-sub.C(); ev.State.Version != 2 {
 		t.Fatalf("B streams version %d first, want A's version 2", ev.State.Version)
+	}
+}
+
+// TestStoreErrorUnavailable: the store's unavailability is ErrUnavailable
+// whatever caused it, a round trip's own timeout included (answered 500
+// INTERNAL before, as the context error it wrapped).
+func TestStoreErrorUnavailable(t *testing.T) {
+	err := storeError(fmt.Errorf("%w: %w", planstore.ErrUnavailable, context.DeadlineExceeded))
+	if !errors.Is(err, ErrUnavailable) {
+		t.Fatalf("storeError = %v, want ErrUnavailable", err)
+	}
+	if err := storeError(context.Canceled); !errors.Is(err, context.Canceled) {
+		t.Fatalf("a caller that gave up: %v", err)
 	}
 }

@@ -178,9 +178,25 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 		nc.Close()
 		return nil, fmt.Errorf("planstore: JetStream: %w", err)
 	}
-	if err := s.ensure(ctx); err != nil {
-		nc.Close()
-		return nil, err
+	// A NATS cluster that has just formed (every pod of a fresh install
+	// starting at once) may take a few seconds to elect the leaders that
+	// create a replicated bucket: try until ctx ends.
+	for {
+		err := s.ensure(ctx)
+		if err == nil {
+			break
+		}
+		if errors.Is(err, ErrFileStorage) || ctx.Err() != nil {
+			nc.Close()
+			return nil, err
+		}
+		s.log.Warn("plan store: bucket not ready yet", "err", err)
+		select {
+		case <-ctx.Done():
+			nc.Close()
+			return nil, err
+		case <-time.After(250 * time.Millisecond):
+		}
 	}
 	s.metrics.StoreAvailable(true)
 	s.ctx, s.cancel = context.WithCancel(context.Background())
@@ -316,8 +332,10 @@ func (s *Store) follow() {
 			}
 		case <-s.reset:
 			// Reconnected: a watch that missed messages while cut off
-			// catches up by starting again from every current value.
-			s.kv.Store(nil)
+			// catches up by starting again from every current value. The
+			// bucket handle stays in use meanwhile: the connection under it
+			// is back, and if the bucket went with a restarted server, calls
+			// fail as unavailable until watch ensures it again.
 			return
 		case <-s.ctx.Done():
 			return
@@ -333,10 +351,14 @@ func (s *Store) op(ctx context.Context, name string, f func(context.Context, jet
 		s.metrics.StoreRequest(name, "error", 0)
 		return err
 	}
-	ctx, cancel := context.WithTimeout(ctx, s.opts.Timeout)
+	opCtx, cancel := context.WithTimeout(ctx, s.opts.Timeout)
 	defer cancel()
 	start := time.Now()
-	err = mapError(f(ctx, kv))
+	err = f(opCtx, kv)
+	if err != nil && ctx.Err() != nil {
+		return ctx.Err() // the caller gave up: not the store's failure
+	}
+	err = mapError(err)
 	outcome := "ok"
 	switch {
 	case err == nil, errors.Is(err, ErrNotFound):
@@ -349,6 +371,9 @@ func (s *Store) op(ctx context.Context, name string, f func(context.Context, jet
 	return err
 }
 
+// mapError maps a round trip's failure onto the store's errors. Anything
+// that is not an answer about the entry, the round trip's own timeout
+// included, is ErrUnavailable: NATS did not serve the call.
 func mapError(err error) error {
 	switch {
 	case err == nil:
@@ -357,10 +382,8 @@ func mapError(err error) error {
 		return ErrNotFound
 	case errors.Is(err, jetstream.ErrKeyExists), errors.Is(err, jetstream.ErrKeyRevisionMismatch):
 		return ErrConflict
-	case errors.Is(err, context.Canceled):
-		return err
 	default:
-		return fmt.Errorf("%w: %w", ErrUnavailable, err)
+		return fmt.Errorf("%w: %v", ErrUnavailable, err)
 	}
 }
 
