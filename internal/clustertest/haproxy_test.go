@@ -123,6 +123,13 @@ func TestThreeInstancesBehindHAProxy(t *testing.T) {
 	report.FailureRunStatuses = failRun.statuses()
 	report.FailureRunSign = failRun.latencies()
 	report.RollingRunStatuses = rollDone.statuses()
+	// Losing a relay or a NATS server is the store being unavailable (503)
+	// or HAProxy's 502/503, never the relay's 500 INTERNAL.
+	for _, runs := range []*run{clusterRun, singleRun, failRun, rollDone} {
+		if n := runs.codes["500"]; n > 0 {
+			t.Errorf("%d signs answered 500 INTERNAL", n)
+		}
+	}
 	for _, w := range watchers {
 		w.awaitSigners(t, final[w.id])
 	}
