@@ -333,9 +333,10 @@ func (s *Store) follow() {
 		case <-s.reset:
 			// Reconnected: a watch that missed messages while cut off
 			// catches up by starting again from every current value. The
-			// bucket handle stays in use meanwhile: the connection under it
-			// is back, and if the bucket went with a restarted server, calls
-			// fail as unavailable until watch ensures it again.
+			// store is unavailable until watch has ensured the bucket again
+			// (one round trip): the server may have come back without it,
+			// and Available must not say yes to a bucket that is gone.
+			s.kv.Store(nil)
 			return
 		case <-s.ctx.Done():
 			return
