@@ -63,9 +63,11 @@ fuzz:
 clean:
 	rm -rf bin
 
-# The load kit on loopback, bounded to a few minutes: raw ed25519 rate, k6
-# sign scenarios against `closerelayctl load local`, the stream load, a summary
-# in ratios (loadkit/bench-load.sh; installs k6 with go install if absent).
+# The load kit on loopback, about 3 minutes: the raw ed25519 rates, k6 and
+# wrk sign scenarios, every route (closerelayctl load routes) and the stream
+# load against `closerelayctl load local` on free ports; one table of issue
+# 16's targets, non-zero exit when one is not met (loadkit/bench-load.sh;
+# installs k6 with go install, and wrk with apt-get as root, if absent).
 bench-load:
 	bash loadkit/bench-load.sh
 

@@ -1,19 +1,30 @@
 #!/usr/bin/env bash
 # make bench-load: the load kit end to end on loopback, bounded in time
-# (about 3 minutes). Needs only Go: k6 is installed with `go install` when
-# it is absent. See README.md, "Load testing".
+# (about 3 minutes), ending in one table of issue 16's targets, met or not,
+# and a non-zero exit status when one is not. See README.md, "Load testing".
 #
-#   1. the raw ed25519 rate (go test -bench BenchmarkRawEd25519Verify -cpu 1,2);
-#   2. `closerelayctl load local` (500 plans of 20 signers) and the k6 sign
-#      scenarios against it: replay, fresh, admit, mix, attack (quiet, then
-#      32 attackers), plus replay and fresh from wrk when it is installed;
-#      the relay's CPU time is read from /proc around each run;
-#   3. a fresh `closerelayctl load local` and the stream load (cmd/streamload);
-#   4. the summary: every figure as a ratio to the raw rates of step 1.
+#   1. the raw crypto/ed25519.Verify rates (go test -bench
+#      BenchmarkRawEd25519Verify -cpu 1,2): the one-core and two-core rates
+#      every throughput is read against;
+#   2. `closerelayctl load local` (PLANS published plans of 20 signers, SPARE
+#      closes left to publish) on free ports, and against it: k6 replay and
+#      fresh (and the same from wrk), the mix of every route (`closerelayctl
+#      load routes`), k6 attack without and with 32 attackers; the relay's
+#      CPU time is read from /proc around each run;
+#   3. a fresh `closerelayctl load local` of 100 plans and the stream load
+#      (cmd/streamload: 5,000 streams, idle memory, then one signature per
+#      plan a second);
+#   4. loadkit/cmd/loadsummary: the figures, then the table; its exit status
+#      is this script's.
 #
-# Environment: DURATION (each timed k6 scenario, default 15s), STREAM_DURATION
-# (default 20s), PLANS (default 500), OUT (default bin/bench-load), K6 (a k6
-# binary to use), LISTEN/OPS (default 127.0.0.1:18080 and 127.0.0.1:19090).
+# Needs Go. k6 is installed with `go install` when absent; wrk (the lighter
+# generator that decides the throughput targets when present) with apt-get
+# when absent and this runs as root on Debian, unless WRK=none.
+#
+# Environment: DURATION (each timed HTTP run, default 15s), STREAM_DURATION
+# (default 20s), PLANS (default 450) and SPARE (default 50) for the sign
+# relay, STREAM_PLANS (default 100: 5,000 streams), OUT (default
+# bin/bench-load), K6 and WRK (binaries to use; WRK=none skips wrk).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -21,13 +32,13 @@ GO=${GO:-go}
 K6_VERSION=v1.8.1
 DURATION=${DURATION:-15s}
 STREAM_DURATION=${STREAM_DURATION:-20s}
-PLANS=${PLANS:-500}
+PLANS=${PLANS:-450}
+SPARE=${SPARE:-50}
+STREAM_PLANS=${STREAM_PLANS:-100}
 OUT=${OUT:-bin/bench-load}
-LISTEN=${LISTEN:-127.0.0.1:18080}
-OPS=${OPS:-127.0.0.1:19090}
 mkdir -p "$OUT"
-OUT=$(cd "$OUT" && pwd) # k6 resolves open() against the script's directory
-rm -f "$OUT"/k6-*.json "$OUT"/cpu-*.txt
+OUT=$(cd "$OUT" && pwd)
+rm -f "$OUT"/k6-*.json "$OUT"/k6-*.txt "$OUT"/wrk-*.json "$OUT"/cpu-*.txt "$OUT"/routes.json "$OUT"/streamload.json "$OUT"/raw.txt
 
 GOBIN=$($GO env GOPATH)/bin
 K6=${K6:-$(command -v k6 || echo "$GOBIN/k6")}
@@ -36,24 +47,42 @@ if [ ! -x "$K6" ]; then
 	$GO install go.k6.io/k6@$K6_VERSION
 	K6=$GOBIN/k6
 fi
+WRK=${WRK:-$(command -v wrk || true)}
+if [ -z "$WRK" ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+	echo "== installing wrk with apt-get (once; WRK=none skips it)"
+	if apt-get install -y -qq wrk >/dev/null 2>&1 || { apt-get update -qq >/dev/null 2>&1 && apt-get install -y -qq wrk >/dev/null 2>&1; }; then
+		WRK=$(command -v wrk || true)
+	fi
+fi
+[ "$WRK" = none ] && WRK=
 echo "== building"
 $GO build -o bin/closerelayctl ./cmd/closerelayctl
 $GO build -o "$OUT/loadsummary" ./loadkit/cmd/loadsummary
+$GO build -o "$OUT/streamload" ./cmd/streamload
+
+wrk_version() {
+	if [ -z "$WRK" ]; then
+		echo absent
+		return
+	fi
+	"$WRK" -v 2>&1 | head -1 | cut -d' ' -f1-2 || true
+}
 
 echo "== machine"
 {
-	echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')"
+	echo "date: $(date -u '+%Y-%m-%d %H:%M UTC'); revision: $(git describe --always --dirty 2>/dev/null || echo unknown)"
 	echo "nproc: $(nproc); cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')"
-	echo "go: $($GO env GOVERSION); k6: $("$K6" version | head -1)"
+	echo "go: $($GO env GOVERSION); k6: $("$K6" version | head -1); wrk: $(wrk_version)"
 	echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 	echo "busiest processes before (%CPU over their lifetime, command):"
 	ps -eo pcpu=,comm= --sort=-pcpu | head -5 | sed 's/^/  /'
 } | tee "$OUT/machine.txt"
 
-echo "== raw ed25519 verification (the physical limit every figure is read against)"
+echo "== raw crypto/ed25519.Verify (the physical limit every throughput is read against)"
 $GO test -run '^$' -bench '^BenchmarkRawEd25519Verify$' -benchtime 2s -cpu 1,2 ./ledger | tee "$OUT/raw.txt"
 
 SERVER=
+RELAY=
 stop_server() {
 	if [ -n "$SERVER" ] && kill -0 "$SERVER" 2>/dev/null; then
 		kill -TERM "$SERVER"
@@ -63,14 +92,18 @@ stop_server() {
 }
 trap stop_server EXIT
 
-# start_server NAME: `closerelayctl load local` in the background, until ready.
+# start_server NAME [FLAGS...]: `closerelayctl load local` in the background
+# on free ports, until its ready line, which names the relay's address.
 start_server() {
-	local log="$OUT/server-$1.log"
-	./bin/closerelayctl load local --plans "$PLANS" --listen "$LISTEN" --ops "$OPS" --out "$OUT/payload-$1.json" >"$log" 2>&1 &
+	local name=$1
+	shift
+	local log="$OUT/server-$name.log"
+	./bin/closerelayctl load local --out "$OUT/payload-$name.json" "$@" >"$log" 2>&1 &
 	SERVER=$!
 	for _ in $(seq 1 240); do
 		if grep -q '^ready ' "$log"; then
-			cat "$log"
+			head -1 "$log"
+			RELAY=$(sed -n 's/^ready relay=\([^ ]*\) .*/\1/p' "$log")
 			return 0
 		fi
 		if ! kill -0 "$SERVER" 2>/dev/null; then
@@ -86,9 +119,10 @@ start_server() {
 
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$SERVER/stat"; }
 
-# k6_run NAME SCENARIO [-e VAR=VALUE...]: one k6 run, bounded by its
-# scenario; its figures go to k6-NAME.json and the relay's CPU time to
-# cpu-NAME.txt. A crossed threshold is a finding, not a failure of the kit.
+# k6_run NAME SCENARIO [-e VAR=VALUE...]: one k6 run; k6 prints its own
+# summary (kept in k6-NAME.txt too) and --summary-export writes
+# k6-NAME.json; the relay's CPU time goes to cpu-k6-NAME.txt. A crossed
+# threshold makes k6 exit 99: loadsummary reads it from the export.
 k6_run() {
 	local name=$1 scenario=$2
 	shift 2
@@ -96,52 +130,53 @@ k6_run() {
 	local before
 	before=$(cpu_ticks)
 	timeout 150 "$K6" run -q --no-usage-report -e PAYLOAD="$OUT/payload-sign.json" -e SCENARIO="$scenario" \
-		-e DURATION="$DURATION" -e SUMMARY_JSON="$OUT/k6-$name.json" "$@" loadkit/k6/sign.js 2>&1 |
-		grep -v 'level=error msg="thresholds on metrics' || true
-	echo "$(($(cpu_ticks) - before)) $(getconf CLK_TCK)" >"$OUT/cpu-$name.txt"
+		-e DURATION="$DURATION" --summary-export "$OUT/k6-$name.json" "$@" loadkit/k6/sign.js 2>&1 | tee "$OUT/k6-$name.txt" || true
+	echo "$(($(cpu_ticks) - before)) $(getconf CLK_TCK)" >"$OUT/cpu-k6-$name.txt"
 }
 
-echo "== sign path: k6 against closerelayctl load local"
-start_server sign
-k6_run replay replay
-# The same replays and fresh signatures from wrk when it is installed: a
-# lighter generator (the issue's reference figures were taken with it), so
-# less of the two cores goes to generating load. Optional.
+# wrk_run KIND: the same partials from wrk, a much lighter generator (C and
+# LuaJIT), so that less of the two cores goes to making load.
 wrk_run() {
 	local kind=$1
-	if ! command -v wrk >/dev/null; then
-		echo "-- wrk not installed (Debian: apt-get install wrk): $kind-wrk skipped"
+	if [ -z "$WRK" ]; then
+		echo "-- wrk absent (Debian: apt-get install wrk): wrk $kind skipped; k6 decides the target"
 		return 0
 	fi
-	echo "-- wrk $kind-wrk (64 connections, $DURATION)"
+	echo "-- wrk $kind (64 connections, $DURATION)"
 	local before
 	before=$(cpu_ticks)
-	PAYLOAD="$OUT/payload-sign.json" KIND=$kind CONNECTIONS=64 SUMMARY_JSON="$OUT/k6-$kind-wrk.json" \
-		timeout 150 wrk -t2 -c64 -d"$DURATION" -s loadkit/wrk/sign.lua "http://$LISTEN" | grep -- "-wrk" || true
-	echo "$(($(cpu_ticks) - before)) $(getconf CLK_TCK)" >"$OUT/cpu-$kind-wrk.txt"
+	PAYLOAD="$OUT/payload-sign.json" KIND=$kind CONNECTIONS=64 SUMMARY_JSON="$OUT/wrk-$kind.json" \
+		timeout 150 "$WRK" -t2 -c64 -d"$DURATION" -s loadkit/wrk/sign.lua "$RELAY" | grep "^wrk " || true
+	echo "$(($(cpu_ticks) - before)) $(getconf CLK_TCK)" >"$OUT/cpu-wrk-$kind.txt"
 }
+
+echo "== HTTP runs against closerelayctl load local"
+start_server sign --plans "$PLANS" --spare "$SPARE"
+k6_run replay replay
 wrk_run replay
 k6_run fresh fresh
 wrk_run fresh
-k6_run admit admit
-k6_run mix mix
+echo "-- closerelayctl load routes (every route, 64 connections, $DURATION)"
+timeout 150 ./bin/closerelayctl load routes --payload "$OUT/payload-sign.json" --duration "$DURATION" --json >"$OUT/routes.json" || true
 k6_run attack-quiet attack -e ATTACKERS=0
 k6_run attack attack -e ATTACKERS=32
 stop_server
 
 echo "== streams: cmd/streamload against a fresh closerelayctl load local"
-start_server stream
+start_server stream --plans "$STREAM_PLANS" --spare 0 --fresh 0 --strangers 0 --expensive 0
 # -timeout 200s lets streamload stop itself and report before `timeout 240`
-# would kill `go run` and perhaps leave its child behind. JSON to a file,
-# progress and the human summary to the terminal and streamload.txt.
-timeout 240 $GO run ./cmd/streamload -payload "$OUT/payload-stream.json" -duration "$STREAM_DURATION" -timeout 200s -json 2>&1 >"$OUT/streamload.json" | tee "$OUT/streamload.txt" || true
+# would kill it. JSON to a file, progress and the human summary to the
+# terminal and streamload.txt.
+timeout 240 "$OUT/streamload" -payload "$OUT/payload-stream.json" -plans "$STREAM_PLANS" -duration "$STREAM_DURATION" -timeout 200s -json \
+	2>&1 >"$OUT/streamload.json" | tee "$OUT/streamload.txt" || true
 stop_server
 
 echo
 echo "== summary ($(cut -d' ' -f1-3 /proc/loadavg) load average after)"
 cat "$OUT/machine.txt"
 grep -h '^BenchmarkRawEd25519Verify' "$OUT/raw.txt"
-"$OUT/loadsummary" -raw "$OUT/raw.txt" -dir "$OUT" replay replay-wrk fresh fresh-wrk admit mix attack-quiet attack | tee "$OUT/summary.txt"
+status=0
+"$OUT/loadsummary" "$OUT" | tee "$OUT/summary.txt" || status=$? # pipefail: loadsummary's status
 echo
-echo "stream load ($OUT/streamload.txt):"
-sed -n '/^closerelay stream load/,$p' "$OUT/streamload.txt"
+echo "files: $OUT"
+exit "$status"

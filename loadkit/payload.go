@@ -26,11 +26,18 @@ type Payload struct {
 	// read from /proc; zero for a remote relay.
 	ServerPID int    `json:"serverPid,omitempty"`
 	Plans     []Plan `json:"plans"`
+	// Spare are closes prepared but not published, each with its Close and
+	// its co-signers' Valid partials: the mixed load (`closerelayctl load
+	// routes`) publishes them, creating plans, and then signs them.
+	Spare []Plan `json:"spare,omitempty"`
 }
 
 // Plan is one published plan and the partials prepared against it.
 type Plan struct {
 	ID string `json:"id"`
+	// Close is the signed close as published (base64 XDR): publishing it
+	// again is a re-publish, which merges into the plan.
+	Close string `json:"close,omitempty"`
 	// Signers are the account's signer public keys (G…), master key included.
 	Signers []string `json:"signers"`
 	// Valid holds one partial per co-signer whose signature is not yet on

@@ -3,30 +3,38 @@ package loadkit
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
-	"math"
+	"io/fs"
 	"os"
+	"path/filepath"
+	"slices"
+	"sort"
 	"strconv"
 	"strings"
 )
 
-// K6Summary is what loadkit/k6/sign.js writes to SUMMARY_JSON.
-type K6Summary struct {
-	Scenario     string   `json:"scenario"`
-	VUs          int      `json:"vus"`
-	Attackers    int      `json:"attackers"`
-	Duration     string   `json:"duration"`
-	Mix          string   `json:"mix"`
-	ChecksPassed *float64 `json:"checksPassed"`
-	ThresholdsOK bool     `json:"thresholdsOK"`
-	Rows         []K6Row  `json:"rows"`
-}
+// The targets of issue 16, read in one `make bench-load` run on the
+// two-core machine. Throughputs are ratios to the raw crypto/ed25519.Verify
+// rates measured in the same run (BenchmarkRawEd25519Verify at -cpu 1,2).
+const (
+	TargetFreshRatio  = 0.5  // new signatures across plans, × the two-core raw rate
+	TargetReplayRatio = 1.3  // replays on one plan, × the one-core raw rate
+	TargetReplayP99   = 15.0 // ms, replays at TargetConnections
+	TargetConnections = 64
+	TargetFanOutP99   = 3.0  // ms, one change to 50 subscribers (the fan-out spread)
+	TargetIdleKiB     = 28.0 // KiB of relay RSS per idle stream
+	TargetIdleStreams = 5000 // streams open when the idle memory is read
+	TargetHonestP99   = 10.0 // ms, the honest co-signer under TargetAttackers
+	TargetAttackers   = 32   // connections of expensive invalid partials
+)
 
-// K6Row is one group of requests: the whole run, or one role of the attack.
-type K6Row struct {
-	Name     string  `json:"name"`
+// Group is one group of requests of an HTTP run: the whole run, or one role
+// of the attack (attacker, honest, other). Latencies are in milliseconds.
+type Group struct {
 	Requests float64 `json:"requests"`
+	Wrong    float64 `json:"wrong"` // answers other than the kind's expected status, or none
 	RPS      float64 `json:"rps"`
 	P50      float64 `json:"p50"`
 	P95      float64 `json:"p95"`
@@ -34,27 +42,212 @@ type K6Row struct {
 	Max      float64 `json:"max"`
 }
 
-// Row returns the row named name.
-func (s *K6Summary) Row(name string) (K6Row, bool) {
-	for _, r := range s.Rows {
-		if r.Name == name {
-			return r, true
-		}
+// WrongShare is the share of the group's answers that were wrong; 1 when
+// it sent nothing.
+func (g Group) WrongShare() float64 {
+	if g.Requests == 0 {
+		return 1
 	}
-	return K6Row{}, false
+	return g.Wrong / g.Requests
 }
 
-// ReadK6Summary loads a SUMMARY_JSON file.
-func ReadK6Summary(path string) (*K6Summary, error) {
+// Run is one HTTP load run (k6 or wrk) of a bench-load session.
+type Run struct {
+	Name        string // scenario: replay, fresh, attack, …
+	Generator   string // k6 or wrk
+	Connections int
+	Attackers   int
+	Seconds     float64
+	Groups      map[string]Group // "all", and the attack's roles
+	// Crossed lists the k6 thresholds the run crossed ("metric: expression").
+	Crossed    []string
+	ServerCPU  float64 // seconds of the relay's CPU time during the run
+	HasCPUTime bool
+}
+
+// All is the whole run's group.
+func (r *Run) All() Group { return r.Groups["all"] }
+
+// k6Metric is one metric of k6's --summary-export (its legacy JSON summary):
+// numbers by statistic, and thresholds by expression, true when crossed.
+type k6Metric struct {
+	values     map[string]float64
+	thresholds map[string]bool
+}
+
+// ReadK6Export reads the file `k6 run --summary-export` wrote for one run of
+// loadkit/k6/sign.js: the requests tagged phase=run, each role of the attack,
+// the load_* gauges and the thresholds crossed.
+func ReadK6Export(path string) (*Run, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	var s K6Summary
+	var raw struct {
+		Metrics map[string]map[string]json.RawMessage `json:"metrics"`
+	}
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return nil, fmt.Errorf("loadkit: %s: %w", path, err)
+	}
+	if len(raw.Metrics) == 0 {
+		return nil, fmt.Errorf("loadkit: %s: no metrics", path)
+	}
+	metrics := map[string]k6Metric{}
+	for name, fields := range raw.Metrics {
+		m := k6Metric{values: map[string]float64{}}
+		for k, v := range fields {
+			if k == "thresholds" {
+				if err := json.Unmarshal(v, &m.thresholds); err != nil {
+					return nil, fmt.Errorf("loadkit: %s: %s thresholds: %w", path, name, err)
+				}
+				continue
+			}
+			var f float64
+			if json.Unmarshal(v, &f) == nil {
+				m.values[k] = f
+			}
+		}
+		metrics[name] = m
+	}
+	run := &Run{Generator: "k6", Groups: map[string]Group{}}
+	run.Connections = int(metrics["load_connections"].values["value"])
+	run.Attackers = int(metrics["load_attackers"].values["value"])
+	run.Seconds = metrics["load_seconds"].values["value"]
+	group := func(tag string) (Group, bool) {
+		reqs, ok := metrics["http_reqs{"+tag+"}"]
+		if !ok {
+			return Group{}, false
+		}
+		d := metrics["http_req_duration{"+tag+"}"].values
+		g := Group{Requests: reqs.values["count"], P50: d["med"], P95: d["p(95)"], P99: d["p(99)"], Max: d["max"]}
+		// A rate metric's "passes" are its true samples: failed requests.
+		if f, ok := metrics["http_req_failed{"+tag+"}"]; ok {
+			g.Wrong = f.values["passes"]
+		} else {
+			g.Wrong = g.Requests // not checked: count none as right
+		}
+		if run.Seconds > 0 {
+			g.RPS = g.Requests / run.Seconds
+		} else {
+			g.RPS = reqs.values["rate"]
+		}
+		return g, true
+	}
+	if g, ok := group("phase:run"); ok {
+		run.Groups["all"] = g
+	}
+	for _, role := range []string{"attacker", "honest", "other"} {
+		if g, ok := group("role:" + role); ok {
+			run.Groups[role] = g
+		}
+	}
+	for name, m := range metrics {
+		for expr, crossed := range m.thresholds {
+			if crossed {
+				run.Crossed = append(run.Crossed, name+": "+expr)
+			}
+		}
+	}
+	sort.Strings(run.Crossed)
+	return run, nil
+}
+
+// wrkResult is what loadkit/wrk/sign.lua writes to SUMMARY_JSON.
+type wrkResult struct {
+	Generator   string  `json:"generator"`
+	Scenario    string  `json:"scenario"`
+	Connections int     `json:"connections"`
+	Seconds     float64 `json:"seconds"`
+	Requests    float64 `json:"requests"`
+	Wrong       float64 `json:"wrong"`
+	P50         float64 `json:"p50"`
+	P95         float64 `json:"p95"`
+	P99         float64 `json:"p99"`
+	Max         float64 `json:"max"`
+}
+
+// ReadWrk reads one wrk run's SUMMARY_JSON.
+func ReadWrk(path string) (*Run, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var w wrkResult
+	if err := json.Unmarshal(b, &w); err != nil {
+		return nil, fmt.Errorf("loadkit: %s: %w", path, err)
+	}
+	if w.Seconds <= 0 {
+		return nil, fmt.Errorf("loadkit: %s: no duration", path)
+	}
+	return &Run{Name: w.Scenario, Generator: "wrk", Connections: w.Connections, Seconds: w.Seconds, Groups: map[string]Group{
+		"all": {Requests: w.Requests, Wrong: w.Wrong, RPS: w.Requests / w.Seconds, P50: w.P50, P95: w.P95, P99: w.P99, Max: w.Max},
+	}}, nil
+}
+
+// StreamFigures is the part of cmd/streamload's -json output the verdicts
+// read.
+type StreamFigures struct {
+	Plans              int    `json:"plans"`
+	SubscribersPerPlan int    `json:"subscribersPerPlan"`
+	StreamsRequested   int    `json:"streamsRequested"`
+	StreamsAttempted   int    `json:"streamsAttempted"`
+	StreamsOpen        int    `json:"streamsOpen"`
+	Capped             string `json:"capped"`
+	Signing            struct {
+		Sent    int `json:"sent"`
+		Failed  int `json:"failed"`
+		Changed int `json:"changed"`
+	} `json:"signing"`
+	Events struct {
+		Expected int `json:"expected"`
+		Received int `json:"received"`
+		Skipped  int `json:"skipped"`
+		Lost     int `json:"lost"`
+	} `json:"events"`
+	Delivery StreamLatency `json:"deliveryLatencyMs"`
+	FanOut   StreamLatency `json:"fanOutSpreadMs"`
+	Server   struct {
+		KiBPerStream float64 `json:"kibPerStream"`
+	} `json:"server"`
+	Errors []struct {
+		Kind  string `json:"kind"`
+		Count int    `json:"count"`
+	} `json:"errors"`
+	Error string `json:"error"`
+}
+
+// StreamLatency is a latency of the stream load, in milliseconds.
+type StreamLatency struct {
+	Samples int     `json:"samples"`
+	P50     float64 `json:"p50"`
+	P99     float64 `json:"p99"`
+	Max     float64 `json:"max"`
+}
+
+// ReadStreams reads cmd/streamload's -json output.
+func ReadStreams(path string) (*StreamFigures, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var s StreamFigures
 	if err := json.Unmarshal(b, &s); err != nil {
 		return nil, fmt.Errorf("loadkit: %s: %w", path, err)
 	}
 	return &s, nil
+}
+
+// ReadRoutes reads `closerelayctl load routes --json` output.
+func ReadRoutes(path string) (*RoutesResult, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var r RoutesResult
+	if err := json.Unmarshal(b, &r); err != nil {
+		return nil, fmt.Errorf("loadkit: %s: %w", path, err)
+	}
+	return &r, nil
 }
 
 // RawRates reads `go test -bench BenchmarkRawEd25519Verify -cpu 1,2` output
@@ -83,112 +276,366 @@ func RawRates(r io.Reader) (map[int]float64, error) {
 	if err := sc.Err(); err != nil {
 		return nil, err
 	}
-	if rates[1] == 0 {
-		return nil, fmt.Errorf("loadkit: no BenchmarkRawEd25519Verify result at -cpu 1")
+	if rates[1] == 0 || rates[2] == 0 {
+		return nil, fmt.Errorf("loadkit: no BenchmarkRawEd25519Verify result at -cpu 1 and -cpu 2")
 	}
 	return rates, nil
 }
 
-// Run is one k6 run of a load session with the relay's CPU time during it.
-type Run struct {
-	Label      string
-	K6         *K6Summary
-	ServerCPU  float64 // seconds of the relay process's user+system time during the run
-	HasCPUTime bool
+// Session is everything one bench-load run measured. A nil field, or a run
+// absent from Runs, was not measured; Missing says why.
+type Session struct {
+	Raw     map[int]float64 // verifications per second at GOMAXPROCS 1 and 2
+	Runs    map[string]*Run // by "GENERATOR/SCENARIO": k6/replay, wrk/fresh, …
+	Streams *StreamFigures
+	Routes  *RoutesResult
+	Missing map[string]string
 }
 
-// Verdict is one of the issue's targets against a measured figure.
-type Verdict struct {
-	Target   string
-	Measured string
-	Met      bool
-}
+// The files of a session directory, as bench-load.sh writes them.
+var (
+	requiredRuns = []string{"k6/replay", "k6/fresh", "k6/attack"}
+	optionalRuns = []string{"wrk/replay", "wrk/fresh", "k6/attack-quiet", "k6/admit", "k6/mix"}
+)
 
-// Report prints the load session's figures as ratios to the raw rates and
-// returns the verdicts on the issue's targets.
-func Report(w io.Writer, raw map[int]float64, runs []Run) []Verdict {
-	one, two := raw[1], raw[2]
-	if two == 0 {
-		two = 2 * one
+// LoadSession reads a bench-load directory: raw.txt, k6-NAME.json (k6's
+// --summary-export), wrk-NAME.json, cpu-GEN-NAME.txt ("TICKS CLK_TCK": the
+// relay's CPU time during the run), routes.json and streamload.json. Files
+// that are absent or unreadable are recorded in Missing, never an error:
+// the verdicts count them as targets not met. Only raw.txt is required.
+func LoadSession(dir string) (*Session, error) {
+	f, err := os.Open(filepath.Join(dir, "raw.txt"))
+	if err != nil {
+		return nil, err
 	}
-	fmt.Fprintf(w, "raw ed25519 verification: %.0f/s on one core, %.0f/s on two (RunParallel)\n\n", one, two)
-	fmt.Fprintf(w, "%-22s %-9s %9s %9s %9s %9s %9s %10s %10s\n", "run", "group", "req", "req/s", "p50 ms", "p95 ms", "p99 ms", "ratio", "srv µs/req")
-	var verdicts []Verdict
-	for _, r := range runs {
-		if r.K6 == nil {
-			fmt.Fprintf(w, "%-22s (no k6 summary)\n", r.Label)
+	raw, err := RawRates(f)
+	f.Close()
+	if err != nil {
+		return nil, err
+	}
+	s := &Session{Raw: raw, Runs: map[string]*Run{}, Missing: map[string]string{}}
+	for _, key := range append(append([]string{}, requiredRuns...), optionalRuns...) {
+		gen, name, _ := strings.Cut(key, "/")
+		path := filepath.Join(dir, gen+"-"+name+".json")
+		var r *Run
+		if gen == "wrk" {
+			r, err = ReadWrk(path)
+		} else {
+			r, err = ReadK6Export(path)
+		}
+		if err != nil {
+			if !errors.Is(err, fs.ErrNotExist) || slices.Contains(requiredRuns, key) {
+				s.Missing[key] = err.Error()
+			}
 			continue
 		}
-		scenario, generator, _ := strings.Cut(r.K6.Scenario, "-")
-		if generator == "" {
-			generator = "k6"
-		}
-		base, baseName := two, "2c"
-		if scenario == "replay" {
-			base, baseName = one, "1c"
-		}
-		for i, row := range r.K6.Rows {
-			if row.Requests == 0 {
-				continue
-			}
-			// The ratio and the relay's CPU per request describe the whole
-			// run (row 0); an attack's roles share them.
-			ratio, perReq := "-", "-"
-			if i == 0 {
-				ratio = fmt.Sprintf("%.3f×%s", row.RPS/base, baseName)
-				if r.HasCPUTime {
-					perReq = fmt.Sprintf("%.1f", 1e6*r.ServerCPU/row.Requests)
-				}
-			}
-			fmt.Fprintf(w, "%-22s %-9s %9.0f %9.0f %9.2f %9.2f %9.2f %10s %10s\n",
-				r.Label, row.Name, row.Requests, row.RPS, row.P50, row.P95, row.P99, ratio, perReq)
-		}
-		all := r.K6.Rows[0]
-		switch {
-		case scenario == "replay":
-			capacity := ""
-			if r.HasCPUTime && r.ServerCPU > 0 {
-				perCore := all.Requests / r.ServerCPU
-				capacity = fmt.Sprintf("; the relay spent %.1f µs of CPU per request: %.0f/s per core = %.3f × one-core raw", 1e6/perCore, perCore, perCore/one)
-			}
-			verdicts = append(verdicts, Verdict{
-				Target:   "replays on one plan ≥ 0.8 × one-core raw rate, p99 < 20 ms at 64 connections [" + generator + "]",
-				Measured: fmt.Sprintf("%.0f req/s = %.3f × %.0f/s, p99 %.1f ms (%d VUs)%s", all.RPS, all.RPS/one, one, all.P99, r.K6.VUs, capacity),
-				Met:      all.RPS >= 0.8*one && all.P99 < 20,
-			})
-		case scenario == "fresh":
-			verdicts = append(verdicts, Verdict{
-				Target:   "new valid signatures across plans ≥ 0.4 × two-core raw rate [" + generator + "]",
-				Measured: fmt.Sprintf("%.0f req/s = %.3f × %.0f/s, p99 %.1f ms", all.RPS, all.RPS/two, two, all.P99),
-				Met:      all.RPS >= 0.4*two,
-			})
-		case scenario == "attack" && r.K6.Attackers > 0:
-			if h, ok := r.K6.Row("honest"); ok {
-				verdicts = append(verdicts, Verdict{
-					Target:   fmt.Sprintf("honest co-signer p99 < 100 ms under %d connections of expensive partials [%s]", r.K6.Attackers, generator),
-					Measured: fmt.Sprintf("honest p99 %.1f ms (p50 %.1f); other plans p99 %.1f ms", h.P99, h.P50, rowP99(r.K6, "other")),
-					Met:      h.P99 < 100,
-				})
+		r.Name = name
+		if b, err := os.ReadFile(filepath.Join(dir, "cpu-"+gen+"-"+name+".txt")); err == nil {
+			var ticks, hz float64
+			if n, _ := fmt.Sscan(string(b), &ticks, &hz); n == 2 && hz > 0 {
+				r.ServerCPU, r.HasCPUTime = ticks/hz, true
 			}
 		}
-		if r.K6.ChecksPassed != nil && *r.K6.ChecksPassed < 1 {
-			fmt.Fprintf(w, "%-22s WARNING: only %.2f %% of answers had the expected status\n", r.Label, 100**r.K6.ChecksPassed)
-		}
+		s.Runs[key] = r
 	}
-	fmt.Fprintln(w, "\ntargets (ratios to the raw rates measured in this run):")
-	for _, v := range verdicts {
-		mark := "NOT MET"
-		if v.Met {
-			mark = "met"
-		}
-		fmt.Fprintf(w, "  [%s] %s: %s\n", mark, v.Target, v.Measured)
+	if st, err := ReadStreams(filepath.Join(dir, "streamload.json")); err == nil {
+		s.Streams = st
+	} else {
+		s.Missing["streamload"] = err.Error()
 	}
-	return verdicts
+	if rt, err := ReadRoutes(filepath.Join(dir, "routes.json")); err == nil {
+		s.Routes = rt
+	} else {
+		s.Missing["routes"] = err.Error()
+	}
+	return s, nil
 }
 
-func rowP99(s *K6Summary, name string) float64 {
-	if r, ok := s.Row(name); ok {
-		return r.P99
+// Verdict is a row's outcome.
+type Verdict int
+
+const (
+	Met    Verdict = iota
+	NotMet         // a target not met, or a check failed: bench-load exits non-zero
+	Info           // shown for comparison; decides nothing
+)
+
+func (v Verdict) String() string {
+	switch v {
+	case Met:
+		return "met"
+	case NotMet:
+		return "NOT MET"
 	}
-	return math.NaN()
+	return "info"
+}
+
+// Row is one line of the verdict table.
+type Row struct {
+	Check    bool   // a correctness check rather than one of the issue's targets
+	What     string // the target or check
+	Source   string // the run it is read from
+	Measured string
+	Ratio    string // to the raw rate, for throughputs
+	Bound    string
+	Verdict  Verdict
+}
+
+// Evaluate decides every target and check of a session. The replay and
+// fresh throughputs are decided by wrk's run when there is one (a lighter
+// generator, so less of the two cores goes to making load) and by k6's
+// otherwise; the other generator's row is Info. A target read from a run
+// whose answers were wrong is not met, whatever its figure.
+func Evaluate(s *Session) []Row {
+	one, two := s.Raw[1], s.Raw[2]
+	var rows []Row
+
+	throughput := func(name, what string, base float64, baseName string, ratio float64, p99 bool) {
+		deciding := "k6/" + name
+		if _, ok := s.Runs["wrk/"+name]; ok {
+			deciding = "wrk/" + name
+		}
+		for _, key := range []string{"wrk/" + name, "k6/" + name} {
+			r, ok := s.Runs[key]
+			if !ok {
+				if key == deciding {
+					rows = append(rows, missingRow(what, key, s.Missing[key]))
+				}
+				continue
+			}
+			verdict := func(met bool) Verdict {
+				if key != deciding {
+					return Info
+				}
+				if met {
+					return Met
+				}
+				return NotMet
+			}
+			a := r.All()
+			valid, why := runValid(r)
+			src := strings.Replace(key, "/", " ", 1)
+			conn := r.Connections == TargetConnections
+			rows = append(rows, Row{What: what, Source: src,
+				Measured: fmt.Sprintf("%.0f/s at %d connections%s", a.RPS, r.Connections, why),
+				Ratio:    fmt.Sprintf("%.3f × %s", a.RPS/base, baseName),
+				Bound:    fmt.Sprintf("≥ %g × %s", ratio, baseName),
+				Verdict:  verdict(valid && conn && a.RPS >= ratio*base)})
+			if p99 {
+				rows = append(rows, Row{What: fmt.Sprintf("  replays p99 at %d connections", TargetConnections), Source: src,
+					Measured: fmt.Sprintf("p99 %.2f ms (p50 %.2f)%s", a.P99, a.P50, why),
+					Bound:    fmt.Sprintf("< %g ms", TargetReplayP99),
+					Verdict:  verdict(valid && conn && a.P99 < TargetReplayP99)})
+			}
+		}
+	}
+	throughput("fresh", "new signatures across plans", two, "2-core raw", TargetFreshRatio, false)
+	throughput("replay", "replays on one plan", one, "1-core raw", TargetReplayRatio, true)
+
+	// The honest co-signer under attack.
+	const honestWhat = "honest co-signer p99 under 32 expensive connections"
+	if r, ok := s.Runs["k6/attack"]; ok {
+		h, has := r.Groups["honest"]
+		valid, why := runValid(r)
+		met := valid && has && h.Requests > 0 && r.Attackers == TargetAttackers && h.P99 < TargetHonestP99
+		measured := fmt.Sprintf("p99 %.2f ms (p50 %.2f) with %d attackers%s", h.P99, h.P50, r.Attackers, why)
+		if q, ok := s.Runs["k6/attack-quiet"]; ok {
+			measured += fmt.Sprintf("; quiet p99 %.2f ms", q.Groups["honest"].P99)
+		}
+		rows = append(rows, Row{What: honestWhat, Source: "k6 attack", Measured: measured, Bound: fmt.Sprintf("< %g ms", TargetHonestP99), Verdict: metIf(met)})
+		if o, ok := r.Groups["other"]; ok {
+			rows = append(rows, Row{What: "  other plans' p99 under the same attack", Source: "k6 attack", Measured: fmt.Sprintf("p99 %.2f ms (p50 %.2f)", o.P99, o.P50), Verdict: Info})
+		}
+	} else {
+		rows = append(rows, missingRow(honestWhat, "k6/attack", s.Missing["k6/attack"]))
+	}
+
+	// Streams.
+	const fanWhat, idleWhat = "fan-out of one change to 50 subscribers, p99", "relay memory per idle stream at 5,000 streams"
+	if st := s.Streams; st != nil {
+		why := ""
+		if st.Error != "" {
+			why = "; the run failed: " + st.Error
+		}
+		rows = append(rows, Row{What: fanWhat, Source: "streamload",
+			Measured: fmt.Sprintf("p99 %.2f ms (p50 %.2f, max %.1f) over %d deliveries%s", st.FanOut.P99, st.FanOut.P50, st.FanOut.Max, st.FanOut.Samples, why),
+			Bound:    fmt.Sprintf("< %g ms", TargetFanOutP99),
+			Verdict:  metIf(st.Error == "" && st.FanOut.Samples > 0 && st.FanOut.P99 < TargetFanOutP99)})
+		rows = append(rows, Row{What: "  delivery from the sign request, p99", Source: "streamload",
+			Measured: fmt.Sprintf("p99 %.2f ms (p50 %.2f)", st.Delivery.P99, st.Delivery.P50), Verdict: Info})
+		idleWhy := why
+		if st.StreamsOpen < TargetIdleStreams {
+			idleWhy += fmt.Sprintf("; only %d streams open", st.StreamsOpen)
+		}
+		rows = append(rows, Row{What: idleWhat, Source: "streamload",
+			Measured: fmt.Sprintf("%.1f KiB at %d streams%s", st.Server.KiBPerStream, st.StreamsOpen, idleWhy),
+			Bound:    fmt.Sprintf("≤ %g KiB", TargetIdleKiB),
+			Verdict:  metIf(st.Error == "" && st.StreamsOpen >= TargetIdleStreams && st.Server.KiBPerStream > 0 && st.Server.KiBPerStream <= TargetIdleKiB)})
+	} else {
+		rows = append(rows, missingRow(fanWhat, "streamload", s.Missing["streamload"]), missingRow(idleWhat, "streamload", s.Missing["streamload"]))
+	}
+
+	// Checks: every run answered as it must.
+	keys := make([]string, 0, len(s.Runs))
+	for k := range s.Runs {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, key := range keys {
+		r := s.Runs[key]
+		valid, why := runValid(r)
+		a := r.All()
+		rows = append(rows, Row{Check: true, What: "answers with the expected status", Source: strings.Replace(key, "/", " ", 1),
+			Measured: fmt.Sprintf("%.0f wrong of %.0f%s", a.Wrong, a.Requests, why), Bound: "< 1 in 1,000", Verdict: metIf(valid)})
+	}
+	if rt := s.Routes; rt != nil {
+		p := rt.Problems()
+		measured := fmt.Sprintf("%d wrong of %d over %d routes, %.0f/s", rt.Unexpected, rt.Requests, len(rt.Routes), rt.RPS)
+		if len(p) > 0 {
+			measured += "; " + strings.Join(p, "; ")
+		}
+		rows = append(rows, Row{Check: true, What: "every route answers as it must (mix)", Source: "load routes", Measured: measured, Bound: "< 1 in 1,000 per route", Verdict: metIf(len(p) == 0)})
+	} else {
+		rows = append(rows, Row{Check: true, What: "every route answers as it must (mix)", Source: "load routes", Measured: "no result: " + s.Missing["routes"], Verdict: NotMet})
+	}
+	if st := s.Streams; st != nil {
+		rows = append(rows, Row{Check: true, What: "every stream opened, every event delivered", Source: "streamload",
+			Measured: fmt.Sprintf("%d of %d streams open; %d events lost of %d; %d of %d sign requests failed", st.StreamsOpen, st.StreamsAttempted, st.Events.Lost, st.Events.Expected, st.Signing.Failed, st.Signing.Sent),
+			Bound:    "all; 0 lost; 0 failed",
+			Verdict:  metIf(st.Error == "" && st.StreamsOpen > 0 && st.StreamsOpen == st.StreamsAttempted && st.Events.Lost == 0 && st.Signing.Failed == 0 && st.Signing.Changed > 0)})
+	}
+	return rows
+}
+
+// runValid says whether a run's answers can be trusted: it sent requests,
+// fewer than MaxUnexpected of them (of each role) were wrong, and k6 crossed
+// no threshold but the latency ones (which are targets, decided above).
+func runValid(r *Run) (bool, string) {
+	var why []string
+	if len(r.Groups) == 0 || r.All().Requests == 0 {
+		why = append(why, "no request sent")
+	}
+	names := make([]string, 0, len(r.Groups))
+	for name := range r.Groups {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		if g := r.Groups[name]; g.Requests > 0 && g.WrongShare() > MaxUnexpected {
+			why = append(why, fmt.Sprintf("%.1f %% of %s answers wrong", 100*g.WrongShare(), name))
+		}
+	}
+	for _, c := range r.Crossed {
+		if !strings.Contains(c, ": p(") {
+			why = append(why, "threshold crossed: "+c)
+		}
+	}
+	if len(why) == 0 {
+		return true, ""
+	}
+	return false, " [INVALID: " + strings.Join(why, "; ") + "]"
+}
+
+func metIf(ok bool) Verdict {
+	if ok {
+		return Met
+	}
+	return NotMet
+}
+
+func missingRow(what, key, why string) Row {
+	if why == "" {
+		why = "not run"
+	}
+	return Row{What: what, Source: strings.Replace(key, "/", " ", 1), Measured: "no result: " + why, Verdict: NotMet}
+}
+
+// Passed reports whether no row is NotMet.
+func Passed(rows []Row) bool {
+	for _, r := range rows {
+		if r.Verdict == NotMet {
+			return false
+		}
+	}
+	return true
+}
+
+// Report prints a session: the raw rates, each HTTP run's figures, the
+// mixed load's routes, then one table of every target and check with its
+// verdict. It returns the rows.
+func Report(w io.Writer, s *Session) []Row {
+	one, two := s.Raw[1], s.Raw[2]
+	fmt.Fprintf(w, "raw crypto/ed25519.Verify in this run: %.0f/s on one core, %.0f/s on two (RunParallel)\n\n", one, two)
+
+	fmt.Fprintf(w, "%-18s %-9s %9s %9s %9s %9s %9s %9s %13s %10s\n", "run", "group", "req", "req/s", "p50 ms", "p95 ms", "p99 ms", "max ms", "ratio", "srv µs/req")
+	keys := make([]string, 0, len(s.Runs))
+	for k := range s.Runs {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, key := range keys {
+		r := s.Runs[key]
+		names := []string{"all", "attacker", "honest", "other"}
+		for _, name := range names {
+			g, ok := r.Groups[name]
+			if !ok || g.Requests == 0 {
+				continue
+			}
+			ratio, perReq := "-", "-"
+			if name == "all" {
+				// A throughput run's ratio to its raw rate; an attack's
+				// req/s is set by its arrival rates and attackers.
+				if r.Name != "attack" && r.Name != "attack-quiet" {
+					base, baseName := two, "2c"
+					if r.Name == "replay" {
+						base, baseName = one, "1c"
+					}
+					ratio = fmt.Sprintf("%.3f×%s", g.RPS/base, baseName)
+				}
+				if r.HasCPUTime {
+					perReq = fmt.Sprintf("%.1f", 1e6*r.ServerCPU/g.Requests)
+				}
+			}
+			fmt.Fprintf(w, "%-18s %-9s %9.0f %9.0f %9.2f %9.2f %9.2f %9.1f %13s %10s\n",
+				strings.Replace(key, "/", " ", 1), name, g.Requests, g.RPS, g.P50, g.P95, g.P99, g.Max, ratio, perReq)
+		}
+	}
+	if rt := s.Routes; rt != nil {
+		fmt.Fprintln(w)
+		WriteRoutes(w, rt)
+	}
+
+	rows := Evaluate(s)
+	fmt.Fprintf(w, "\ntargets (issue 16) and checks, ratios to the raw rates of this run (1-core %.0f/s, 2-core %.0f/s):\n", one, two)
+	wWhat, wSrc, wRatio, wBound := 4, 6, 5, 5
+	for _, r := range rows {
+		wWhat = max(wWhat, len([]rune(r.What)))
+		wSrc = max(wSrc, len(r.Source))
+		wRatio = max(wRatio, len([]rune(r.Ratio)))
+		wBound = max(wBound, len([]rune(r.Bound)))
+	}
+	pad := func(s string, n int) string { return s + strings.Repeat(" ", max(0, n-len([]rune(s)))) }
+	line := func(verdict, what, src, ratio, bound, measured string) {
+		fmt.Fprintf(w, "  %s  %s  %s  %s  %s  %s\n", pad(verdict, 7), pad(what, wWhat), pad(src, wSrc), pad(ratio, wRatio), pad(bound, wBound), measured)
+	}
+	line("verdict", "target", "source", "ratio", "bound", "measured")
+	for i, r := range rows {
+		if r.Check && (i == 0 || !rows[i-1].Check) {
+			fmt.Fprintln(w)
+			line("verdict", "check", "source", "", "bound", "measured")
+		}
+		line(r.Verdict.String(), r.What, r.Source, r.Ratio, r.Bound, r.Measured)
+	}
+	notMet := 0
+	for _, r := range rows {
+		if r.Verdict == NotMet {
+			notMet++
+		}
+	}
+	if notMet == 0 {
+		fmt.Fprintln(w, "\nevery target met, every check passed")
+	} else {
+		fmt.Fprintf(w, "\n%d target(s) or check(s) NOT MET\n", notMet)
+	}
+	return rows
 }

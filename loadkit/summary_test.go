@@ -1,6 +1,10 @@
 package loadkit_test
 
 import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -14,32 +18,296 @@ func TestRawRates(t *testing.T) {
 	if err != nil || rates[1] != 25000 || rates[2] != 40000 {
 		t.Fatalf("rates %v, %v", rates, err)
 	}
-	if _, err := loadkit.RawRates(strings.NewReader("PASS\n")); err == nil {
-		t.Fatal("no benchmark line: no error")
+	for _, bad := range []string{"PASS\n", "BenchmarkRawEd25519Verify 1 40000 ns/op\n", "BenchmarkRawEd25519Verify-2 1 x ns/op\n"} {
+		if _, err := loadkit.RawRates(strings.NewReader(bad)); err == nil {
+			t.Errorf("%q: no error", bad)
+		}
 	}
 }
 
-func TestReportVerdicts(t *testing.T) {
-	raw := map[int]float64{1: 20000, 2: 40000}
-	run := func(label string, s loadkit.K6Summary) loadkit.Run {
-		return loadkit.Run{Label: label, K6: &s, ServerCPU: 1, HasCPUTime: true}
+// raw is 20,000 verifications a second on one core, 40,000 on two.
+var raw = map[int]float64{1: 20000, 2: 40000}
+
+func group(rps, p99 float64) loadkit.Group {
+	return loadkit.Group{Requests: rps * 10, RPS: rps, P50: p99 / 4, P95: p99 / 2, P99: p99, Max: 2 * p99}
+}
+
+// passingSession meets every target with some room, as a quiet run might.
+func passingSession() *loadkit.Session {
+	s := &loadkit.Session{Raw: raw, Runs: map[string]*loadkit.Run{
+		"k6/replay": {Name: "replay", Generator: "k6", Connections: 64, Seconds: 10, Groups: map[string]loadkit.Group{"all": group(27000, 12)}},
+		"k6/fresh":  {Name: "fresh", Generator: "k6", Connections: 64, Seconds: 10, Groups: map[string]loadkit.Group{"all": group(21000, 30)}},
+		"k6/attack": {Name: "attack", Generator: "k6", Connections: 32, Attackers: 32, Seconds: 10, Groups: map[string]loadkit.Group{
+			"all": group(700, 50), "attacker": group(660, 55), "honest": group(20, 6), "other": group(20, 5)}},
+	}, Missing: map[string]string{}}
+	s.Streams = &loadkit.StreamFigures{Plans: 100, SubscribersPerPlan: 50, StreamsRequested: 5000, StreamsAttempted: 5000, StreamsOpen: 5000,
+		FanOut: loadkit.StreamLatency{Samples: 1000, P50: 0.3, P99: 2.5, Max: 9}, Delivery: loadkit.StreamLatency{Samples: 1000, P50: 1, P99: 8}}
+	s.Streams.Server.KiBPerStream = 27.5
+	s.Streams.Signing.Sent, s.Streams.Signing.Changed = 100, 100
+	s.Streams.Events.Expected, s.Streams.Events.Received = 5000, 5000
+	s.Routes = &loadkit.RoutesResult{Requests: 1000, RPS: 100, Routes: []loadkit.RouteFigures{
+		{Route: loadkit.RoutePublish, Weight: 1, Requests: 500, Statuses: map[string]int{"200": 500}},
+		{Route: loadkit.RouteEvents, Weight: 1, Requests: 500, Statuses: map[string]int{"200": 500}},
+	}}
+	return s
+}
+
+func findRow(t *testing.T, rows []loadkit.Row, what string) loadkit.Row {
+	t.Helper()
+	for _, r := range rows {
+		if strings.TrimSpace(r.What) == what {
+			return r
+		}
 	}
-	runs := []loadkit.Run{
-		run("replay", loadkit.K6Summary{Scenario: "replay", VUs: 64, Rows: []loadkit.K6Row{{Name: "replay", Requests: 320000, RPS: 16000, P99: 19}}}),
-		run("fresh", loadkit.K6Summary{Scenario: "fresh", Rows: []loadkit.K6Row{{Name: "fresh", Requests: 1000, RPS: 15000, P99: 30}}}),
-		run("attack", loadkit.K6Summary{Scenario: "attack", Attackers: 32, Rows: []loadkit.K6Row{
-			{Name: "attack", Requests: 100, RPS: 10}, {Name: "honest", Requests: 10, RPS: 1, P99: 150}, {Name: "other", Requests: 10, RPS: 1, P99: 5}}}),
-		run("replay-wrk", loadkit.K6Summary{Scenario: "replay-wrk", VUs: 64, Rows: []loadkit.K6Row{{Name: "replay", Requests: 1000, RPS: 15000, P99: 5}}}),
-		{Label: "missing"},
+	t.Fatalf("no row %q in %+v", what, rows)
+	return loadkit.Row{}
+}
+
+func TestEvaluatePassing(t *testing.T) {
+	rows := loadkit.Evaluate(passingSession())
+	if !loadkit.Passed(rows) {
+		t.Fatalf("a passing session failed: %+v", rows)
+	}
+	for _, what := range []string{"new signatures across plans", "replays on one plan", "replays p99 at 64 connections",
+		"honest co-signer p99 under 32 expensive connections", "fan-out of one change to 50 subscribers, p99",
+		"relay memory per idle stream at 5,000 streams"} {
+		if r := findRow(t, rows, what); r.Verdict != loadkit.Met {
+			t.Errorf("%s: %v", what, r.Verdict)
+		}
+	}
+	if r := findRow(t, rows, "replays on one plan"); r.Ratio != "1.350 × 1-core raw" || r.Bound != "≥ 1.3 × 1-core raw" {
+		t.Errorf("replay row %+v", r)
+	}
+}
+
+// TestEvaluateFailing changes one thing at a time in a passing session and
+// checks that exactly the row it concerns, and so the session, fails.
+func TestEvaluateFailing(t *testing.T) {
+	for _, tc := range []struct {
+		name, row string
+		change    func(s *loadkit.Session)
+	}{
+		{"fresh too slow", "new signatures across plans", func(s *loadkit.Session) { s.Runs["k6/fresh"].Groups["all"] = group(19000, 30) }},
+		{"replay too slow", "replays on one plan", func(s *loadkit.Session) { s.Runs["k6/replay"].Groups["all"] = group(25000, 12) }},
+		{"replay tail", "replays p99 at 64 connections", func(s *loadkit.Session) { s.Runs["k6/replay"].Groups["all"] = group(27000, 15) }},
+		{"replay at 32 connections", "replays p99 at 64 connections", func(s *loadkit.Session) { s.Runs["k6/replay"].Connections = 32 }},
+		{"honest tail", "honest co-signer p99 under 32 expensive connections", func(s *loadkit.Session) { s.Runs["k6/attack"].Groups["honest"] = group(20, 10) }},
+		{"too few attackers", "honest co-signer p99 under 32 expensive connections", func(s *loadkit.Session) { s.Runs["k6/attack"].Attackers = 16 }},
+		{"no attack run", "honest co-signer p99 under 32 expensive connections", func(s *loadkit.Session) { delete(s.Runs, "k6/attack") }},
+		{"fan-out tail", "fan-out of one change to 50 subscribers, p99", func(s *loadkit.Session) { s.Streams.FanOut.P99 = 3 }},
+		{"fan-out unmeasured", "fan-out of one change to 50 subscribers, p99", func(s *loadkit.Session) { s.Streams.FanOut = loadkit.StreamLatency{} }},
+		{"idle memory", "relay memory per idle stream at 5,000 streams", func(s *loadkit.Session) { s.Streams.Server.KiBPerStream = 28.5 }},
+		{"idle at fewer streams", "relay memory per idle stream at 5,000 streams", func(s *loadkit.Session) { s.Streams.StreamsOpen = 4999 }},
+		{"no stream run", "relay memory per idle stream at 5,000 streams", func(s *loadkit.Session) { s.Streams = nil }},
+		{"events lost", "every stream opened, every event delivered", func(s *loadkit.Session) { s.Streams.Events.Lost = 1 }},
+		{"routes wrong", "every route answers as it must (mix)", func(s *loadkit.Session) {
+			s.Routes.Routes[0].Unexpected, s.Routes.Routes[0].Statuses = 1, map[string]int{"200": 499, "500": 1}
+		}},
+		{"no routes run", "every route answers as it must (mix)", func(s *loadkit.Session) { s.Routes = nil }},
+		// Wrong statuses make a run's figures worthless: its target fails
+		// with it, however fast it was.
+		{"replay statuses", "replays on one plan", func(s *loadkit.Session) {
+			g := s.Runs["k6/replay"].Groups["all"]
+			g.Wrong = g.Requests
+			s.Runs["k6/replay"].Groups["all"] = g
+		}},
+		{"attack statuses", "honest co-signer p99 under 32 expensive connections", func(s *loadkit.Session) {
+			g := s.Runs["k6/attack"].Groups["attacker"]
+			g.Wrong = 1 + g.Requests*loadkit.MaxUnexpected
+			s.Runs["k6/attack"].Groups["attacker"] = g
+		}},
+		{"k6 threshold crossed", "replays on one plan", func(s *loadkit.Session) {
+			s.Runs["k6/replay"].Crossed = []string{"http_reqs{phase:run}: count>0"}
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := passingSession()
+			tc.change(s)
+			rows := loadkit.Evaluate(s)
+			if loadkit.Passed(rows) {
+				t.Fatal("the session passed")
+			}
+			if r := findRow(t, rows, tc.row); r.Verdict != loadkit.NotMet {
+				t.Errorf("row %q: %+v", tc.row, r)
+			}
+		})
+	}
+}
+
+// TestWrkDecidesThroughput: with a wrk run, wrk's figure decides the
+// throughput target and k6's is shown for comparison; wrong statuses in
+// either still fail the session.
+func TestWrkDecidesThroughput(t *testing.T) {
+	s := passingSession()
+	s.Runs["k6/fresh"].Groups["all"] = group(8000, 30)
+	s.Runs["wrk/fresh"] = &loadkit.Run{Name: "fresh", Generator: "wrk", Connections: 64, Seconds: 10, Groups: map[string]loadkit.Group{"all": group(21000, 70)}}
+	rows := loadkit.Evaluate(s)
+	if !loadkit.Passed(rows) {
+		t.Fatalf("failed: %+v", rows)
+	}
+	var verdicts []string
+	for _, r := range rows {
+		if r.What == "new signatures across plans" {
+			verdicts = append(verdicts, r.Source+"="+r.Verdict.String())
+		}
+	}
+	if strings.Join(verdicts, " ") != "wrk fresh=met k6 fresh=info" {
+		t.Fatalf("fresh rows %v", verdicts)
+	}
+	g := s.Runs["k6/fresh"].Groups["all"]
+	g.Wrong = g.Requests
+	s.Runs["k6/fresh"].Groups["all"] = g
+	if loadkit.Passed(loadkit.Evaluate(s)) {
+		t.Fatal("k6's wrong statuses passed because wrk decided the target")
+	}
+}
+
+// k6Export writes a file shaped like `k6 run --summary-export` of
+// loadkit/k6/sign.js (k6 v1.8's legacy JSON summary).
+func k6Export(t *testing.T, path string, connections, attackers int, seconds float64, groups map[string]loadkit.Group, crossed map[string]bool) {
+	t.Helper()
+	m := map[string]any{
+		"http_reqs":        map[string]any{"count": 1.0, "rate": 1.0},
+		"load_connections": map[string]any{"value": connections, "min": connections, "max": connections},
+		"load_attackers":   map[string]any{"value": attackers, "min": attackers, "max": attackers},
+		"load_seconds":     map[string]any{"value": seconds, "min": seconds, "max": seconds},
+	}
+	for name, g := range groups {
+		tag := "phase:run"
+		if name != "all" {
+			tag = "role:" + name
+		}
+		th := func(expr string) map[string]any {
+			return map[string]any{"thresholds": map[string]bool{expr: crossed[name+" "+expr]}}
+		}
+		reqs := th("count>0")
+		reqs["count"], reqs["rate"] = g.Requests, g.Requests/(seconds+1)
+		m["http_reqs{"+tag+"}"] = reqs
+		failed := th("rate<0.001")
+		failed["passes"], failed["fails"], failed["value"] = g.Wrong, g.Requests-g.Wrong, g.Wrong/g.Requests
+		m["http_req_failed{"+tag+"}"] = failed
+		dur := th("max<10000")
+		dur["avg"], dur["med"], dur["p(95)"], dur["p(99)"], dur["max"], dur["count"] = g.P50, g.P50, g.P95, g.P99, g.Max, g.Requests
+		m["http_req_duration{"+tag+"}"] = dur
+	}
+	b, err := json.MarshalIndent(map[string]any{"root_group": map[string]any{}, "metrics": m}, "", "    ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestReadK6Export(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "k6-attack.json")
+	honest := group(20, 6)
+	honest.Wrong = 3
+	k6Export(t, path, 32, 32, 10, map[string]loadkit.Group{"all": group(700, 50), "honest": honest},
+		map[string]bool{"honest rate<0.001": true})
+	r, err := loadkit.ReadK6Export(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := r.Groups["honest"]
+	if r.Connections != 32 || r.Attackers != 32 || r.Seconds != 10 || h.Requests != 200 || h.Wrong != 3 || h.RPS != 20 || h.P99 != 6 || r.All().Requests != 7000 {
+		t.Fatalf("run %+v, honest %+v", r, h)
+	}
+	if len(r.Crossed) != 1 || r.Crossed[0] != "http_req_failed{role:honest}: rate<0.001" {
+		t.Fatalf("crossed %v", r.Crossed)
+	}
+	if _, err := loadkit.ReadK6Export(filepath.Join(t.TempDir(), "absent.json")); err == nil {
+		t.Error("absent file: no error")
+	}
+	empty := filepath.Join(t.TempDir(), "empty.json")
+	if err := os.WriteFile(empty, []byte(`{"metrics":{}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := loadkit.ReadK6Export(empty); err == nil {
+		t.Error("no metrics: no error")
+	}
+}
+
+// writeSession writes s's runs in the files bench-load.sh writes.
+func writeSession(t *testing.T, dir string, s *loadkit.Session) {
+	t.Helper()
+	rawTxt := fmt.Sprintf("BenchmarkRawEd25519Verify \t1\t%.0f ns/op\nBenchmarkRawEd25519Verify-2 \t1\t%.0f ns/op\n", 1e9/s.Raw[1], 1e9/s.Raw[2])
+	write := func(name string, v any) {
+		var b []byte
+		switch v := v.(type) {
+		case string:
+			b = []byte(v)
+		default:
+			var err error
+			if b, err = json.Marshal(v); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("raw.txt", rawTxt)
+	for key, r := range s.Runs {
+		gen, name, _ := strings.Cut(key, "/")
+		if gen == "wrk" {
+			a := r.All()
+			write("wrk-"+name+".json", map[string]any{"generator": "wrk", "scenario": name, "connections": r.Connections, "seconds": r.Seconds,
+				"requests": a.Requests, "wrong": a.Wrong, "p50": a.P50, "p95": a.P95, "p99": a.P99, "max": a.Max})
+			continue
+		}
+		k6Export(t, filepath.Join(dir, "k6-"+name+".json"), r.Connections, r.Attackers, r.Seconds, r.Groups, nil)
+		write("cpu-k6-"+name+".txt", "150 100\n")
+	}
+	if s.Streams != nil {
+		write("streamload.json", s.Streams)
+	}
+	if s.Routes != nil {
+		write("routes.json", s.Routes)
+	}
+}
+
+// TestLoadSessionAndReport goes through the files: a passing session reads
+// back as passing and prints one table; without its attack run it fails.
+func TestLoadSessionAndReport(t *testing.T) {
+	dir := t.TempDir()
+	want := passingSession()
+	writeSession(t, dir, want)
+	s, err := loadkit.LoadSession(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Missing) != 0 || len(s.Runs) != 3 || !s.Runs["k6/replay"].HasCPUTime || s.Runs["k6/replay"].ServerCPU != 1.5 {
+		t.Fatalf("session: missing %v, runs %v", s.Missing, s.Runs)
 	}
 	var out strings.Builder
-	v := loadkit.Report(&out, raw, runs)
-	if len(v) != 4 || !v[0].Met || v[1].Met || v[2].Met || v[3].Met || !strings.Contains(v[3].Target, "[wrk]") {
-		t.Fatalf("verdicts %+v", v)
+	rows := loadkit.Report(&out, s)
+	if !loadkit.Passed(rows) {
+		t.Fatalf("failed:\n%s", out.String())
 	}
-	for _, want := range []string{"0.800×1c", "3.1 µs of CPU per request", "0.375×2c", "honest p99 150.0 ms", "missing                (no k6 summary)"} {
-		if !strings.Contains(out.String(), want) {
-			t.Errorf("report lacks %q:\n%s", want, out.String())
+	for _, w := range []string{"raw crypto/ed25519.Verify in this run: 20000/s on one core, 40000/s on two",
+		"1.350 × 1-core raw", "every target met, every check passed", "k6 replay          all"} {
+		if !strings.Contains(out.String(), w) {
+			t.Errorf("report lacks %q:\n%s", w, out.String())
 		}
+	}
+
+	if err := os.Remove(filepath.Join(dir, "k6-attack.json")); err != nil {
+		t.Fatal(err)
+	}
+	s, err = loadkit.LoadSession(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out.Reset()
+	rows = loadkit.Report(&out, s)
+	if loadkit.Passed(rows) || !strings.Contains(out.String(), "1 target(s) or check(s) NOT MET") {
+		t.Fatalf("a session without its attack run passed:\n%s", out.String())
+	}
+	if r := findRow(t, rows, "honest co-signer p99 under 32 expensive connections"); !strings.Contains(r.Measured, "no result") {
+		t.Errorf("row %+v", r)
+	}
+	if _, err := loadkit.LoadSession(t.TempDir()); err == nil {
+		t.Error("a directory without raw.txt: no error")
 	}
 }

@@ -473,6 +473,7 @@ var commands = []struct {
 	{[]string{"demo"}, false},
 	{[]string{"load", "local"}, false},
 	{[]string{"load", "prepare"}, true},
+	{[]string{"load", "routes"}, false}, // its relay is the payload's
 }
 
 var (

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -29,6 +30,10 @@ import (
 const (
 	maxLoadSigners = ledger.MaxSignatures
 	maxLoadPlans   = 500
+	// By default every plan the relay holds is published; `load routes`
+	// creates plans from --spare closes, within the same 500.
+	defaultLoadPlans = maxLoadPlans
+	defaultLoadSpare = 0
 )
 
 const loadUsage = `Usage: closerelayctl load COMMAND [flags]
@@ -44,6 +49,9 @@ Commands:
             small (--plans 2 --signers 3), it is a stack to try every command on
   prepare   publish one plan of a real (testnet) account to a relay and write
             the payload; signer secrets come from a file or standard input
+  routes    send a payload's relay a mix of every route (publish, get, sign,
+            status, events, mediator mint and co-sign) at realistic ratios
+            and report each route's throughput, latency and wrong answers
 
 Each command takes --help and --json. See README.md, "Command line
 (closerelayctl)" and "Load testing".
@@ -59,6 +67,8 @@ func (c *cli) load(args []string) int {
 		return c.loadLocal(args[1:])
 	case "prepare":
 		return c.loadPrepare(args[1:])
+	case "routes":
+		return c.loadRoutes(args[1:])
 	case "-h", "-help", "--help", "help":
 		fmt.Fprint(c.stdout, loadUsage)
 		return exitOK
@@ -87,6 +97,7 @@ func checkCounts(n *loadkit.Counts) error {
 type localOptions struct {
 	listen, ops string // loopback host:port of the API and the ops listener
 	plans       int
+	spare       int // closes prepared but not published (Payload.Spare)
 	signers     int // per account, the master (the publisher) included
 	counts      loadkit.Counts
 	out         string    // payload path
@@ -107,7 +118,9 @@ func (c *cli) loadLocal(args []string) int {
 			"publish one close plan per account over HTTP, write the payload file (--out)\n"+
 			"and the keys file (--keys), print a line starting with \"ready\" that names the\n"+
 			"relay, ops and account-API addresses and both files, and serve until SIGINT\n"+
-			"or SIGTERM.\n\n"+
+			"or SIGTERM. --spare more accounts get a signed close that is written to the\n"+
+			"payload unpublished, for `load routes` to publish. The listeners take free\n"+
+			"ports unless --listen and --ops name them; the ready line says which.\n\n"+
 			"The keys file (mode 0600) is a shell file: `. ./load-keys.env` sets\n"+
 			"CLOSERELAY_URL, CLOSERELAY_HORIZON_URL and CLOSERELAY_NETWORK for this stack,\n"+
 			"and per account n ACCOUNT_n, PLAN_n (the plan published for it), and per\n"+
@@ -115,9 +128,10 @@ func (c *cli) loadLocal(args []string) int {
 			"accounts exist only on this process's account-API double.\n\n"+
 			"To try the commands by hand, run it small: --plans 2 --signers 3.")
 	o := localOptions{}
-	fs.StringVar(&o.listen, "listen", "127.0.0.1:8080", "API address (loopback only)")
-	fs.StringVar(&o.ops, "ops", "127.0.0.1:9090", "ops address: /metrics, /readyz (loopback only)")
-	fs.IntVar(&o.plans, "plans", maxLoadPlans, fmt.Sprintf("plans (accounts) to publish, 1 to %d", maxLoadPlans))
+	fs.StringVar(&o.listen, "listen", "127.0.0.1:0", "API address (loopback only; port 0: a free port)")
+	fs.StringVar(&o.ops, "ops", "127.0.0.1:0", "ops address: /metrics, /readyz (loopback only; port 0: a free port)")
+	fs.IntVar(&o.plans, "plans", defaultLoadPlans, fmt.Sprintf("plans (accounts) to publish, 1 to %d with --spare", maxLoadPlans))
+	fs.IntVar(&o.spare, "spare", defaultLoadSpare, "further accounts whose signed close is written to the payload unpublished (for load routes)")
 	fs.IntVar(&o.signers, "signers", maxLoadSigners, fmt.Sprintf("signers per account, the master included, 2 to %d", maxLoadSigners))
 	counts := countFlags(fs)
 	fs.StringVar(&o.out, "out", "load-payload.json", "payload file to write")
@@ -150,6 +164,8 @@ func runLoadLocal(ctx context.Context, out io.Writer, o localOptions) (err error
 	switch {
 	case o.plans < 1 || o.plans > maxLoadPlans:
 		return usagef("--plans must be 1 to %d", maxLoadPlans)
+	case o.spare < 0 || o.plans+o.spare > maxLoadPlans:
+		return usagef("--spare must be 0 to %d less --plans (the relay holds %d plans)", maxLoadPlans, maxLoadPlans)
 	case o.signers < 2 || o.signers > maxLoadSigners:
 		return usagef("--signers must be 2 to %d (a plan's envelope carries at most %d signatures)", maxLoadSigners, ledger.MaxSignatures)
 	case !isLoopback(o.listen) || !isLoopback(o.ops):
@@ -187,8 +203,8 @@ func runLoadLocal(ctx context.Context, out io.Writer, o localOptions) (err error
 	// Accounts, each with signers-1 extra signers and its master (last),
 	// and one close per account signed by the master.
 	passphrase := ledger.Testnet.Passphrase()
-	closes := make([]signedClose, o.plans)
-	accts := make([]ledgertest.Account, o.plans)
+	closes := make([]signedClose, o.plans+o.spare)
+	accts := make([]ledgertest.Account, o.plans+o.spare)
 	for i := range closes {
 		acct := ledgertest.NewAccount(o.signers-1, 1)
 		accts[i] = acct
@@ -200,15 +216,19 @@ func runLoadLocal(ctx context.Context, out io.Writer, o localOptions) (err error
 	if err != nil {
 		return err
 	}
-	plans, err := publishPlans(ctx, cl, ledger.Testnet, closes, o.counts)
+	plans, err := publishPlans(ctx, cl, ledger.Testnet, closes[:o.plans], o.counts)
 	if err != nil {
 		return err
 	}
-	p := &loadkit.Payload{Relay: relayURL, Ops: opsURL, Network: string(ledger.Testnet), ServerPID: os.Getpid(), Plans: plans}
+	spare, err := spareCloses(ledger.Testnet, closes[o.plans:])
+	if err != nil {
+		return err
+	}
+	p := &loadkit.Payload{Relay: relayURL, Ops: opsURL, Network: string(ledger.Testnet), ServerPID: os.Getpid(), Plans: plans, Spare: spare}
 	if err := loadkit.Write(o.out, p); err != nil {
 		return fmt.Errorf("write the payload: %w", err)
 	}
-	if err := writeKeys(o.keys, stack, ledger.Testnet, accts, plans); err != nil {
+	if err := writeKeys(o.keys, stack, ledger.Testnet, accts, append(plans, spare...)); err != nil {
 		return fmt.Errorf("write the keys: %w", err)
 	}
 	prepared := time.Since(start).Round(time.Millisecond)
@@ -217,13 +237,17 @@ func runLoadLocal(ctx context.Context, out io.Writer, o localOptions) (err error
 		enc.SetEscapeHTML(false)
 		_ = enc.Encode(map[string]any{
 			"ready": true, "relay": relayURL, "ops": opsURL, "horizon": stack.horizonURL, "network": string(ledger.Testnet),
-			"payload": o.out, "keys": o.keys, "plans": o.plans, "signers": o.signers, "pid": os.Getpid(), "preparedMillis": prepared.Milliseconds(),
+			"payload": o.out, "keys": o.keys, "plans": o.plans, "spare": o.spare, "signers": o.signers, "pid": os.Getpid(), "preparedMillis": prepared.Milliseconds(),
 		})
 	} else {
-		fmt.Fprintf(out, "ready relay=%s ops=%s horizon=%s payload=%s keys=%s plans=%d signers=%d pid=%d prepared_in=%s\n",
-			relayURL, opsURL, stack.horizonURL, o.out, o.keys, o.plans, o.signers, os.Getpid(), prepared)
+		spare := ""
+		if o.spare > 0 {
+			spare = fmt.Sprintf(" spare=%d", o.spare)
+		}
+		fmt.Fprintf(out, "ready relay=%s ops=%s horizon=%s payload=%s keys=%s plans=%d%s signers=%d pid=%d prepared_in=%s\n",
+			relayURL, opsURL, stack.horizonURL, o.out, o.keys, o.plans, spare, o.signers, os.Getpid(), prepared)
 		fmt.Fprintf(out, "relay %s, ops %s, account-API double (Horizon) %s, network testnet\n", relayURL, opsURL, stack.horizonURL)
-		fmt.Fprintf(out, "the %d accounts' signer secrets are in %s (mode 0600); from another shell:\n  . %s\n", o.plans, o.keys, sourcePath(o.keys))
+		fmt.Fprintf(out, "the %d accounts' signer secrets are in %s (mode 0600); from another shell:\n  . %s\n", o.plans+o.spare, o.keys, sourcePath(o.keys))
 		fmt.Fprintln(out, "serving until Ctrl-C (SIGINT) or SIGTERM")
 	}
 	if o.ready != nil {
@@ -275,7 +299,7 @@ func writeKeys(path string, stack *localStack, network ledger.Network, accts []l
 		n := i + 1
 		fmt.Fprintf(&b, "\n# account %d: %d signers of weight %d, high threshold %d; the last is its master key,\n",
 			n, len(a.Keys), a.Signers[0].Weight, a.Thresholds.HighThreshold)
-		fmt.Fprintf(&b, "# which signed the published plan PLAN_%d\n", n)
+		fmt.Fprintf(&b, "# which signed the close of plan PLAN_%d (published, unless the account is one of --spare)\n", n)
 		fmt.Fprintf(&b, "ACCOUNT_%d='%s'\nPLAN_%d='%s'\n", n, a.Address, n, plans[i].ID)
 		for j, k := range a.Keys {
 			fmt.Fprintf(&b, "SIGNER_%d_%d='%s' SECRET_%d_%d='%s'\n", n, j+1, k.Address(), n, j+1, k.Seed())
@@ -340,7 +364,40 @@ func publishPlans(ctx context.Context, cl *client.Client, network ledger.Network
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
-	return loadkit.BuildPlans(ins, counts)
+	plans, err := loadkit.BuildPlans(ins, counts)
+	if err != nil {
+		return nil, err
+	}
+	for i := range plans {
+		plans[i].Close = closes[i].xdr
+	}
+	return plans, nil
+}
+
+// spareCloses prepares closes that are not published: each plan's id (its
+// transaction hash), its Close and its co-signers' Valid partials.
+func spareCloses(network ledger.Network, closes []signedClose) ([]loadkit.Plan, error) {
+	ins := make([]loadkit.PlanInput, len(closes))
+	for i, sc := range closes {
+		env, err := ledger.DecodeEnvelope(sc.xdr)
+		if err != nil {
+			return nil, err
+		}
+		hash, err := ledger.HashEnvelope(env, network.Passphrase())
+		if err != nil {
+			return nil, err
+		}
+		ins[i] = loadkit.PlanInput{ID: hex.EncodeToString(hash[:]), Envelope: env, Passphrase: network.Passphrase(), Keys: sc.keys, Publisher: sc.publisher}
+	}
+	plans, err := loadkit.BuildPlans(ins, loadkit.Counts{})
+	if err != nil {
+		return nil, err
+	}
+	for i := range plans {
+		plans[i].Close = closes[i].xdr
+		plans[i].Forged = nil
+	}
+	return plans, nil
 }
 
 func publishOne(ctx context.Context, cl *client.Client, network ledger.Network, sc signedClose) (loadkit.PlanInput, error) {
@@ -482,4 +539,64 @@ func (c *cli) readSecrets(path string) ([]*keypair.Full, error) {
 		return nil, usagef("give 1 to %d signer secrets (got %d)", maxLoadSigners, len(keys))
 	}
 	return keys, nil
+}
+
+func (c *cli) loadRoutes(args []string) int {
+	fs := newFlagSet("load routes", "load routes [flags]",
+		"Send the relay of a payload (--payload, written by `load local`) a mix of every\n"+
+			"route from --connections clients for --duration, and print each route's\n"+
+			"requests, throughput, latency (p50, p95, p99, max; for events, up to the first\n"+
+			"event) and answers other than the one the route must give.\n\n"+
+			"The default mix is one close as the relay sees it (loadkit.DefaultRouteMix):\n"+
+			"  "+loadkit.DefaultRouteMix+"\n"+
+			"publish creates the payload's spare plans, then re-publishes; sign sends their\n"+
+			"co-signers' partials as new signers, else replays and fresh signatures; events\n"+
+			"opens a stream, waits for its first event and holds it --hold in the background;\n"+
+			"cosign mints a flow of its own, builds the forward a wallet would, and asks the\n"+
+			"mediator to co-sign it. The relay must run with RATE_LIMITS=off (load local\n"+
+			"does) and a MEDIATOR_SECRET, or the mix must leave mint and cosign out.\n\n"+
+			"Exit status 1 when a route of the mix sent nothing or more than one answer in\n"+
+			"1,000 of a route had another status than expected.")
+	payload := fs.String("payload", "load-payload.json", "payload file (closerelayctl load local --out)")
+	o := loadkit.RoutesOptions{}
+	fs.IntVar(&o.Connections, "connections", 64, "concurrent clients, one request at a time each")
+	fs.DurationVar(&o.Duration, "duration", 15*time.Second, "how long to send")
+	fs.StringVar(&o.Mix, "mix", loadkit.DefaultRouteMix, "route weights, ROUTE:WEIGHT,… (routes: "+strings.Join(loadkit.RouteOrder, ", ")+")")
+	fs.DurationVar(&o.Hold, "hold", 2*time.Second, "how long a stream stays open after its first event")
+	var asJSON bool
+	jsonFlag(fs, &asJSON)
+	if _, code, done := c.parse(fs, args, 0, ""); done {
+		return code
+	}
+	if o.Connections < 1 || o.Connections > 4096 || o.Duration <= 0 || o.Hold <= 0 {
+		return c.fail("load routes", asJSON, usagef("--connections takes 1 to 4096; --duration and --hold must be positive"))
+	}
+	if _, err := loadkit.ParseRouteMix(o.Mix); err != nil {
+		return c.fail("load routes", asJSON, usagef("--mix: %v", err))
+	}
+	p, err := loadkit.Read(*payload)
+	if err != nil {
+		return c.fail("load routes", asJSON, usagef("--payload: %v", err))
+	}
+	o.Payload = p
+	ctx := context.Background()
+	if c.signals != nil {
+		var stop context.CancelFunc
+		ctx, stop = c.signals(ctx)
+		defer stop()
+	}
+	res, err := loadkit.RunRoutes(ctx, o)
+	if err != nil {
+		return c.fail("load routes", asJSON, err)
+	}
+	problems := res.Problems()
+	if asJSON {
+		c.printJSON(res)
+	} else {
+		loadkit.WriteRoutes(c.stdout, res)
+	}
+	if len(problems) > 0 {
+		return exitRefused
+	}
+	return exitOK
 }

@@ -55,7 +55,7 @@ func TestLoadLocal(t *testing.T) {
 	done := make(chan error, 1)
 	go func() {
 		done <- runLoadLocal(ctx, &log, localOptions{
-			listen: "127.0.0.1:0", ops: "127.0.0.1:0", plans: 2, signers: 3,
+			listen: "127.0.0.1:0", ops: "127.0.0.1:0", plans: 2, spare: 1, signers: 3,
 			counts: loadkit.Counts{Fresh: 2, Strangers: 1, Expensive: 1}, out: out, cpuProfile: profile,
 			ready: func(p *loadkit.Payload) { ready <- p },
 		})
@@ -85,6 +85,20 @@ func TestLoadLocal(t *testing.T) {
 	}
 	if onDisk.Plans[0].ID == onDisk.Plans[1].ID {
 		t.Fatal("both plans have the same id")
+	}
+	// The spare close is not published yet; publishing it makes its plan.
+	if len(onDisk.Spare) != 1 || onDisk.Plans[0].Close == "" || onDisk.Spare[0].Close == "" || len(onDisk.Spare[0].Valid) != 2 {
+		t.Fatalf("spare %+v", onDisk.Spare)
+	}
+	cl, err := client.New(onDisk.Relay)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cl.Get(t.Context(), onDisk.Spare[0].ID); err == nil {
+		t.Fatal("the spare plan is published already")
+	}
+	if id, err := cl.Publish(t.Context(), onDisk.Network, onDisk.Spare[0].Close); err != nil || id != onDisk.Spare[0].ID {
+		t.Fatalf("publish the spare close: %q, %v; want %s", id, err, onDisk.Spare[0].ID)
 	}
 	checkPayloadAgainstRelay(t, onDisk)
 
@@ -147,7 +161,7 @@ func TestLoadPrepare(t *testing.T) {
 }
 
 func TestLoadUsage(t *testing.T) {
-	for _, args := range [][]string{{"load", "--help"}, {"load", "local", "--help"}, {"load", "prepare", "-h"}} {
+	for _, args := range [][]string{{"load", "--help"}, {"load", "local", "--help"}, {"load", "prepare", "-h"}, {"load", "routes", "--help"}} {
 		if r := runCLI(t, nil, "", args...); r.code != exitOK || !strings.HasPrefix(r.stdout, "Usage: closerelayctl load") || r.stderr != "" {
 			t.Errorf("%v: code %d stdout %q stderr %q", args, r.code, r.stdout, r.stderr)
 		}
@@ -166,6 +180,11 @@ func TestLoadUsage(t *testing.T) {
 		{[]string{"load", "local", "--listen", "0.0.0.0:8080"}, ""},
 		{[]string{"load", "local", "--ops", "192.0.2.1:9090"}, ""},
 		{[]string{"load", "local", "--fresh", "-1"}, ""},
+		{[]string{"load", "local", "--spare", "1"}, ""}, // 500 plans by default: no room
+		{[]string{"load", "local", "--plans", "450", "--spare", "51"}, ""},
+		{[]string{"load", "routes", "--connections", "0"}, ""},
+		{[]string{"load", "routes", "--mix", "fly:1"}, ""},
+		{[]string{"load", "routes", "--payload", filepath.Join(t.TempDir(), "absent.json")}, ""},
 		{[]string{"load", "prepare", seed}, ""}, // never a secret from an argument
 		{[]string{"load", "prepare", "--network", "mainnet", "--destination", dest}, seed},
 		{[]string{"load", "prepare"}, seed}, // no destination

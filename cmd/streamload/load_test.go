@@ -3,8 +3,11 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"io"
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -221,5 +224,39 @@ func TestTimeoutStopsTheRun(t *testing.T) {
 	}
 	if res == nil || res.StreamsOpen != 0 || res.Error != err.Error() || len(res.Errors) != 1 || res.Errors[0].Count != 2 {
 		t.Errorf("result %+v", res)
+	}
+}
+
+// TestFailingRelayFailsTheVerdict: against a relay answering 500 the stream
+// load exits 1, and the bench-load verdicts read from its -json output fail
+// the fan-out and memory targets and the stream check.
+func TestFailingRelayFailsTheVerdict(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		http.Error(w, "boom", http.StatusInternalServerError)
+	}))
+	defer srv.Close()
+	path := filepath.Join(t.TempDir(), "payload.json")
+	p := &loadkit.Payload{Relay: srv.URL, Plans: []loadkit.Plan{{ID: strings.Repeat("ab", 32), Valid: []string{"AAAA"}}}}
+	if err := loadkit.Write(path, p); err != nil {
+		t.Fatal(err)
+	}
+	var stdout bytes.Buffer
+	code := run([]string{"-payload", path, "-json", "-subscribers", "2", "-sources", "1", "-duration", "1s", "-timeout", "20s"}, &stdout, io.Discard)
+	if code != 1 {
+		t.Fatalf("exit %d, want 1", code)
+	}
+	var st loadkit.StreamFigures
+	if err := json.Unmarshal(stdout.Bytes(), &st); err != nil {
+		t.Fatalf("-json output: %v\n%s", err, stdout.String())
+	}
+	s := &loadkit.Session{Raw: map[int]float64{1: 1, 2: 2}, Runs: map[string]*loadkit.Run{}, Streams: &st}
+	rows := loadkit.Evaluate(s)
+	for _, r := range rows {
+		if r.Source == "streamload" && r.Verdict == loadkit.Met {
+			t.Errorf("met against a relay answering 500: %+v", r)
+		}
+	}
+	if loadkit.Passed(rows) {
+		t.Fatal("the session passed")
 	}
 }

@@ -22,9 +22,9 @@ import (
 // maxPlans is the relay's plan capacity and the issue's SRE scenario.
 const maxPlans = 500
 
-// targetKiBPerStream is issue 7's bound on the relay's resident memory per
-// idle stream.
-const targetKiBPerStream = 32
+// targetKiBPerStream is issue 16's bound on the relay's resident memory per
+// idle stream, at 5,000 streams (loadkit.TargetIdleKiB).
+const targetKiBPerStream = loadkit.TargetIdleKiB
 
 // options are the command's flags; see flags() for what each one means.
 type options struct {

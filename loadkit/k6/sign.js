@@ -1,7 +1,12 @@
 // k6 load script for POST /api/plan/{id}/sign, replaying a payload file
 // written by `closerelayctl load local` or `closerelayctl load prepare`.
 //
-//   k6 run -e PAYLOAD=load-payload.json -e SCENARIO=replay loadkit/k6/sign.js
+//   k6 run -e SCENARIO=replay loadkit/k6/sign.js
+//   k6 run -e PAYLOAD=load-payload.json -e SCENARIO=fresh --summary-export=fresh.json loadkit/k6/sign.js
+//
+// PAYLOAD (default load-payload.json) is read relative to the directory k6
+// is run from (k6 itself would resolve a relative open() against this
+// script's directory, loadkit/k6/); an absolute path works as well.
 //
 // SCENARIO (default mix):
 //   replay  VUS connections (64) send the already admitted partials of one
@@ -12,21 +17,35 @@
 //           one verification, never adding a signer.
 //   admit   every valid partial of every plan once (VUS connections share
 //           them): new signers, each a verification plus a merge.
-//   mix     VUS connections, kinds drawn by MIX (default
+//   mix     VUS connections, sign kinds drawn by MIX (default
 //           replay:70,fresh:20,forged:5,stranger:5; also expensive), plans
-//           drawn among all (setup() admits every valid partial first).
+//           drawn among all (setup() admits every valid partial first). The
+//           mix of every route (publish, get, status, events, mediator) is
+//           `closerelayctl load routes`: k6 cannot read an event stream.
 //   attack  ATTACKERS connections (32) send expensive invalid partials to
 //           plan TARGET while an honest co-signer sends fresh partials to the
 //           same plan at HONEST_RATE per second (tag role=honest) and another
 //           client does the same on other plans (role=other). ATTACKERS=0
 //           gives the quiet baseline.
 // DURATION (default 20s) bounds every scenario but admit (at most 60 s).
-// SUMMARY_JSON, when set, receives the figures as JSON (bench-load reads it).
+//
+// Verdicts. Every request carries the status its kind must get (200, or 400
+// REJECTED for strangers' and expensive partials) as its responseCallback,
+// so any other answer, a 500 or a refused connection, counts in
+// http_req_failed; each scenario (and each role of the attack) fails its
+// threshold when more than one answer in 1,000 is wrong, when it sent no
+// request, or when a request took 10 s. The latency targets of issue 16
+// that k6 measures alone are thresholds too: replays p99 < 15 ms, the
+// honest co-signer's p99 < 10 ms under attack. A crossed threshold makes k6
+// exit 99. k6 prints its own end-of-test summary; --summary-export=FILE
+// writes its figures as JSON, which `make bench-load` reads
+// (loadkit/cmd/loadsummary). The gauges load_connections, load_attackers
+// and load_seconds record the run's shape there.
 import http from 'k6/http';
 import { SharedArray } from 'k6/data';
+import { Gauge } from 'k6/metrics';
 import exec from 'k6/execution';
 
-const PAYLOAD = __ENV.PAYLOAD || 'load-payload.json';
 const SCENARIO = __ENV.SCENARIO || 'mix';
 const VUS = parseInt(__ENV.VUS || '64', 10);
 const DURATION = __ENV.DURATION || '20s';
@@ -34,6 +53,20 @@ const ATTACKERS = parseInt(__ENV.ATTACKERS || '32', 10);
 const HONEST_RATE = parseInt(__ENV.HONEST_RATE || '20', 10);
 const TARGET = parseInt(__ENV.TARGET || '0', 10);
 const MIX = __ENV.MIX || 'replay:70,fresh:20,forged:5,stranger:5';
+
+// fromWorkingDir resolves p against the directory k6 was started in ($PWD,
+// which `k6 run` passes in __ENV), not against this script's directory.
+function fromWorkingDir(p) {
+  if (p.startsWith('/') || p.startsWith('file://') || /^[A-Za-z]:[\\/]/.test(p)) {
+    return p;
+  }
+  const pwd = __ENV.PWD;
+  if (!pwd) {
+    throw new Error('PAYLOAD=' + p + ' is relative and PWD is not set (k6 run --include-system-env-vars=false?): give an absolute path');
+  }
+  return pwd.replace(/\/+$/, '') + '/' + p;
+}
+const PAYLOAD = fromWorkingDir(__ENV.PAYLOAD || 'load-payload.json');
 
 // Request lists, built once and shared by every VU. Each entry is a path and
 // a ready JSON body, so a VU only picks one and sends it.
@@ -94,18 +127,17 @@ if (SCENARIO === 'attack') { list('expensive', true); list('fresh', true); list(
 if (SCENARIO === 'mix' && mix.some((e) => e.kind === 'replay' || e.kind === 'forged')) list('valid', false);
 const targetPath = SCENARIO === 'attack' ? list('fresh', true)[0].path : '';
 
-const params = { headers: { 'Content-Type': 'application/json' }, responseCallback: http.expectedStatuses(200) };
-
 // Each kind's answer is checked through http_req_failed: its request params
 // expect that kind's status, so any other counts as failed. (A check() per
 // request would cost k6 about a fifth more CPU, taken from the relay on a
 // shared machine.) The params are built once per kind and role.
+const headers = { 'Content-Type': 'application/json' };
 const paramsFor = {};
 function send(kind, r, tags) {
   const key = kind + (tags ? tags.role : '');
   let p = paramsFor[key];
   if (!p) {
-    p = paramsFor[key] = { headers: params.headers, responseCallback: http.expectedStatuses(expected[kind]), tags: Object.assign({ kind, phase: 'run' }, tags) };
+    p = paramsFor[key] = { headers, responseCallback: http.expectedStatuses(expected[kind]), tags: Object.assign({ kind, phase: 'run' }, tags) };
   }
   return http.post(relay + r.path, r.body, p);
 }
@@ -135,44 +167,58 @@ if (SCENARIO === 'admit') {
   scenarios.admit.admit.iterations = list('valid', false).length;
 }
 
-// Thresholds are the issue's targets where one applies; the others only
-// make k6 keep the tagged sub-metrics that the summary prints.
+// Thresholds, each of which fails on a wrong run (see the top of the file).
+// Requests made by setup() are tagged phase=setup and not counted.
+const statusOK = 'rate<0.001';
+const answered = 'max<10000';
 const thresholds = {
-  'http_req_duration{phase:run}': SCENARIO === 'replay' ? ['p(99)<20'] : ['max>=0'],
-  'http_reqs{phase:run}': ['count>=0'],
-  'http_req_failed{phase:run}': ['rate<=1'],
+  'http_req_failed{phase:run}': [statusOK],
+  'http_reqs{phase:run}': ['count>0'],
+  'http_req_duration{phase:run}': SCENARIO === 'replay' ? [answered, 'p(99)<15'] : [answered],
 };
 if (SCENARIO === 'attack') {
-  thresholds['http_req_duration{role:honest}'] = ['p(99)<100'];
-  thresholds['http_req_duration{role:other}'] = ['max>=0'];
-  thresholds['http_req_duration{role:attacker}'] = ['max>=0'];
   for (const role of ['attacker', 'honest', 'other']) {
-    thresholds['http_reqs{role:' + role + '}'] = ['count>=0'];
+    if (role === 'attacker' && ATTACKERS === 0) continue;
+    thresholds['http_req_failed{role:' + role + '}'] = [statusOK];
+    thresholds['http_reqs{role:' + role + '}'] = ['count>0'];
+    thresholds['http_req_duration{role:' + role + '}'] = role === 'honest' ? [answered, 'p(99)<10'] : [answered];
   }
 }
 
 export const options = {
   scenarios: scenarios[SCENARIO],
   thresholds,
-  summaryTrendStats: ['avg', 'med', 'p(95)', 'p(99)', 'max'],
+  summaryTrendStats: ['avg', 'med', 'p(95)', 'p(99)', 'max', 'count'],
   discardResponseBodies: true,
   setupTimeout: '120s',
 };
 
+// The run's shape, for the JSON export: connections, attackers, and the
+// seconds its timed scenarios last (0 for admit, which runs until done).
+const shape = {
+  connections: new Gauge('load_connections'),
+  attackers: new Gauge('load_attackers'),
+  seconds: new Gauge('load_seconds'),
+};
+
 // setup admits what the replay kinds replay, many at a time.
 export function setup() {
+  shape.connections.add(SCENARIO === 'attack' ? ATTACKERS : VUS);
+  shape.attackers.add(SCENARIO === 'attack' ? ATTACKERS : 0);
+  shape.seconds.add(SCENARIO === 'admit' ? 0 : parseDuration(DURATION));
   let toAdmit = [];
   if (SCENARIO === 'replay') toAdmit = list('valid', true);
   if (SCENARIO === 'mix' && mix.some((e) => e.kind === 'replay' || e.kind === 'forged')) toAdmit = list('valid', false);
+  const params = { headers, responseCallback: http.expectedStatuses(200), tags: { phase: 'setup' } };
   for (let i = 0; i < toAdmit.length; i += 64) {
     const batch = [];
     for (let j = i; j < Math.min(i + 64, toAdmit.length); j++) {
       const r = toAdmit[j];
-      batch.push({ method: 'POST', url: relay + r.path, body: r.body, params: Object.assign({}, params, { tags: { phase: 'setup' } }) });
+      batch.push({ method: 'POST', url: relay + r.path, body: r.body, params });
     }
     for (const res of http.batch(batch)) {
       if (res.status !== 200) {
-        throw new Error('setup: admitting a valid partial answered ' + res.status);
+        throw new Error('setup: admitting a valid partial answered ' + res.status + ' (' + (res.error || 'no error') + ')');
       }
     }
   }
@@ -212,53 +258,6 @@ export function other() {
     r = pick(all);
   }
   send('fresh', r, { role: 'other' });
-}
-
-// The summary: throughput and latency per role, one line each, and the same
-// figures as JSON in SUMMARY_JSON for bench-load.
-export function handleSummary(data) {
-  const m = data.metrics;
-  // Shared iterations run as long as they take; the others run DURATION
-  // (setup's requests are tagged phase=setup and not counted).
-  const seconds = SCENARIO === 'admit' ? data.state.testRunDurationMs / 1000 : parseDuration(DURATION);
-  const line = (name, durKey, countKey) => {
-    const d = m[durKey];
-    const c = m[countKey];
-    if (!d || !c || c.values.count === 0) return null;
-    const v = d.values;
-    return {
-      name,
-      requests: c.values.count,
-      rps: c.values.count / seconds,
-      p50: v.med, p95: v['p(95)'], p99: v['p(99)'], max: v.max,
-    };
-  };
-  const rows = [line(SCENARIO, 'http_req_duration{phase:run}', 'http_reqs{phase:run}')];
-  if (SCENARIO === 'attack') {
-    for (const role of ['attacker', 'honest', 'other']) {
-      rows.push(line(role, 'http_req_duration{role:' + role + '}', 'http_reqs{role:' + role + '}'));
-    }
-  }
-  const checks = m['http_req_failed{phase:run}'] ? { values: { rate: 1 - m['http_req_failed{phase:run}'].values.rate } } : null;
-  const out = {
-    scenario: SCENARIO, vus: VUS, attackers: SCENARIO === 'attack' ? ATTACKERS : undefined, duration: DURATION,
-    mix: SCENARIO === 'mix' ? MIX : undefined,
-    checksPassed: checks ? checks.values.rate : null,
-    thresholdsOK: Object.values(m).every((x) => !x.thresholds || Object.values(x.thresholds).every((t) => t.ok)),
-    rows: rows.filter((r) => r),
-  };
-  let text = '';
-  for (const r of out.rows) {
-    text += `${SCENARIO.padEnd(7)} ${r.name.padEnd(9)} ` +
-      `${r.requests} req, ${r.rps.toFixed(0)} req/s`.padEnd(28) +
-      ` p50 ${r.p50.toFixed(2)} ms  p95 ${r.p95.toFixed(2)} ms  p99 ${r.p99.toFixed(2)} ms  max ${r.max.toFixed(1)} ms\n`;
-  }
-  text += `${SCENARIO.padEnd(7)} expected status: ${out.checksPassed === null ? 'n/a' : (100 * out.checksPassed).toFixed(2) + ' %'}; thresholds ${out.thresholdsOK ? 'met' : 'NOT met'}\n`;
-  const files = { stdout: text };
-  if (__ENV.SUMMARY_JSON) {
-    files[__ENV.SUMMARY_JSON] = JSON.stringify(out, null, 1);
-  }
-  return files;
 }
 
 function parseDuration(s) {

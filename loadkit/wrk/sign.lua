@@ -3,8 +3,11 @@
 -- reference figures, which were taken with wrk. Optional: bench-load runs it
 -- when wrk is installed (Debian: apt-get install wrk).
 --
---   PAYLOAD=load-payload.json KIND=replay SUMMARY_JSON=out.json \
---     wrk -t2 -c64 -d15s -s loadkit/wrk/sign.lua http://127.0.0.1:8080
+--   PAYLOAD=load-payload.json KIND=replay CONNECTIONS=64 SUMMARY_JSON=out.json \
+--     wrk -t2 -c64 -d15s -s loadkit/wrk/sign.lua RELAY_URL
+--
+-- (RELAY_URL is the relay= of `closerelayctl load local`'s ready line; the
+-- payload's path is relative to the directory wrk runs in.)
 --
 -- KIND=replay sends plan TARGET's (default the first) valid and forged
 -- partials, which must already be admitted (the k6 replay scenario's setup
@@ -60,18 +63,20 @@ function request()
   return requests[math.random(#requests)]
 end
 
+-- done prints one line and writes SUMMARY_JSON for loadkit.ReadWrk. "wrong"
+-- counts every request that did not get its 200: wrk's status errors (any
+-- answer above 399) and its connect, read, write and timeout errors.
 function done(summary, latency, _)
   local seconds = summary.duration / 1e6
-  local bad = summary.errors.status + summary.errors.connect + summary.errors.read + summary.errors.write + summary.errors.timeout
+  local wrong = summary.errors.status + summary.errors.connect + summary.errors.read + summary.errors.write + summary.errors.timeout
   local json = string.format(
-    '{"scenario":"%s-wrk","vus":%d,"duration":"%.1fs","checksPassed":%.6f,"thresholdsOK":true,"rows":[' ..
-    '{"name":"%s","requests":%d,"rps":%.1f,"p50":%.3f,"p95":%.3f,"p99":%.3f,"max":%.3f}]}',
-    kind, tonumber(os.getenv("CONNECTIONS") or "0"), seconds, 1 - bad / math.max(summary.requests, 1),
-    kind, summary.requests, summary.requests / seconds,
+    '{"generator":"wrk","scenario":"%s","connections":%d,"seconds":%.3f,"requests":%d,"wrong":%d,' ..
+    '"p50":%.3f,"p95":%.3f,"p99":%.3f,"max":%.3f}',
+    kind, tonumber(os.getenv("CONNECTIONS") or "0"), seconds, summary.requests, wrong,
     latency:percentile(50) / 1000, latency:percentile(95) / 1000, latency:percentile(99) / 1000, latency.max / 1000)
-  io.write(string.format("%s-wrk %d req, %.0f req/s  p50 %.2f ms  p95 %.2f ms  p99 %.2f ms  max %.1f ms  (%d not 200)\n",
+  io.write(string.format("wrk %s: %d req, %.0f req/s  p50 %.2f ms  p95 %.2f ms  p99 %.2f ms  max %.1f ms  (%d not 200)\n",
     kind, summary.requests, summary.requests / seconds, latency:percentile(50) / 1000,
-    latency:percentile(95) / 1000, latency:percentile(99) / 1000, latency.max / 1000, bad))
+    latency:percentile(95) / 1000, latency:percentile(99) / 1000, latency.max / 1000, wrong))
   local path = os.getenv("SUMMARY_JSON")
   if path then
     local f = assert(io.open(path, "w"))

@@ -1,51 +1,39 @@
-// Command loadsummary prints the summary of a `make bench-load` session:
-// every k6 run's throughput and latency as ratios to the raw ed25519 rates
-// measured in the same session, the relay's CPU time per request, and the
-// issue's targets, met or not.
+// Command loadsummary prints the summary of a `make bench-load` session and
+// decides it: every HTTP run's throughput and latency as ratios to the raw
+// crypto/ed25519.Verify rates measured in the same session, the relay's CPU
+// time per request, the mixed load's routes, then one table of every target
+// of issue 16 and every correctness check, met or not.
 //
-//	loadsummary -raw DIR/raw.txt -dir DIR replay fresh admit mix attack-quiet attack
+//	loadsummary DIR
 //
-// Each name reads DIR/k6-NAME.json (k6's SUMMARY_JSON) and, when present,
-// DIR/cpu-NAME.txt ("TICKS CLK_TCK": the relay's CPU time during the run).
+// DIR holds what loadkit/bench-load.sh wrote (loadkit.LoadSession lists the
+// files). Exit status 0 when every target is met and every check passes, 1
+// when one is not (a run that is missing counts as not met), 2 when DIR has
+// no raw rates.
 package main
 
 import (
-	"flag"
 	"fmt"
+	"io"
 	"os"
-	"path/filepath"
 
 	"github.com/closerelay/closerelay/loadkit"
 )
 
-func main() {
-	rawPath := flag.String("raw", "", "output of go test -bench BenchmarkRawEd25519Verify -cpu 1,2")
-	dir := flag.String("dir", ".", "directory of the k6-NAME.json and cpu-NAME.txt files")
-	flag.Parse()
-	f, err := os.Open(*rawPath)
+func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
+
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) != 1 || args[0] == "-h" || args[0] == "-help" || args[0] == "--help" {
+		fmt.Fprintln(stderr, "usage: loadsummary DIR (the directory bench-load.sh wrote)")
+		return 2
+	}
+	s, err := loadkit.LoadSession(args[0])
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "loadsummary:", err)
-		os.Exit(1)
+		fmt.Fprintln(stderr, "loadsummary:", err)
+		return 2
 	}
-	raw, err := loadkit.RawRates(f)
-	f.Close()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "loadsummary:", err)
-		os.Exit(1)
+	if !loadkit.Passed(loadkit.Report(stdout, s)) {
+		return 1
 	}
-	var runs []loadkit.Run
-	for _, name := range flag.Args() {
-		r := loadkit.Run{Label: name}
-		if s, err := loadkit.ReadK6Summary(filepath.Join(*dir, "k6-"+name+".json")); err == nil {
-			r.K6 = s
-		}
-		var ticks, hz float64
-		if b, err := os.ReadFile(filepath.Join(*dir, "cpu-"+name+".txt")); err == nil {
-			if n, _ := fmt.Sscan(string(b), &ticks, &hz); n == 2 && hz > 0 {
-				r.ServerCPU, r.HasCPUTime = ticks/hz, true
-			}
-		}
-		runs = append(runs, r)
-	}
-	loadkit.Report(os.Stdout, raw, runs)
+	return 0
 }
