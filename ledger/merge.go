@@ -26,6 +26,11 @@ type Canonical struct {
 	Passphrase string
 	Hash       [32]byte
 	Signers    *SignerSet
+
+	// unsigned is XDR's raw bytes before its signature list (see
+	// fastSignatures); nil in a Canonical built field by field, which then
+	// takes the full checks every time.
+	unsigned []byte
 }
 
 // NewCanonical runs merge checks 1 to 4 of SPEC "Merge checks", in order, on
@@ -55,7 +60,7 @@ func NewCanonical(canonicalXDR string, passphrase string, signers *SignerSet) (*
 	if err != nil {
 		return nil, rejected("the plan's canonical transaction cannot be hashed")
 	}
-	return &Canonical{XDR: canonicalXDR, Passphrase: passphrase, Hash: hash, Signers: signers}, nil
+	return &Canonical{XDR: canonicalXDR, Passphrase: passphrase, Hash: hash, Signers: signers, unsigned: unsignedPrefix(canonicalXDR, env)}, nil
 }
 
 // CheckPartial runs merge checks 5 to 9 of SPEC "Merge checks", in order, on
@@ -87,22 +92,27 @@ func (c *Canonical) CheckPartial(ctx context.Context, gate *SweepGate, partial s
 	if partial == "" {
 		return nil, &Error{Code: CodeBadXDR, Reason: "the partial envelope is empty"}
 	}
-	// Check 6.
-	env, err := DecodeEnvelope(partial)
-	if err != nil {
-		return nil, &Error{Code: CodeBadXDR, Reason: "the partial does not decode as a transaction envelope"}
-	}
-	// Check 7.
-	if env.IsFeeBump() || !isClassic(env) {
-		return nil, rejected("the partial is a fee-bump; sign the plan's classic transaction itself")
-	}
-	// Check 8.
-	hash, err := HashEnvelope(env, c.Passphrase)
-	if err != nil || hash != c.Hash {
-		return nil, rejected("the partial's transaction hash differs from the plan's")
+	// Checks 6 to 8 pass at once for the plan's own transaction, byte for
+	// byte; anything else takes them in full.
+	sigs, same := fastSignatures(c.unsigned, partial)
+	if !same {
+		// Check 6.
+		env, err := DecodeEnvelope(partial)
+		if err != nil {
+			return nil, &Error{Code: CodeBadXDR, Reason: "the partial does not decode as a transaction envelope"}
+		}
+		// Check 7.
+		if env.IsFeeBump() || !isClassic(env) {
+			return nil, rejected("the partial is a fee-bump; sign the plan's classic transaction itself")
+		}
+		// Check 8.
+		hash, err := HashEnvelope(env, c.Passphrase)
+		if err != nil || hash != c.Hash {
+			return nil, rejected("the partial's transaction hash differs from the plan's")
+		}
+		sigs = env.Signatures()
 	}
 	// Check 9.
-	sigs := env.Signatures()
 	out := make([]Admitted, 0, len(sigs))
 	seen := make([]bool, c.Signers.Len())
 	for k, sig := range sigs {
@@ -111,6 +121,7 @@ func (c *Canonical) CheckPartial(ctx context.Context, gate *SweepGate, partial s
 			continue // the same bytes again, under another hint: a duplicate
 		}
 		if !ok {
+			var err error
 			i, ok, err = c.Signers.Recover(ctx, gate, c.Hash, sig)
 			if err != nil {
 				return nil, err

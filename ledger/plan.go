@@ -77,7 +77,7 @@ func AdmitPlan(ctx context.Context, gate *SweepGate, c *Close, set *SignerSet, p
 		// Merge checks 1 to 4 hold by construction: the encoding is not
 		// empty, the passphrase is a known network's, and the envelope was
 		// decoded as a classic transaction. NewCanonical would decode again.
-		canonical: &Canonical{XDR: encoded, Passphrase: c.network.Passphrase(), Hash: c.Hash, Signers: set},
+		canonical: &Canonical{XDR: encoded, Passphrase: c.network.Passphrase(), Hash: c.Hash, Signers: set, unsigned: unsignedPrefix(encoded, env)},
 		envelope:  env,
 		admitted:  admitted,
 		expiry:    PlanExpiry(published, c.MaxTime),
