@@ -10,7 +10,9 @@
 //   - The Supervisor's goroutine alone reads and writes the registry (plan id
 //     to *Plan), and so the count of open plans and the count of each closing
 //     account's open plans, which it changes with the registry and nowhere
-//     else. It never blocks on I/O: the account API round trip of a publish
+//     else. It mirrors the registry into a sync.Map that Lookup reads
+//     without a round trip; a plan found there past its expiry is looked up
+//     through the loop, which sweeps it. It never blocks on I/O: the account API round trip of a publish
 //     happens in the request goroutine, between CheckCapacity (guard 5) and
 //     Create (guard 8), and Create inserts atomically with its own checks of
 //     both limits and of the plan's expiry, which may have passed during

@@ -88,6 +88,11 @@ type Supervisor struct {
 	plans    map[string]*Plan
 	accounts map[string]int
 	running  sync.WaitGroup
+
+	// index mirrors plans for Lookup, which reads it without a round trip
+	// through the run loop (a sign, a GET or a stream starts with one);
+	// the run loop alone writes it, in add and remove.
+	index sync.Map // plan id → *Plan
 }
 
 // NewSupervisor starts the supervisor goroutine; Stop ends it and every plan.
@@ -184,6 +189,22 @@ func (s *Supervisor) Lookup(ctx context.Context, id string) (*Plan, error) {
 }
 
 func (s *Supervisor) lookupLocal(ctx context.Context, id string) (*Plan, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	select {
+	case <-s.quit:
+		return nil, ErrStopped
+	default:
+	}
+	v, ok := s.index.Load(id)
+	if !ok {
+		return nil, ErrNotFound
+	}
+	if p := v.(*Plan); s.live(p, s.now()) {
+		return p, nil
+	}
+	// Past its expiry: the run loop sweeps it, and answers.
 	ans := make(chan reply[*Plan], 1)
 	return ask(ctx, s.mailbox, supRequest(lookupReq{id, ans}), ans, s.quit, s.done, s.gone)
 }
@@ -283,6 +304,7 @@ func (s *Supervisor) live(p *Plan, now time.Time) bool {
 // add registers p and takes a slot of its account.
 func (s *Supervisor) add(p *Plan) {
 	s.plans[p.ID()] = p
+	s.index.Store(p.ID(), p)
 	s.accounts[p.published.Account()]++
 }
 
@@ -291,6 +313,7 @@ func (s *Supervisor) add(p *Plan) {
 // shutdown), so the per-account counts never drift from the registry.
 func (s *Supervisor) remove(p *Plan) {
 	delete(s.plans, p.ID())
+	s.index.CompareAndDelete(p.ID(), p)
 	account := p.published.Account()
 	if n := s.accounts[account] - 1; n > 0 {
 		s.accounts[account] = n

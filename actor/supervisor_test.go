@@ -465,8 +465,13 @@ func TestCancelledContext(t *testing.T) {
 		s := &Supervisor{mailbox: make(chan supRequest), quit: make(chan struct{}), done: make(chan struct{})}
 		ctx, cancel := context.WithTimeout(t.Context(), time.Second)
 		defer cancel()
-		if _, err := s.Lookup(ctx, "x"); !errors.Is(err, context.DeadlineExceeded) {
-			t.Errorf("Lookup on a stuck supervisor = %v", err)
+		if _, err := s.Open(ctx); !errors.Is(err, context.DeadlineExceeded) {
+			t.Errorf("Open on a stuck supervisor = %v", err)
+		}
+		// Lookup reads the registry's index without the loop: an unknown
+		// id is not found at once.
+		if _, err := s.Lookup(t.Context(), "x"); !errors.Is(err, ErrNotFound) {
+			t.Errorf("Lookup on a stuck supervisor = %v, want ErrNotFound", err)
 		}
 	})
 

@@ -113,11 +113,31 @@ func stringField(fields map[string]json.RawMessage, name string) (string, bool) 
 	if !present {
 		return "", false
 	}
+	if v, ok := plainString(raw); ok {
+		return v, true
+	}
 	var v string
 	if err := json.Unmarshal(raw, &v); err != nil {
 		return "", false
 	}
 	return v, true
+}
+
+// plainString is the value of raw, a JSON string already validated by the
+// body's decoding, when it is printable ASCII without escapes (base64 XDR
+// always is): the same string json.Unmarshal would give, without decoding
+// the body's largest field a second time. ok is false for anything else.
+func plainString(raw json.RawMessage) (string, bool) {
+	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' {
+		return "", false
+	}
+	body := raw[1 : len(raw)-1]
+	for _, c := range body {
+		if c < 0x20 || c >= 0x7f || c == '\\' || c == '"' {
+			return "", false
+		}
+	}
+	return string(body), true
 }
 
 // checkXDRField is guard 1, shared by publish and sign.

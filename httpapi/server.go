@@ -359,11 +359,19 @@ func normalizeID(id string) (string, bool) {
 	if len(id) != 64 {
 		return "", false
 	}
+	upper := false
 	for i := 0; i < len(id); i++ {
 		ch := id[i]
-		if !(ch >= '0' && ch <= '9' || ch >= 'a' && ch <= 'f' || ch >= 'A' && ch <= 'F') {
+		switch {
+		case ch >= '0' && ch <= '9', ch >= 'a' && ch <= 'f':
+		case ch >= 'A' && ch <= 'F':
+			upper = true
+		default:
 			return "", false
 		}
+	}
+	if !upper {
+		return id, true // the usual spelling: no second scan, no copy
 	}
 	return strings.ToLower(id), true
 }

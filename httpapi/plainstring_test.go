@@ -1,0 +1,37 @@
+package httpapi
+
+import (
+	"encoding/json"
+	"testing"
+)
+
+// TestPlainStringAgrees: stringField's fast path gives exactly what
+// json.Unmarshal gives, and leaves to it every string it cannot take as is.
+func TestPlainStringAgrees(t *testing.T) {
+	for _, raw := range []string{
+		`"AAAAAgAAAAB+/="`, `""`, `"a\"b"`, `"a\\b"`, `"\u0041"`, `"é"`, "\"\x7f\"", `"tab	"`, `"a/b"`, `12`, `"unterminated`,
+	} {
+		checkPlainString(t, []byte(raw))
+	}
+}
+
+func FuzzPlainString(f *testing.F) {
+	for _, s := range []string{`"AAAA"`, `"a\"b"`, `"é"`, `""`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) { checkPlainString(t, raw) })
+}
+
+func checkPlainString(t *testing.T, raw []byte) {
+	t.Helper()
+	var want string
+	if err := json.Unmarshal(raw, &want); err != nil {
+		return // never a field value: the body's decoding refused it
+	}
+	if got, ok := plainString(raw); ok && got != want {
+		t.Errorf("plainString(%q) = %q, json.Unmarshal %q", raw, got, want)
+	}
+	if got, ok := stringField(map[string]json.RawMessage{"xdr": raw}, "xdr"); !ok || got != want {
+		t.Errorf("stringField(%q) = %q, %v; want %q", raw, got, ok, want)
+	}
+}
