@@ -41,10 +41,20 @@ type State struct {
 	memo *renderMemo
 }
 
-// renderMemo holds one version's rendering.
+// renderMemo holds one version's renderings: as a stream event, and as a
+// route's answer.
 type renderMemo struct {
+	event, answer rendering
+}
+
+type rendering struct {
 	once sync.Once
 	b    []byte
+}
+
+func (r *rendering) of(s State, render func(State) []byte) []byte {
+	r.once.Do(func() { r.b = render(s) })
+	return r.b
 }
 
 // Render returns render(s), computed once per version and shared by every
@@ -57,8 +67,17 @@ func (s State) Render(render func(State) []byte) []byte {
 	if s.memo == nil {
 		return render(s)
 	}
-	s.memo.once.Do(func() { s.memo.b = render(s) })
-	return s.memo.b
+	return s.memo.event.of(s, render)
+}
+
+// RenderAnswer is Render for a route's answer of the version (the sign
+// route's, which every co-signer of a version and every replay of it
+// receives), kept apart from the event's rendering under the same rules.
+func (s State) RenderAnswer(render func(State) []byte) []byte {
+	if s.memo == nil {
+		return render(s)
+	}
+	return s.memo.answer.of(s, render)
 }
 
 // Plan is a handle on one plan actor; its methods are safe for concurrent use.

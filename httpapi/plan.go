@@ -331,10 +331,29 @@ func (s *Server) sign(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, signOK{
+	// Every co-signer of a version, and every replay of it, gets the same
+	// answer: it is encoded once per version.
+	if b := st.RenderAnswer(renderSignOK); b != nil {
+		return c.JSONBlob(http.StatusOK, b)
+	}
+	return c.JSON(http.StatusOK, signOKOf(st)) // never: strings, ints and bools always encode
+}
+
+func signOKOf(st actor.State) signOK {
+	return signOK{
 		OK: true, Network: string(st.Network), XDR: st.XDR, Signers: nonNil(st.Signers),
 		Weight: st.Weight, Threshold: st.Threshold, Ready: st.Ready,
-	})
+	}
+}
+
+// renderSignOK is the sign route's answer for st, byte for byte as c.JSON
+// writes it (with its trailing newline); nil if it did not encode.
+func renderSignOK(st actor.State) []byte {
+	b, err := json.Marshal(signOKOf(st))
+	if err != nil {
+		return nil
+	}
+	return append(b, '\n')
 }
 
 // current is the plan a request names and its current version.

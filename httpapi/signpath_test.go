@@ -2,7 +2,13 @@ package httpapi
 
 import (
 	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"strings"
 	"testing"
+
+	"github.com/closerelay/closerelay/actor"
+	"github.com/labstack/echo/v4"
 )
 
 // TestPlainStringAgrees: stringField's fast path gives exactly what
@@ -33,5 +39,24 @@ func checkPlainString(t *testing.T, raw []byte) {
 	}
 	if got, ok := stringField(map[string]json.RawMessage{"xdr": raw}, "xdr"); !ok || got != want {
 		t.Errorf("stringField(%q) = %q, %v; want %q", raw, got, ok, want)
+	}
+}
+
+// TestSignAnswerAsEchoWritesIt: the sign answer rendered once per version is
+// byte for byte what c.JSON wrote for it before.
+func TestSignAnswerAsEchoWritesIt(t *testing.T) {
+	st := actor.State{ID: "ab", Network: "testnet", XDR: "AAAA+/==", Signers: []string{"GA", "GB"}, Weight: 2, Threshold: 3}
+	e := echo.New()
+	rec := httptest.NewRecorder()
+	c := e.NewContext(httptest.NewRequest(http.MethodPost, "/", nil), rec)
+	if err := c.JSON(http.StatusOK, signOKOf(st)); err != nil {
+		t.Fatal(err)
+	}
+	if got := string(renderSignOK(st)); got != rec.Body.String() {
+		t.Fatalf("rendered %q, c.JSON wrote %q", got, rec.Body.String())
+	}
+	st.Signers = nil
+	if got := string(renderSignOK(st)); !strings.Contains(got, `"signers":[]`) {
+		t.Fatalf("no signers rendered as %q, want an empty list", got)
 	}
 }
