@@ -115,6 +115,13 @@ func TestClusterMergeAfterLostRace(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// A request served by B's loop: the loop has read the entry as it
+	// started (version 1) before it serves anything.
+	sub, err := pb.Subscribe(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sub.Close()
 	if _, _, err := pa.Merge(ctx, f.admitted(1)); err != nil {
 		t.Fatal(err)
 	}
