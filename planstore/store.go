@@ -159,6 +159,10 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 		nats.ReconnectJitter(100*time.Millisecond, time.Second),
 		nats.Timeout(opts.Timeout),
 		nats.DisconnectErrHandler(func(_ *nats.Conn, err error) {
+			// Unavailable from now until the bucket is ensured again after
+			// the reconnect: the server that answers next may have come
+			// back without it.
+			s.kv.Store(nil)
 			s.metrics.StoreAvailable(false)
 			s.log.Warn("plan store disconnected", "err", err)
 		}),
@@ -200,7 +204,15 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 	}
 	s.metrics.StoreAvailable(true)
 	s.ctx, s.cancel = context.WithCancel(context.Background())
-	s.wg.Go(s.watch)
+	// The first watch starts before Open returns, so that Changes has every
+	// write made after it.
+	w, err := s.startWatch()
+	if err != nil {
+		s.cancel()
+		nc.Close()
+		return nil, fmt.Errorf("planstore: watch: %w", err)
+	}
+	s.wg.Go(func() { s.watch(w) })
 	return s, nil
 }
 
@@ -271,20 +283,36 @@ func (s *Store) bucket() (jetstream.KeyValue, error) {
 	return h.kv, nil
 }
 
-// watch follows every plan entry until Close, restarting after each
-// reconnect.
-func (s *Store) watch() {
+// startWatch starts a watch of every plan entry on the ensured bucket.
+func (s *Store) startWatch() (jetstream.KeyWatcher, error) {
+	kv, err := s.bucket()
+	if err != nil {
+		return nil, err
+	}
+	return kv.Watch(s.ctx, planPrefix+"*")
+}
+
+// watch follows every plan entry until Close, starting with w, and
+// restarting after each reconnect.
+func (s *Store) watch(w jetstream.KeyWatcher) {
 	defer close(s.changes)
 	for s.ctx.Err() == nil {
-		s.follow()
+		if w != nil {
+			s.follow(w)
+		}
+		w = nil
 		// Wait for NATS to come back, then ensure the bucket (a restarted
 		// memory-only server has none) and follow again.
 		for s.ctx.Err() == nil {
 			if s.nc.IsConnected() {
-				if err := s.ensure(s.ctx); err == nil {
-					s.metrics.StoreAvailable(true)
-					break
-				} else if s.ctx.Err() == nil {
+				err := s.ensure(s.ctx)
+				if err == nil {
+					if w, err = s.startWatch(); err == nil {
+						s.metrics.StoreAvailable(true)
+						break
+					}
+				}
+				if s.ctx.Err() == nil {
 					s.log.Warn("plan store: bucket not ready", "err", err)
 				}
 			}
@@ -297,19 +325,10 @@ func (s *Store) watch() {
 	}
 }
 
-// follow runs one watch until the connection comes back from an outage
+// follow runs the watch w until the connection comes back from an outage
 // (reset), the watch ends, or Close.
-func (s *Store) follow() {
-	kv, err := s.bucket()
-	if err != nil {
-		return
-	}
-	w, err := kv.Watch(s.ctx, planPrefix+"*")
-	if err != nil {
-		s.log.Warn("plan store: watch", "err", err)
-		return
-	}
-	defer w.Stop()
+func (s *Store) follow(w jetstream.KeyWatcher) {
+	defer func() { _ = w.Stop() }()
 	for {
 		select {
 		case e, ok := <-w.Updates():
