@@ -267,9 +267,10 @@ func benchReadMem() benchMem {
 //
 //   - raw-client: each client is a bare net.Conn that wrote the GET and read
 //     the headers and first event, then holds the socket with no goroutine
-//     and no buffer: the figures are the server side (connection, echo
-//     context, subscription, stream goroutine, bufio buffers) plus a bare
-//     client socket (netFD and its poll descriptor).
+//     and no buffer: the figures are the server side (the detached
+//     connection and its watching goroutine, the stream's goroutine and
+//     timer, the subscription) plus a bare client socket (netFD and its
+//     poll descriptor).
 //   - http-client: each client is a net/http request whose body is read
 //     through a bufio.Reader, as a Go subscriber would: server side plus a
 //     full client (transport conn, its read/write loops and buffers).

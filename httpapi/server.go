@@ -7,6 +7,7 @@
 package httpapi
 
 import (
+	"context"
 	"log/slog"
 	"net/http"
 	"strings"
@@ -344,12 +345,23 @@ func (s *Server) requestLog(next echo.HandlerFunc) echo.HandlerFunc {
 		if path == "" {
 			path = "unmatched"
 		}
-		s.log.LogAttrs(c.Request().Context(), slog.LevelInfo, "request",
-			slog.String("method", metricMethod(c.Request().Method)),
-			slog.String("route", path),
-			slog.Int("status", c.Response().Status),
-			slog.Duration("duration", time.Since(start)),
-			slog.String("client_ip", s.clientIP(c)))
+		method, status, ip := metricMethod(c.Request().Method), c.Response().Status, s.clientIP(c)
+		line := func(ctx context.Context) {
+			s.log.LogAttrs(ctx, slog.LevelInfo, "request",
+				slog.String("method", method),
+				slog.String("route", path),
+				slog.Int("status", status),
+				slog.Duration("duration", time.Since(start)),
+				slog.String("client_ip", ip))
+		}
+		if end, ok := c.Get(streamEndKey).(*streamEnd); ok {
+			// A detached stream goes on after its handler: its line is
+			// written at its end, as any other request's. Its request's
+			// context has ended by then, and is not kept.
+			end.after(func() { line(context.Background()) })
+			return nil
+		}
+		line(c.Request().Context())
 		return nil
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"runtime"
 	"runtime/pprof"
 	"strings"
 	"sync"
@@ -105,6 +106,7 @@ type localOptions struct {
 	json        bool      // print the ready report as JSON
 	logs        io.Writer // the relay's logs; discarded when nil
 	cpuProfile  string    // when set, a CPU profile from ready to stop is written here
+	memProfile  string    // when set, a heap profile taken at stop, before the relay drains, is written here
 	// ready, when set, is called once the payload is written.
 	ready func(*loadkit.Payload)
 }
@@ -139,6 +141,7 @@ func (c *cli) loadLocal(args []string) int {
 	jsonFlag(fs, &o.json)
 	verbose := fs.Bool("verbose", false, "show the relay's logs on standard error")
 	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of this process, from ready to stop, to this file (go tool pprof)")
+	fs.StringVar(&o.memProfile, "memprofile", "", "write a heap profile of this process (sampled every 512 bytes) to this file when it is stopped,\nafter a GC and before the relay drains, so that streams still open then are in it (go tool pprof)")
 	if _, code, done := c.parse(fs, args, 0, ""); done {
 		return code
 	}
@@ -173,6 +176,11 @@ func runLoadLocal(ctx context.Context, out io.Writer, o localOptions) (err error
 	}
 	if err := checkCounts(&o.counts); err != nil {
 		return err
+	}
+	if o.memProfile != "" {
+		// Every 512 bytes rather than every 512 KiB: per-stream figures
+		// need the small allocations too.
+		runtime.MemProfileRate = 512
 	}
 	if o.keys == "" {
 		o.keys = filepath.Join(filepath.Dir(o.out), "load-keys.env")
@@ -268,7 +276,26 @@ func runLoadLocal(ctx context.Context, out io.Writer, o localOptions) (err error
 	if !o.json {
 		fmt.Fprintln(out, "stopping")
 	}
+	if o.memProfile != "" {
+		if err := writeHeapProfile(o.memProfile); err != nil {
+			return fmt.Errorf("--memprofile: %w", err)
+		}
+	}
 	return nil
+}
+
+// writeHeapProfile writes the live heap, as of a fresh GC, to path.
+func writeHeapProfile(path string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	runtime.GC()
+	err = pprof.WriteHeapProfile(f)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 // sourcePath is path as the shell's "." command takes it: a bare name would

@@ -48,6 +48,7 @@ func checkPayloadAgainstRelay(t *testing.T, p *loadkit.Payload) {
 func TestLoadLocal(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "payload.json")
 	profile := filepath.Join(t.TempDir(), "cpu.prof")
+	heapProfile := filepath.Join(t.TempDir(), "heap.prof")
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var log syncbuf.Buffer
@@ -56,7 +57,7 @@ func TestLoadLocal(t *testing.T) {
 	go func() {
 		done <- runLoadLocal(ctx, &log, localOptions{
 			listen: "127.0.0.1:0", ops: "127.0.0.1:0", plans: 2, spare: 1, signers: 3,
-			counts: loadkit.Counts{Fresh: 2, Strangers: 1, Expensive: 1}, out: out, cpuProfile: profile,
+			counts: loadkit.Counts{Fresh: 2, Strangers: 1, Expensive: 1}, out: out, cpuProfile: profile, memProfile: heapProfile,
 			ready: func(p *loadkit.Payload) { ready <- p },
 		})
 	}()
@@ -113,6 +114,9 @@ func TestLoadLocal(t *testing.T) {
 	}
 	if fi, err := os.Stat(profile); err != nil || fi.Size() == 0 {
 		t.Errorf("no CPU profile written: %v", err)
+	}
+	if fi, err := os.Stat(heapProfile); err != nil || fi.Size() == 0 {
+		t.Errorf("no heap profile written: %v", err)
 	}
 }
 

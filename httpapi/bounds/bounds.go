@@ -47,52 +47,118 @@ const bufioSlop = 4096
 var ErrBodyTimeout = errors.New("bounds: the request body did not arrive in time")
 
 // Server is an http.Server with the bounds applied, which knows its open
-// connections so that a shutdown can say how many it had to cut.
+// connections so that a shutdown can say how many it had to cut, and which
+// keeps the connections of detached responses (Detach) among them.
 type Server struct {
 	*http.Server
 
-	mu    sync.Mutex
-	conns map[net.Conn]struct{}
+	mu           sync.Mutex
+	conns        map[net.Conn]struct{}
+	detached     map[*Detached]struct{}
+	detachedLeft chan struct{} // closed and replaced when a detached response leaves
+	draining     bool          // Shutdown or Close has begun: no more keep-alive
+	closed       bool          // Close has begun
 }
 
 // NewServer serves h with the header, body and idle bounds. There is no
 // write timeout: event streams are long-lived and bound each of their own
 // writes.
 func NewServer(h http.Handler, idle time.Duration) *Server {
-	s := &Server{conns: make(map[net.Conn]struct{})}
+	s := &Server{
+		conns:        make(map[net.Conn]struct{}),
+		detached:     make(map[*Detached]struct{}),
+		detachedLeft: make(chan struct{}),
+	}
 	s.Server = &http.Server{
 		Handler:           Guard(h, BodyTimeout),
 		MaxHeaderBytes:    MaxHeaderBytes - bufioSlop,
 		ReadHeaderTimeout: HeaderTimeout,
 		IdleTimeout:       idle,
 		ConnState:         s.track,
+		BaseContext:       func(net.Listener) context.Context { return context.WithValue(context.Background(), serverKey{}, s) },
 	}
 	return s
 }
 
 func (s *Server) track(c net.Conn, state http.ConnState) {
+	rc, again := c.(*replayConn) // a connection given back after a detached response
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	switch state {
 	case http.StateNew:
 		s.conns[c] = struct{}{}
+		if again {
+			s.forgetLocked(rc.d) // net/http holds it now
+		}
 	case http.StateClosed, http.StateHijacked:
 		delete(s.conns, c)
 	}
+	s.mu.Unlock()
+	if again && (state == http.StateClosed || state == http.StateHijacked) {
+		_ = rc.ln.Close() // ends the Serve that took it
+	}
 }
 
-// Open reports how many connections the server holds now.
+// Open reports how many connections the server holds now, those of detached
+// responses included.
 func (s *Server) Open() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return len(s.conns)
+	n := len(s.conns)
+	for d := range s.detached {
+		if d.state != detachHijacking { // still among conns until the hijack
+			n++
+		}
+	}
+	return n
+}
+
+// Shutdown is http.Server's Shutdown that also closes the idle connections
+// of detached responses that have ended, and waits for those still under
+// way, until ctx ends.
+func (s *Server) Shutdown(ctx context.Context) error {
+	s.mu.Lock()
+	s.draining = true
+	var idle []net.Conn
+	for d := range s.detached {
+		if d.state == detachIdle {
+			idle = append(idle, d.conn)
+		}
+	}
+	s.mu.Unlock()
+	for _, c := range idle {
+		_ = c.Close()
+	}
+	if err := s.Server.Shutdown(ctx); err != nil {
+		return err
+	}
+	return s.waitDetached(ctx)
+}
+
+// Close is http.Server's Close that also closes the connections of
+// detached responses.
+func (s *Server) Close() error {
+	s.mu.Lock()
+	s.draining, s.closed = true, true
+	var conns []net.Conn
+	for d := range s.detached {
+		if d.conn != nil {
+			conns = append(conns, d.conn)
+		}
+	}
+	s.mu.Unlock()
+	err := s.Server.Close()
+	for _, c := range conns {
+		_ = c.Close()
+	}
+	return err
 }
 
 // Drain stops accepting and waits, until ctx ends, for every connection to
-// finish its request and go idle; it then closes whatever is left, so the
-// caller always gets the listener back within ctx. cut is how many
-// connections were closed while a request on them was still under way (or a
-// client had sent part of one): none when the drain finished in time.
+// finish its request and go idle, and for every detached response to end;
+// it then closes whatever is left, so the caller always gets the listener
+// back within ctx. cut is how many connections were closed while a request
+// on them was still under way (or a client had sent part of one), detached
+// responses included: none when the drain finished in time.
 func (s *Server) Drain(ctx context.Context) (cut int, err error) {
 	err = s.Shutdown(ctx)
 	if err == nil {
