@@ -66,7 +66,7 @@ func (s *Server) errorHandler(err error, c echo.Context) {
 		s.log.Error("internal error", "route", c.Path(), "err", err)
 		ce = errcode.New(errcode.Internal, internalReason)
 	}
-	s.writeJSONError(c, ce)
+	s.writeJSONError(c, routeLabel(err), ce)
 }
 
 // coded returns the *errcode.Error that err carries when its code is in the
@@ -110,8 +110,8 @@ func clientGone(c echo.Context, err error) bool {
 
 // writeJSONError answers ce with its code's status and CONTRACT section 3's
 // body, and counts it as a rejection of the route.
-func (s *Server) writeJSONError(c echo.Context, ce *errcode.Error) {
-	if route := routeLabel(c); route != "" {
+func (s *Server) writeJSONError(c echo.Context, route string, ce *errcode.Error) {
+	if route != "" {
 		s.metrics.Rejection(route, ce.Code)
 	}
 	status := ce.Status()

@@ -60,10 +60,37 @@ func readObject(c echo.Context) (fields map[string]json.RawMessage, ok bool, err
 	return fields, true, nil
 }
 
+// readAll reads r's body into one buffer sized from its Content-Length
+// (bodies are capped at MaxBodyBytes before this, so a declared length above the
+// cap is refused by that reader, not allocated here); io.ReadAll would grow
+// its buffer from 512 bytes through four allocations for a partial.
+func readAll(r *http.Request) ([]byte, error) {
+	n := r.ContentLength
+	if n <= 0 || n > MaxBodyBytes {
+		return io.ReadAll(r.Body)
+	}
+	buf := make([]byte, 0, n+1) // +1: the read that finds the end needs room
+	for {
+		m, err := r.Body.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+m]
+		switch {
+		case err == io.EOF:
+			return buf, nil
+		case err != nil:
+			return buf, err
+		case len(buf) == cap(buf):
+			// More than declared: let io.ReadAll take the rest (net/http
+			// refuses a body longer than its Content-Length anyway).
+			rest, err := io.ReadAll(r.Body)
+			return append(buf, rest...), err
+		}
+	}
+}
+
 // readBody reads a capped body: 413 when the cap was hit, 408 when it did
 // not arrive in time, client gone when the connection ended under it.
 func readBody(c echo.Context) ([]byte, error) {
-	raw, err := io.ReadAll(c.Request().Body)
+	raw, err := readAll(c.Request())
 	if err != nil {
 		var tooBig *http.MaxBytesError
 		switch {
