@@ -52,12 +52,32 @@ func readObject(c echo.Context) (fields map[string]json.RawMessage, ok bool, err
 	if err != nil {
 		return nil, false, err
 	}
+	fields, ok = objectOf(raw)
+	return fields, ok, nil
+}
+
+// objectOf decodes a body as an object of raw fields; ok is false for
+// anything that is not an object.
+func objectOf(raw []byte) (fields map[string]json.RawMessage, ok bool) {
 	// Keys are matched exactly, as the wallet clients send them: encoding/json's
 	// case-insensitive struct matching would accept "XDR" for "xdr".
 	if err := json.Unmarshal(raw, &fields); err != nil || fields == nil {
-		return nil, false, nil
+		return nil, false
 	}
-	return fields, true, nil
+	return fields, true
+}
+
+// onlyXDR is the xdr of a body that is exactly {"xdr":"…"} with a value
+// that needs no unescaping, the body every co-signer's client sends: what
+// objectOf and stringField would make of it, without decoding the body
+// twice (encoding/json validates, then decodes, into a map). ok is false for
+// any other body, which takes the full decoding.
+func onlyXDR(raw []byte) (string, bool) {
+	const head, tail = `{"xdr":`, `}`
+	if len(raw) < len(head)+len(tail)+2 || string(raw[:len(head)]) != head || string(raw[len(raw)-len(tail):]) != tail {
+		return "", false
+	}
+	return plainString(raw[len(head) : len(raw)-len(tail)])
 }
 
 // readAll reads r's body into one buffer sized from its Content-Length
@@ -345,11 +365,16 @@ func (s *Server) sign(c echo.Context) error {
 	if isForm(c) {
 		partial, err = formXDR(c)
 	} else {
-		fields, ok, rerr := readObject(c)
+		raw, rerr := readBody(c)
 		if rerr != nil {
 			return rerr
 		}
-		partial, err = checkXDRField(fields, ok)
+		if x, ok := onlyXDR(raw); ok {
+			partial, err = checkXDR("xdr", x)
+		} else {
+			fields, ok := objectOf(raw)
+			partial, err = checkXDRField(fields, ok)
+		}
 	}
 	if err != nil {
 		return err

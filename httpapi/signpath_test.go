@@ -60,3 +60,34 @@ func TestSignAnswerAsEchoWritesIt(t *testing.T) {
 		t.Fatalf("no signers rendered as %q, want an empty list", got)
 	}
 }
+
+// TestOnlyXDRAgrees: the sign body's fast path takes only what the full
+// decoding takes, and gives the same xdr.
+func TestOnlyXDRAgrees(t *testing.T) {
+	for _, body := range []string{
+		`{"xdr":"AAAA+/=="}`, `{"xdr":""}`, `{"xdr":"a\"b"}`, `{"xdr":"AAAA","xdr":"BBBB"}`, `{ "xdr":"AAAA"}`,
+		`{"xdr":"AAAA"} `, `{"XDR":"AAAA"}`, `{"xdr":12}`, `{"xdr":"AA"}}`, `{"xdr":"é"}`, `{"xdr":"A"B"}`, `[]`,
+	} {
+		checkOnlyXDR(t, []byte(body))
+	}
+}
+
+func FuzzOnlyXDR(f *testing.F) {
+	for _, s := range []string{`{"xdr":"AAAA"}`, `{"xdr":"a\"b"}`, `{"xdr":"A"B"}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) { checkOnlyXDR(t, raw) })
+}
+
+func checkOnlyXDR(t *testing.T, raw []byte) {
+	t.Helper()
+	got, ok := onlyXDR(raw)
+	if !ok {
+		return
+	}
+	fields, isObject := objectOf(raw)
+	want, isString := stringField(fields, "xdr")
+	if !isObject || !isString || len(fields) != 1 || got != want {
+		t.Errorf("onlyXDR(%q) = %q; the full decoding: object %v, string %v, %d fields, %q", raw, got, isObject, isString, len(fields), want)
+	}
+}
