@@ -46,11 +46,11 @@ command -v haproxy >/dev/null || apt_install haproxy
 
 step() { printf '\n== %s\n' "$*"; }
 
-step "promtool $(promtool --version 2>&1 | head -n 1)"
+step "promtool $(promtool --version 2>&1 | sed -n 1p)"
 promtool check rules deploy/prometheus/alerts.yml
 promtool test rules deploy/prometheus/alerts_test.yml
 
-step "haproxy $(haproxy -v | head -n 1)"
+step "haproxy $(haproxy -v | sed -n 1p)"
 # The shipped file names its servers closerelay-0..2, which a CI machine
 # cannot resolve: init-addr lets HAProxy start without them, and -c reports
 # each as a warning. Any other warning fails the check.
@@ -75,7 +75,7 @@ step "build bin the way deploy/Containerfile does"
 CGO_ENABLED=0 GOOS=linux go build -trimpath -buildvcs=false -ldflags "-s -w" \
 	-o "$tmp/closerelay" ./cmd/closerelay
 
-step "systemd-analyze $(systemd-analyze --version | head -n 1)"
+step "systemd-analyze $(systemd-analyze --version | sed -n 1p)"
 # verify fails when ExecStart= names a program that does not exist, and a CI
 # machine has no /usr/local/bin/closerelay (installing there would touch the
 # host). So verify a copy of the unit, under its own name, whose ExecStart

@@ -65,17 +65,17 @@ wrk_version() {
 		echo absent
 		return
 	fi
-	"$WRK" -v 2>&1 | head -1 | cut -d' ' -f1-2 || true
+	"$WRK" -v 2>&1 | sed -n 1p | cut -d' ' -f1-2 || true
 }
 
 echo "== machine"
 {
 	echo "date: $(date -u '+%Y-%m-%d %H:%M UTC'); revision: $(git describe --always --dirty 2>/dev/null || echo unknown)"
 	echo "nproc: $(nproc); cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')"
-	echo "go: $($GO env GOVERSION); k6: $("$K6" version | head -1); wrk: $(wrk_version)"
+	echo "go: $($GO env GOVERSION); k6: $("$K6" version | sed -n 1p); wrk: $(wrk_version)"
 	echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 	echo "busiest processes before (%CPU over their lifetime, command):"
-	ps -eo pcpu=,comm= --sort=-pcpu | head -5 | sed 's/^/  /'
+	ps -eo pcpu=,comm= --sort=-pcpu | sed -n 1,5p | sed 's/^/  /'
 } | tee "$OUT/machine.txt"
 
 echo "== raw crypto/ed25519.Verify (the physical limit every throughput is read against)"

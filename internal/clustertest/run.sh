@@ -12,7 +12,7 @@ if ! command -v haproxy >/dev/null; then
 	as_root apt-get update -qq
 	as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends haproxy
 fi
-haproxy -v | head -n 1
+haproxy -v | sed -n 1p
 mkdir -p bin
 CLOSERELAY_CLUSTER_TEST=1 CLUSTER_REPORT="${CLUSTER_REPORT:-$PWD/bin/cluster-report.json}" \
 	go test -count=1 -v -timeout 10m -run '^TestThreeInstancesBehindHAProxy$' ./internal/clustertest/
