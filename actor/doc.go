@@ -152,7 +152,14 @@
 //   - A submission is claimed by writing "pending" through with
 //     compare-and-set: of the instances that see the plan ready at once,
 //     the one whose write wins submits, and its outcome is written through
-//     the same way for the others to tell their subscribers.
+//     the same way for the others to tell their subscribers. The claim
+//     names its instance and carries a lease (Options.SubmitLease) that the
+//     plan's loop renews every third of it while the submitter runs, and
+//     lets go when the instance stops. Every instance restores, from the
+//     watch, each plan that waits for a submission, and arms a takeover
+//     timer for another instance's claim: when the lease lapses it reads
+//     the entry and, if the claim still stands unrenewed, claims the
+//     submission itself with compare-and-set.
 //
 // Stop closes the Supervisor to new calls, ends every plan (subscribers see
 // their channels close without Expired), empties the registry and the account

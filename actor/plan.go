@@ -413,6 +413,10 @@ func (p *Plan) loop(expired <-chan time.Time) error {
 			return ErrNotFound
 		case c := <-p.stored:
 			p.onStored(c)
+		case <-p.submit.renewC():
+			p.renewLease()
+		case <-p.submit.takeoverC():
+			p.takeOver()
 		case <-p.sup.quit:
 			return ErrStopped
 		}
@@ -423,6 +427,13 @@ func (p *Plan) loop(expired <-chan time.Time) error {
 // sent Expired first; on shutdown its channel just closes.
 func (p *Plan) finish(reason error) {
 	p.submit.cancel() // a submission in flight is abandoned, and not told
+	if p.submit.inFlight && reason == ErrStopped && p.sup.store != nil {
+		p.releaseClaim() // another instance goes on with it
+	}
+	p.submit.stopRenewing()
+	if p.submit.takeover != nil {
+		p.submit.takeover.Stop()
+	}
 	m := p.sup.metrics
 	for sub := range p.subs {
 		if reason == ErrNotFound {

@@ -1,6 +1,7 @@
 package actor
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -92,14 +93,17 @@ type recordSub struct {
 	Code   string `json:"code,omitempty"`
 	Reason string `json:"reason,omitempty"`
 	Tried  string `json:"tried,omitempty"`
+	// Owner and Lease: a pending submission's claim (Submission.owner).
+	Owner string    `json:"owner,omitempty"`
+	Lease time.Time `json:"lease,omitzero"`
 }
 
 func (r recordSub) submission() *Submission {
-	return &Submission{Submit: r.Submit, State: r.State, Hash: r.Hash, Ledger: r.Ledger, Code: r.Code, Reason: r.Reason, seq: r.Seq, tried: r.Tried}
+	return &Submission{Submit: r.Submit, State: r.State, Hash: r.Hash, Ledger: r.Ledger, Code: r.Code, Reason: r.Reason, seq: r.Seq, tried: r.Tried, owner: r.Owner, lease: r.Lease}
 }
 
 func subRecord(s *Submission) recordSub {
-	return recordSub{Submit: s.Submit, Seq: s.seq, State: s.State, Hash: s.Hash, Ledger: s.Ledger, Code: s.Code, Reason: s.Reason, Tried: s.tried}
+	return recordSub{Submit: s.Submit, Seq: s.seq, State: s.State, Hash: s.Hash, Ledger: s.Ledger, Code: s.Code, Reason: s.Reason, Tried: s.tried, Owner: s.owner, Lease: s.lease}
 }
 
 // encode is v with sub as the store holds it.
@@ -544,7 +548,43 @@ type changeReq struct{ c planstore.Change }
 func (r changeReq) serve(s *Supervisor) {
 	if p, ok := s.plans[r.c.ID]; ok {
 		p.offerStored(r.c)
+		return
 	}
+	s.adoptSubmitting(r.c)
+}
+
+// submitMark is how a stored plan published with "submit": true reads in
+// its entry's JSON (record, recordSub), looked for before decoding it.
+var submitMark = []byte(`"submit":true`)
+
+// adoptSubmitting restores, from a change of the watch, a plan this
+// instance does not hold when it is to be submitted and is not yet: every
+// instance then holds it, so that when the instance that claimed its
+// submission dies, another one takes it over once the claim's lease
+// lapses, whether or not anyone asks for the plan meanwhile. The watch
+// delivers every entry as it starts, so an instance restarted (or every
+// instance, in a rolling restart) holds them again. Supervisor loop only.
+func (s *Supervisor) adoptSubmitting(c planstore.Change) {
+	if c.Deleted || !bytes.Contains(c.Value, submitMark) {
+		return
+	}
+	select {
+	case <-s.quit:
+		return
+	default:
+	}
+	r, err := decodeRecord(c.Value)
+	if err != nil || r.Submission.State == SubmissionSubmitted || !s.now().Before(r.Expiry) {
+		return
+	}
+	p, err := s.restore(r, c.Revision)
+	if err != nil {
+		s.log.Error("plan store: a stored plan cannot be restored", "id", c.ID, "err", err)
+		return
+	}
+	s.add(p)
+	s.running.Go(p.run)
+	s.metrics.PlanRestored()
 }
 
 // offerStored puts c in the plan's one-slot stored channel, replacing a

@@ -2,6 +2,7 @@ package actor
 
 import (
 	"context"
+	"time"
 
 	"github.com/closerelay/closerelay/ledger"
 	"github.com/closerelay/closerelay/metrics"
@@ -47,6 +48,13 @@ type Submission struct {
 	// another envelope.
 	seq   uint64
 	tried string
+	// Cluster mode, while pending: owner is the instance that claimed the
+	// submission and lease the time until which the claim holds. The owner
+	// renews it while its submitter runs; once it has passed (the owner
+	// died, or let go as it stopped) any instance holding the plan takes
+	// the submission over.
+	owner string
+	lease time.Time
 }
 
 // submitState is the run loop's own record of the plan's submission.
@@ -59,6 +67,11 @@ type submitState struct {
 	// submission of the plan.
 	ctx    context.Context
 	cancel context.CancelFunc
+	// Cluster mode: renew ticks while this instance's submission is in
+	// flight, to renew its lease; takeover fires when another instance's
+	// claim lapses. Both are nil when unused (a nil channel never fires).
+	renew    *time.Ticker
+	takeover *time.Timer
 }
 
 // Submission returns the plan's submission as it stands, without a round
@@ -112,13 +125,13 @@ func (r setSubmitReq) refuse(err error) { r.ans <- reply[struct{}]{err: err} }
 // In cluster mode the submission is claimed first: the "pending" state is
 // written through with compare-and-set, so of the instances that see the
 // plan ready at once exactly one wins and submits; the others see its
-// claim (the write they lost to) and leave it.
+// claim (the write they lost to) and leave it until its lease lapses.
 func (p *Plan) maybeSubmit() {
 	s := &p.submit
 	var r ReadyEnvelope
 	_, claim, start, err := p.persist(func() (*view, *Submission, bool, error) {
 		cur := p.submission.Load()
-		if !cur.Submit || s.inFlight || s.submitted || cur.State == SubmissionPending || cur.State == SubmissionSubmitted {
+		if !cur.Submit || s.inFlight || s.submitted || cur.State == SubmissionSubmitted || p.claimHolds(cur) {
 			return nil, nil, false, nil
 		}
 		v := p.view.Load()
@@ -130,22 +143,37 @@ func (p *Plan) maybeSubmit() {
 		// encoding.
 		var ok bool
 		var err error
-		if r, ok, err = p.readyOf(v); err != nil || !ok || r.XDR == cur.tried {
+		if r, ok, err = p.readyOf(v); err != nil || !ok {
 			return nil, nil, false, nil
 		}
-		return v, &Submission{Submit: true, State: SubmissionPending, seq: cur.seq + 1, tried: r.XDR}, true, nil
+		// An envelope that failed is not tried again; one whose claim
+		// lapsed (its owner died) has no outcome yet and is.
+		if r.XDR == cur.tried && cur.State != SubmissionPending {
+			return nil, nil, false, nil
+		}
+		next := &Submission{Submit: true, State: SubmissionPending, seq: cur.seq + 1, tried: r.XDR}
+		if p.sup.store != nil {
+			next.owner, next.lease = p.sup.instance, p.sup.now().Add(p.sup.lease)
+		}
+		return v, next, true, nil
 	})
 	if err != nil {
 		// The claim could not be written: the next change of the plan
-		// tries again.
+		// tries again, or the takeover timer a third of a lease from now.
 		p.sup.log.Warn("plan store: claim a submission", "id", p.ID(), "err", err)
+		p.armTakeover(p.sup.lease / 3)
 		return
 	}
 	if !start {
+		p.armTakeover(0)
 		return
 	}
 	s.inFlight = true
 	p.submission.Store(claim)
+	p.armTakeover(0) // the claim is this instance's: no timer
+	if p.sup.store != nil {
+		s.renew = time.NewTicker(p.sup.lease / 3)
+	}
 
 	network, envelope, sup := p.published.Network(), r.XDR, p.sup
 	ctx := s.ctx
@@ -164,12 +192,128 @@ func (p *Plan) maybeSubmit() {
 	})
 }
 
+// claimHolds reports whether cur is a pending submission that nobody may
+// take over now: in single mode this process's own, in flight; in cluster
+// mode another instance's whose lease has not lapsed. A lapsed claim, or
+// one in this instance's name that it no longer runs, may be taken.
+func (p *Plan) claimHolds(cur *Submission) bool {
+	if cur.State != SubmissionPending {
+		return false
+	}
+	if p.sup.store == nil {
+		return true
+	}
+	return cur.owner != p.sup.instance && p.sup.now().Before(cur.lease)
+}
+
+// armTakeover sets the takeover timer for the lapse of another instance's
+// pending claim, at the soonest after floor, or stops it when there is
+// none to watch. Run loop only.
+func (p *Plan) armTakeover(floor time.Duration) {
+	s := &p.submit
+	cur := p.submission.Load()
+	if p.sup.store == nil || s.inFlight || !cur.Submit || cur.State != SubmissionPending {
+		if s.takeover != nil {
+			s.takeover.Stop()
+		}
+		return
+	}
+	d := max(cur.lease.Sub(p.sup.now()), floor)
+	if s.takeover == nil {
+		s.takeover = time.NewTimer(d)
+		return
+	}
+	s.takeover.Reset(d)
+}
+
+// takeOver runs when another instance's claim has lapsed by this
+// instance's clock. The entry is read first: its owner may have renewed it
+// (the watch is not waited for), or another instance taken it over; the
+// compare-and-set of the claim settles any race that is left.
+func (p *Plan) takeOver() {
+	if err := p.reload(); err != nil {
+		p.sup.log.Warn("plan store: read a lapsed submission claim", "id", p.ID(), "err", err)
+		p.armTakeover(p.sup.lease / 3)
+		return
+	}
+	p.maybeSubmit()
+}
+
+// renewLease extends this instance's claim on the submission in flight by
+// another lease. A claim taken over meanwhile (this instance was cut off
+// from the store past its lease) is left to its new owner: this
+// submitter runs on and its outcome is written all the same, and as both
+// post the same envelope, the ledger takes it at most once.
+func (p *Plan) renewLease() {
+	s := &p.submit
+	_, next, wrote, err := p.persist(func() (*view, *Submission, bool, error) {
+		cur := p.submission.Load()
+		if !s.inFlight || cur.State != SubmissionPending || cur.owner != p.sup.instance {
+			return nil, nil, false, nil
+		}
+		renewed := *cur
+		renewed.seq++
+		renewed.lease = p.sup.now().Add(p.sup.lease)
+		return p.view.Load(), &renewed, true, nil
+	})
+	switch {
+	case err != nil:
+		p.sup.log.Warn("plan store: renew a submission claim", "id", p.ID(), "err", err)
+	case wrote:
+		p.submission.Store(next)
+	}
+}
+
+// releaseClaim, as the instance stops with its submission in flight, lets
+// its claim lapse now, so that another instance takes the submission over
+// at once rather than a lease later. Run loop only, from finish.
+func (p *Plan) releaseClaim() {
+	_, _, _, err := p.persist(func() (*view, *Submission, bool, error) {
+		cur := p.submission.Load()
+		if cur.State != SubmissionPending || cur.owner != p.sup.instance {
+			return nil, nil, false, nil
+		}
+		released := *cur
+		released.seq++
+		released.lease = time.Time{}
+		return p.view.Load(), &released, true, nil
+	})
+	if err != nil {
+		p.sup.log.Warn("plan store: release a submission claim", "id", p.ID(), "err", err)
+	}
+}
+
+// stopRenewing ends the renewal of this instance's claim.
+func (s *submitState) stopRenewing() {
+	if s.renew != nil {
+		s.renew.Stop()
+		s.renew = nil
+	}
+}
+
+// renewC and takeoverC are the timers' channels for the run loop's select,
+// nil (never ready) when the timer is unused.
+func (s *submitState) renewC() <-chan time.Time {
+	if s.renew == nil {
+		return nil
+	}
+	return s.renew.C
+}
+
+func (s *submitState) takeoverC() <-chan time.Time {
+	if s.takeover == nil {
+		return nil
+	}
+	return s.takeover.C
+}
+
 // submittedReq is a submission's outcome, posted by its goroutine.
 type submittedReq struct{ out ledger.SubmitOutcome }
 
 func (r submittedReq) serve(p *Plan) {
 	s := &p.submit
 	s.inFlight = false
+	s.stopRenewing()
 	out := r.out
 	var outcome Submission
 	switch out.State {
@@ -187,6 +331,12 @@ func (r submittedReq) serve(p *Plan) {
 	}
 	_, _, _, err := p.persist(func() (*view, *Submission, bool, error) {
 		cur := p.submission.Load()
+		if cur.State == SubmissionSubmitted && outcome.State != SubmissionSubmitted {
+			// Another instance that took this submission over got it in
+			// (this one's try of the same envelope then finds its
+			// sequence used): the success stands.
+			return nil, nil, false, nil
+		}
 		outcome.seq, outcome.tried = cur.seq+1, cur.tried
 		return p.view.Load(), &outcome, true, nil
 	})
@@ -195,14 +345,19 @@ func (r submittedReq) serve(p *Plan) {
 		// others learn it from the next write that gets through.
 		p.sup.log.Warn("plan store: write a submission outcome", "id", p.ID(), "err", err)
 	}
-	next := outcome
-	p.submission.Store(&next)
-	p.sup.log.Info("plan submission", "id", p.ID(), "state", next.State, "hash", next.Hash,
-		"ledger", next.Ledger, "code", next.Code, "tries", out.Tries)
-	p.broadcastSubmission(&next)
+	if cur := p.submission.Load(); cur.State == SubmissionSubmitted && outcome.State != SubmissionSubmitted {
+		p.sup.log.Info("plan submission", "id", p.ID(), "state", outcome.State, "code", outcome.Code,
+			"tries", out.Tries, "note", "another instance submitted it first")
+		return
+	}
+	final := outcome
+	p.submission.Store(&final)
+	p.sup.log.Info("plan submission", "id", p.ID(), "state", final.State, "hash", final.Hash,
+		"ledger", final.Ledger, "code", final.Code, "tries", out.Tries)
+	p.broadcastSubmission(&final)
 	// A failure with an envelope that has changed meanwhile tries the new
 	// one at once.
-	if next.State == SubmissionFailed {
+	if final.State == SubmissionFailed {
 		p.maybeSubmit()
 	}
 }

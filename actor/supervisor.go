@@ -2,6 +2,7 @@ package actor
 
 import (
 	"context"
+	"crypto/rand"
 	"errors"
 	"log/slog"
 	"sync"
@@ -57,7 +58,21 @@ type Options struct {
 	// plans in this process only. The Supervisor reads its Changes until
 	// Stop; the caller closes the store after Stop.
 	Store Store
+	// SubmitLease is how long a cluster instance's claim on a submission
+	// holds without renewal (DefaultSubmitLease when 0): the owner renews
+	// it every third of it, and another instance takes the submission over
+	// once it lapses.
+	SubmitLease time.Duration
+	// Instance names this instance in its submission claims; a fresh random
+	// name when empty, so that a restarted instance does not take its
+	// former self's claims for its own.
+	Instance string
 }
+
+// DefaultSubmitLease: an instance that dies with a submission in flight
+// delays it by at most this long; renewals cost one store write per third
+// of it while a submission is in flight.
+const DefaultSubmitLease = 15 * time.Second
 
 // Supervisor owns the registry of plans and their lifecycle (one goroutine).
 type Supervisor struct {
@@ -70,6 +85,8 @@ type Supervisor struct {
 	log            *slog.Logger
 	submitter      Submitter
 	store          Store // nil in single mode
+	lease          time.Duration
+	instance       string
 
 	// Channels. Handlers post on mailbox; plan actors post on reaped when their
 	// timer ended them. quit is closed once by Stop and is also every plan's
@@ -106,6 +123,8 @@ func NewSupervisor(opts Options) *Supervisor {
 		log:            opts.Log,
 		submitter:      opts.Submitter,
 		store:          opts.Store,
+		lease:          opts.SubmitLease,
+		instance:       opts.Instance,
 		mailbox:        make(chan supRequest),
 		reaped:         make(chan *Plan),
 		quit:           make(chan struct{}),
@@ -130,6 +149,12 @@ func NewSupervisor(opts Options) *Supervisor {
 	}
 	if s.submitter == nil {
 		s.submitter = ledger.Submitter{}
+	}
+	if s.lease <= 0 {
+		s.lease = DefaultSubmitLease
+	}
+	if s.instance == "" {
+		s.instance = rand.Text()
 	}
 	go s.run()
 	if s.store != nil {

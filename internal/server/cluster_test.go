@@ -37,6 +37,13 @@ type clusterRelay struct {
 // accounts from the shared double h, until the test ends.
 func startClusterRelay(t *testing.T, natsURL string, h *ledgertest.Server, env map[string]string) *clusterRelay {
 	t.Helper()
+	return startClusterRelayWith(t, natsURL, h, env, nil)
+}
+
+// startClusterRelayWith is startClusterRelay with tune applied to the
+// relay's Options before it starts (nil changes nothing).
+func startClusterRelayWith(t *testing.T, natsURL string, h *ledgertest.Server, env map[string]string, tune func(*Options)) *clusterRelay {
+	t.Helper()
 	all := map[string]string{"NATS_URL": natsURL, "LISTEN_ADDR": "127.0.0.1:0", "OPS_ADDR": "127.0.0.1:0",
 		"RATE_LIMITS": "off", "SHUTDOWN_TIMEOUT": "2s", "SSE_HEARTBEAT": "1s"}
 	for k, v := range env {
@@ -46,7 +53,11 @@ func startClusterRelay(t *testing.T, natsURL string, h *ledgertest.Server, env m
 	if err != nil {
 		t.Fatal(err)
 	}
-	rel, err := Start(Options{Config: cfg, Accounts: h.Client(5 * time.Second)})
+	opts := Options{Config: cfg, Accounts: h.Client(5 * time.Second)}
+	if tune != nil {
+		tune(&opts)
+	}
+	rel, err := Start(opts)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -62,6 +62,10 @@ type Options struct {
 	// for another AccountReader, none: such a relay's submissions fail
 	// with ledger.SubmitCodeUnconfigured.
 	Submitter actor.Submitter
+	// SubmitLease shortens, for a test, how long a cluster instance's claim
+	// on a submission holds without renewal; 0 keeps
+	// actor.DefaultSubmitLease.
+	SubmitLease time.Duration
 	// Log gets the relay's log lines; nil discards them.
 	Log *slog.Logger
 	// Capacity and MaxSubscribers lower SPEC's 500 plans and 50 streams
@@ -205,6 +209,7 @@ func Start(opts Options) (*Relay, error) {
 		Log:             log,
 		Submitter:       submitter,
 		Store:           plans,
+		SubmitLease:     opts.SubmitLease,
 	})
 	r.API = httpapi.New(httpapi.Options{
 		Plans:            r.Plans,

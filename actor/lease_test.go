@@ -1,0 +1,231 @@
+package actor
+
+import (
+	"context"
+	"sync/atomic"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/closerelay/closerelay/ledger"
+	"github.com/closerelay/closerelay/planstore"
+)
+
+// countingSubmitter counts its submissions; each takes hold (virtual time,
+// in a synctest bubble) and succeeds, or, with hold 0, waits for its
+// context (an account API that never answers).
+type countingSubmitter struct {
+	calls atomic.Int32
+	hold  time.Duration
+}
+
+func (c *countingSubmitter) Submit(ctx context.Context, _ ledger.Network, _ string, _ func(ledger.SubmitAttempt)) ledger.SubmitOutcome {
+	c.calls.Add(1)
+	if c.hold == 0 {
+		<-ctx.Done()
+		return ledger.SubmitOutcome{State: ledger.SubmitAbandoned, Err: ctx.Err()}
+	}
+	select {
+	case <-time.After(c.hold):
+		return ledger.SubmitOutcome{State: ledger.SubmitSubmitted, Hash: "ab", Ledger: 7}
+	case <-ctx.Done():
+		return ledger.SubmitOutcome{State: ledger.SubmitAbandoned, Err: ctx.Err()}
+	}
+}
+
+// severable is an instance's handle on the shared store that can be cut
+// off, as an instance that died (or lost its network) stops writing.
+type severable struct {
+	memInstance
+	cut *atomic.Bool
+}
+
+func (s severable) Available() bool { return !s.cut.Load() }
+
+func (s severable) Get(ctx context.Context, id string) (planstore.Entry, error) {
+	if s.cut.Load() {
+		return planstore.Entry{}, planstore.ErrUnavailable
+	}
+	return s.memInstance.Get(ctx, id)
+}
+
+func (s severable) Update(ctx context.Context, id string, value []byte, revision uint64) (uint64, error) {
+	if s.cut.Load() {
+		return 0, planstore.ErrUnavailable
+	}
+	return s.memInstance.Update(ctx, id, value, revision)
+}
+
+func (s severable) Create(ctx context.Context, id string, value []byte) (uint64, error) {
+	return s.Update(ctx, id, value, 0)
+}
+
+// leaseCluster is two instances on one store: A (which can be cut off)
+// submits with subA, B with subB; the lease is 15 s.
+type leaseCluster struct {
+	store      *memStore
+	cutA       *atomic.Bool
+	instB      memInstance
+	a, b       *Supervisor
+	subA, subB *countingSubmitter
+}
+
+const testLease = 15 * time.Second
+
+func newLeaseCluster(t *testing.T, subA, subB *countingSubmitter) *leaseCluster {
+	t.Helper()
+	c := &leaseCluster{store: newMemStore(), cutA: new(atomic.Bool), subA: subA, subB: subB}
+	instA := severable{memInstance{c.store, make(chan planstore.Change)}, c.cutA}
+	c.instB = memInstance{c.store, make(chan planstore.Change)}
+	c.a = start(t, Options{Store: instA, Submitter: subA, SubmitLease: testLease, Instance: "a"})
+	c.b = start(t, Options{Store: c.instB, Submitter: subB, SubmitLease: testLease, Instance: "b"})
+	return c
+}
+
+// stored is the submission as the store holds it.
+func (c *leaseCluster) stored(t *testing.T, id string) recordSub {
+	t.Helper()
+	e, err := c.store.Get(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := decodeRecord(e.Value)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r.Submission
+}
+
+// publishReady has A publish a plan that is ready at once, with submit
+// set, and B's watch deliver A's claim. It checks that A claimed and
+// submits, and that B, which nobody asked for the plan, holds it.
+func (c *leaseCluster) publishReady(t *testing.T) *fixture {
+	t.Helper()
+	f := newFixture(t, 40)
+	if _, created, err := c.a.CreateSubmitting(context.Background(), f.plan(t, time.Now().Add(time.Hour), 0)); err != nil || !created {
+		t.Fatal(created, err)
+	}
+	synctest.Wait()
+	if got := c.stored(t, f.id); got.State != SubmissionPending || got.Owner != "a" || got.Lease.IsZero() {
+		t.Fatalf("stored after A's claim: %+v", got)
+	}
+	c.instB.deliver(t, f.id)
+	synctest.Wait()
+	if _, held := c.b.index.Load(f.id); !held {
+		t.Fatal("B does not hold a plan waiting for its submission")
+	}
+	if a, b := c.subA.calls.Load(), c.subB.calls.Load(); a != 1 || b != 0 {
+		t.Fatalf("submissions: A %d, B %d; want 1, 0", a, b)
+	}
+	return f
+}
+
+// TestClusterSubmissionTakenOverWhenOwnerDies: the instance that claimed a
+// submission is cut off with its submitter in flight; another instance that
+// holds the plan (through the watch alone) takes the submission over once
+// the claim's lease lapses, and not before. Fails without the lease: the
+// plan stayed pending until its expiry.
+func TestClusterSubmissionTakenOverWhenOwnerDies(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		c := newLeaseCluster(t, &countingSubmitter{}, &countingSubmitter{hold: time.Second})
+		f := c.publishReady(t)
+		c.cutA.Store(true)
+
+		time.Sleep(testLease - time.Second)
+		synctest.Wait()
+		if n := c.subB.calls.Load(); n != 0 {
+			t.Fatalf("B submitted %d times before A's lease lapsed", n)
+		}
+		time.Sleep(time.Second)
+		synctest.Wait()
+		if n := c.subB.calls.Load(); n != 1 {
+			t.Fatalf("B submitted %d times once A's lease lapsed, want 1", n)
+		}
+		if got := c.stored(t, f.id); got.State != SubmissionPending || got.Owner != "b" {
+			t.Fatalf("stored after B's takeover: %+v", got)
+		}
+		time.Sleep(time.Second) // B's submitter answers
+		synctest.Wait()
+		if got := c.stored(t, f.id); got.State != SubmissionSubmitted || got.Hash != "ab" || got.Ledger != 7 {
+			t.Fatalf("stored after B's submission: %+v", got)
+		}
+		p, _ := c.b.index.Load(f.id)
+		if got := p.(*Plan).Submission(); got.State != SubmissionSubmitted {
+			t.Fatalf("B's plan: %+v", got)
+		}
+	})
+}
+
+// TestClusterSubmissionLeaseRenewed: an owner whose submission takes three
+// leases keeps its claim by renewing it; the other instance's takeover
+// timer reads the entry, finds the claim renewed, and leaves it, though its
+// watch brought none of the renewals.
+func TestClusterSubmissionLeaseRenewed(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		c := newLeaseCluster(t, &countingSubmitter{hold: 3 * testLease}, &countingSubmitter{hold: time.Second})
+		f := c.publishReady(t)
+		time.Sleep(3*testLease + time.Second)
+		synctest.Wait()
+		if n := c.subB.calls.Load(); n != 0 {
+			t.Fatalf("B submitted %d times while A renewed its claim", n)
+		}
+		if got := c.stored(t, f.id); got.State != SubmissionSubmitted {
+			t.Fatalf("stored after A's submission: %+v", got)
+		}
+		c.instB.deliver(t, f.id)
+		synctest.Wait()
+		p, _ := c.b.index.Load(f.id)
+		if got := p.(*Plan).Submission(); got.State != SubmissionSubmitted || got.Ledger != 7 {
+			t.Fatalf("B's plan after the watch: %+v", got)
+		}
+	})
+}
+
+// TestClusterSubmissionReleasedOnStop: an instance that stops (a rolling
+// restart's drain) with its submission in flight lets its claim go, and
+// the other instance takes the submission over at once, not a lease later.
+func TestClusterSubmissionReleasedOnStop(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		c := newLeaseCluster(t, &countingSubmitter{}, &countingSubmitter{hold: time.Second})
+		f := c.publishReady(t)
+		if err := c.a.Stop(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		if got := c.stored(t, f.id); got.State != SubmissionPending || got.Owner != "a" || !got.Lease.IsZero() {
+			t.Fatalf("stored after A stopped: %+v", got)
+		}
+		start := time.Now()
+		c.instB.deliver(t, f.id)
+		synctest.Wait()
+		if n := c.subB.calls.Load(); n != 1 || time.Since(start) != 0 {
+			t.Fatalf("B submitted %d times %v after A let go, want once at once", n, time.Since(start))
+		}
+	})
+}
+
+// TestClusterSubmittedPlanNotAdopted: a plan whose submission succeeded,
+// or that was never to be submitted, is not restored from the watch: an
+// instance holds it only when asked for it.
+func TestClusterSubmittedPlanNotAdopted(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		c := newLeaseCluster(t, &countingSubmitter{hold: time.Second}, &countingSubmitter{hold: time.Second})
+		plain := newFixture(t, 41)
+		create(t, c.a, plain, time.Now().Add(time.Hour), 0)
+		done := newFixture(t, 42)
+		if _, _, err := c.a.CreateSubmitting(context.Background(), done.plan(t, time.Now().Add(time.Hour), 0)); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(2 * time.Second)
+		synctest.Wait()
+		if got := c.stored(t, done.id); got.State != SubmissionSubmitted {
+			t.Fatalf("stored: %+v", got)
+		}
+		for _, id := range []string{plain.id, done.id} {
+			c.instB.deliver(t, id)
+			synctest.Wait()
+			if _, held := c.b.index.Load(id); held {
+				t.Errorf("B holds %s, which nobody asked for and nothing waits on", id)
+			}
+		}
+	})
+}
