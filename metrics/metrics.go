@@ -101,6 +101,7 @@ type Metrics struct {
 	streamEvents       prometheus.Counter
 	submissions        *prometheus.CounterVec
 	store              storeMetrics
+	planCount          *planCount
 }
 
 // New builds the collectors on a fresh registry, with the Go and process
@@ -141,6 +142,7 @@ func New() *Metrics {
 			Help: "The relay's submissions of ready plans to the ledger: outcomes (submitted, failed) and retries."}, []string{"result"}),
 	}
 	m.store = newStoreMetrics(reg)
+	m.planCount = newPlanCount(reg)
 	for _, r := range []string{SubmissionSubmitted, SubmissionFailed, SubmissionRetried} {
 		m.submissions.WithLabelValues(r)
 	}

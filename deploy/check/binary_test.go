@@ -95,7 +95,7 @@ func TestBinaryServesProbesAndMetrics(t *testing.T) {
 	for name, mf := range mfs {
 		scraped[name] = familyInfo(mf)
 	}
-	for _, list := range []map[string]metricInfo{serviceMetrics, httpMetrics, buildMetrics, runtimeMetrics} {
+	for _, list := range []map[string]metricInfo{serviceMetrics, httpMetrics, startMetrics, runtimeMetrics} {
 		for name, want := range list {
 			got, ok := scraped[name]
 			if !ok {
@@ -109,7 +109,7 @@ func TestBinaryServesProbesAndMetrics(t *testing.T) {
 		if strings.HasPrefix(name, "closerelay_") {
 			_, service := serviceMetrics[name]
 			_, fromHTTP := httpMetrics[name]
-			_, build := buildMetrics[name]
+			_, build := startMetrics[name]
 			if !service && !fromHTTP && !build {
 				t.Errorf("/metrics has %s, which this test's lists lack: add it", name)
 			}

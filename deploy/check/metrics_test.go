@@ -59,10 +59,12 @@ var httpMetrics = map[string]metricInfo{
 	"closerelay_http_response_size_bytes":      {dto.MetricType_HISTOGRAM, []string{"code", "host", "method", "url"}},
 }
 
-// buildMetrics are registered by the server at start (metrics.BuildInfo),
-// not by metrics.New: the build's version, revision and Go version.
-var buildMetrics = map[string]metricInfo{
-	"closerelay_build_info": {dto.MetricType_GAUGE, []string{"goversion", "revision", "version"}},
+// startMetrics are set up by the server at start, not by metrics.New
+// alone: the build's version, revision and Go version (metrics.BuildInfo),
+// and the deployment's open plans, read at scrape (metrics.CountPlans).
+var startMetrics = map[string]metricInfo{
+	"closerelay_build_info":         {dto.MetricType_GAUGE, []string{"goversion", "revision", "version"}},
+	"closerelay_cluster_plans_open": {dto.MetricType_GAUGE, nil},
 }
 
 // runtimeMetrics are the go_* and process_* families the dashboard and
@@ -109,7 +111,7 @@ var closedMetricLabelValues = map[string]map[string][]string{
 // allMetrics is every family a query may name.
 func allMetrics() map[string]metricInfo {
 	out := map[string]metricInfo{}
-	for _, m := range []map[string]metricInfo{serviceMetrics, httpMetrics, buildMetrics, runtimeMetrics, scrapeMetrics} {
+	for _, m := range []map[string]metricInfo{serviceMetrics, httpMetrics, startMetrics, runtimeMetrics, scrapeMetrics} {
 		for k, v := range m {
 			out[k] = v
 		}

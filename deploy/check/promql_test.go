@@ -255,7 +255,7 @@ func TestDashboardQueries(t *testing.T) {
 		}
 	}
 	for _, n := range []string{
-		"closerelay_plans_open", "closerelay_stream_subscribers", "closerelay_signatures_total",
+		"closerelay_plans_open", "closerelay_cluster_plans_open", "closerelay_stream_subscribers", "closerelay_signatures_total",
 		"closerelay_http_request_duration_seconds_bucket", "closerelay_rejections_total",
 		"closerelay_account_api_duration_seconds_bucket", "closerelay_rate_limited_total",
 		"closerelay_mediator_cosign_total",

@@ -530,3 +530,52 @@ func makeFileBucket(t *testing.T, url, bucket string) {
 		t.Fatal(err)
 	}
 }
+
+// gauge is the value of the unlabelled gauge name in r's registry, and
+// whether the scrape had it.
+func (r *clusterRelay) gauge(t *testing.T, name string) (float64, bool) {
+	t.Helper()
+	mfs, err := r.Metrics.Registry.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, mf := range mfs {
+		if mf.GetName() == name {
+			return mf.GetMetric()[0].GetGauge().GetValue(), true
+		}
+	}
+	return 0, false
+}
+
+// TestClusterPlansOpenIsTheCluster: closerelay_cluster_plans_open is the
+// cluster's count on every instance (closerelay_plans_open stays what the
+// instance holds), and is left out of a scrape while NATS is unreachable.
+func TestClusterPlansOpenIsTheCluster(t *testing.T) {
+	nats := natstest.Start(t)
+	h := ledgertest.New()
+	t.Cleanup(h.Close)
+	a := startClusterRelay(t, nats.URL, h, nil)
+	b := startClusterRelay(t, nats.URL, h, nil)
+	acct := clusterAccount(h, 2)
+	for seq, r := range []*clusterRelay{a, b, b} {
+		x, _ := ledgertest.BuildClose(acct.Master, clusterDest, int64(seq+1), 0, opsPassphrase, acct.Keys[0])
+		r.publish(t, x)
+	}
+	for _, c := range []struct {
+		name       string
+		r          *clusterRelay
+		held, open float64
+	}{{"A", a, 1, 3}, {"B", b, 2, 3}} {
+		if got, _ := c.r.gauge(t, "closerelay_plans_open"); got != c.held {
+			t.Errorf("%s: closerelay_plans_open %g, want %g", c.name, got, c.held)
+		}
+		if got, ok := c.r.gauge(t, "closerelay_cluster_plans_open"); !ok || got != c.open {
+			t.Errorf("%s: closerelay_cluster_plans_open %g (present %v), want %g", c.name, got, ok, c.open)
+		}
+	}
+	nats.Shutdown()
+	awaitReady(t, a, 503)
+	if got, ok := a.gauge(t, "closerelay_cluster_plans_open"); ok {
+		t.Errorf("closerelay_cluster_plans_open %g while NATS is down, want no series", got)
+	}
+}

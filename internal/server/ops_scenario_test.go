@@ -159,6 +159,7 @@ func opsCosign(result string) string {
 
 var (
 	opsPlansOpen       = opsSeries("closerelay_plans_open")
+	opsClusterOpen     = opsSeries("closerelay_cluster_plans_open") // single mode: the same count
 	opsPlansCreated    = opsSeries("closerelay_plans_created_total")
 	opsPlansExpired    = opsSeries("closerelay_plans_expired_total")
 	opsSubscribers     = opsSeries("closerelay_stream_subscribers")
@@ -231,7 +232,7 @@ func TestOpsScenarioMovesEveryContractMetric(t *testing.T) {
 		id1 := fmt.Sprintf("%x", hash1)
 		var id2 string
 
-		step("publish", map[string]float64{opsPlansCreated: 1, opsPlansOpen: 1, opsAdmitted: 1, opsAccountAPIOK: 1}, func() {
+		step("publish", map[string]float64{opsPlansCreated: 1, opsPlansOpen: 1, opsClusterOpen: 1, opsAdmitted: 1, opsAccountAPIOK: 1}, func() {
 			publish(close1, http.StatusOK, "")
 		})
 		var s1 *opsStream
@@ -250,7 +251,7 @@ func TestOpsScenarioMovesEveryContractMetric(t *testing.T) {
 			sign(id1, partial1, http.StatusOK, "")
 		})
 		step("unsubscribe", map[string]float64{opsSubscribers: -1}, func() { s1.close() })
-		step("publish with a signature of a non-signer", map[string]float64{opsPlansCreated: 1, opsPlansOpen: 1, opsAdmitted: 1, opsDropped: 1, opsAccountAPIOK: 1}, func() {
+		step("publish with a signature of a non-signer", map[string]float64{opsPlansCreated: 1, opsPlansOpen: 1, opsClusterOpen: 1, opsAdmitted: 1, opsDropped: 1, opsAccountAPIOK: 1}, func() {
 			close2, hash2 := ledgertest.BuildClose(r.acct.Master, dest, 2, maxTime, opsPassphrase, k[0], stranger)
 			id2 = fmt.Sprintf("%x", hash2)
 			publish(close2, http.StatusOK, "")
@@ -403,7 +404,7 @@ func TestOpsScenarioMovesEveryContractMetric(t *testing.T) {
 			requests++
 			s2 = r.subscribe(t, freshIP(), id1)
 		})
-		step("expire", map[string]float64{opsPlansExpired: 2, opsPlansOpen: -2, opsSubscribers: -1}, func() {
+		step("expire", map[string]float64{opsPlansExpired: 2, opsPlansOpen: -2, opsClusterOpen: -2, opsSubscribers: -1}, func() {
 			// Keep reading while the clock runs: a client that stops reading
 			// is opsDropped as stalled when a heartbeat cannot be written.
 			events := make(chan []string)
@@ -567,7 +568,7 @@ func TestOpsSeriesExistAtZero(t *testing.T) {
 			}
 		}
 		got := opsServiceSamples(mfs)
-		want := []string{opsPlansOpen, opsPlansCreated, opsPlansExpired, opsSubscribers, opsStreamRejected, opsStreamEvents, opsCapacityRefused,
+		want := []string{opsPlansOpen, opsClusterOpen, opsPlansCreated, opsPlansExpired, opsSubscribers, opsStreamRejected, opsStreamEvents, opsCapacityRefused,
 			opsAdmitted, opsDuplicate, opsDropped, opsCosignSigned, opsCosign("MEDIATOR_NOT_CONFIGURED"), opsCosign("INVALID_FLOW_TOKEN"),
 			opsCosign("FORWARD_DESTINATION_NOT_COMMITTED"), opsRejection(metrics.RouteMediatorCosign, "FORWARD_DESTINATION_NOT_COMMITTED")}
 		for _, route := range metrics.Routes {
@@ -678,6 +679,9 @@ func TestOpsCapacityRefusal(t *testing.T) {
 		}
 		if got := before[opsPlansOpen]; got != 500 {
 			t.Errorf("closerelay_plans_open = %g with 500 plans", got)
+		}
+		if got := before[opsClusterOpen]; got != 500 {
+			t.Errorf("closerelay_cluster_plans_open = %g with 500 plans", got)
 		}
 		r.stop(t)
 		n := 0

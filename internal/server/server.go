@@ -211,6 +211,17 @@ func Start(opts Options) (*Relay, error) {
 		Store:           plans,
 		SubmitLease:     opts.SubmitLease,
 	})
+	// closerelay_cluster_plans_open: the count the 500-plan limit is held
+	// against, the registry's in cluster mode.
+	if store != nil {
+		now := opts.Now
+		if now == nil {
+			now = time.Now
+		}
+		m.CountPlans(func(ctx context.Context) (int, error) { return store.Open(ctx, now()) })
+	} else {
+		m.CountPlans(r.Plans.Open)
+	}
 	r.API = httpapi.New(httpapi.Options{
 		Plans:            r.Plans,
 		Accounts:         accounts,
