@@ -2,6 +2,7 @@ package actor
 
 import (
 	"context"
+	"encoding/json"
 	"sync/atomic"
 	"testing"
 	"testing/synctest"
@@ -226,6 +227,70 @@ func TestClusterSubmittedPlanNotAdopted(t *testing.T) {
 			if _, held := c.b.index.Load(id); held {
 				t.Errorf("B holds %s, which nobody asked for and nothing waits on", id)
 			}
+		}
+	})
+}
+
+// getCounter is an instance's handle on the shared store that counts its
+// reads.
+type getCounter struct {
+	memInstance
+	gets *atomic.Int32
+}
+
+func (g getCounter) Get(ctx context.Context, id string) (planstore.Entry, error) {
+	g.gets.Add(1)
+	return g.memInstance.Get(ctx, id)
+}
+
+// TestClusterLapsedClaimNotTakenIsNotPolled: a lapsed claim this instance
+// cannot take over (here the stored plan is not ready: a record no
+// instance of ours writes, as a newer relay or a hand repair might) is
+// looked at again a fifteenth of a lease later, not in a loop of reads
+// (which never lets the bubble's clock move, so this test would hang).
+func TestClusterLapsedClaimNotTakenIsNotPolled(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		store := newMemStore()
+		a := start(t, Options{Store: memInstance{store, make(chan planstore.Change)}, SubmitLease: testLease, Instance: "a"})
+		gets := new(atomic.Int32)
+		instB := memInstance{store, make(chan planstore.Change)}
+		sub := &countingSubmitter{hold: time.Second}
+		b := start(t, Options{Store: getCounter{instB, gets}, Submitter: sub, SubmitLease: testLease, Instance: "b"})
+
+		f := newFixture(t, 43)
+		two := ledger.Thresholds{Low: 2, Medium: 2, High: 2}
+		if _, _, err := a.CreateSubmitting(context.Background(), weightedPlan(t, f, nil, two, 0)); err != nil {
+			t.Fatal(err)
+		}
+		e, err := store.Get(context.Background(), f.id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := decodeRecord(e.Value)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.Submission = recordSub{Submit: true, Seq: r.Submission.Seq + 1, State: SubmissionPending, Owner: "gone"}
+		value, err := json.Marshal(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := store.Update(context.Background(), f.id, value, e.Revision); err != nil {
+			t.Fatal(err)
+		}
+		instB.deliver(t, f.id)
+		synctest.Wait()
+		before := gets.Load()
+		time.Sleep(3 * time.Second)
+		synctest.Wait()
+		if n := gets.Load() - before; n > 3 {
+			t.Errorf("B read the entry %d times in 3 s", n)
+		}
+		if n := sub.calls.Load(); n != 0 {
+			t.Errorf("B submitted a plan that is not ready %d times", n)
+		}
+		if _, held := b.index.Load(f.id); !held {
+			t.Error("B does not hold the plan waiting for its submission")
 		}
 	})
 }

@@ -165,7 +165,10 @@ func (p *Plan) maybeSubmit() {
 		return
 	}
 	if !start {
-		p.armTakeover(0)
+		// Not before a fifteenth of a lease: a lapsed claim that could not
+		// be taken (the plan not ready in this instance's view, say) is
+		// looked at again then, not in a loop.
+		p.armTakeover(p.sup.lease / 15)
 		return
 	}
 	s.inFlight = true
