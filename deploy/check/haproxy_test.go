@@ -19,6 +19,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/closerelay/closerelay/internal/testport"
 )
 
 // haSection is one section of an HAProxy configuration: its keyword
@@ -495,18 +497,6 @@ func (f *fakeT) Fatal(...any)          { f.failed = true; panic(f) }
 
 // ---- HAProxy in front of real relays ------------------------------------------
 
-// freePort returns a loopback port nothing listens on (a small race with
-// other processes, acceptable in a test).
-func freePort(t *testing.T) int {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
-}
-
 // TestHAProxyFrontsRelays runs the shipped configuration in a real HAProxy
 // in front of three relays on loopback: only the addresses change, and the
 // process-level settings that need root (chroot, user, the admin socket) go.
@@ -532,7 +522,8 @@ func TestHAProxyFrontsRelays(t *testing.T) {
 		relays[i] = startRelay(t, ctx, bin, "RATE_LIMITS=off")
 	}
 
-	front, stats := freePort(t), freePort(t)
+	ports := testport.Free(t, 2)
+	front, stats := ports[0], ports[1]
 	cfg := testHAProxyConfig(t, string(readFile(t, deployPath("haproxy", "haproxy.cfg"))), front, stats, relays)
 	path := filepath.Join(t.TempDir(), "haproxy.cfg")
 	if err := os.WriteFile(path, []byte(cfg), 0o644); err != nil {

@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/closerelay/closerelay/internal/natstest"
+	"github.com/closerelay/closerelay/internal/testport"
 	"github.com/closerelay/closerelay/ledger"
 	"github.com/closerelay/closerelay/ledger/ledgertest"
 	"github.com/stellar/go-stellar-sdk/keypair"
@@ -219,7 +220,7 @@ type relayProc struct {
 
 func startRelay(t *testing.T, bin, name, horizonURL string, extra map[string]string) *relayProc {
 	t.Helper()
-	ports := freePorts(t, 2)
+	ports := testport.Free(t, 2)
 	r := &relayProc{name: name, bin: bin,
 		api: fmt.Sprintf("127.0.0.1:%d", ports[0]), ops: fmt.Sprintf("127.0.0.1:%d", ports[1]),
 		log: filepath.Join(t.TempDir(), name+".log")}
@@ -313,7 +314,7 @@ type proxy struct{ clusterURL, singleURL string }
 // test: a cluster frontend, and a single-mode one for the baseline.
 func startHAProxy(t *testing.T, haproxy string, relays []*relayProc, single *relayProc) *proxy {
 	t.Helper()
-	ports := freePorts(t, 2)
+	ports := testport.Free(t, 2)
 	var servers strings.Builder
 	for i, r := range relays {
 		_, opsPort, _ := net.SplitHostPort(r.ops)
@@ -644,22 +645,4 @@ func poll(t *testing.T, what string, limit time.Duration, cond func() bool) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-}
-
-func freePorts(t *testing.T, n int) []int {
-	t.Helper()
-	var lns []net.Listener
-	var ports []int
-	for range n {
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatal(err)
-		}
-		lns = append(lns, ln)
-		ports = append(ports, ln.Addr().(*net.TCPAddr).Port)
-	}
-	for _, ln := range lns {
-		ln.Close()
-	}
-	return ports
 }

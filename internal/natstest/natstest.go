@@ -7,12 +7,12 @@ package natstest
 
 import (
 	"fmt"
-	"net"
 	"net/url"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/closerelay/closerelay/internal/testport"
 	"github.com/nats-io/nats-server/v2/server"
 )
 
@@ -37,7 +37,8 @@ func Start(t testing.TB) *Server {
 // each other when n > 1, and waits until JetStream answers on each.
 func StartCluster(t testing.TB, n int) []*Server {
 	t.Helper()
-	clientPorts, routePorts := freePorts(t, n), freePorts(t, n)
+	ports := testport.Free(t, 2*n)
+	clientPorts, routePorts := ports[:n], ports[n:]
 	servers := make([]*Server, n)
 	for i := range n {
 		opts := server.Options{
@@ -124,23 +125,4 @@ func (s *Server) Restart() {
 	s.Shutdown()
 	s.start()
 	s.waitJetStream()
-}
-
-// freePorts finds n loopback ports that are free now.
-func freePorts(t testing.TB, n int) []int {
-	t.Helper()
-	ports := make([]int, n)
-	lns := make([]net.Listener, n)
-	for i := range n {
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatal(err)
-		}
-		lns[i] = ln
-		ports[i] = ln.Addr().(*net.TCPAddr).Port
-	}
-	for _, ln := range lns {
-		_ = ln.Close()
-	}
-	return ports
 }
