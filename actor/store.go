@@ -32,7 +32,8 @@ type Store interface {
 	Delete(ctx context.Context, id string) error
 	CheckCapacity(ctx context.Context, account string, now time.Time, capacity, perAccount int) error
 	Reserve(ctx context.Context, id, account string, expiry, now time.Time, capacity, perAccount int) error
-	// Changes delivers every write to a plan entry, by any instance.
+	// Changes delivers the writes to plan entries by any instance, ending
+	// on each entry's newest value (one superseded unseen may be skipped).
 	Changes() <-chan planstore.Change
 }
 

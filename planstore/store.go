@@ -223,7 +223,10 @@ func (s *Store) Close() {
 	s.wg.Wait()
 }
 
-// Changes delivers every write to a plan entry, in revision order per entry.
+// Changes delivers the writes to plan entries, in revision order per entry,
+// ending on each entry's newest value. The bucket keeps one revision per
+// entry, so a write replaced before the watch delivered it is skipped: every
+// change carries the whole plan, and the newest is all a reader needs.
 // After a reconnect it replays the current value of every entry. It is
 // closed by Close. Its reader must keep up: the watch waits for it.
 func (s *Store) Changes() <-chan Change { return s.changes }
