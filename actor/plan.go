@@ -125,9 +125,16 @@ type Plan struct {
 	dirty bool
 	// rev is the store entry's revision as last written or read (0: write
 	// it with a create), the next compare-and-set's expectation (cluster
-	// mode). The run loop alone writes it; Lookup reads it to tell whether
-	// the plan has caught up with an entry it read.
+	// mode). The run loop alone writes it.
 	rev atomic.Uint64
+	// shown is the revision whose signatures and submission the view and
+	// submission show: rev, published by the run loop only once it has
+	// finished with a request or change. Lookup reads it to tell whether
+	// the plan has caught up with an entry it read; rev would not do, as it
+	// moves before the view does (the loop takes a change's revision, then
+	// parses its signatures), and a Lookup in between answered the older
+	// view, without a sign another instance had answered 200.
+	shown atomic.Uint64
 }
 
 // view is one immutable version of a plan, with the indexes that answer
@@ -389,6 +396,7 @@ func (p *Plan) run() {
 		}
 	}
 	p.maybeSubmit() // a plan born to submit may be ready from its first version
+	p.shown.Store(p.rev.Load())
 	p.finish(p.loop(timer.C))
 }
 
@@ -420,6 +428,7 @@ func (p *Plan) loop(expired <-chan time.Time) error {
 		case <-p.sup.quit:
 			return ErrStopped
 		}
+		p.shown.Store(p.rev.Load())
 	}
 }
 

@@ -150,6 +150,7 @@ func (s *Supervisor) restore(r record, revision uint64) (*Plan, error) {
 	p := newPlan(s, published, max(r.Version, 1))
 	p.submission.Store(r.Submission.submission())
 	p.rev.Store(revision)
+	p.shown.Store(revision)
 	return p, nil
 }
 
@@ -370,7 +371,7 @@ func (s *Supervisor) lookupClustered(ctx context.Context, id string) (*Plan, err
 	case err != nil:
 		return nil, err
 	}
-	if e.Revision > p.rev.Load() {
+	if e.Revision > p.shown.Load() {
 		if err := p.catchUp(ctx, e); err != nil {
 			return nil, err
 		}

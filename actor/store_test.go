@@ -156,6 +156,51 @@ func TestClusterMergeAfterLostRace(t *testing.T) {
 	}
 }
 
+// TestClusterLookupWaitsForAChangeHalfTakenIn: B's loop takes a change of
+// the watch in two steps, the entry's revision and then its signatures.
+// A Lookup on B that reads the entry in between must not answer the older
+// view: the sign that A answered 200 is in B's answer. (make test under
+// CPU load caught a GET on one instance without another's sign, made the
+// moment the watch brought it.) The test holds B's plan in that in-between
+// state, its revision taken and its view not yet.
+func TestClusterLookupWaitsForAChangeHalfTakenIn(t *testing.T) {
+	shared, _, sups := clusterPair(t)
+	a, b := sups[0], sups[1]
+	f := newFixture(t, 1)
+	ctx := context.Background()
+	pa := create(t, a, f, time.Now().Add(time.Hour), 0)
+	pb, err := b.Lookup(ctx, f.id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A request served by B's loop: it has started and read the entry.
+	sub, err := pb.Subscribe(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sub.Close()
+	want, _, err := pa.Merge(ctx, f.admitted(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := shared.Get(ctx, f.id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pb.rev.Store(e.Revision) // the loop's first step of taking e in
+	got, err := b.Lookup(ctx, f.id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := got.Snapshot(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !equalState(st, want) {
+		t.Fatalf("B answers version %d %v, want A's %d %v", st.Version, st.Signers, want.Version, want.Signers)
+	}
+}
+
 // TestClusterWatchFeedsSubscribers: a change written by another instance
 // reaches this instance's subscribers through the watch, newest first.
 func TestClusterWatchFeedsSubscribers(t *testing.T) {
