@@ -195,6 +195,10 @@ func Guard(h http.Handler, timeout time.Duration) http.Handler {
 		// A handler that wrote nothing still gets an implicit answer from
 		// net/http; it must not wait for the body either.
 		gw.beforeHeader()
+		// net/http decides from the request's own body type whether it
+		// left a large body unread, and only then half-closes and lingers
+		// (Serve) rather than closing on unread bytes, which resets.
+		r.Body = body.ReadCloser
 		if !body.finished() {
 			// The connection closes after this answer, but net/http still
 			// reads up to 256 KiB of the unread body first, which would

@@ -37,7 +37,8 @@ type Detached struct {
 	// Immutable once Detach has returned.
 	srv       *Server
 	conn      net.Conn
-	keepAlive bool // the request allows the connection's reuse
+	out       net.Conn // where the body's bytes go: conn without its wrappers
+	keepAlive bool     // the request allows the connection's reuse
 
 	gone  chan struct{} // closed by watch when the client ends its side (or its read fails)
 	ended chan struct{} // closed by End or Close; watch waits for it
@@ -111,7 +112,7 @@ func Detach(w http.ResponseWriter, r *http.Request) (*Detached, bool) {
 		pre = append([]byte(nil), pre...)
 	}
 	s.mu.Lock()
-	d.conn, d.pre, d.state = conn, pre, detachActive
+	d.conn, d.out, d.pre, d.state = conn, writerOf(conn), pre, detachActive
 	closed := s.closed
 	s.mu.Unlock()
 	if closed {
@@ -136,7 +137,7 @@ func (d *Detached) Write(p []byte) (int, error) {
 	size := append(strconv.AppendUint(d.size[:0], uint64(len(p)), 16), '\r', '\n')
 	d.iov = [3][]byte{size, p, crlf}
 	d.bufs = d.iov[:]
-	n, err := d.bufs.WriteTo(d.conn) // one writev on a TCP connection
+	n, err := d.bufs.WriteTo(d.out)  // one writev on a TCP connection
 	d.iov, d.bufs = [3][]byte{}, nil // not to keep p
 	if err != nil {
 		return int(min(max(n-int64(len(size)), 0), int64(len(p)))), err
@@ -165,7 +166,7 @@ func (d *Detached) End() {
 	if !first {
 		return
 	}
-	_, err := io.WriteString(d.conn, "0\r\n\r\n")
+	_, err := io.WriteString(d.out, "0\r\n\r\n")
 	s.mu.Lock()
 	keep := err == nil && d.keepAlive && d.readErr == nil && !s.draining
 	if keep {
