@@ -137,9 +137,20 @@
 //     goroutine, before the Supervisor registers it. The registry here
 //     enforces no limit.
 //   - Lookup reads the entry (one round trip) so that every answer reflects
-//     the store as it stood when the request came: a plan this instance
-//     holds takes the entry in first when its revision is newer; a plan it
-//     does not hold is restored from it (ledger.RestorePlan) and registered.
+//     the store as it stood when the request came; a plan this instance
+//     does not hold is restored from it (ledger.RestorePlan) and
+//     registered. Read-after-sign across instances rests on one rule:
+//     Lookup hands out a plan only once its published view holds every
+//     signature of the revision it read, however the plan was found
+//     (registered before, restored from that read, or registered meanwhile
+//     from an older one and handed back instead). A view names the
+//     revision it holds (view.rev) and is published with it in one atomic
+//     pointer, so no reader sees a revision ahead of its signatures; it
+//     names only a revision whose signers are all in it: one it was written
+//     as, or one whose signers it took in. What a change brings in is
+//     decided by its signers, never by its version or revision number. And
+//     the entry is read from the bucket's stream leader (planstore.Get):
+//     a write acknowledged to any instance is in every later read.
 //   - One watch per instance (Store.Changes) follows every entry; the
 //     Supervisor hands each change to the plan it concerns through a
 //     one-slot, newest-wins channel (Plan.stored), so a busy plan never holds

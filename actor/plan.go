@@ -125,16 +125,10 @@ type Plan struct {
 	dirty bool
 	// rev is the store entry's revision as last written or read (0: write
 	// it with a create), the next compare-and-set's expectation (cluster
-	// mode). The run loop alone writes it.
+	// mode). The run loop alone writes it. It says nothing about what the
+	// view holds: the loop takes a revision before the signatures that come
+	// with it, and keeps it when they fail to decode. view.rev does.
 	rev atomic.Uint64
-	// shown is the revision whose signatures and submission the view and
-	// submission show: rev, published by the run loop only once it has
-	// finished with a request or change. Lookup reads it to tell whether
-	// the plan has caught up with an entry it read; rev would not do, as it
-	// moves before the view does (the loop takes a change's revision, then
-	// parses its signatures), and a Lookup in between answered the older
-	// view, without a sign another instance had answered 200.
-	shown atomic.Uint64
 }
 
 // view is one immutable version of a plan, with the indexes that answer
@@ -147,7 +141,22 @@ type view struct {
 	known    map[string]int          // signature bytes → signer index
 	present  []bool                  // by signer index: its signature is in the envelope
 	admitted []ledger.Admitted       // the envelope's signatures, in envelope (admission) order
-	ready    readyMemo               // this version's submit-ready envelope, made on first demand
+	ready    *readyMemo              // this version's submit-ready envelope, made on first demand
+	// rev (cluster mode) is a revision of the plan's store entry whose
+	// signatures this view holds, every one of them: the revision it was
+	// written as, or one it took in. It is published with the signatures,
+	// in one pointer, so a reader can never see the revision without them;
+	// Lookup answers from a view only once its rev is the entry's (see
+	// lookupClustered). 0: none yet.
+	rev uint64
+}
+
+// at is v as holding the signatures of revision rev as well: the same
+// version, every part shared.
+func (v *view) at(rev uint64) *view {
+	c := *v
+	c.rev = rev
+	return &c
 }
 
 // readyMemo holds one version's submit-ready envelope, selected and encoded
@@ -165,7 +174,7 @@ func (p *Plan) newView(st State, env xdr.TransactionEnvelope, known map[string]i
 	st.Weight = ledger.Weight(p.published.Canonical().Signers, admitted)
 	st.Threshold = p.published.Threshold()
 	st.Ready = st.Weight >= st.Threshold
-	return &view{state: st, env: env, known: known, present: present, admitted: admitted}
+	return &view{state: st, env: env, known: known, present: present, admitted: admitted, ready: new(readyMemo)}
 }
 
 // viewOf is the view of version carrying exactly admitted (signers of the
@@ -293,7 +302,7 @@ func (p *Plan) Ready(ctx context.Context) (r ReadyEnvelope, ok bool, err error) 
 // caller that needs it (a Ready request, or the run loop about to submit)
 // and shared by every later one.
 func (p *Plan) readyOf(v *view) (ReadyEnvelope, bool, error) {
-	m := &v.ready
+	m := v.ready
 	m.once.Do(func() { m.r, m.ok, m.err = p.selectReady(v) })
 	if m.err != nil {
 		return ReadyEnvelope{}, false, m.err
@@ -396,7 +405,6 @@ func (p *Plan) run() {
 		}
 	}
 	p.maybeSubmit() // a plan born to submit may be ready from its first version
-	p.shown.Store(p.rev.Load())
 	p.finish(p.loop(timer.C))
 }
 
@@ -428,7 +436,6 @@ func (p *Plan) loop(expired <-chan time.Time) error {
 		case <-p.sup.quit:
 			return ErrStopped
 		}
-		p.shown.Store(p.rev.Load())
 	}
 }
 
@@ -495,7 +502,6 @@ func (p *Plan) merge(admitted []ledger.Admitted) (State, bool, error) {
 		m.Signatures(metrics.SignatureDuplicate, duplicates)
 		return p.view.Load().state, false, nil
 	}
-	p.view.Store(next)
 	m.Signatures(metrics.SignatureAdmitted, fresh)
 	m.Signatures(metrics.SignatureDuplicate, duplicates)
 	p.broadcast(Event{State: next.state})

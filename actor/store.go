@@ -150,7 +150,7 @@ func (s *Supervisor) restore(r record, revision uint64) (*Plan, error) {
 	p := newPlan(s, published, max(r.Version, 1))
 	p.submission.Store(r.Submission.submission())
 	p.rev.Store(revision)
-	p.shown.Store(revision)
+	p.view.Store(p.view.Load().at(revision))
 	return p, nil
 }
 
@@ -192,18 +192,26 @@ func (p *Plan) writeThrough(v *view, sub *Submission) error {
 }
 
 // persist writes through what build makes of the plan's current state,
-// reloading and building again after each lost race; build answers
-// write=false when there is nothing (left) to write. In single mode it
-// only builds. Run loop only.
+// reloading and building again after each lost race, and publishes the
+// view it wrote (as holding the revision written, in cluster mode); build
+// answers write=false when there is nothing (left) to write, and builds on
+// the published view, which every reload has brought up to the entry it
+// read. In single mode it only builds and publishes. Run loop only.
 func (p *Plan) persist(build func() (v *view, sub *Submission, write bool, err error)) (*view, *Submission, bool, error) {
 	for range maxWriteTries {
 		v, sub, write, err := build()
-		if err != nil || !write || p.sup.store == nil {
+		if err != nil || !write {
 			return v, sub, write, err
+		}
+		if p.sup.store == nil {
+			p.view.Store(v)
+			return v, sub, true, nil
 		}
 		switch err := p.writeThrough(v, sub); {
 		case err == nil:
 			p.dirty = false // whatever was missing is in what was written
+			v = v.at(p.rev.Load())
+			p.view.Store(v)
 			return v, sub, true, nil
 		case errors.Is(err, errConflict):
 			if err := p.reload(); err != nil {
@@ -231,15 +239,23 @@ func (p *Plan) reload() error {
 	// What was just read is the entry as it stands, whatever the plan had
 	// seen (after a NATS server restarted empty, revisions start again).
 	p.rev.Store(e.Revision)
-	return p.absorb(e.Value, e.Revision)
+	return p.absorb(e.Value, e.Revision, true)
 }
 
-// absorb takes in a stored version of the plan: its signatures (a union
-// with this instance's, which are normally all in it already: every write
-// merges first) when it is newer than the plan's view, and its submission
-// when that is newer than the plan's. Subscribers are told what changed.
+// absorb takes in a stored version of the plan at revision: its signatures
+// that the view lacks (a union with this instance's, which are normally all
+// in it already: every write merges first), and its submission when that
+// is newer than the plan's. Subscribers are told what changed. The view is
+// then published as holding revision, the signatures and the revision in
+// one store, so that no reader sees one without the other. What is taken
+// in is decided by the signers the entry carries, never by its version or
+// revision: a view whose version passed the entry's (a union not yet
+// written back) may still lack some of its signatures. asItStands says the
+// entry was just read from the store, so its revision is the entry's now
+// even when lower than the view's (the store restarted empty); a change of
+// the watch, or one a Lookup read, never moves the view's revision back.
 // Run loop only.
-func (p *Plan) absorb(value []byte, revision uint64) error {
+func (p *Plan) absorb(value []byte, revision uint64, asItStands bool) error {
 	r, err := decodeRecord(value)
 	if err != nil {
 		return err
@@ -248,18 +264,26 @@ func (p *Plan) absorb(value []byte, revision uint64) error {
 		p.rev.Store(revision)
 	}
 	cur := p.view.Load()
-	if r.Version > cur.state.Version {
+	next := cur
+	if cur.lacksAny(r.SignerOf) || r.Version > cur.state.Version {
 		_, stored, err := ledger.RestoreSignatures(p.published.Canonical().Signers, r.XDR, r.SignerOf)
 		if err != nil {
 			return err
 		}
-		next, err := p.unionView(cur, stored, r.Version)
-		if err != nil {
+		if next, err = p.unionView(cur, stored, r.Version); err != nil {
 			return err
 		}
+	}
+	held := revision
+	if !asItStands {
+		held = max(held, cur.rev)
+	}
+	if next != cur || held != cur.rev {
+		p.view.Store(next.at(held))
+	}
+	if next != cur {
 		// The signatures are not counted here: the instance that admitted
 		// them did.
-		p.view.Store(next)
 		p.broadcast(Event{State: next.state})
 	}
 	if got := r.Submission.submission(); got.seq > p.submission.Load().seq {
@@ -274,11 +298,21 @@ func (p *Plan) absorb(value []byte, revision uint64) error {
 	return nil
 }
 
+// lacksAny reports whether signerOf (a stored entry's signer indexes)
+// names a signer whose signature v does not hold; an index outside the
+// signer set counts as lacking, for RestoreSignatures to refuse.
+func (v *view) lacksAny(signerOf []int) bool {
+	return slices.ContainsFunc(signerOf, func(i int) bool {
+		return i < 0 || i >= len(v.present) || !v.present[i]
+	})
+}
+
 // unionView is the view of version holding stored's signatures, in their
 // order, then any of cur's that stored lacks. Normally stored holds them
-// all; when it does not (the entry was lost with a NATS server and written
-// again by another instance), the union is a new version that the plan
-// marks dirty, to write back. Run loop only.
+// all, at a higher version than cur's; when it does not (the entry was
+// lost with a NATS server and written again by another instance), the
+// union is a new version, above both, that the plan marks dirty, to write
+// back. Run loop only.
 func (p *Plan) unionView(cur *view, stored []ledger.Admitted, version uint64) (*view, error) {
 	all := slices.Clip(stored)
 	in := make([]bool, len(p.addresses))
@@ -291,7 +325,7 @@ func (p *Plan) unionView(cur *view, stored []ledger.Admitted, version uint64) (*
 			in[a.Signer] = true
 		}
 	}
-	if len(all) > len(stored) {
+	if len(all) > len(stored) || version <= cur.state.Version {
 		p.dirty = true
 		version = max(version, cur.state.Version) + 1
 	}
@@ -306,7 +340,7 @@ func (p *Plan) onStored(c planstore.Change) {
 	if c.Deleted {
 		return
 	}
-	if err := p.absorb(c.Value, c.Revision); err != nil {
+	if err := p.absorb(c.Value, c.Revision, false); err != nil {
 		p.sup.log.Error("plan store: a stored plan could not be taken in", "id", p.ID(), "err", err)
 		return
 	}
@@ -319,16 +353,11 @@ func (p *Plan) onStored(c planstore.Change) {
 // writeBack writes the plan's view to the store when it holds signatures
 // the stored entry lacks. Run loop only.
 func (p *Plan) writeBack() {
-	v, _, _, err := p.persist(func() (*view, *Submission, bool, error) {
+	_, _, _, err := p.persist(func() (*view, *Submission, bool, error) {
 		return p.view.Load(), p.submission.Load(), p.dirty, nil
 	})
 	if err != nil {
 		p.sup.log.Warn("plan store: write back", "id", p.ID(), "err", err)
-		return
-	}
-	if v != nil && v != p.view.Load() {
-		p.view.Store(v)
-		p.broadcast(Event{State: v.state})
 	}
 }
 
@@ -347,12 +376,12 @@ func (s *Supervisor) clusterRefusal(account string, err error) error {
 
 // lookupClustered is Lookup in cluster mode. Every answer reflects the
 // store as it stands when the request came: the entry is read (one round
-// trip), and a plan this instance holds takes it in first when the watch has
-// not brought it yet, so a sign that another instance answered 200 is in
-// this instance's answer too (CONTRACT section 12). A plan this instance
-// does not hold is restored from the entry; a live plan whose entry is gone
-// (a NATS server with memory storage restarted empty) goes on, and its next
-// write stores it again.
+// trip), and the plan is handed out only once its published view holds
+// that revision's signatures (holding), so a sign that another instance
+// answered 200 is in this instance's answer too (CONTRACT section 12). A
+// plan this instance does not hold is restored from the entry; a live plan
+// whose entry is gone (a NATS server with memory storage restarted empty)
+// goes on, and its next write stores it again.
 func (s *Supervisor) lookupClustered(ctx context.Context, id string) (*Plan, error) {
 	if !s.store.Available() {
 		return nil, ErrUnavailable
@@ -365,22 +394,25 @@ func (s *Supervisor) lookupClustered(ctx context.Context, id string) (*Plan, err
 		return nil, storeError(err)
 	}
 	p, err := s.lookupLocal(ctx, id)
-	switch {
-	case errors.Is(err, ErrNotFound):
-		return s.fetched(ctx, id, e)
-	case err != nil:
+	if errors.Is(err, ErrNotFound) {
+		p, err = s.fetched(ctx, id, e)
+	}
+	if err != nil {
 		return nil, err
 	}
-	if e.Revision > p.shown.Load() {
-		if err := p.catchUp(ctx, e); err != nil {
-			return nil, err
-		}
-	}
-	return p, nil
+	return p, p.holding(ctx, e)
 }
 
-// catchUp has the plan's loop take in e, an entry Lookup read.
-func (p *Plan) catchUp(ctx context.Context, e planstore.Entry) error {
+// holding returns once p's published view holds the signatures of e, an
+// entry read from the store: at once when the view's revision is e's, else
+// after the plan's loop has taken e in. It checks whatever way p was found:
+// registered before the read, restored from it, or registered meanwhile
+// from an older read (another request's, or the watch's) and handed back
+// in place of the one restored from e.
+func (p *Plan) holding(ctx context.Context, e planstore.Entry) error {
+	if p.view.Load().rev == e.Revision {
+		return nil
+	}
 	ans := make(chan reply[struct{}], 1)
 	_, err := ask(ctx, p.mailbox, planRequest(catchUpReq{e, ans}), ans, p.done, p.done, p.gone)
 	return err
@@ -391,8 +423,29 @@ type catchUpReq struct {
 	ans chan<- reply[struct{}]
 }
 
+// serve takes in an entry that Lookup read. A view at a newer revision
+// holds it already, unless the store went back (restarted empty, its
+// revisions starting again): the loop then reads the entry as it stands.
+// A view that still does not hold the entry (it does not decode) is not
+// answered from.
 func (r catchUpReq) serve(p *Plan) {
-	p.onStored(planstore.Change{ID: p.ID(), Value: r.e.Value, Revision: r.e.Revision})
+	switch v := p.view.Load(); {
+	case r.e.Revision > v.rev:
+		p.onStored(planstore.Change{ID: p.ID(), Value: r.e.Value, Revision: r.e.Revision})
+	case r.e.Revision < v.rev:
+		if err := p.reload(); err != nil {
+			r.ans <- reply[struct{}]{err: err}
+			return
+		}
+		if p.dirty {
+			p.writeBack()
+		}
+		p.maybeSubmit()
+	}
+	if p.view.Load().rev < r.e.Revision {
+		r.ans <- reply[struct{}]{err: fmt.Errorf("%w: plan %s's stored entry could not be taken in", ErrUnavailable, p.ID())}
+		return
+	}
 	r.ans <- reply[struct{}]{}
 }
 
@@ -454,7 +507,10 @@ func (s *Supervisor) createClustered(ctx context.Context, fresh *Plan) (*Plan, b
 					return nil, false, rerr
 				}
 				got, _, err := s.adopt(ctx, p, false)
-				return got, false, err
+				if err != nil {
+					return nil, false, err
+				}
+				return got, false, got.holding(ctx, e)
 			}
 			stale = e.Revision
 		case errors.Is(err, planstore.ErrNotFound):
@@ -469,6 +525,7 @@ func (s *Supervisor) createClustered(ctx context.Context, fresh *Plan) (*Plan, b
 		fresh.rev.Store(stale)
 		switch err := fresh.writeThrough(fresh.view.Load(), fresh.submission.Load()); {
 		case err == nil:
+			fresh.view.Store(fresh.view.Load().at(fresh.rev.Load()))
 			return s.adopt(ctx, fresh, true)
 		case errors.Is(err, errConflict):
 			continue // another instance wrote it first: restore theirs

@@ -111,6 +111,8 @@ type Store struct {
 	metrics *metrics.Metrics
 	nc      *nats.Conn
 	js      jetstream.JetStream
+	// leader reads plan entries from the bucket's stream leader (Get).
+	leader nats.JetStreamContext
 
 	// kv is the bucket as last ensured; nil until Open ensured it and while
 	// a reconnect's ensure has not succeeded.
@@ -179,6 +181,10 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 	}
 	s.nc = nc
 	if s.js, err = jetstream.New(nc); err != nil {
+		nc.Close()
+		return nil, fmt.Errorf("planstore: JetStream: %w", err)
+	}
+	if s.leader, err = nc.JetStream(); err != nil {
 		nc.Close()
 		return nil, fmt.Errorf("planstore: JetStream: %w", err)
 	}
@@ -410,18 +416,38 @@ func mapError(err error) error {
 	}
 }
 
-// Get reads plan id's entry: ErrNotFound when there is none.
+// Get reads plan id's entry as it stands: every write acknowledged before
+// the call is in it (ErrNotFound when there is none).
+//
+// It asks the bucket's stream leader, never a direct get. The bucket allows
+// direct gets (nats.go creates KV buckets so), which any replica answers,
+// the one on the caller's NATS server first; a follower applies a write
+// only once it learns it was committed, after the writer's acknowledgement,
+// so with NATS_REPLICAS above 1 a direct get right after another
+// instance's write can answer the entry without it, and a Lookup would
+// then answer without a sign that instance answered 200 (CONTRACT section
+// 12). The leader acknowledges a write once it has applied it, so what it
+// answers holds every acknowledged write.
 func (s *Store) Get(ctx context.Context, id string) (Entry, error) {
 	var e Entry
-	err := s.op(ctx, metrics.StoreGet, func(ctx context.Context, kv jetstream.KeyValue) error {
-		got, err := kv.Get(ctx, planPrefix+id)
-		if err == nil {
-			e = Entry{Value: got.Value(), Revision: got.Revision()}
+	err := s.op(ctx, metrics.StoreGet, func(ctx context.Context, _ jetstream.KeyValue) error {
+		m, err := s.leader.GetLastMsg("KV_"+s.opts.Bucket, "$KV."+s.opts.Bucket+"."+planPrefix+id, nats.Context(ctx))
+		switch {
+		case errors.Is(err, nats.ErrMsgNotFound):
+			return jetstream.ErrKeyNotFound
+		case err != nil:
+			return err
+		case m.Header.Get(kvOperation) != "":
+			return jetstream.ErrKeyDeleted // a delete or purge marker
 		}
-		return err
+		e = Entry{Value: m.Data, Revision: m.Sequence}
+		return nil
 	})
 	return e, err
 }
+
+// kvOperation is the header a KV bucket's delete and purge markers carry.
+const kvOperation = "KV-Operation"
 
 // Create writes plan id's first entry: ErrConflict when it exists already.
 func (s *Store) Create(ctx context.Context, id string, value []byte) (revision uint64, err error) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -237,5 +238,71 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 			t.Fatalf("timed out waiting for %s", what)
 		}
 		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// TestGetAsksTheStreamLeader: Get reads through the stream leader's message
+// API, never a direct get, which any replica answers, a follower that has
+// not yet applied an acknowledged write included (with NATS_REPLICAS 3, a
+// Lookup right after another instance's 200 read the entry without it).
+// A spy connection sees which API each Get used: the requests reach it in
+// the order the server took them, ahead of the spy's own marker, which the
+// server takes after Get has returned.
+func TestGetAsksTheStreamLeader(t *testing.T) {
+	srv := natstest.Start(t)
+	s := open(t, srv.URL, "plans")
+	ctx := context.Background()
+	rev, err := s.Create(ctx, "p1", []byte("v1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	spy, err := nats.Connect(srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer spy.Close()
+	seen := make(chan string, 64)
+	for _, subject := range []string{"$JS.API.DIRECT.GET.>", "$JS.API.STREAM.MSG.GET.>", "spy.marker"} {
+		if _, err := spy.Subscribe(subject, func(m *nats.Msg) { seen <- m.Subject }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := spy.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	e, err := s.Get(ctx, "p1")
+	if err != nil || string(e.Value) != "v1" || e.Revision != rev {
+		t.Fatalf("get: %q rev %d err %v, want v1 rev %d", e.Value, e.Revision, err, rev)
+	}
+	if err := s.Delete(ctx, "p1"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Get(ctx, "p1"); !errors.Is(err, planstore.ErrNotFound) {
+		t.Fatalf("get of a deleted entry: %v, want ErrNotFound", err)
+	}
+	if _, err := s.Get(ctx, "never"); !errors.Is(err, planstore.ErrNotFound) {
+		t.Fatalf("get of nothing: %v, want ErrNotFound", err)
+	}
+	if err := spy.Publish("spy.marker", nil); err != nil {
+		t.Fatal(err)
+	}
+	leader := 0
+	for {
+		select {
+		case subject := <-seen:
+			switch {
+			case subject == "spy.marker":
+				if leader != 3 {
+					t.Fatalf("%d gets through the leader's message API, want 3", leader)
+				}
+				return
+			case strings.HasPrefix(subject, "$JS.API.DIRECT.GET."):
+				t.Fatalf("a get went to any replica: %s", subject)
+			default:
+				leader++
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatal("the spy's marker never came back")
+		}
 	}
 }

@@ -64,8 +64,9 @@ func TestThreeInstancesBehindHAProxy(t *testing.T) {
 	// through the same proxy with nothing failing.
 	steadyCluster := publishPlans(t, lb.clusterURL, horizon, 12, 100)
 	steadySingle := publishPlans(t, lb.singleURL, horizon, 12, 200)
-	clusterRun := signAll(t, lb.clusterURL, steadyCluster, nil)
-	singleRun := signAll(t, lb.singleURL, steadySingle, nil)
+	reads := &readChecks{relays: relays}
+	clusterRun := signAll(t, lb.clusterURL, steadyCluster, reads, nil)
+	singleRun := signAll(t, lb.singleURL, steadySingle, nil, nil)
 	report.ClusterSign = clusterRun.latencies()
 	report.SingleSign = singleRun.latencies()
 
@@ -75,7 +76,7 @@ func TestThreeInstancesBehindHAProxy(t *testing.T) {
 	failing := publishPlans(t, lb.clusterURL, horizon, 24, 300)
 	watchers := watchAll(t, lb.clusterURL, failing)
 	total := len(failing) * (signersPerPlan - 1)
-	failRun := signAll(t, lb.clusterURL, failing, func(done int) {
+	failRun := signAll(t, lb.clusterURL, failing, reads, func(done int) {
 		switch done {
 		case total / 3:
 			t.Logf("SIGKILL %s after %d signs", relays[1].name, done)
@@ -93,7 +94,7 @@ func TestThreeInstancesBehindHAProxy(t *testing.T) {
 	rolling := publishPlans(t, lb.clusterURL, horizon, 12, 400)
 	watchers = append(watchers, watchAll(t, lb.clusterURL, rolling)...)
 	rollRun := make(chan *run, 1)
-	go func() { rollRun <- signAll(t, lb.clusterURL, rolling, nil) }()
+	go func() { rollRun <- signAll(t, lb.clusterURL, rolling, reads, nil) }()
 	for _, r := range relays {
 		r.terminate(t)
 		r.start(t)
@@ -121,6 +122,15 @@ func TestThreeInstancesBehindHAProxy(t *testing.T) {
 		}
 	}
 	report.SignsAnswered, report.SignsFound = answered, found
+	// Read-after-sign (CONTRACT section 12): every GET made on every relay
+	// right after a 200 carried that sign.
+	report.ReadsChecked, report.StaleReads, report.ReadsUnanswered = reads.figures()
+	if report.StaleReads > 0 {
+		t.Errorf("%d of %d reads right after a 200 missed that sign; first: %s", report.StaleReads, report.ReadsChecked, reads.firstStale())
+	}
+	if report.ReadsChecked == 0 {
+		t.Error("no read-after-sign was checked")
+	}
 	report.FailureRunStatuses = failRun.statuses()
 	report.FailureRunSign = failRun.latencies()
 	report.RollingRunStatuses = rollDone.statuses()
@@ -159,12 +169,17 @@ func TestThreeInstancesBehindHAProxy(t *testing.T) {
 // figures are the run's numbers, as BENCHMARKS.md shows them.
 type figures struct {
 	SignsAnswered, SignsFound int
-	ClusterSign, SingleSign   latency
-	FailureRunSign            latency
-	FailureRunStatuses        map[string]int
-	RollingRunStatuses        map[string]int
-	WatcherReconnects         int
-	Reconnect                 latency
+	// ReadsChecked: GETs of a plan made directly on each relay right after
+	// a sign of it was answered 200, which answered 200; StaleReads: those
+	// without that sign (must be 0); ReadsUnanswered: those that got no
+	// 200 (the relay killed or restarting, the store unreachable).
+	ReadsChecked, StaleReads, ReadsUnanswered int
+	ClusterSign, SingleSign                   latency
+	FailureRunSign                            latency
+	FailureRunStatuses                        map[string]int
+	RollingRunStatuses                        map[string]int
+	WatcherReconnects                         int
+	Reconnect                                 latency
 }
 
 type latency struct {
@@ -174,6 +189,8 @@ type latency struct {
 
 func (f *figures) log(t *testing.T) {
 	t.Logf("signs answered 200: %d; found in the final envelopes: %d", f.SignsAnswered, f.SignsFound)
+	t.Logf("read-after-sign: %d reads checked on every relay right after a 200, %d stale (%d unanswered: relay down or store unreachable)",
+		f.ReadsChecked, f.StaleReads, f.ReadsUnanswered)
 	t.Logf("sign latency, nothing failing: cluster p50 %s p99 %s (%d signs); single p50 %s p99 %s (%d signs)",
 		f.ClusterSign.P50, f.ClusterSign.P99, f.ClusterSign.N, f.SingleSign.P50, f.SingleSign.P99, f.SingleSign.N)
 	t.Logf("sign latency during the kill run: p50 %s p99 %s (%d tries); statuses %v; rolling restart statuses %v",
@@ -435,9 +452,11 @@ func (r *run) statuses() map[string]int { return r.codes }
 
 // signAll signs every plan with every key but the first, concurrency
 // signs at a time, each sign tried until it is answered 200 (as a
-// co-signer's wallet would). progress, when set, is called with the count
-// of signs done after each, from one goroutine at a time.
-func signAll(t *testing.T, url string, plans []*plan, progress func(done int)) *run {
+// co-signer's wallet would). reads, when set, reads the plan on every
+// relay right after each 200 and checks that the sign is there. progress,
+// when set, is called with the count of signs done after each, from one
+// goroutine at a time.
+func signAll(t *testing.T, url string, plans []*plan, reads *readChecks, progress func(done int)) *run {
 	t.Helper()
 	type job struct {
 		p *plan
@@ -464,6 +483,7 @@ func signAll(t *testing.T, url string, plans []*plan, progress func(done int)) *
 					}
 					r.mu.Unlock()
 					if status == 200 {
+						reads.check(j.p.id, j.p.acct.Keys[j.k+1])
 						break
 					}
 					if time.Now().After(deadline) {
@@ -491,6 +511,78 @@ func signAll(t *testing.T, url string, plans []*plan, progress func(done int)) *
 	close(jobs)
 	wg.Wait()
 	return r
+}
+
+// readChecks reads a plan on every relay, directly rather than through
+// the proxy, right after one of them answered a sign 200, and counts the
+// answers that lack that sign.
+type readChecks struct {
+	relays []*relayProc
+
+	mu                         sync.Mutex
+	checked, stale, unanswered int
+	stales                     []string
+}
+
+func (c *readChecks) check(id string, kp *keypair.Full) {
+	if c == nil {
+		return
+	}
+	h := kp.Hint()
+	hint := hex.EncodeToString(h[:])
+	for _, r := range c.relays {
+		hints, ok := readHints("http://"+r.api, id)
+		c.mu.Lock()
+		switch {
+		case !ok:
+			c.unanswered++
+		case slices.Contains(hints, hint):
+			c.checked++
+		default:
+			c.checked++
+			c.stale++
+			c.stales = append(c.stales, fmt.Sprintf("plan %s on %s without %s (%d signatures)", id[:8], r.name, kp.Address()[:8], len(hints)))
+		}
+		c.mu.Unlock()
+	}
+}
+
+func (c *readChecks) figures() (checked, stale, unanswered int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.checked, c.stale, c.unanswered
+}
+
+func (c *readChecks) firstStale() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return strings.Join(c.stales[:min(len(c.stales), 5)], "; ")
+}
+
+// readHints GETs the plan at base and lists its envelope's signature hints
+// in hex; ok is false when no 200 came (a 404 is a 200 missing everything:
+// the plan exists, the sign was answered).
+func readHints(base, id string) (hints []string, ok bool) {
+	resp, err := client.Get(base + "/api/plan/" + id)
+	if err != nil {
+		return nil, false
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode == http.StatusNotFound {
+		return nil, true
+	}
+	var body struct{ XDR string }
+	if resp.StatusCode != 200 || json.NewDecoder(resp.Body).Decode(&body) != nil {
+		return nil, false
+	}
+	env, err := ledger.DecodeEnvelope(body.XDR)
+	if err != nil {
+		return nil, true
+	}
+	for _, s := range env.Signatures() {
+		hints = append(hints, hex.EncodeToString(s.Hint[:]))
+	}
+	return hints, true
 }
 
 // client is shared by every request of the workload; 0 status means the
