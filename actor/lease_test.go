@@ -2,7 +2,6 @@ package actor
 
 import (
 	"context"
-	"encoding/json"
 	"sync/atomic"
 	"testing"
 	"testing/synctest"
@@ -50,15 +49,18 @@ func (s severable) Get(ctx context.Context, id string) (planstore.Entry, error) 
 	return s.memInstance.Get(ctx, id)
 }
 
-func (s severable) Update(ctx context.Context, id string, value []byte, revision uint64) (uint64, error) {
+func (s severable) Update(ctx context.Context, id string, r planstore.Record, revision uint64) (uint64, error) {
 	if s.cut.Load() {
 		return 0, planstore.ErrUnavailable
 	}
-	return s.memInstance.Update(ctx, id, value, revision)
+	return s.memInstance.Update(ctx, id, r, revision)
 }
 
-func (s severable) Create(ctx context.Context, id string, value []byte) (uint64, error) {
-	return s.Update(ctx, id, value, 0)
+func (s severable) Create(ctx context.Context, id string, r planstore.Record) (uint64, error) {
+	if s.cut.Load() {
+		return 0, planstore.ErrUnavailable
+	}
+	return s.memInstance.Create(ctx, id, r)
 }
 
 // leaseCluster is two instances on one store: A (which can be cut off)
@@ -84,17 +86,13 @@ func newLeaseCluster(t *testing.T, subA, subB *countingSubmitter) *leaseCluster 
 }
 
 // stored is the submission as the store holds it.
-func (c *leaseCluster) stored(t *testing.T, id string) recordSub {
+func (c *leaseCluster) stored(t *testing.T, id string) planstore.SubmissionRecord {
 	t.Helper()
 	e, err := c.store.Get(context.Background(), id)
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := decodeRecord(e.Value)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return r.Submission
+	return e.Record.Submission
 }
 
 // publishReady has A publish a plan that is ready at once, with submit
@@ -266,16 +264,9 @@ func TestClusterLapsedClaimNotTakenIsNotPolled(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r, err := decodeRecord(e.Value)
-		if err != nil {
-			t.Fatal(err)
-		}
-		r.Submission = recordSub{Submit: true, Seq: r.Submission.Seq + 1, State: SubmissionPending, Owner: "gone"}
-		value, err := json.Marshal(r)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := store.Update(context.Background(), f.id, value, e.Revision); err != nil {
+		r := e.Record
+		r.Submission = planstore.SubmissionRecord{Submit: true, Seq: r.Submission.Seq + 1, State: SubmissionPending, Owner: "gone"}
+		if _, err := store.Update(context.Background(), f.id, r, e.Revision); err != nil {
 			t.Fatal(err)
 		}
 		instB.deliver(t, f.id)

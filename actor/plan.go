@@ -120,12 +120,15 @@ type Plan struct {
 	// Owned by the run loop (built by newPlan before run starts).
 	subs   map[*Subscription]struct{}
 	submit submitState
-	// Cluster mode: dirty is set when the view holds signatures the stored
-	// entry lacks, to write back.
+	// dirty is set when the view holds signatures the stored entry lacks,
+	// to write back.
 	dirty bool
+	// set is the signer set as the store's records carry it, made by the
+	// first write (or taken from the record restored) and shared by every
+	// record after it.
+	set []planstore.Signer
 	// rev is the store entry's revision as last written or read (0: write
-	// it with a create), the next compare-and-set's expectation (cluster
-	// mode). The run loop alone writes it. It says nothing about what the
+	// it with a create), the next compare-and-set's expectation. The run loop alone writes it. It says nothing about what the
 	// view holds: the loop takes a revision before the signatures that come
 	// with it, and keeps it when they fail to decode. view.rev does.
 	rev atomic.Uint64
@@ -142,12 +145,12 @@ type view struct {
 	present  []bool                  // by signer index: its signature is in the envelope
 	admitted []ledger.Admitted       // the envelope's signatures, in envelope (admission) order
 	ready    *readyMemo              // this version's submit-ready envelope, made on first demand
-	// rev (cluster mode) is a revision of the plan's store entry whose
+	// rev is a revision of the plan's store entry whose
 	// signatures this view holds, every one of them: the revision it was
 	// written as, or one it took in. It is published with the signatures,
 	// in one pointer, so a reader can never see the revision without them;
 	// Lookup answers from a view only once its rev is the entry's (see
-	// lookupClustered). 0: none yet.
+	// Supervisor.lookup). 0: none yet.
 	rev uint64
 }
 
@@ -396,13 +399,11 @@ func (p *Plan) run() {
 	defer timer.Stop()
 	// A submission lives no longer than its plan: finish cancels this.
 	p.submit.ctx, p.submit.cancel = context.WithCancel(context.Background())
-	if p.sup.store != nil {
-		// A change written between the read this plan was made from and its
-		// registration found no plan to go to: read the entry once more,
-		// now that every later change comes here.
-		if err := p.reload(); err != nil {
-			p.sup.log.Warn("plan store: read a plan as it starts", "id", p.ID(), "err", err)
-		}
+	// A change written between the read this plan was made from and its
+	// registration found no plan to go to: read the entry once more, now
+	// that every later change comes here.
+	if err := p.reload(); err != nil {
+		p.sup.log.Warn("plan store: read a plan as it starts", "id", p.ID(), "err", err)
 	}
 	p.maybeSubmit() // a plan born to submit may be ready from its first version
 	p.finish(p.loop(timer.C))
@@ -443,7 +444,7 @@ func (p *Plan) loop(expired <-chan time.Time) error {
 // sent Expired first; on shutdown its channel just closes.
 func (p *Plan) finish(reason error) {
 	p.submit.cancel() // a submission in flight is abandoned, and not told
-	if p.submit.inFlight && reason == ErrStopped && p.sup.store != nil {
+	if p.submit.inFlight && reason == ErrStopped {
 		p.releaseClaim() // another instance goes on with it
 	}
 	p.submit.stopRenewing()
@@ -461,7 +462,7 @@ func (p *Plan) finish(reason error) {
 	clear(p.subs)
 	p.endErr = reason
 	close(p.done)
-	if reason == ErrNotFound && p.sup.store != nil {
+	if reason == ErrNotFound {
 		// The plan's entry goes with its expiry, from whichever instance
 		// gets there first; the others' deletes find it gone. Its slot in
 		// the cluster's registry frees itself: the registry keeps expiries.
@@ -478,8 +479,8 @@ func (p *Plan) finish(reason error) {
 }
 
 // merge is Merge inside the actor: deduplicate by signer, check the cap,
-// append, re-encode, write through to the store in cluster mode (merging
-// again after each lost race), publish. Nothing is changed unless
+// append, re-encode, write through to the store (merging again after each
+// lost race), publish. Nothing is changed unless
 // everything succeeds.
 func (p *Plan) merge(admitted []ledger.Admitted) (State, bool, error) {
 	for _, a := range admitted {

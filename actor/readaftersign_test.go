@@ -114,11 +114,7 @@ func TestClusterLookupHandedAPlanRegisteredFromAnOlderRead(t *testing.T) {
 
 		// The plan restored from the older read registers first; its loop
 		// stops at its first read of the entry.
-		r, err := decodeRecord(older.Value)
-		if err != nil {
-			t.Fatal(err)
-		}
-		first, err := b.restore(r, older.Revision)
+		first, err := b.restore(older.Record, older.Revision)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -198,13 +194,9 @@ func TestClusterEntryWrittenAgainAtAnEqualVersion(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r, err := decodeRecord(e.Value)
-		if err != nil {
-			t.Fatal(err)
-		}
 		for _, signer := range []int{0, 1, 2, 3} {
-			if !slices.Contains(r.SignerOf, signer) {
-				t.Fatalf("the stored entry lacks signer %d: %v", signer, r.SignerOf)
+			if !slices.Contains(e.Record.SignerOf, signer) {
+				t.Fatalf("the stored entry lacks signer %d: %v", signer, e.Record.SignerOf)
 			}
 		}
 	})

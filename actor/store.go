@@ -1,41 +1,26 @@
 package actor
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
-	"time"
 
 	"github.com/closerelay/closerelay/ledger"
 	"github.com/closerelay/closerelay/planstore"
 )
 
-// Store is where a cluster's plans live (CONTRACT section 12):
-// *planstore.Store on NATS JetStream. Options.Store nil is single mode: the
-// plans live in this process only, exactly as before cluster mode existed.
+// Store is where the plans live: a planstore.Memory of the Supervisor's
+// own in single mode (Options.Store nil), *planstore.Store on NATS
+// JetStream in cluster mode (CONTRACT section 12). The actor runs the same
+// code on either.
 //
-// In cluster mode the registry of this package's Supervisor is a cache of
-// the plans this instance has served, each with its actor: a plan written by
-// another instance is restored from the store on its first request here
-// (Lookup, Create) and follows the store from then on. The store, not the
-// registry, enforces the plan capacity and PLANS_PER_ACCOUNT.
-type Store interface {
-	// Available reports, without a round trip, whether the store can be
-	// asked now.
-	Available() bool
-	Get(ctx context.Context, id string) (planstore.Entry, error)
-	Create(ctx context.Context, id string, value []byte) (uint64, error)
-	Update(ctx context.Context, id string, value []byte, revision uint64) (uint64, error)
-	Delete(ctx context.Context, id string) error
-	CheckCapacity(ctx context.Context, account string, now time.Time, capacity, perAccount int) error
-	Reserve(ctx context.Context, id, account string, expiry, now time.Time, capacity, perAccount int) error
-	// Changes delivers the writes to plan entries by any instance, ending
-	// on each entry's newest value (one superseded unseen may be skipped).
-	Changes() <-chan planstore.Change
-}
+// The Supervisor's registry is a cache of the plans this instance has
+// served, each with its actor: a plan written by another instance is
+// restored from the store on its first request here (Lookup, Create) and
+// follows the store from then on. The store, not the registry, enforces
+// the plan capacity and PLANS_PER_ACCOUNT.
+type Store = planstore.Bucket
 
 // ErrUnavailable: cluster mode's store cannot be reached (CONTRACT section
 // 12: publish answers 400 UNAVAILABLE, every other JSON route 503).
@@ -50,6 +35,8 @@ func storeError(err error) error {
 		return fmt.Errorf("%w: %w", ErrUnavailable, err)
 	case errors.Is(err, planstore.ErrNotFound):
 		return ErrNotFound
+	case errors.Is(err, planstore.ErrCorrupt):
+		return err // not the store's unavailability: a value nobody can read
 	case errors.Is(err, planstore.ErrCapacity):
 		return ErrCapacity
 	case errors.Is(err, planstore.ErrAccountCapacity):
@@ -61,83 +48,41 @@ func storeError(err error) error {
 	}
 }
 
-// record is a plan as the store holds it: everything another instance needs
-// to rebuild it without the account API (the signer set and thresholds read
-// at publish), its current envelope, its version and its submission.
-type record struct {
-	Network    string         `json:"network"`
-	Account    string         `json:"account"`
-	Expiry     time.Time      `json:"expiry"`
-	Threshold  int            `json:"threshold"`
-	Thresholds [3]uint8       `json:"thresholds"` // low, medium, high
-	Set        []recordSigner `json:"set"`
-	XDR        string         `json:"xdr"`
-	SignerOf   []int          `json:"signer_of"` // per signature of XDR, its index in Set
-	Version    uint64         `json:"version"`
-	Submission recordSub      `json:"submission"`
-}
-
-type recordSigner struct {
-	Address string `json:"a"`
-	Weight  int32  `json:"w"`
-}
-
-// recordSub is a Submission with what lets instances agree on it: seq
-// orders its changes (the newest wins), tried is the submit-ready envelope
-// of the last submission started (a failed one is not tried again).
-type recordSub struct {
-	Submit bool   `json:"submit"`
-	Seq    uint64 `json:"seq"`
-	State  string `json:"state,omitempty"`
-	Hash   string `json:"hash,omitempty"`
-	Ledger int    `json:"ledger,omitempty"`
-	Code   string `json:"code,omitempty"`
-	Reason string `json:"reason,omitempty"`
-	Tried  string `json:"tried,omitempty"`
-	// Owner and Lease: a pending submission's claim (Submission.owner).
-	Owner string    `json:"owner,omitempty"`
-	Lease time.Time `json:"lease,omitzero"`
-}
-
-func (r recordSub) submission() *Submission {
+func submissionOf(r planstore.SubmissionRecord) *Submission {
 	return &Submission{Submit: r.Submit, State: r.State, Hash: r.Hash, Ledger: r.Ledger, Code: r.Code, Reason: r.Reason, seq: r.Seq, tried: r.Tried, owner: r.Owner, lease: r.Lease}
 }
 
-func subRecord(s *Submission) recordSub {
-	return recordSub{Submit: s.Submit, Seq: s.seq, State: s.State, Hash: s.Hash, Ledger: s.Ledger, Code: s.Code, Reason: s.Reason, Tried: s.tried, Owner: s.owner, Lease: s.lease}
+func (s *Submission) record() planstore.SubmissionRecord {
+	return planstore.SubmissionRecord{Submit: s.Submit, Seq: s.seq, State: s.State, Hash: s.Hash, Ledger: s.Ledger, Code: s.Code, Reason: s.Reason, Tried: s.tried, Owner: s.owner, Lease: s.lease}
 }
 
-// encode is v with sub as the store holds it.
-func (p *Plan) encode(v *view, sub *Submission) ([]byte, error) {
-	set := p.published.Canonical().Signers
-	t := set.Thresholds()
-	r := record{
+// record is v with sub as the store holds it. The parts that never change
+// (the signer set and its thresholds) are built once per plan and shared by
+// every record: a record is never modified once made.
+func (p *Plan) record(v *view, sub *Submission) planstore.Record {
+	if p.set == nil {
+		signers := p.published.Canonical().Signers.Signers()
+		p.set = make([]planstore.Signer, len(signers))
+		for i, sg := range signers {
+			p.set[i] = planstore.Signer{Address: sg.Address, Weight: sg.Weight}
+		}
+	}
+	t := p.published.Canonical().Signers.Thresholds()
+	r := planstore.Record{
 		Network: string(p.published.Network()), Account: p.published.Account(), Expiry: p.expiry,
 		Threshold: p.published.Threshold(), Thresholds: [3]uint8{t.Low, t.Medium, t.High},
-		XDR: v.state.XDR, Version: v.state.Version, Submission: subRecord(sub),
-		Set:      make([]recordSigner, 0, set.Len()),
+		Set: p.set, XDR: v.state.XDR, Version: v.state.Version, Submission: sub.record(),
 		SignerOf: make([]int, len(v.admitted)),
-	}
-	for _, sg := range set.Signers() {
-		r.Set = append(r.Set, recordSigner{Address: sg.Address, Weight: sg.Weight})
 	}
 	for i, a := range v.admitted {
 		r.SignerOf[i] = a.Signer
 	}
-	return json.Marshal(r)
-}
-
-func decodeRecord(value []byte) (record, error) {
-	var r record
-	if err := json.Unmarshal(value, &r); err != nil {
-		return record{}, fmt.Errorf("actor: stored plan does not decode: %w", err)
-	}
-	return r, nil
+	return r
 }
 
 // restore rebuilds a plan that another instance wrote (or this one, before
 // a restart), at the stored version, submission and revision.
-func (s *Supervisor) restore(r record, revision uint64) (*Plan, error) {
+func (s *Supervisor) restore(r planstore.Record, revision uint64) (*Plan, error) {
 	signers := make([]ledger.Signer, len(r.Set))
 	for i, sg := range r.Set {
 		signers[i] = ledger.Signer{Address: sg.Address, Weight: sg.Weight}
@@ -148,7 +93,8 @@ func (s *Supervisor) restore(r record, revision uint64) (*Plan, error) {
 		return nil, err
 	}
 	p := newPlan(s, published, max(r.Version, 1))
-	p.submission.Store(r.Submission.submission())
+	p.set = r.Set
+	p.submission.Store(submissionOf(r.Submission))
 	p.rev.Store(revision)
 	p.view.Store(p.view.Load().at(revision))
 	return p, nil
@@ -168,17 +114,15 @@ const maxWriteTries = 32
 // plan's last known revision (create when it has none): errConflict when
 // another write came first. Run loop only (or before the plan runs).
 func (p *Plan) writeThrough(v *view, sub *Submission) error {
-	value, err := p.encode(v, sub)
-	if err != nil {
-		return fmt.Errorf("actor: encode the stored plan: %w", err)
-	}
+	r := p.record(v, sub)
 	store := p.sup.store
 	ctx := context.Background()
 	var rev uint64
+	var err error
 	if last := p.rev.Load(); last == 0 {
-		rev, err = store.Create(ctx, p.ID(), value)
+		rev, err = store.Create(ctx, p.ID(), r)
 	} else {
-		rev, err = store.Update(ctx, p.ID(), value, last)
+		rev, err = store.Update(ctx, p.ID(), r, last)
 	}
 	switch {
 	case err == nil:
@@ -193,24 +137,23 @@ func (p *Plan) writeThrough(v *view, sub *Submission) error {
 
 // persist writes through what build makes of the plan's current state,
 // reloading and building again after each lost race, and publishes the
-// view it wrote (as holding the revision written, in cluster mode); build
-// answers write=false when there is nothing (left) to write, and builds on
-// the published view, which every reload has brought up to the entry it
-// read. In single mode it only builds and publishes. Run loop only.
+// view it wrote as holding the revision written; build answers write=false
+// when there is nothing (left) to write, and builds on the published view,
+// which every reload has brought up to the entry it read. Run loop only.
 func (p *Plan) persist(build func() (v *view, sub *Submission, write bool, err error)) (*view, *Submission, bool, error) {
 	for range maxWriteTries {
 		v, sub, write, err := build()
 		if err != nil || !write {
 			return v, sub, write, err
 		}
-		if p.sup.store == nil {
-			p.view.Store(v)
-			return v, sub, true, nil
-		}
 		switch err := p.writeThrough(v, sub); {
 		case err == nil:
 			p.dirty = false // whatever was missing is in what was written
-			v = v.at(p.rev.Load())
+			if v == p.view.Load() {
+				v = v.at(p.rev.Load()) // readers hold it: a copy
+			} else {
+				v.rev = p.rev.Load() // built by this turn, seen by nobody yet
+			}
 			p.view.Store(v)
 			return v, sub, true, nil
 		case errors.Is(err, errConflict):
@@ -229,17 +172,21 @@ func (p *Plan) persist(build func() (v *view, sub *Submission, write bool, err e
 // written again from this instance's state by the next write. Run loop only.
 func (p *Plan) reload() error {
 	e, err := p.sup.store.Get(context.Background(), p.ID())
-	if errors.Is(err, planstore.ErrNotFound) {
+	switch {
+	case errors.Is(err, planstore.ErrNotFound):
 		p.rev.Store(0)
 		return nil
-	}
-	if err != nil {
+	case errors.Is(err, planstore.ErrCorrupt):
+		// Written over by the next write, which expects its revision.
+		p.rev.Store(e.Revision)
+		return err
+	case err != nil:
 		return storeError(err)
 	}
 	// What was just read is the entry as it stands, whatever the plan had
 	// seen (after a NATS server restarted empty, revisions start again).
 	p.rev.Store(e.Revision)
-	return p.absorb(e.Value, e.Revision, true)
+	return p.absorb(e.Record, e.Revision, true)
 }
 
 // absorb takes in a stored version of the plan at revision: its signatures
@@ -255,11 +202,7 @@ func (p *Plan) reload() error {
 // even when lower than the view's (the store restarted empty); a change of
 // the watch, or one a Lookup read, never moves the view's revision back.
 // Run loop only.
-func (p *Plan) absorb(value []byte, revision uint64, asItStands bool) error {
-	r, err := decodeRecord(value)
-	if err != nil {
-		return err
-	}
+func (p *Plan) absorb(r planstore.Record, revision uint64, asItStands bool) error {
 	if revision > p.rev.Load() {
 		p.rev.Store(revision)
 	}
@@ -286,7 +229,7 @@ func (p *Plan) absorb(value []byte, revision uint64, asItStands bool) error {
 		// them did.
 		p.broadcast(Event{State: next.state})
 	}
-	if got := r.Submission.submission(); got.seq > p.submission.Load().seq {
+	if got := submissionOf(r.Submission); got.seq > p.submission.Load().seq {
 		p.submission.Store(got)
 		if got.State == SubmissionSubmitted {
 			p.submit.submitted = true
@@ -340,7 +283,7 @@ func (p *Plan) onStored(c planstore.Change) {
 	if c.Deleted {
 		return
 	}
-	if err := p.absorb(c.Value, c.Revision, false); err != nil {
+	if err := p.absorb(c.Record, c.Revision, false); err != nil {
 		p.sup.log.Error("plan store: a stored plan could not be taken in", "id", p.ID(), "err", err)
 		return
 	}
@@ -361,39 +304,59 @@ func (p *Plan) writeBack() {
 	}
 }
 
-// clusterRefusal counts and logs a capacity refusal of the cluster's store,
-// and passes err on.
-func (s *Supervisor) clusterRefusal(account string, err error) error {
+// refusal maps a store's answer to a capacity check or a reservation onto
+// the package's errors, counting and logging a refusal with the counts the
+// store made it on.
+func (s *Supervisor) refusal(account string, err error) error {
+	var ce *planstore.CapacityError
 	switch {
-	case errors.Is(err, ErrCapacity):
+	case !errors.As(err, &ce):
+		return storeError(err)
+	case errors.Is(err, planstore.ErrCapacity):
 		s.metrics.CapacityRefused()
-		s.log.Warn("plan capacity refusal", "scope", "cluster", "capacity", s.capacity)
-	case errors.Is(err, ErrAccountCapacity):
-		s.log.Warn("plan account capacity refusal", "scope", "cluster", "account", account, "plans_per_account", s.perAccount)
+		s.log.Warn("plan capacity refusal", "open_plans", ce.Open, "capacity", s.capacity)
+		return ErrCapacity
+	default:
+		s.log.Warn("plan account capacity refusal", "account", account,
+			"account_plans", ce.AccountOpen, "plans_per_account", s.perAccount)
+		return ErrAccountCapacity
 	}
-	return err
 }
 
-// lookupClustered is Lookup in cluster mode. Every answer reflects the
-// store as it stands when the request came: the entry is read (one round
-// trip), and the plan is handed out only once its published view holds
-// that revision's signatures (holding), so a sign that another instance
-// answered 200 is in this instance's answer too (CONTRACT section 12). A
-// plan this instance does not hold is restored from the entry; a live plan
-// whose entry is gone (a NATS server with memory storage restarted empty)
-// goes on, and its next write stores it again.
-func (s *Supervisor) lookupClustered(ctx context.Context, id string) (*Plan, error) {
+// lookup is Lookup. Every answer reflects the store as it stands when the
+// request came: the entry is read (one round trip), and the plan is handed
+// out only once its published view holds that revision's signatures
+// (holding), so a sign that another instance answered 200 is in this
+// instance's answer too (CONTRACT section 12). A plan this instance does
+// not hold is restored from the entry, unless a Create of its id is under
+// way here, which registers it; a live plan whose entry is gone (a NATS
+// server with memory storage restarted empty) goes on, and its next write
+// stores it again.
+func (s *Supervisor) lookup(ctx context.Context, id string) (*Plan, error) {
 	if !s.store.Available() {
 		return nil, ErrUnavailable
 	}
 	e, err := s.store.Get(ctx, id)
-	if errors.Is(err, planstore.ErrNotFound) {
+	switch {
+	case errors.Is(err, planstore.ErrNotFound):
 		return s.lookupLocal(ctx, id)
-	}
-	if err != nil {
+	case errors.Is(err, planstore.ErrCorrupt):
+		s.log.Error("plan store: a stored plan does not decode", "id", id, "err", err)
+		p, err := s.lookupLocal(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		if p.view.Load().rev < e.Revision {
+			return nil, fmt.Errorf("%w: plan %s's stored entry could not be taken in", ErrUnavailable, id)
+		}
+		return p, nil
+	case err != nil:
 		return nil, storeError(err)
 	}
 	p, err := s.lookupLocal(ctx, id)
+	if errors.Is(err, ErrNotFound) && s.awaitCreate(ctx, id) {
+		p, err = s.lookupLocal(ctx, id)
+	}
 	if errors.Is(err, ErrNotFound) {
 		p, err = s.fetched(ctx, id, e)
 	}
@@ -431,7 +394,7 @@ type catchUpReq struct {
 func (r catchUpReq) serve(p *Plan) {
 	switch v := p.view.Load(); {
 	case r.e.Revision > v.rev:
-		p.onStored(planstore.Change{ID: p.ID(), Value: r.e.Value, Revision: r.e.Revision})
+		p.onStored(planstore.Change{ID: p.ID(), Record: r.e.Record, Revision: r.e.Revision})
 	case r.e.Revision < v.rev:
 		if err := p.reload(); err != nil {
 			r.ans <- reply[struct{}]{err: err}
@@ -452,18 +415,13 @@ func (r catchUpReq) serve(p *Plan) {
 func (r catchUpReq) refuse(err error) { r.ans <- reply[struct{}]{err: err} }
 
 // fetched restores plan id from its entry e and registers it here (Lookup
-// of a plan another instance wrote). A stored plan past its expiry, or one
-// that does not decode, is not found.
+// of a plan another instance wrote). A stored plan past its expiry is not
+// found.
 func (s *Supervisor) fetched(ctx context.Context, id string, e planstore.Entry) (*Plan, error) {
-	r, err := decodeRecord(e.Value)
-	if err != nil {
-		s.log.Error("plan store: a stored plan does not decode", "id", id, "err", err)
+	if !s.now().Before(e.Record.Expiry) {
 		return nil, ErrNotFound
 	}
-	if !s.now().Before(r.Expiry) {
-		return nil, ErrNotFound
-	}
-	p, err := s.restore(r, e.Revision)
+	p, err := s.restore(e.Record, e.Revision)
 	if err != nil {
 		s.log.Error("plan store: a stored plan cannot be restored", "id", id, "err", err)
 		return nil, ErrNotFound
@@ -472,54 +430,95 @@ func (s *Supervisor) fetched(ctx context.Context, id string, e planstore.Entry) 
 	return got, err
 }
 
-// maxCreateTries bounds createClustered: each turn that does not end loses a
+// create is Create: one call at a time per id in this instance (a second
+// waits for the first, then finds its plan), so that of two publishes of
+// one new id here one creates and the other merges; instances race through
+// the store's compare-and-set.
+func (s *Supervisor) create(ctx context.Context, fresh *Plan) (*Plan, bool, error) {
+	id := fresh.ID()
+	mine := make(chan struct{})
+	for {
+		other, busy := s.creating.LoadOrStore(id, mine)
+		if !busy {
+			break
+		}
+		select {
+		case <-other.(chan struct{}):
+		case <-ctx.Done():
+			return nil, false, ctx.Err()
+		case <-s.quit:
+			return nil, false, ErrStopped
+		}
+	}
+	defer func() {
+		s.creating.Delete(id)
+		close(mine)
+	}()
+	return s.createStored(ctx, fresh)
+}
+
+// awaitCreate waits for a Create of id under way in this instance, and
+// reports whether there was one.
+func (s *Supervisor) awaitCreate(ctx context.Context, id string) bool {
+	c, ok := s.creating.Load(id)
+	if !ok {
+		return false
+	}
+	select {
+	case <-c.(chan struct{}):
+	case <-ctx.Done():
+	case <-s.quit:
+	}
+	return true
+}
+
+// maxCreateTries bounds createStored: each turn that does not end loses a
 // race for the same id to another instance, whose plan the next turn finds.
 const maxCreateTries = 8
 
-// createClustered is Create in cluster mode, in the request goroutine: the
-// plan stored already (live) is restored and returned (created=false: the
-// caller merges into it); otherwise a slot of the cluster is reserved
-// (guard 8, atomically with the capacity checks, by the store) and the plan
-// written with a create. A plan found stored but past its expiry is
-// replaced.
-func (s *Supervisor) createClustered(ctx context.Context, fresh *Plan) (*Plan, bool, error) {
+// createStored is Create in the request goroutine, in the order Create's
+// doc gives: a live plan registered here, or stored (restored and
+// registered), is returned (created=false: the caller merges into it);
+// otherwise the publish's expiry is checked, a slot reserved (guard 8,
+// atomically with the capacity checks, by the store) and the plan written
+// with a create. A plan found stored but past its expiry, or one that does
+// not decode, is replaced.
+func (s *Supervisor) createStored(ctx context.Context, fresh *Plan) (*Plan, bool, error) {
 	if !s.store.Available() {
 		return nil, false, ErrUnavailable
 	}
 	id := fresh.ID()
 	for range maxCreateTries {
-		now := s.now()
-		if !now.Before(fresh.Expiry()) {
-			return nil, false, ErrExpired
-		}
 		if p, err := s.lookupLocal(ctx, id); err == nil {
 			return p, false, nil
 		} else if !errors.Is(err, ErrNotFound) {
 			return nil, false, err
 		}
-		var stale uint64 // the revision of an expired stored plan to replace
+		now := s.now()
+		var stale uint64 // the revision of a stored plan to replace
 		switch e, err := s.store.Get(ctx, id); {
-		case err == nil:
-			r, derr := decodeRecord(e.Value)
-			if derr == nil && now.Before(r.Expiry) {
-				p, rerr := s.restore(r, e.Revision)
-				if rerr != nil {
-					return nil, false, rerr
-				}
-				got, _, err := s.adopt(ctx, p, false)
-				if err != nil {
-					return nil, false, err
-				}
-				return got, false, got.holding(ctx, e)
+		case err == nil && now.Before(e.Record.Expiry):
+			p, err := s.restore(e.Record, e.Revision)
+			if err != nil {
+				return nil, false, err
 			}
+			got, _, err := s.adopt(ctx, p, false)
+			if err != nil {
+				return nil, false, err
+			}
+			return got, false, got.holding(ctx, e)
+		case err == nil, errors.Is(err, planstore.ErrCorrupt):
 			stale = e.Revision
 		case errors.Is(err, planstore.ErrNotFound):
 		default:
 			return nil, false, storeError(err)
 		}
+		if !now.Before(fresh.Expiry()) {
+			return nil, false, ErrExpired
+		}
 		account := fresh.published.Account()
 		err := s.store.Reserve(ctx, id, account, fresh.Expiry(), now, s.capacity, s.perAccount)
-		if err := s.clusterRefusal(account, storeError(err)); err != nil {
+		if err := s.refusal(account, err); err != nil {
 			return nil, false, err
 		}
 		fresh.rev.Store(stale)
@@ -567,8 +566,16 @@ func (r adoptReq) serve(s *Supervisor) {
 		}
 		s.sweep(cur)
 	}
+	// A publish checked its expiry before its account API round trip and
+	// its store writes; the plan may have run out since. Registered, it
+	// would be live for no instant at all, and its publish would have
+	// answered 200.
 	if !now.Before(r.plan.Expiry()) {
-		r.ans <- reply[createResult]{err: ErrNotFound}
+		err := ErrNotFound
+		if r.isNew {
+			err = ErrExpired
+		}
+		r.ans <- reply[createResult]{err: err}
 		return
 	}
 	s.add(r.plan)
@@ -612,29 +619,26 @@ func (r changeReq) serve(s *Supervisor) {
 	s.adoptSubmitting(r.c)
 }
 
-// submitMark is how a stored plan published with "submit": true reads in
-// its entry's JSON (record, recordSub), looked for before decoding it.
-var submitMark = []byte(`"submit":true`)
-
 // adoptSubmitting restores, from a change of the watch, a plan this
 // instance does not hold when it is to be submitted and is not yet: every
 // instance then holds it, so that when the instance that claimed its
 // submission dies, another one takes it over once the claim's lease
 // lapses, whether or not anyone asks for the plan meanwhile. The watch
 // delivers every entry as it starts, so an instance restarted (or every
-// instance, in a rolling restart) holds them again. Supervisor loop only.
+// instance, in a rolling restart) holds them again. A plan that a Create
+// here is registering is left to it. Supervisor loop only.
 func (s *Supervisor) adoptSubmitting(c planstore.Change) {
-	if c.Deleted || !bytes.Contains(c.Value, submitMark) {
+	r := c.Record
+	if c.Deleted || !r.Submission.Submit || r.Submission.State == SubmissionSubmitted || !s.now().Before(r.Expiry) {
+		return
+	}
+	if _, ok := s.creating.Load(c.ID); ok {
 		return
 	}
 	select {
 	case <-s.quit:
 		return
 	default:
-	}
-	r, err := decodeRecord(c.Value)
-	if err != nil || r.Submission.State == SubmissionSubmitted || !s.now().Before(r.Expiry) {
-		return
 	}
 	p, err := s.restore(r, c.Revision)
 	if err != nil {

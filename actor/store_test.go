@@ -11,65 +11,35 @@ import (
 	"github.com/closerelay/closerelay/planstore"
 )
 
-// memStore is a Store in memory with the semantics the actor relies on
-// (compare-and-set on revisions, the registry's limits), shared by several
-// supervisors as NATS is shared by several instances. Its watch delivers a
-// change only when the test says so (deliver), so that a test decides
-// which instance has seen what, and a lost race happens for certain.
+// memStore is the in-memory store shared by several supervisors as NATS is
+// shared by several instances, counting the compare-and-sets it refuses.
+// Its instances' watches (memInstance) deliver a change only when the test
+// says so (deliver), so that a test decides which instance has seen what,
+// and a lost race happens for certain.
 type memStore struct {
+	*planstore.Memory
 	mu        sync.Mutex
-	entries   map[string]planstore.Entry
-	rev       uint64
 	conflicts int
-	changes   chan planstore.Change
 }
 
-func newMemStore() *memStore {
-	return &memStore{entries: map[string]planstore.Entry{}, changes: make(chan planstore.Change)}
-}
+func newMemStore() *memStore { return &memStore{Memory: planstore.NewMemory()} }
 
-func (m *memStore) Available() bool { return true }
-
-func (m *memStore) Get(_ context.Context, id string) (planstore.Entry, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	e, ok := m.entries[id]
-	if !ok {
-		return planstore.Entry{}, planstore.ErrNotFound
-	}
-	return e, nil
-}
-
-func (m *memStore) Create(ctx context.Context, id string, value []byte) (uint64, error) {
-	return m.Update(ctx, id, value, 0)
-}
-
-func (m *memStore) Update(_ context.Context, id string, value []byte, revision uint64) (uint64, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if e := m.entries[id]; e.Revision != revision {
+func (m *memStore) counted(rev uint64, err error) (uint64, error) {
+	if errors.Is(err, planstore.ErrConflict) {
+		m.mu.Lock()
 		m.conflicts++
-		return 0, planstore.ErrConflict
+		m.mu.Unlock()
 	}
-	m.rev++
-	m.entries[id] = planstore.Entry{Value: value, Revision: m.rev}
-	return m.rev, nil
+	return rev, err
 }
 
-func (m *memStore) Delete(_ context.Context, id string) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	delete(m.entries, id)
-	return nil
+func (m *memStore) Create(ctx context.Context, id string, r planstore.Record) (uint64, error) {
+	return m.counted(m.Memory.Create(ctx, id, r))
 }
 
-func (m *memStore) CheckCapacity(context.Context, string, time.Time, int, int) error { return nil }
-
-func (m *memStore) Reserve(context.Context, string, string, time.Time, time.Time, int, int) error {
-	return nil
+func (m *memStore) Update(ctx context.Context, id string, r planstore.Record, revision uint64) (uint64, error) {
+	return m.counted(m.Memory.Update(ctx, id, r, revision))
 }
-
-func (m *memStore) Changes() <-chan planstore.Change { return m.changes }
 
 // memInstance is one instance's handle on the shared store: its own watch.
 type memInstance struct {
@@ -86,7 +56,7 @@ func (m memInstance) deliver(t *testing.T, id string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m.changes <- planstore.Change{ID: id, Value: e.Value, Revision: e.Revision}
+	m.changes <- planstore.Change{ID: id, Record: e.Record, Revision: e.Revision}
 }
 
 func clusterPair(t *testing.T) (*memStore, [2]memInstance, [2]*Supervisor) {
@@ -288,10 +258,6 @@ type downStore struct{ *memStore }
 
 func (downStore) Available() bool { return false }
 
-func (downStore) CheckCapacity(context.Context, string, time.Time, int, int) error {
-	return planstore.ErrUnavailable
-}
-
 // TestClusterChangeBeforeRegistration: a change that reaches an instance
 // between the read a plan is restored from and the plan's registration
 // finds no plan to go to; the plan reads its entry as its loop starts, so
@@ -309,11 +275,7 @@ func TestClusterChangeBeforeRegistration(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := decodeRecord(e.Value)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pb, err := b.restore(r, e.Revision)
+	pb, err := b.restore(e.Record, e.Revision)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -151,10 +151,8 @@ func (p *Plan) maybeSubmit() {
 		if r.XDR == cur.tried && cur.State != SubmissionPending {
 			return nil, nil, false, nil
 		}
-		next := &Submission{Submit: true, State: SubmissionPending, seq: cur.seq + 1, tried: r.XDR}
-		if p.sup.store != nil {
-			next.owner, next.lease = p.sup.instance, p.sup.now().Add(p.sup.lease)
-		}
+		next := &Submission{Submit: true, State: SubmissionPending, seq: cur.seq + 1, tried: r.XDR,
+			owner: p.sup.instance, lease: p.sup.now().Add(p.sup.lease)}
 		return v, next, true, nil
 	})
 	if err != nil {
@@ -174,9 +172,7 @@ func (p *Plan) maybeSubmit() {
 	s.inFlight = true
 	p.submission.Store(claim)
 	p.armTakeover(0) // the claim is this instance's: no timer
-	if p.sup.store != nil {
-		s.renew = time.NewTicker(p.sup.lease / 3)
-	}
+	s.renew = time.NewTicker(p.sup.lease / 3)
 
 	network, envelope, sup := p.published.Network(), r.XDR, p.sup
 	ctx := s.ctx
@@ -195,18 +191,12 @@ func (p *Plan) maybeSubmit() {
 	})
 }
 
-// claimHolds reports whether cur is a pending submission that nobody may
-// take over now: in single mode this process's own, in flight; in cluster
-// mode another instance's whose lease has not lapsed. A lapsed claim, or
-// one in this instance's name that it no longer runs, may be taken.
+// claimHolds reports whether cur is another instance's pending claim whose
+// lease has not lapsed, which nobody here may take over now. A lapsed
+// claim, or one in this instance's name that it no longer runs, may be
+// taken; this instance's own claim in flight is submitState.inFlight.
 func (p *Plan) claimHolds(cur *Submission) bool {
-	if cur.State != SubmissionPending {
-		return false
-	}
-	if p.sup.store == nil {
-		return true
-	}
-	return cur.owner != p.sup.instance && p.sup.now().Before(cur.lease)
+	return cur.State == SubmissionPending && cur.owner != p.sup.instance && p.sup.now().Before(cur.lease)
 }
 
 // armTakeover sets the takeover timer for the lapse of another instance's
@@ -215,7 +205,7 @@ func (p *Plan) claimHolds(cur *Submission) bool {
 func (p *Plan) armTakeover(floor time.Duration) {
 	s := &p.submit
 	cur := p.submission.Load()
-	if p.sup.store == nil || s.inFlight || !cur.Submit || cur.State != SubmissionPending {
+	if s.inFlight || !cur.Submit || cur.State != SubmissionPending {
 		if s.takeover != nil {
 			s.takeover.Stop()
 		}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/closerelay/closerelay/ledger"
 	"github.com/closerelay/closerelay/metrics"
+	"github.com/closerelay/closerelay/planstore"
 )
 
 // Sentinel errors answered by the supervisor and plan actors.
@@ -54,9 +55,11 @@ type Options struct {
 	// 10); nil is the zero ledger.Submitter, whose every submission fails
 	// with ledger.SubmitCodeUnconfigured.
 	Submitter Submitter
-	// Store is cluster mode's plan store (CONTRACT section 12); nil keeps
-	// plans in this process only. The Supervisor reads its Changes until
-	// Stop; the caller closes the store after Stop.
+	// Store is where the plans live: cluster mode's shared store
+	// (CONTRACT section 12), or nil for a planstore.Memory of the
+	// Supervisor's own, which keeps them in this process only (single
+	// mode). The Supervisor reads its Changes until Stop; the caller
+	// closes a store it passed after Stop.
 	Store Store
 	// SubmitLease is how long a cluster instance's claim on a submission
 	// holds without renewal (DefaultSubmitLease when 0): the owner renews
@@ -84,7 +87,7 @@ type Supervisor struct {
 	metrics        *metrics.Metrics
 	log            *slog.Logger
 	submitter      Submitter
-	store          Store // nil in single mode
+	store          Store
 	lease          time.Duration
 	instance       string
 
@@ -110,6 +113,11 @@ type Supervisor struct {
 	// through the run loop (a sign, a GET or a stream starts with one);
 	// the run loop alone writes it, in add and remove.
 	index sync.Map // plan id → *Plan
+
+	// creating holds the ids a Create of this instance is registering
+	// (plan id → a channel closed when it is done): a second Create of the
+	// id waits for it, and a Lookup or the watch leaves the plan to it.
+	creating sync.Map
 }
 
 // NewSupervisor starts the supervisor goroutine; Stop ends it and every plan.
@@ -156,10 +164,11 @@ func NewSupervisor(opts Options) *Supervisor {
 	if s.instance == "" {
 		s.instance = rand.Text()
 	}
-	go s.run()
-	if s.store != nil {
-		s.running.Go(s.dispatch)
+	if opts.Store == nil {
+		s.store = planstore.NewMemory()
 	}
+	go s.run()
+	s.running.Go(s.dispatch)
 	return s
 }
 
@@ -182,12 +191,18 @@ func (s *Supervisor) Stop(ctx context.Context) error {
 // already has PlansPerAccount open plans. Plans past their expiry are swept
 // before either refusal.
 func (s *Supervisor) CheckCapacity(ctx context.Context, account string) error {
-	if s.store != nil {
-		return s.clusterRefusal(account, storeError(s.store.CheckCapacity(ctx, account, s.now(), s.capacity, s.perAccount)))
+	if err := ctx.Err(); err != nil {
+		return err
 	}
-	ans := make(chan reply[struct{}], 1)
-	_, err := ask(ctx, s.mailbox, supRequest(capacityReq{account, ans}), ans, s.quit, s.done, s.gone)
-	return err
+	select {
+	case <-s.quit:
+		return ErrStopped
+	default:
+	}
+	if !s.store.Available() {
+		return ErrUnavailable
+	}
+	return s.refusal(account, s.store.CheckCapacity(ctx, account, s.now(), s.capacity, s.perAccount))
 }
 
 // PlansPerAccount returns the per-account limit in force (Options.PlansPerAccount
@@ -203,14 +218,11 @@ func (s *Supervisor) Open(ctx context.Context) (int, error) {
 // Lookup returns the live plan with that id (lowercase hex), or ErrNotFound;
 // a plan past its expiry is swept first and is never returned.
 //
-// In cluster mode it answers ErrUnavailable while the store cannot be
-// reached, reads the plan's entry, and restores here a plan this instance
-// does not hold yet (lookupClustered).
+// It answers ErrUnavailable while the store cannot be reached, reads the
+// plan's entry, and restores here a plan this instance does not hold yet
+// (lookup).
 func (s *Supervisor) Lookup(ctx context.Context, id string) (*Plan, error) {
-	if s.store != nil {
-		return s.lookupClustered(ctx, id)
-	}
-	return s.lookupLocal(ctx, id)
+	return s.lookup(ctx, id)
 }
 
 func (s *Supervisor) lookupLocal(ctx context.Context, id string) (*Plan, error) {
@@ -251,7 +263,7 @@ var errNoPlan = errors.New("actor: Create needs a plan made by ledger.AdmitPlan"
 // guarantees that its parts agree. A nil or zero one is refused with a plain
 // error: that is a caller's bug, not a client's.
 func (s *Supervisor) Create(ctx context.Context, published *ledger.AdmittedPlan) (p *Plan, created bool, err error) {
-	return s.create(ctx, published, false)
+	return s.createPlan(ctx, published, false)
 }
 
 // CreateSubmitting is Create for a publish with "submit": true (CONTRACT
@@ -260,10 +272,10 @@ func (s *Supervisor) Create(ctx context.Context, published *ledger.AdmittedPlan)
 // existing plan (created=false) is returned as it is; the caller marks it
 // with Plan.SetSubmit after merging into it.
 func (s *Supervisor) CreateSubmitting(ctx context.Context, published *ledger.AdmittedPlan) (p *Plan, created bool, err error) {
-	return s.create(ctx, published, true)
+	return s.createPlan(ctx, published, true)
 }
 
-func (s *Supervisor) create(ctx context.Context, published *ledger.AdmittedPlan, submit bool) (p *Plan, created bool, err error) {
+func (s *Supervisor) createPlan(ctx context.Context, published *ledger.AdmittedPlan, submit bool) (p *Plan, created bool, err error) {
 	if published == nil || published.Canonical() == nil {
 		return nil, false, errNoPlan
 	}
@@ -273,12 +285,7 @@ func (s *Supervisor) create(ctx context.Context, published *ledger.AdmittedPlan,
 	if submit {
 		fresh.submission.Store(&Submission{Submit: true, seq: 1})
 	}
-	if s.store != nil {
-		return s.createClustered(ctx, fresh)
-	}
-	ans := make(chan reply[createResult], 1)
-	r, err := ask(ctx, s.mailbox, supRequest(createReq{fresh, ans}), ans, s.quit, s.done, s.gone)
-	return r.plan, r.created, err
+	return s.create(ctx, fresh)
 }
 
 // gone is what a call answers once the Supervisor is stopping or stopped.
@@ -365,12 +372,6 @@ func (s *Supervisor) expired(p *Plan) {
 	s.log.Info("plan expired", "id", p.ID(), "network", string(p.published.Network()), "open_plans", len(s.plans))
 }
 
-// refused counts and logs a publish turned away at the plan limit.
-func (s *Supervisor) refused() {
-	s.metrics.CapacityRefused()
-	s.log.Warn("plan capacity refusal", "open_plans", len(s.plans), "capacity", s.capacity)
-}
-
 // sweepAll sweeps every plan past its expiry. It runs only at a limit, so
 // neither a full registry nor an account at its limit ever refuses a publish
 // because of plans that are gone.
@@ -383,52 +384,8 @@ func (s *Supervisor) sweepAll() {
 	}
 }
 
-// full reports whether no slot is free once expired plans are swept.
-func (s *Supervisor) full() bool {
-	if len(s.plans) < s.capacity {
-		return false
-	}
-	s.sweepAll()
-	return len(s.plans) >= s.capacity
-}
-
-// accountFull reports whether account has no slot free once expired plans
-// are swept.
-func (s *Supervisor) accountFull(account string) bool {
-	if s.accounts[account] < s.perAccount {
-		return false
-	}
-	s.sweepAll()
-	return s.accounts[account] >= s.perAccount
-}
-
-// admit is the capacity check of guards 5 and 8 for a new plan of account:
-// the relay's limit first, then the account's. A refusal is counted and
-// logged.
-func (s *Supervisor) admit(account string) error {
-	if s.full() {
-		s.refused()
-		return ErrCapacity
-	}
-	if s.accountFull(account) {
-		s.log.Warn("plan account capacity refusal", "account", account,
-			"account_plans", s.accounts[account], "plans_per_account", s.perAccount)
-		return ErrAccountCapacity
-	}
-	return nil
-}
-
 // supRequest is one request served by the supervisor's run loop.
 type supRequest interface{ serve(s *Supervisor) }
-
-type capacityReq struct {
-	account string
-	ans     chan<- reply[struct{}]
-}
-
-func (r capacityReq) serve(s *Supervisor) {
-	r.ans <- reply[struct{}]{err: s.admit(r.account)}
-}
 
 type openReq struct{ ans chan<- reply[int] }
 
@@ -455,48 +412,9 @@ func (r lookupReq) serve(s *Supervisor) {
 	}
 }
 
-type createReq struct {
-	plan *Plan
-	ans  chan<- reply[createResult]
-}
-
 type createResult struct {
 	plan    *Plan
 	created bool
-}
-
-func (r createReq) serve(s *Supervisor) {
-	// quit may have been closed while this request was being taken: a plan
-	// started now would only be stopped at once.
-	select {
-	case <-s.quit:
-		r.ans <- reply[createResult]{err: ErrStopped}
-		return
-	default:
-	}
-	now := s.now()
-	if cur, ok := s.plans[r.plan.ID()]; ok {
-		if s.live(cur, now) {
-			r.ans <- reply[createResult]{v: createResult{plan: cur}}
-			return
-		}
-		s.sweep(cur)
-	}
-	// The publish checked the expiry before its account API round trip;
-	// the plan may have run out since. Registered, it would be live for no
-	// instant at all, and its publish would have answered 200.
-	if !now.Before(r.plan.Expiry()) {
-		r.ans <- reply[createResult]{err: ErrExpired}
-		return
-	}
-	if err := s.admit(r.plan.published.Account()); err != nil {
-		r.ans <- reply[createResult]{err: err}
-		return
-	}
-	s.add(r.plan)
-	s.running.Go(r.plan.run)
-	s.metrics.PlanCreated()
-	r.ans <- reply[createResult]{v: createResult{plan: r.plan, created: true}}
 }
 
 // reply is an actor's answer to one request; its channel is buffered to one

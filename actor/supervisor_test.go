@@ -10,6 +10,7 @@ import (
 
 	"github.com/closerelay/closerelay/ledger"
 	"github.com/closerelay/closerelay/metrics"
+	"github.com/closerelay/closerelay/planstore"
 	"go.uber.org/goleak"
 )
 
@@ -462,7 +463,7 @@ func TestCancelledContext(t *testing.T) {
 
 	synctest.Test(t, func(t *testing.T) {
 		// A supervisor whose loop never runs: nothing takes a request.
-		s := &Supervisor{mailbox: make(chan supRequest), quit: make(chan struct{}), done: make(chan struct{})}
+		s := &Supervisor{mailbox: make(chan supRequest), quit: make(chan struct{}), done: make(chan struct{}), store: planstore.NewMemory()}
 		ctx, cancel := context.WithTimeout(t.Context(), time.Second)
 		defer cancel()
 		if _, err := s.Open(ctx); !errors.Is(err, context.DeadlineExceeded) {

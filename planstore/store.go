@@ -1,10 +1,13 @@
-// Package planstore keeps closerelay's plans in a NATS JetStream key-value
-// bucket, for cluster mode (CONTRACT section 12): several instances behind a
-// load balancer share every plan, and a plan outlives the instance that
-// took its publish.
+// Package planstore keeps closerelay's plans: the plan record (Record), the
+// registry of open plans, and the one compare-and-set interface (Bucket)
+// that the plan actor writes through, with two implementations. Memory
+// holds them in the process (single mode). Store keeps them in a NATS
+// JetStream key-value bucket, for cluster mode (CONTRACT section 12):
+// several instances behind a load balancer share every plan, and a plan
+// outlives the instance that took its publish.
 //
-// The bucket holds one entry per plan ("plan.<id>", an opaque value that
-// package actor encodes) and one registry entry ("registry") listing every
+// The bucket holds one entry per plan ("plan.<id>", a Record as JSON)
+// and one registry entry ("registry") listing every
 // open plan with its closing account and expiry, through which the plan
 // capacity and PLANS_PER_ACCOUNT hold for the whole cluster: a reservation
 // is a compare-and-set on the registry, so two instances can never both
@@ -90,21 +93,8 @@ type Options struct {
 	Metrics *metrics.Metrics
 }
 
-// Change is one write to a plan entry, as the watch delivers it.
-type Change struct {
-	ID       string // the plan id
-	Value    []byte // nil when Deleted
-	Revision uint64
-	Deleted  bool
-}
-
-// Entry is a plan entry as read.
-type Entry struct {
-	Value    []byte
-	Revision uint64
-}
-
-// Store is a connection to the bucket. Its methods are safe for concurrent use.
+// Store is a connection to the bucket, cluster mode's Bucket. Its methods
+// are safe for concurrent use.
 type Store struct {
 	opts    Options
 	log     *slog.Logger
@@ -229,12 +219,14 @@ func (s *Store) Close() {
 	s.wg.Wait()
 }
 
-// Changes delivers the writes to plan entries, in revision order per entry,
-// ending on each entry's newest value. The bucket keeps one revision per
-// entry, so a write replaced before the watch delivered it is skipped: every
-// change carries the whole plan, and the newest is all a reader needs.
-// After a reconnect it replays the current value of every entry. It is
-// closed by Close. Its reader must keep up: the watch waits for it.
+// Changes delivers the writes to plan entries, this instance's own
+// included, in revision order per entry, ending on each entry's newest
+// value. The bucket keeps one revision per entry, so a write replaced
+// before the watch delivered it is skipped: every change carries the whole
+// plan, and the newest is all a reader needs. A value that does not decode
+// is logged and skipped. After a reconnect it replays the current value of
+// every entry. It is closed by Close. Its reader must keep up: the watch
+// waits for it.
 func (s *Store) Changes() <-chan Change { return s.changes }
 
 // Available reports whether the store can be asked now: connected, with the
@@ -349,7 +341,12 @@ func (s *Store) follow(w jetstream.KeyWatcher) {
 			}
 			c := Change{ID: strings.TrimPrefix(e.Key(), planPrefix), Revision: e.Revision()}
 			if e.Operation() == jetstream.KeyValuePut {
-				c.Value = e.Value()
+				r, err := decode(e.Value())
+				if err != nil {
+					s.log.Error("plan store: a stored plan does not decode", "id", c.ID, "revision", c.Revision, "err", err)
+					continue
+				}
+				c.Record = r
 			} else {
 				c.Deleted = true
 			}
@@ -407,6 +404,8 @@ func mapError(err error) error {
 	switch {
 	case err == nil:
 		return nil
+	case errors.Is(err, ErrCorrupt):
+		return err // an answer about the entry: its value
 	case errors.Is(err, jetstream.ErrKeyNotFound), errors.Is(err, jetstream.ErrKeyDeleted):
 		return ErrNotFound
 	case errors.Is(err, jetstream.ErrKeyExists), errors.Is(err, jetstream.ErrKeyRevisionMismatch):
@@ -417,7 +416,8 @@ func mapError(err error) error {
 }
 
 // Get reads plan id's entry as it stands: every write acknowledged before
-// the call is in it (ErrNotFound when there is none).
+// the call is in it (ErrNotFound when there is none; ErrCorrupt, with the
+// entry's revision, when its value does not decode).
 //
 // It asks the bucket's stream leader, never a direct get. The bucket allows
 // direct gets (nats.go creates KV buckets so), which any replica answers,
@@ -440,17 +440,34 @@ func (s *Store) Get(ctx context.Context, id string) (Entry, error) {
 		case m.Header.Get(kvOperation) != "":
 			return jetstream.ErrKeyDeleted // a delete or purge marker
 		}
-		e = Entry{Value: m.Data, Revision: m.Sequence}
+		e.Revision = m.Sequence
+		var derr error
+		if e.Record, derr = decode(m.Data); derr != nil {
+			return derr
+		}
 		return nil
 	})
 	return e, err
+}
+
+// decode is a plan entry's value as a Record.
+func decode(value []byte) (Record, error) {
+	var r Record
+	if err := json.Unmarshal(value, &r); err != nil {
+		return Record{}, errCorrupt(err)
+	}
+	return r, nil
 }
 
 // kvOperation is the header a KV bucket's delete and purge markers carry.
 const kvOperation = "KV-Operation"
 
 // Create writes plan id's first entry: ErrConflict when it exists already.
-func (s *Store) Create(ctx context.Context, id string, value []byte) (revision uint64, err error) {
+func (s *Store) Create(ctx context.Context, id string, r Record) (revision uint64, err error) {
+	value, err := json.Marshal(r)
+	if err != nil {
+		return 0, fmt.Errorf("planstore: encode plan %s: %w", id, err)
+	}
 	err = s.op(ctx, metrics.StoreCreate, func(ctx context.Context, kv jetstream.KeyValue) error {
 		revision, err = kv.Create(ctx, planPrefix+id, value)
 		return err
@@ -460,9 +477,13 @@ func (s *Store) Create(ctx context.Context, id string, value []byte) (revision u
 
 // Update writes plan id's entry if its revision is still revision:
 // ErrConflict when another write came first (or the entry is gone).
-func (s *Store) Update(ctx context.Context, id string, value []byte, revision uint64) (uint64, error) {
+func (s *Store) Update(ctx context.Context, id string, r Record, revision uint64) (uint64, error) {
+	value, err := json.Marshal(r)
+	if err != nil {
+		return 0, fmt.Errorf("planstore: encode plan %s: %w", id, err)
+	}
 	var next uint64
-	err := s.op(ctx, metrics.StoreUpdate, func(ctx context.Context, kv jetstream.KeyValue) error {
+	err = s.op(ctx, metrics.StoreUpdate, func(ctx context.Context, kv jetstream.KeyValue) error {
 		var err error
 		next, err = kv.Update(ctx, planPrefix+id, value, revision)
 		return err
@@ -471,37 +492,6 @@ func (s *Store) Update(ctx context.Context, id string, value []byte, revision ui
 		s.metrics.StoreConflict(metrics.StoreEntryPlan)
 	}
 	return next, err
-}
-
-// registry is the registry entry's value: every open plan of the cluster.
-type registry map[string]registered
-
-type registered struct {
-	Account string `json:"a"`
-	Expiry  int64  `json:"e"` // Unix milliseconds
-}
-
-// live drops the plans whose expiry is not after now and reports whether
-// any was dropped.
-func (r registry) live(now time.Time) (swept bool) {
-	ms := now.UnixMilli()
-	for id, p := range r {
-		if p.Expiry <= ms {
-			delete(r, id)
-			swept = true
-		}
-	}
-	return swept
-}
-
-func (r registry) ofAccount(account string) int {
-	n := 0
-	for _, p := range r {
-		if p.Account == account {
-			n++
-		}
-	}
-	return n
 }
 
 // readRegistry reads the registry and its revision (0: absent).
@@ -520,17 +510,6 @@ func (s *Store) readRegistry(ctx context.Context) (registry, uint64, error) {
 		return registry{}, 0, nil
 	}
 	return reg, rev, err
-}
-
-// check is the capacity rule on a registry of live plans.
-func check(reg registry, account string, capacity, perAccount int) error {
-	if len(reg) >= capacity {
-		return ErrCapacity
-	}
-	if reg.ofAccount(account) >= perAccount {
-		return ErrAccountCapacity
-	}
-	return nil
 }
 
 // CheckCapacity is guard 5 over the cluster: ErrCapacity when capacity
@@ -571,13 +550,9 @@ func (s *Store) Reserve(ctx context.Context, id, account string, expiry, now tim
 			return err
 		}
 		reg.live(now)
-		if _, ok := reg[id]; ok {
-			return nil
-		}
-		if err := check(reg, account, capacity, perAccount); err != nil {
+		if changed, err := reg.reserve(id, account, expiry, capacity, perAccount); err != nil || !changed {
 			return err
 		}
-		reg[id] = registered{Account: account, Expiry: expiry.UnixMilli()}
 		value, err := json.Marshal(reg)
 		if err != nil {
 			return fmt.Errorf("planstore: encode the registry: %w", err)
