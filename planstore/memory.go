@@ -29,10 +29,11 @@ type Memory struct {
 }
 
 type memShared struct {
-	// entries is read without the lock (Get is on every request's path);
-	// written only under mu, so compare-and-set is atomic.
-	entries  sync.Map // id → *memEntry
-	mu       sync.Mutex
+	// mu guards everything below; Get, on every request's path, takes it
+	// only to read. Entries are held by value: a write of an existing
+	// entry allocates nothing.
+	mu       sync.RWMutex
+	entries  map[string]memEntry
 	rev      uint64 // the last revision given, shared by every entry
 	registry registry
 	handles  []*Memory
@@ -45,7 +46,7 @@ type memEntry struct {
 
 // NewMemory returns an empty in-memory store with one handle.
 func NewMemory() *Memory {
-	return newHandle(&memShared{registry: registry{}})
+	return newHandle(&memShared{entries: map[string]memEntry{}, registry: registry{}})
 }
 
 func newHandle(s *memShared) *Memory {
@@ -85,11 +86,13 @@ func (m *Memory) Get(ctx context.Context, id string) (Entry, error) {
 	if err := ctx.Err(); err != nil {
 		return Entry{}, err
 	}
-	v, ok := m.shared.entries.Load(id)
+	s := m.shared
+	s.mu.RLock()
+	e, ok := s.entries[id]
+	s.mu.RUnlock()
 	if !ok {
 		return Entry{}, ErrNotFound
 	}
-	e := v.(*memEntry)
 	return Entry{Record: e.record, Revision: e.revision}, nil
 }
 
@@ -110,15 +113,15 @@ func (m *Memory) write(ctx context.Context, id string, r Record, revision uint64
 	s := m.shared
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	v, ok := s.entries.Load(id)
+	e, ok := s.entries[id]
 	switch {
 	case create && ok, !create && !ok:
 		return 0, ErrConflict
-	case !create && v.(*memEntry).revision != revision:
+	case !create && e.revision != revision:
 		return 0, ErrConflict
 	}
 	s.rev++
-	s.entries.Store(id, &memEntry{record: r, revision: s.rev})
+	s.entries[id] = memEntry{record: r, revision: s.rev}
 	m.tellOthers(Change{ID: id, Record: r, Revision: s.rev})
 	return s.rev, nil
 }
@@ -131,7 +134,8 @@ func (m *Memory) Delete(ctx context.Context, id string) error {
 	s := m.shared
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if _, ok := s.entries.LoadAndDelete(id); ok {
+	if _, ok := s.entries[id]; ok {
+		delete(s.entries, id)
 		s.rev++
 		m.tellOthers(Change{ID: id, Revision: s.rev, Deleted: true})
 	}
