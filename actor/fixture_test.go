@@ -252,6 +252,22 @@ func wantMetrics(tb testing.TB, m *metrics.Metrics, want map[string]float64) {
 	}
 }
 
+// loopDo is a request that runs f in a plan's run loop, as one of its turns.
+type loopDo struct {
+	f    func(*Plan)
+	done chan struct{}
+}
+
+func (r loopDo) serve(p *Plan)  { r.f(p); close(r.done) }
+func (r loopDo) refuse(_ error) { close(r.done) }
+
+// inLoop runs f in p's run loop and returns once it has.
+func inLoop(p *Plan, f func(*Plan)) {
+	r := loopDo{f, make(chan struct{})}
+	p.mailbox <- r
+	<-r.done
+}
+
 // start runs a supervisor for the length of the test.
 func start(t *testing.T, opts Options) *Supervisor {
 	t.Helper()

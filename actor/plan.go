@@ -88,14 +88,14 @@ type Plan struct {
 	addresses []string             // signer index → G… address
 	sup       *Supervisor
 
-	// view is the plan's current version, published by the run loop (its
-	// only writer) and never modified once stored. Reads that need no
-	// decision (Known, Snapshot, a merge that adds nobody) load it instead of
-	// queueing behind merges in the mailbox.
-	view atomic.Pointer[view]
-	// submission is the plan's submission as it stands (never nil), stored
-	// by the run loop alone and never modified once stored.
-	submission atomic.Pointer[Submission]
+	// settled is the plan's state as the run loop last settled it: its
+	// version, its submission and the store revision it holds, in one
+	// pointer, so that no reader sees one part without the others. The run
+	// loop is its only writer and never modifies a state once stored.
+	// Every read that needs no decision (Known, Snapshot, Ready,
+	// Submission, a merge that adds nobody, Lookup's check of the
+	// revision) loads it instead of queueing behind merges in the mailbox.
+	settled atomic.Pointer[planState]
 
 	// Channels. The run loop alone receives on mailbox, leave and evict.
 	// Handlers post requests on mailbox and Subscription.Close posts on
@@ -117,7 +117,9 @@ type Plan struct {
 	// store's watch.
 	stored chan planstore.Change
 
-	// Owned by the run loop (built by newPlan before run starts).
+	// Owned by the run loop (built by newPlan before run starts): every
+	// function that touches them checks that it runs there (owner.check).
+	owner  loopOwner
 	subs   map[*Subscription]struct{}
 	submit submitState
 	// dirty is set when the view holds signatures the stored entry lacks,
@@ -131,20 +133,22 @@ type Plan struct {
 	// it with a create), the next compare-and-set's expectation. The run loop alone writes it. It says nothing about what the
 	// view holds: the loop takes a revision before the signatures that come
 	// with it, and keeps it when they fail to decode. view.rev does.
-	rev atomic.Uint64
+	rev uint64
 }
 
 // view is one immutable version of a plan, with the indexes that answer
 // replays and the admitted signatures the submit-ready envelope is selected
 // from: at most ledger.MaxSignatures entries, so copying it per change costs
 // less than the envelope's re-encoding.
-type view struct {
+type planState struct {
 	state    State
 	env      xdr.TransactionEnvelope // the envelope of state.XDR, decoded
 	known    map[string]int          // signature bytes → signer index
 	present  []bool                  // by signer index: its signature is in the envelope
 	admitted []ledger.Admitted       // the envelope's signatures, in envelope (admission) order
 	ready    *readyMemo              // this version's submit-ready envelope, made on first demand
+	// sub is the plan's submission as it stands (never nil).
+	sub *Submission
 	// rev is a revision of the plan's store entry whose
 	// signatures this view holds, every one of them: the revision it was
 	// written as, or one it took in. It is published with the signatures,
@@ -155,10 +159,21 @@ type view struct {
 }
 
 // at is v as holding the signatures of revision rev as well: the same
-// version, every part shared.
-func (v *view) at(rev uint64) *view {
+// version and submission, every part shared.
+func (v *planState) at(rev uint64) *planState {
 	c := *v
 	c.rev = rev
+	return &c
+}
+
+// with is v with submission sub (nil: v itself, for a transition that did
+// not apply), every other part shared.
+func (v *planState) with(sub *Submission) *planState {
+	if sub == nil {
+		return v
+	}
+	c := *v
+	c.sub = sub
 	return &c
 }
 
@@ -173,16 +188,16 @@ type readyMemo struct {
 
 // newView is the view of version st: its readiness is computed from
 // admitted here, so every State a plan hands out carries it.
-func (p *Plan) newView(st State, env xdr.TransactionEnvelope, known map[string]int, present []bool, admitted []ledger.Admitted) *view {
+func (p *Plan) newView(st State, env xdr.TransactionEnvelope, known map[string]int, present []bool, admitted []ledger.Admitted) *planState {
 	st.Weight = ledger.Weight(p.published.Canonical().Signers, admitted)
 	st.Threshold = p.published.Threshold()
 	st.Ready = st.Weight >= st.Threshold
-	return &view{state: st, env: env, known: known, present: present, admitted: admitted, ready: new(readyMemo)}
+	return &planState{state: st, env: env, known: known, present: present, admitted: admitted, ready: new(readyMemo)}
 }
 
 // viewOf is the view of version carrying exactly admitted (signers of the
 // plan, each once, in envelope order), its envelope encoded afresh.
-func (p *Plan) viewOf(admitted []ledger.Admitted, version uint64) (*view, error) {
+func (p *Plan) viewOf(admitted []ledger.Admitted, version uint64) (*planState, error) {
 	sigs := make([]xdr.DecoratedSignature, len(admitted))
 	known := make(map[string]int, len(admitted))
 	present := make([]bool, len(p.addresses))
@@ -237,8 +252,9 @@ func newPlan(s *Supervisor, published *ledger.AdmittedPlan, version uint64) *Pla
 		st.Signers = append(st.Signers, p.addresses[a.Signer])
 	}
 	// Clip: the plan appends to its own copy, never to the admitted plan's.
-	p.view.Store(p.newView(st, published.Envelope(), known, present, slices.Clip(admitted)))
-	p.submission.Store(&Submission{})
+	first := p.newView(st, published.Envelope(), known, present, slices.Clip(admitted))
+	first.sub = &Submission{}
+	p.settled.Store(first)
 	return p
 }
 
@@ -255,7 +271,7 @@ func (p *Plan) Expiry() time.Time { return p.expiry }
 // without a round trip to the actor (a replay costs a lookup). It has the
 // shape of ledger.KnownFunc.
 func (p *Plan) Known(sig []byte) (signer int, ok bool) {
-	signer, ok = p.view.Load().known[string(sig)]
+	signer, ok = p.settled.Load().known[string(sig)]
 	return signer, ok
 }
 
@@ -304,7 +320,7 @@ func (p *Plan) Ready(ctx context.Context) (r ReadyEnvelope, ok bool, err error) 
 // readyOf is v's submit-ready envelope, selected and encoded by the first
 // caller that needs it (a Ready request, or the run loop about to submit)
 // and shared by every later one.
-func (p *Plan) readyOf(v *view) (ReadyEnvelope, bool, error) {
+func (p *Plan) readyOf(v *planState) (ReadyEnvelope, bool, error) {
 	m := v.ready
 	m.once.Do(func() { m.r, m.ok, m.err = p.selectReady(v) })
 	if m.err != nil {
@@ -316,7 +332,7 @@ func (p *Plan) readyOf(v *view) (ReadyEnvelope, bool, error) {
 // selectReady makes v's submit-ready envelope. It reads only what is
 // immutable: v, and the admitted plan's transaction, whose signatures it
 // replaces in a copy.
-func (p *Plan) selectReady(v *view) (ReadyEnvelope, bool, error) {
+func (p *Plan) selectReady(v *planState) (ReadyEnvelope, bool, error) {
 	set := p.published.Canonical().Signers
 	selected, ok := ledger.ReadySignatures(set, v.admitted, v.state.Threshold)
 	if !ok {
@@ -338,7 +354,7 @@ func (p *Plan) selectReady(v *view) (ReadyEnvelope, bool, error) {
 // current is the published view of a live plan. A plan past its expiry is
 // gone even if its actor has not noticed yet; the actor is told, so that it
 // ends now rather than at its next timer tick.
-func (p *Plan) current(ctx context.Context) (*view, error) {
+func (p *Plan) current(ctx context.Context) (*planState, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -354,7 +370,7 @@ func (p *Plan) current(ctx context.Context) (*view, error) {
 		}
 		return nil, ErrNotFound
 	}
-	return p.view.Load(), nil
+	return p.settled.Load(), nil
 }
 
 // Merge applies admitted signatures in arrival order: signers already present
@@ -380,7 +396,7 @@ func (p *Plan) Merge(ctx context.Context, admitted []ledger.Admitted) (st State,
 }
 
 // holdsAll reports whether every admitted signer is already in v.
-func (v *view) holdsAll(admitted []ledger.Admitted) bool {
+func (v *planState) holdsAll(admitted []ledger.Admitted) bool {
 	for _, a := range admitted {
 		if a.Signer < 0 || a.Signer >= len(v.present) || !v.present[a.Signer] {
 			return false
@@ -395,6 +411,7 @@ func (p *Plan) gone() error { return p.endErr }
 
 // run is the plan's goroutine.
 func (p *Plan) run() {
+	p.owner.start()
 	timer := time.NewTimer(p.expiry.Sub(p.sup.now()))
 	defer timer.Stop()
 	// A submission lives no longer than its plan: finish cancels this.
@@ -443,6 +460,7 @@ func (p *Plan) loop(expired <-chan time.Time) error {
 // finish ends the subscribers and the plan. After expiry each subscriber is
 // sent Expired first; on shutdown its channel just closes.
 func (p *Plan) finish(reason error) {
+	p.owner.check()
 	p.submit.cancel() // a submission in flight is abandoned, and not told
 	if p.submit.inFlight && reason == ErrStopped {
 		p.releaseClaim() // another instance goes on with it
@@ -454,7 +472,7 @@ func (p *Plan) finish(reason error) {
 	m := p.sup.metrics
 	for sub := range p.subs {
 		if reason == ErrNotFound {
-			sub.offer(Event{State: p.view.Load().state, Expired: true})
+			sub.offer(Event{State: p.settled.Load().state, Expired: true})
 		}
 		m.SubscriberRemoved()
 		close(sub.ch)
@@ -483,17 +501,17 @@ func (p *Plan) finish(reason error) {
 // lost race), publish. Nothing is changed unless
 // everything succeeds.
 func (p *Plan) merge(admitted []ledger.Admitted) (State, bool, error) {
+	p.owner.check()
 	for _, a := range admitted {
 		if a.Signer < 0 || a.Signer >= len(p.addresses) {
 			return State{}, false, errBadSigner
 		}
 	}
 	var fresh, duplicates int
-	next, _, changed, err := p.persist(func() (*view, *Submission, bool, error) {
-		cur := p.view.Load()
-		next, f, d, err := p.mergedView(cur, admitted)
+	next, changed, err := p.persist(func() (*planState, bool, error) {
+		next, f, d, err := p.mergedView(p.settled.Load(), admitted)
 		fresh, duplicates = f, d
-		return next, p.submission.Load(), next != nil, err
+		return next, next != nil, err
 	})
 	if err != nil {
 		return State{}, false, err
@@ -501,7 +519,7 @@ func (p *Plan) merge(admitted []ledger.Admitted) (State, bool, error) {
 	m := p.sup.metrics
 	if !changed {
 		m.Signatures(metrics.SignatureDuplicate, duplicates)
-		return p.view.Load().state, false, nil
+		return p.settled.Load().state, false, nil
 	}
 	m.Signatures(metrics.SignatureAdmitted, fresh)
 	m.Signatures(metrics.SignatureDuplicate, duplicates)
@@ -513,7 +531,7 @@ func (p *Plan) merge(admitted []ledger.Admitted) (State, bool, error) {
 // mergedView is cur with the signatures of admitted whose signers it lacks,
 // appended in order, as the next version; nil when there is none (fresh is
 // 0). It changes nothing.
-func (p *Plan) mergedView(cur *view, admitted []ledger.Admitted) (next *view, fresh, duplicates int, err error) {
+func (p *Plan) mergedView(cur *planState, admitted []ledger.Admitted) (next *planState, fresh, duplicates int, err error) {
 	var added []ledger.Admitted
 	for _, a := range admitted {
 		if cur.present[a.Signer] || slices.ContainsFunc(added, func(f ledger.Admitted) bool { return f.Signer == a.Signer }) {
@@ -552,11 +570,14 @@ func (p *Plan) mergedView(cur *view, admitted []ledger.Admitted) (next *view, fr
 		st.Signers = append(st.Signers, p.addresses[f.Signer])
 		all = append(all, f)
 	}
-	return p.newView(st, env, known, present, all), len(added), duplicates, nil
+	next = p.newView(st, env, known, present, all)
+	next.sub = cur.sub
+	return next, len(added), duplicates, nil
 }
 
 // broadcast offers ev to every subscriber; offer never waits.
 func (p *Plan) broadcast(ev Event) {
+	p.owner.check()
 	for sub := range p.subs {
 		sub.offer(ev)
 	}

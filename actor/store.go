@@ -59,7 +59,7 @@ func (s *Submission) record() planstore.SubmissionRecord {
 // record is v with sub as the store holds it. The parts that never change
 // (the signer set and its thresholds) are built once per plan and shared by
 // every record: a record is never modified once made.
-func (p *Plan) record(v *view, sub *Submission) planstore.Record {
+func (p *Plan) record(v *planState, sub *Submission) planstore.Record {
 	if p.set == nil {
 		signers := p.published.Canonical().Signers.Signers()
 		p.set = make([]planstore.Signer, len(signers))
@@ -94,9 +94,10 @@ func (s *Supervisor) restore(r planstore.Record, revision uint64) (*Plan, error)
 	}
 	p := newPlan(s, published, max(r.Version, 1))
 	p.set = r.Set
-	p.submission.Store(submissionOf(r.Submission))
-	p.rev.Store(revision)
-	p.view.Store(p.view.Load().at(revision))
+	p.rev = revision
+	first := p.settled.Load().at(revision)
+	first.sub = submissionOf(r.Submission)
+	p.settled.Store(first)
 	return p, nil
 }
 
@@ -113,20 +114,21 @@ const maxWriteTries = 32
 // writeThrough writes v with sub to the store with compare-and-set on the
 // plan's last known revision (create when it has none): errConflict when
 // another write came first. Run loop only (or before the plan runs).
-func (p *Plan) writeThrough(v *view, sub *Submission) error {
-	r := p.record(v, sub)
+func (p *Plan) writeThrough(v *planState) error {
+	p.owner.check()
+	r := p.record(v, v.sub)
 	store := p.sup.store
 	ctx := context.Background()
 	var rev uint64
 	var err error
-	if last := p.rev.Load(); last == 0 {
+	if last := p.rev; last == 0 {
 		rev, err = store.Create(ctx, p.ID(), r)
 	} else {
 		rev, err = store.Update(ctx, p.ID(), r, last)
 	}
 	switch {
 	case err == nil:
-		p.rev.Store(rev)
+		p.rev = rev
 		return nil
 	case errors.Is(err, planstore.ErrConflict):
 		return errConflict
@@ -140,52 +142,53 @@ func (p *Plan) writeThrough(v *view, sub *Submission) error {
 // view it wrote as holding the revision written; build answers write=false
 // when there is nothing (left) to write, and builds on the published view,
 // which every reload has brought up to the entry it read. Run loop only.
-func (p *Plan) persist(build func() (v *view, sub *Submission, write bool, err error)) (*view, *Submission, bool, error) {
+func (p *Plan) persist(build func() (next *planState, write bool, err error)) (*planState, bool, error) {
+	p.owner.check()
 	for range maxWriteTries {
-		v, sub, write, err := build()
+		v, write, err := build()
 		if err != nil || !write {
-			return v, sub, write, err
+			return v, write, err
 		}
-		switch err := p.writeThrough(v, sub); {
+		if v == p.settled.Load() {
+			v = v.with(v.sub) // readers hold it: this turn's copy
+		}
+		switch err := p.writeThrough(v); {
 		case err == nil:
 			p.dirty = false // whatever was missing is in what was written
-			if v == p.view.Load() {
-				v = v.at(p.rev.Load()) // readers hold it: a copy
-			} else {
-				v.rev = p.rev.Load() // built by this turn, seen by nobody yet
-			}
-			p.view.Store(v)
-			return v, sub, true, nil
+			v.rev = p.rev
+			p.settled.Store(v)
+			return v, true, nil
 		case errors.Is(err, errConflict):
 			if err := p.reload(); err != nil {
-				return nil, nil, false, err
+				return nil, false, err
 			}
 		default:
-			return nil, nil, false, err
+			return nil, false, err
 		}
 	}
-	return nil, nil, false, fmt.Errorf("%w: the plan kept changing", ErrUnavailable)
+	return nil, false, fmt.Errorf("%w: the plan kept changing", ErrUnavailable)
 }
 
 // reload reads the stored plan after a lost race and takes it in. An entry
 // that is gone (a NATS server with memory storage restarted empty) is
 // written again from this instance's state by the next write. Run loop only.
 func (p *Plan) reload() error {
+	p.owner.check()
 	e, err := p.sup.store.Get(context.Background(), p.ID())
 	switch {
 	case errors.Is(err, planstore.ErrNotFound):
-		p.rev.Store(0)
+		p.rev = 0
 		return nil
 	case errors.Is(err, planstore.ErrCorrupt):
 		// Written over by the next write, which expects its revision.
-		p.rev.Store(e.Revision)
+		p.rev = e.Revision
 		return err
 	case err != nil:
 		return storeError(err)
 	}
 	// What was just read is the entry as it stands, whatever the plan had
 	// seen (after a NATS server restarted empty, revisions start again).
-	p.rev.Store(e.Revision)
+	p.rev = e.Revision
 	return p.absorb(e.Record, e.Revision, true)
 }
 
@@ -203,12 +206,14 @@ func (p *Plan) reload() error {
 // the watch, or one a Lookup read, never moves the view's revision back.
 // Run loop only.
 func (p *Plan) absorb(r planstore.Record, revision uint64, asItStands bool) error {
-	if revision > p.rev.Load() {
-		p.rev.Store(revision)
+	p.owner.check()
+	if revision > p.rev {
+		p.rev = revision
 	}
-	cur := p.view.Load()
+	cur := p.settled.Load()
 	next := cur
-	if cur.lacksAny(r.SignerOf) || r.Version > cur.state.Version {
+	signed := cur.lacksAny(r.SignerOf) || r.Version > cur.state.Version
+	if signed {
 		_, stored, err := ledger.RestoreSignatures(p.published.Canonical().Signers, r.XDR, r.SignerOf)
 		if err != nil {
 			return err
@@ -216,21 +221,30 @@ func (p *Plan) absorb(r planstore.Record, revision uint64, asItStands bool) erro
 		if next, err = p.unionView(cur, stored, r.Version); err != nil {
 			return err
 		}
+		next.sub = cur.sub
 	}
 	held := revision
 	if !asItStands {
 		held = max(held, cur.rev)
 	}
-	if next != cur || held != cur.rev {
-		p.view.Store(next.at(held))
+	got := submissionOf(r.Submission)
+	newer := got.seq > cur.sub.seq
+	if next != cur || held != cur.rev || newer {
+		if next == cur {
+			next = cur.at(held)
+		}
+		next.rev = held
+		if newer {
+			next.sub = got
+		}
+		p.settled.Store(next)
 	}
-	if next != cur {
+	if signed {
 		// The signatures are not counted here: the instance that admitted
 		// them did.
 		p.broadcast(Event{State: next.state})
 	}
-	if got := submissionOf(r.Submission); got.seq > p.submission.Load().seq {
-		p.submission.Store(got)
+	if newer {
 		if got.State == SubmissionSubmitted {
 			p.submit.submitted = true
 		}
@@ -244,7 +258,7 @@ func (p *Plan) absorb(r planstore.Record, revision uint64, asItStands bool) erro
 // lacksAny reports whether signerOf (a stored entry's signer indexes)
 // names a signer whose signature v does not hold; an index outside the
 // signer set counts as lacking, for RestoreSignatures to refuse.
-func (v *view) lacksAny(signerOf []int) bool {
+func (v *planState) lacksAny(signerOf []int) bool {
 	return slices.ContainsFunc(signerOf, func(i int) bool {
 		return i < 0 || i >= len(v.present) || !v.present[i]
 	})
@@ -256,7 +270,7 @@ func (v *view) lacksAny(signerOf []int) bool {
 // lost with a NATS server and written again by another instance), the
 // union is a new version, above both, that the plan marks dirty, to write
 // back. Run loop only.
-func (p *Plan) unionView(cur *view, stored []ledger.Admitted, version uint64) (*view, error) {
+func (p *Plan) unionView(cur *planState, stored []ledger.Admitted, version uint64) (*planState, error) {
 	all := slices.Clip(stored)
 	in := make([]bool, len(p.addresses))
 	for _, a := range stored {
@@ -280,6 +294,7 @@ func (p *Plan) unionView(cur *view, stored []ledger.Admitted, version uint64) (*
 // which changes nothing (every instance ends the plan at its own expiry).
 // Run loop only.
 func (p *Plan) onStored(c planstore.Change) {
+	p.owner.check()
 	if c.Deleted {
 		return
 	}
@@ -296,8 +311,9 @@ func (p *Plan) onStored(c planstore.Change) {
 // writeBack writes the plan's view to the store when it holds signatures
 // the stored entry lacks. Run loop only.
 func (p *Plan) writeBack() {
-	_, _, _, err := p.persist(func() (*view, *Submission, bool, error) {
-		return p.view.Load(), p.submission.Load(), p.dirty, nil
+	p.owner.check()
+	_, _, err := p.persist(func() (*planState, bool, error) {
+		return p.settled.Load(), p.dirty, nil
 	})
 	if err != nil {
 		p.sup.log.Warn("plan store: write back", "id", p.ID(), "err", err)
@@ -346,7 +362,7 @@ func (s *Supervisor) lookup(ctx context.Context, id string) (*Plan, error) {
 		if err != nil {
 			return nil, err
 		}
-		if p.view.Load().rev < e.Revision {
+		if p.settled.Load().rev < e.Revision {
 			return nil, fmt.Errorf("%w: plan %s's stored entry could not be taken in", ErrUnavailable, id)
 		}
 		return p, nil
@@ -373,7 +389,7 @@ func (s *Supervisor) lookup(ctx context.Context, id string) (*Plan, error) {
 // from an older read (another request's, or the watch's) and handed back
 // in place of the one restored from e.
 func (p *Plan) holding(ctx context.Context, e planstore.Entry) error {
-	if p.view.Load().rev == e.Revision {
+	if p.settled.Load().rev == e.Revision {
 		return nil
 	}
 	ans := make(chan reply[struct{}], 1)
@@ -392,7 +408,8 @@ type catchUpReq struct {
 // A view that still does not hold the entry (it does not decode) is not
 // answered from.
 func (r catchUpReq) serve(p *Plan) {
-	switch v := p.view.Load(); {
+	p.owner.check()
+	switch v := p.settled.Load(); {
 	case r.e.Revision > v.rev:
 		p.onStored(planstore.Change{ID: p.ID(), Record: r.e.Record, Revision: r.e.Revision})
 	case r.e.Revision < v.rev:
@@ -405,7 +422,7 @@ func (r catchUpReq) serve(p *Plan) {
 		}
 		p.maybeSubmit()
 	}
-	if p.view.Load().rev < r.e.Revision {
+	if p.settled.Load().rev < r.e.Revision {
 		r.ans <- reply[struct{}]{err: fmt.Errorf("%w: plan %s's stored entry could not be taken in", ErrUnavailable, p.ID())}
 		return
 	}
@@ -521,10 +538,10 @@ func (s *Supervisor) createStored(ctx context.Context, fresh *Plan) (*Plan, bool
 		if err := s.refusal(account, err); err != nil {
 			return nil, false, err
 		}
-		fresh.rev.Store(stale)
-		switch err := fresh.writeThrough(fresh.view.Load(), fresh.submission.Load()); {
+		fresh.rev = stale
+		switch err := fresh.writeThrough(fresh.settled.Load()); {
 		case err == nil:
-			fresh.view.Store(fresh.view.Load().at(fresh.rev.Load()))
+			fresh.settled.Store(fresh.settled.Load().at(fresh.rev))
 			return s.adopt(ctx, fresh, true)
 		case errors.Is(err, errConflict):
 			continue // another instance wrote it first: restore theirs
@@ -552,6 +569,7 @@ type adoptReq struct {
 }
 
 func (r adoptReq) serve(s *Supervisor) {
+	s.owner.check()
 	select {
 	case <-s.quit:
 		r.ans <- reply[createResult]{err: ErrStopped}
@@ -628,6 +646,7 @@ func (r changeReq) serve(s *Supervisor) {
 // instance, in a rolling restart) holds them again. A plan that a Create
 // here is registering is left to it. Supervisor loop only.
 func (s *Supervisor) adoptSubmitting(c planstore.Change) {
+	s.owner.check()
 	r := c.Record
 	if c.Deleted || !r.Submission.Submit || r.Submission.State == SubmissionSubmitted || !s.now().Before(r.Expiry) {
 		return

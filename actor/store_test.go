@@ -157,7 +157,7 @@ func TestClusterLookupWaitsForAChangeHalfTakenIn(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pb.rev.Store(e.Revision) // the loop's first step of taking e in
+	inLoop(pb, func(p *Plan) { p.rev = e.Revision }) // the loop's first step of taking e in
 	got, err := b.Lookup(ctx, f.id)
 	if err != nil {
 		t.Fatal(err)

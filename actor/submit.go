@@ -76,14 +76,14 @@ type submitState struct {
 
 // Submission returns the plan's submission as it stands, without a round
 // trip to the actor.
-func (p *Plan) Submission() Submission { return *p.submission.Load() }
+func (p *Plan) Submission() Submission { return *p.settled.Load().sub }
 
 // SetSubmit marks the plan for the relay to submit (publish's "submit":
 // true); it cannot be unset. Once the plan is ready, the actor starts one
 // submission of its submit-ready envelope. It answers ErrNotFound once the
 // plan expired.
 func (p *Plan) SetSubmit(ctx context.Context) error {
-	if p.submission.Load().Submit {
+	if p.settled.Load().sub.Submit {
 		return nil // already set, and never unset: nothing to change
 	}
 	ans := make(chan reply[struct{}], 1)
@@ -94,22 +94,15 @@ func (p *Plan) SetSubmit(ctx context.Context) error {
 type setSubmitReq struct{ ans chan<- reply[struct{}] }
 
 func (r setSubmitReq) serve(p *Plan) {
-	_, sub, changed, err := p.persist(func() (*view, *Submission, bool, error) {
-		cur := p.submission.Load()
-		if cur.Submit {
-			return nil, nil, false, nil
-		}
-		next := *cur
-		next.Submit = true
-		next.seq++
-		return p.view.Load(), &next, true, nil
+	p.owner.check()
+	_, _, err := p.persist(func() (*planState, bool, error) {
+		cur := p.settled.Load()
+		next, ok := markSubmit(cur.sub)
+		return cur.with(next), ok, nil
 	})
 	if err != nil {
 		r.ans <- reply[struct{}]{err: err}
 		return
-	}
-	if changed {
-		p.submission.Store(sub)
 	}
 	p.maybeSubmit()
 	r.ans <- reply[struct{}]{}
@@ -117,43 +110,34 @@ func (r setSubmitReq) serve(p *Plan) {
 
 func (r setSubmitReq) refuse(err error) { r.ans <- reply[struct{}]{err: err} }
 
-// maybeSubmit starts a submission when the plan has submit set, its current
-// version is ready, none is in flight or has succeeded, and the submit-ready
-// envelope is not the one that last failed. Run loop only; the submission
-// runs on a goroutine of its own and reports through the mailbox.
+// maybeSubmit starts a submission when the plan's current version is
+// ready, none of this instance's is in flight or has succeeded, and claim
+// lets it. Run loop only; the submission runs on a goroutine of its own and
+// reports through the mailbox.
 //
-// In cluster mode the submission is claimed first: the "pending" state is
-// written through with compare-and-set, so of the instances that see the
-// plan ready at once exactly one wins and submits; the others see its
-// claim (the write they lost to) and leave it until its lease lapses.
+// The claim is written through with compare-and-set first, so of the
+// instances that see the plan ready at once exactly one wins and submits;
+// the others see its claim (the write they lost to) and leave it until its
+// lease lapses.
 func (p *Plan) maybeSubmit() {
+	p.owner.check()
 	s := &p.submit
 	var r ReadyEnvelope
-	_, claim, start, err := p.persist(func() (*view, *Submission, bool, error) {
-		cur := p.submission.Load()
-		if !cur.Submit || s.inFlight || s.submitted || cur.State == SubmissionSubmitted || p.claimHolds(cur) {
-			return nil, nil, false, nil
-		}
-		v := p.view.Load()
-		if !v.state.Ready {
-			return nil, nil, false, nil
+	_, start, err := p.persist(func() (*planState, bool, error) {
+		cur := p.settled.Load()
+		if s.inFlight || s.submitted || !cur.sub.Submit || !cur.state.Ready {
+			return nil, false, nil
 		}
 		// The selection is made once per version and kept with it
 		// (Plan.Ready shares it): at most 20 signatures to weigh and one
 		// encoding.
 		var ok bool
 		var err error
-		if r, ok, err = p.readyOf(v); err != nil || !ok {
-			return nil, nil, false, nil
+		if r, ok, err = p.readyOf(cur); err != nil || !ok {
+			return nil, false, nil
 		}
-		// An envelope that failed is not tried again; one whose claim
-		// lapsed (its owner died) has no outcome yet and is.
-		if r.XDR == cur.tried && cur.State != SubmissionPending {
-			return nil, nil, false, nil
-		}
-		next := &Submission{Submit: true, State: SubmissionPending, seq: cur.seq + 1, tried: r.XDR,
-			owner: p.sup.instance, lease: p.sup.now().Add(p.sup.lease)}
-		return v, next, true, nil
+		next, ok := claim(cur.sub, r.XDR, p.sup.instance, p.sup.now(), p.sup.lease)
+		return cur.with(next), ok, nil
 	})
 	if err != nil {
 		// The claim could not be written: the next change of the plan
@@ -170,7 +154,6 @@ func (p *Plan) maybeSubmit() {
 		return
 	}
 	s.inFlight = true
-	p.submission.Store(claim)
 	p.armTakeover(0) // the claim is this instance's: no timer
 	s.renew = time.NewTicker(p.sup.lease / 3)
 
@@ -191,20 +174,13 @@ func (p *Plan) maybeSubmit() {
 	})
 }
 
-// claimHolds reports whether cur is another instance's pending claim whose
-// lease has not lapsed, which nobody here may take over now. A lapsed
-// claim, or one in this instance's name that it no longer runs, may be
-// taken; this instance's own claim in flight is submitState.inFlight.
-func (p *Plan) claimHolds(cur *Submission) bool {
-	return cur.State == SubmissionPending && cur.owner != p.sup.instance && p.sup.now().Before(cur.lease)
-}
-
 // armTakeover sets the takeover timer for the lapse of another instance's
 // pending claim, at the soonest after floor, or stops it when there is
 // none to watch. Run loop only.
 func (p *Plan) armTakeover(floor time.Duration) {
+	p.owner.check()
 	s := &p.submit
-	cur := p.submission.Load()
+	cur := p.settled.Load().sub
 	if s.inFlight || !cur.Submit || cur.State != SubmissionPending {
 		if s.takeover != nil {
 			s.takeover.Stop()
@@ -224,6 +200,7 @@ func (p *Plan) armTakeover(floor time.Duration) {
 // (the watch is not waited for), or another instance taken it over; the
 // compare-and-set of the claim settles any race that is left.
 func (p *Plan) takeOver() {
+	p.owner.check()
 	if err := p.reload(); err != nil {
 		p.sup.log.Warn("plan store: read a lapsed submission claim", "id", p.ID(), "err", err)
 		p.armTakeover(p.sup.lease / 3)
@@ -238,22 +215,18 @@ func (p *Plan) takeOver() {
 // submitter runs on and its outcome is written all the same, and as both
 // post the same envelope, the ledger takes it at most once.
 func (p *Plan) renewLease() {
+	p.owner.check()
 	s := &p.submit
-	_, next, wrote, err := p.persist(func() (*view, *Submission, bool, error) {
-		cur := p.submission.Load()
-		if !s.inFlight || cur.State != SubmissionPending || cur.owner != p.sup.instance {
-			return nil, nil, false, nil
+	_, _, err := p.persist(func() (*planState, bool, error) {
+		cur := p.settled.Load()
+		if !s.inFlight {
+			return nil, false, nil
 		}
-		renewed := *cur
-		renewed.seq++
-		renewed.lease = p.sup.now().Add(p.sup.lease)
-		return p.view.Load(), &renewed, true, nil
+		next, ok := renew(cur.sub, p.sup.instance, p.sup.now(), p.sup.lease)
+		return cur.with(next), ok, nil
 	})
-	switch {
-	case err != nil:
+	if err != nil {
 		p.sup.log.Warn("plan store: renew a submission claim", "id", p.ID(), "err", err)
-	case wrote:
-		p.submission.Store(next)
 	}
 }
 
@@ -261,15 +234,14 @@ func (p *Plan) renewLease() {
 // its claim lapse now, so that another instance takes the submission over
 // at once rather than a lease later. Run loop only, from finish.
 func (p *Plan) releaseClaim() {
-	_, _, _, err := p.persist(func() (*view, *Submission, bool, error) {
-		cur := p.submission.Load()
-		if cur.State != SubmissionPending || cur.owner != p.sup.instance {
-			return nil, nil, false, nil
+	p.owner.check()
+	_, _, err := p.persist(func() (*planState, bool, error) {
+		cur := p.settled.Load()
+		if cur.sub.State != SubmissionPending || cur.sub.owner != p.sup.instance {
+			return nil, false, nil
 		}
-		released := *cur
-		released.seq++
-		released.lease = time.Time{}
-		return p.view.Load(), &released, true, nil
+		next, ok := release(cur.sub)
+		return cur.with(next), ok, nil
 	})
 	if err != nil {
 		p.sup.log.Warn("plan store: release a submission claim", "id", p.ID(), "err", err)
@@ -304,53 +276,48 @@ func (s *submitState) takeoverC() <-chan time.Time {
 type submittedReq struct{ out ledger.SubmitOutcome }
 
 func (r submittedReq) serve(p *Plan) {
+	p.owner.check()
 	s := &p.submit
 	s.inFlight = false
 	s.stopRenewing()
 	out := r.out
-	var outcome Submission
 	switch out.State {
 	case ledger.SubmitSubmitted:
 		s.submitted = true
-		outcome = Submission{Submit: true, State: SubmissionSubmitted, Hash: out.Hash, Ledger: out.Ledger}
 		p.sup.metrics.Submission(metrics.SubmissionSubmitted)
 	case ledger.SubmitFailed:
-		outcome = Submission{Submit: true, State: SubmissionFailed, Hash: out.Hash, Code: out.Code, Reason: out.Reason}
 		p.sup.metrics.Submission(metrics.SubmissionFailed)
 	default:
 		// Abandoned: only the plan's end cancels a submission, and then
 		// this message is not served. Nothing to tell.
 		return
 	}
-	_, _, _, err := p.persist(func() (*view, *Submission, bool, error) {
-		cur := p.submission.Load()
-		if cur.State == SubmissionSubmitted && outcome.State != SubmissionSubmitted {
-			// Another instance that took this submission over got it in
-			// (this one's try of the same envelope then finds its
-			// sequence used): the success stands.
-			return nil, nil, false, nil
-		}
-		outcome.seq, outcome.tried = cur.seq+1, cur.tried
-		return p.view.Load(), &outcome, true, nil
+	var told *Submission
+	_, _, err := p.persist(func() (*planState, bool, error) {
+		cur := p.settled.Load()
+		next, ok := settle(cur.sub, out)
+		told = next
+		return cur.with(next), ok, nil
 	})
 	if err != nil {
 		// The outcome happened all the same: this instance tells it; the
 		// others learn it from the next write that gets through.
 		p.sup.log.Warn("plan store: write a submission outcome", "id", p.ID(), "err", err)
+		if told != nil {
+			p.settled.Store(p.settled.Load().with(told))
+		}
 	}
-	if cur := p.submission.Load(); cur.State == SubmissionSubmitted && outcome.State != SubmissionSubmitted {
-		p.sup.log.Info("plan submission", "id", p.ID(), "state", outcome.State, "code", outcome.Code,
+	if told == nil {
+		p.sup.log.Info("plan submission", "id", p.ID(), "state", SubmissionFailed, "code", out.Code,
 			"tries", out.Tries, "note", "another instance submitted it first")
 		return
 	}
-	final := outcome
-	p.submission.Store(&final)
-	p.sup.log.Info("plan submission", "id", p.ID(), "state", final.State, "hash", final.Hash,
-		"ledger", final.Ledger, "code", final.Code, "tries", out.Tries)
-	p.broadcastSubmission(&final)
+	p.sup.log.Info("plan submission", "id", p.ID(), "state", told.State, "hash", told.Hash,
+		"ledger", told.Ledger, "code", told.Code, "tries", out.Tries)
+	p.broadcastSubmission(told)
 	// A failure with an envelope that has changed meanwhile tries the new
 	// one at once.
-	if final.State == SubmissionFailed {
+	if told.State == SubmissionFailed {
 		p.maybeSubmit()
 	}
 }
@@ -360,7 +327,8 @@ func (submittedReq) refuse(error) {}
 // broadcastSubmission offers a submission outcome, with the current state,
 // to every subscriber.
 func (p *Plan) broadcastSubmission(sub *Submission) {
-	ev := Event{State: p.view.Load().state, Submission: sub}
+	p.owner.check()
+	ev := Event{State: p.settled.Load().state, Submission: sub}
 	for s := range p.subs {
 		s.offer(ev)
 	}

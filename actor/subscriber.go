@@ -87,6 +87,7 @@ func (s *Subscription) offer(ev Event) {
 // registered (closed twice, or its Subscribe was never served). Run loop
 // only.
 func (p *Plan) drop(s *Subscription) {
+	p.owner.check()
 	if _, ok := p.subs[s]; !ok {
 		return
 	}
@@ -101,6 +102,7 @@ type subscribeReq struct {
 }
 
 func (r subscribeReq) serve(p *Plan) {
+	p.owner.check()
 	s := r.sub
 	// Every stream whose Close has returned is gone already, so a client
 	// that reconnects at once finds its old slot free.
@@ -111,10 +113,10 @@ func (r subscribeReq) serve(p *Plan) {
 	}
 	p.subs[s] = struct{}{}
 	p.sup.metrics.SubscriberAdded()
-	ev := Event{State: p.view.Load().state}
+	ev := Event{State: p.settled.Load().state}
 	// A submission that has ended is told to a subscriber that comes later
 	// too (a reconnect included), so that no watcher misses the outcome.
-	if sub := p.submission.Load(); sub.State == SubmissionSubmitted || sub.State == SubmissionFailed {
+	if sub := p.settled.Load().sub; sub.State == SubmissionSubmitted || sub.State == SubmissionFailed {
 		ev.Submission = sub
 	}
 	s.offer(ev)

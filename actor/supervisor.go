@@ -100,11 +100,13 @@ type Supervisor struct {
 	done     chan struct{}
 	stopOnce sync.Once
 
-	// Owned by the run loop. plans holds only live or not-yet-swept plans;
+	// Owned by the run loop, which every function touching them checks
+	// (owner.check). plans holds only live or not-yet-swept plans;
 	// accounts counts them by closing account (no zero entries), so the two
 	// change together, in add and remove only; running also counts plans
 	// swept from the registry whose goroutine has not returned yet, so that
 	// Stop waits for them too.
+	owner    loopOwner
 	plans    map[string]*Plan
 	accounts map[string]int
 	running  sync.WaitGroup
@@ -283,7 +285,9 @@ func (s *Supervisor) createPlan(ctx context.Context, published *ledger.AdmittedP
 	// so the supervisor's serial section is an insert.
 	fresh := newPlan(s, published, 1)
 	if submit {
-		fresh.submission.Store(&Submission{Submit: true, seq: 1})
+		first := fresh.settled.Load().at(0)
+		first.sub = &Submission{Submit: true, seq: 1}
+		fresh.settled.Store(first)
 	}
 	return s.create(ctx, fresh)
 }
@@ -293,6 +297,7 @@ func (s *Supervisor) gone() error { return ErrStopped }
 
 // run is the supervisor goroutine: the only code that touches plans.
 func (s *Supervisor) run() {
+	s.owner.start()
 	defer close(s.done)
 	for {
 		select {
@@ -335,6 +340,7 @@ func (s *Supervisor) live(p *Plan, now time.Time) bool {
 
 // add registers p and takes a slot of its account.
 func (s *Supervisor) add(p *Plan) {
+	s.owner.check()
 	s.plans[p.ID()] = p
 	s.index.Store(p.ID(), p)
 	s.accounts[p.published.Account()]++
@@ -344,6 +350,7 @@ func (s *Supervisor) add(p *Plan) {
 // its account's slot: the only way a plan leaves (its timer, a sweep,
 // shutdown), so the per-account counts never drift from the registry.
 func (s *Supervisor) remove(p *Plan) {
+	s.owner.check()
 	delete(s.plans, p.ID())
 	s.index.CompareAndDelete(p.ID(), p)
 	account := p.published.Account()
@@ -357,6 +364,7 @@ func (s *Supervisor) remove(p *Plan) {
 // sweep removes p from the registry as expired and tells its actor to end
 // now rather than at its next timer tick.
 func (s *Supervisor) sweep(p *Plan) {
+	s.owner.check()
 	s.remove(p)
 	s.expired(p)
 	select {
@@ -390,6 +398,7 @@ type supRequest interface{ serve(s *Supervisor) }
 type openReq struct{ ans chan<- reply[int] }
 
 func (r openReq) serve(s *Supervisor) {
+	s.owner.check()
 	s.sweepAll()
 	r.ans <- reply[int]{v: len(s.plans)}
 }
@@ -400,6 +409,7 @@ type lookupReq struct {
 }
 
 func (r lookupReq) serve(s *Supervisor) {
+	s.owner.check()
 	p, ok := s.plans[r.id]
 	switch {
 	case !ok:

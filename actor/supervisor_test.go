@@ -14,7 +14,10 @@ import (
 	"go.uber.org/goleak"
 )
 
-func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+func TestMain(m *testing.M) {
+	checkLoops.Store(true) // every run loop's state is checked to stay in its loop
+	goleak.VerifyTestMain(m)
+}
 
 func TestCreateLookupSnapshot(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
