@@ -18,11 +18,22 @@ var checkLoops atomic.Bool
 func init() { checkLoops.Store(os.Getenv("CLOSERELAY_CHECK_LOOPS") == "1") }
 
 // loopOwner records which goroutine owns a loop's state, in the manner of
-// net/http2's serveG: the loop calls start as it begins, and every
-// function documented "run loop only" calls check, which panics when
-// called from any other goroutine. Before start, the state belongs to
-// whoever built it and has not shared it: check passes.
+// net/http2's serveG: whoever starts the loop's goroutine calls handOver
+// just before, the loop calls start as it begins, and every function
+// documented "run loop only" calls check, which panics when called from
+// any other goroutine, the loop not having begun yet included. Before
+// handOver, the state belongs to whoever built it and has not shared it:
+// check passes.
 type loopOwner struct{ g atomic.Uint64 }
+
+// starting marks a loop handed over whose goroutine has not begun.
+const starting = ^uint64(0)
+
+func (o *loopOwner) handOver() {
+	if checkLoops.Load() {
+		o.g.Store(starting)
+	}
+}
 
 func (o *loopOwner) start() {
 	if checkLoops.Load() {

@@ -529,8 +529,9 @@ func (p *Plan) merge(admitted []ledger.Admitted) (State, bool, error) {
 }
 
 // mergedView is cur with the signatures of admitted whose signers it lacks,
-// appended in order, as the next version; nil when there is none (fresh is
-// 0). It changes nothing.
+// appended in order, as the next version with cur's submission; nil when
+// there is none (fresh is 0). It reads only what is immutable, and changes
+// nothing.
 func (p *Plan) mergedView(cur *planState, admitted []ledger.Admitted) (next *planState, fresh, duplicates int, err error) {
 	var added []ledger.Admitted
 	for _, a := range admitted {

@@ -218,10 +218,11 @@ func (p *Plan) absorb(r planstore.Record, revision uint64, asItStands bool) erro
 		if err != nil {
 			return err
 		}
-		if next, err = p.unionView(cur, stored, r.Version); err != nil {
+		var dirty bool
+		if next, dirty, err = p.unionView(cur, stored, r.Version); err != nil {
 			return err
 		}
-		next.sub = cur.sub
+		p.dirty = p.dirty || dirty
 	}
 	held := revision
 	if !asItStands {
@@ -264,13 +265,14 @@ func (v *planState) lacksAny(signerOf []int) bool {
 	})
 }
 
-// unionView is the view of version holding stored's signatures, in their
-// order, then any of cur's that stored lacks. Normally stored holds them
-// all, at a higher version than cur's; when it does not (the entry was
-// lost with a NATS server and written again by another instance), the
-// union is a new version, above both, that the plan marks dirty, to write
-// back. Run loop only.
-func (p *Plan) unionView(cur *planState, stored []ledger.Admitted, version uint64) (*planState, error) {
+// unionView is cur holding stored's signatures (those of a stored entry at
+// version), in their order, then any of cur's that stored lacks, with
+// cur's submission. Normally stored holds them all, at a higher version
+// than cur's; when it does not (the entry was lost with a NATS server and
+// written again by another instance), the union is a new version, above
+// both, that the store lacks (dirty: to write back). It reads only what is
+// immutable, and changes nothing.
+func (p *Plan) unionView(cur *planState, stored []ledger.Admitted, version uint64) (next *planState, dirty bool, err error) {
 	all := slices.Clip(stored)
 	in := make([]bool, len(p.addresses))
 	for _, a := range stored {
@@ -283,10 +285,14 @@ func (p *Plan) unionView(cur *planState, stored []ledger.Admitted, version uint6
 		}
 	}
 	if len(all) > len(stored) || version <= cur.state.Version {
-		p.dirty = true
+		dirty = true
 		version = max(version, cur.state.Version) + 1
 	}
-	return p.viewOf(all, version)
+	if next, err = p.viewOf(all, version); err != nil {
+		return nil, false, err
+	}
+	next.sub = cur.sub
+	return next, dirty, nil
 }
 
 // onStored takes in a change the store's watch delivered: another
@@ -597,6 +603,7 @@ func (r adoptReq) serve(s *Supervisor) {
 		return
 	}
 	s.add(r.plan)
+	r.plan.owner.handOver()
 	s.running.Go(r.plan.run)
 	if r.isNew {
 		s.metrics.PlanCreated()
@@ -665,6 +672,7 @@ func (s *Supervisor) adoptSubmitting(c planstore.Change) {
 		return
 	}
 	s.add(p)
+	p.owner.handOver()
 	s.running.Go(p.run)
 	s.metrics.PlanRestored()
 }

@@ -169,6 +169,7 @@ func NewSupervisor(opts Options) *Supervisor {
 	if opts.Store == nil {
 		s.store = planstore.NewMemory()
 	}
+	s.owner.handOver()
 	go s.run()
 	s.running.Go(s.dispatch)
 	return s
