@@ -112,7 +112,8 @@ type Plan struct {
 	endErr  error
 
 	// stored (one slot, never waited on) holds the newest change of the
-	// plan's store entry not taken yet (cluster mode): the Supervisor, its
+	// plan's store entry not taken yet (another instance's write): the
+	// Supervisor, its
 	// only sender, replaces a stale one, so a busy plan never holds up the
 	// store's watch.
 	stored chan planstore.Change
@@ -481,18 +482,32 @@ func (p *Plan) finish(reason error) {
 	p.endErr = reason
 	close(p.done)
 	if reason == ErrNotFound {
-		// The plan's entry goes with its expiry, from whichever instance
-		// gets there first; the others' deletes find it gone. Its slot in
-		// the cluster's registry frees itself: the registry keeps expiries.
-		if err := p.sup.store.Delete(context.Background(), p.ID()); err != nil {
-			p.sup.log.Warn("plan store: delete an expired plan", "id", p.ID(), "err", err)
-		}
+		p.deleteEntry()
 	}
 	if reason == ErrNotFound {
 		select {
 		case p.sup.reaped <- p:
 		case <-p.sup.quit: // the supervisor counts every registered plan itself
 		}
+	}
+}
+
+// deleteEntry removes the plan's entry as the plan expires, from whichever
+// instance gets there first (the others find it gone), unless a publish of
+// the id has replaced it with a plan of another expiry: a plan swept early
+// (Create replaces it) ends while its successor is being written. Its slot
+// in the registry frees itself: the registry keeps expiries.
+func (p *Plan) deleteEntry() {
+	ctx := context.Background()
+	e, err := p.sup.store.Get(ctx, p.ID())
+	switch {
+	case errors.Is(err, planstore.ErrNotFound):
+		return
+	case err == nil && !e.Record.Expiry.Equal(p.expiry):
+		return // another plan's now
+	}
+	if err := p.sup.store.Delete(ctx, p.ID()); err != nil {
+		p.sup.log.Warn("plan store: delete an expired plan", "id", p.ID(), "err", err)
 	}
 }
 

@@ -22,8 +22,9 @@ import (
 // the plan capacity and PLANS_PER_ACCOUNT.
 type Store = planstore.Bucket
 
-// ErrUnavailable: cluster mode's store cannot be reached (CONTRACT section
-// 12: publish answers 400 UNAVAILABLE, every other JSON route 503).
+// ErrUnavailable: the store cannot be reached, which only cluster mode's
+// can fail to be (CONTRACT section 12: publish answers 400 UNAVAILABLE,
+// every other JSON route 503).
 var ErrUnavailable = errors.New("actor: the plan store is unreachable")
 
 // storeError maps a store failure onto the package's errors.

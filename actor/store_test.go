@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/closerelay/closerelay/planstore"
@@ -311,4 +312,26 @@ func TestStoreErrorUnavailable(t *testing.T) {
 	if err := storeError(context.Canceled); !errors.Is(err, context.Canceled) {
 		t.Fatalf("a caller that gave up: %v", err)
 	}
+}
+
+// TestReplacedPlanKeepsItsSuccessorsEntry: a plan swept past its expiry
+// and replaced by a new publish of its id ends after its successor was
+// written; its end must not delete the successor's entry.
+func TestReplacedPlanKeepsItsSuccessorsEntry(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		clock := &skewedClock{}
+		s := start(t, Options{Now: clock.now})
+		f := newFixture(t, 7)
+		ctx := context.Background()
+		create(t, s, f, clock.now().Add(time.Hour))
+		clock.advance(2 * time.Hour) // past the first plan's expiry; its timer has not fired
+		expiry := clock.now().Add(3 * time.Hour).Truncate(time.Millisecond)
+		create(t, s, f, expiry)
+		time.Sleep(time.Hour) // the first plan's own timer has fired, if the sweep did not end it
+		synctest.Wait()
+		e, err := s.store.Get(ctx, f.id)
+		if err != nil || !e.Record.Expiry.Equal(expiry) {
+			t.Fatalf("the successor's entry: expiry %v, %v; want %v", e.Record.Expiry, err, expiry)
+		}
+	})
 }

@@ -42,14 +42,14 @@ type Submission struct {
 	// example tx_bad_seq) or the account API's refusal, and a sentence.
 	Code, Reason string
 
-	// seq orders a plan's submission changes (cluster mode: the newest
-	// wins on every instance); tried is the submit-ready envelope of the
+	// seq orders a plan's submission changes (the newest wins on every
+	// instance); tried is the submit-ready envelope of the
 	// last submission started: a failed one is tried again only with
 	// another envelope.
 	seq   uint64
 	tried string
-	// Cluster mode, while pending: owner is the instance that claimed the
-	// submission and lease the time until which the claim holds. The owner
+	// While pending: owner is the instance that claimed the submission and
+	// lease the time until which the claim holds. The owner
 	// renews it while its submitter runs; once it has passed (the owner
 	// died, or let go as it stopped) any instance holding the plan takes
 	// the submission over.
@@ -67,9 +67,9 @@ type submitState struct {
 	// submission of the plan.
 	ctx    context.Context
 	cancel context.CancelFunc
-	// Cluster mode: renew ticks while this instance's submission is in
-	// flight, to renew its lease; takeover fires when another instance's
-	// claim lapses. Both are nil when unused (a nil channel never fires).
+	// renew ticks while this instance's submission is in flight, to renew
+	// its lease; takeover fires when another instance's claim lapses (only
+	// in cluster mode is there another instance). Both are nil when unused (a nil channel never fires).
 	renew    *time.Ticker
 	takeover *time.Timer
 }

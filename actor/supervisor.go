@@ -101,15 +101,14 @@ type Supervisor struct {
 	stopOnce sync.Once
 
 	// Owned by the run loop, which every function touching them checks
-	// (owner.check). plans holds only live or not-yet-swept plans;
-	// accounts counts them by closing account (no zero entries), so the two
-	// change together, in add and remove only; running also counts plans
-	// swept from the registry whose goroutine has not returned yet, so that
-	// Stop waits for them too.
-	owner    loopOwner
-	plans    map[string]*Plan
-	accounts map[string]int
-	running  sync.WaitGroup
+	// (owner.check). plans holds only live or not-yet-swept plans, changed
+	// in add and remove only; the limits are the store's (its registry).
+	// running also counts plans swept from the registry whose goroutine has
+	// not returned yet, and the plans' submitters, so that Stop waits for
+	// them too.
+	owner   loopOwner
+	plans   map[string]*Plan
+	running sync.WaitGroup
 
 	// index mirrors plans for Lookup, which reads it without a round trip
 	// through the run loop (a sign, a GET or a stream starts with one);
@@ -140,7 +139,6 @@ func NewSupervisor(opts Options) *Supervisor {
 		quit:           make(chan struct{}),
 		done:           make(chan struct{}),
 		plans:          make(map[string]*Plan),
-		accounts:       make(map[string]int),
 	}
 	if s.capacity <= 0 {
 		s.capacity = DefaultCapacity
@@ -339,27 +337,19 @@ func (s *Supervisor) live(p *Plan, now time.Time) bool {
 	}
 }
 
-// add registers p and takes a slot of its account.
+// add registers p.
 func (s *Supervisor) add(p *Plan) {
 	s.owner.check()
 	s.plans[p.ID()] = p
 	s.index.Store(p.ID(), p)
-	s.accounts[p.published.Account()]++
 }
 
-// remove takes p, which must be registered, out of the registry and frees
-// its account's slot: the only way a plan leaves (its timer, a sweep,
-// shutdown), so the per-account counts never drift from the registry.
+// remove takes p, which must be registered, out of the registry: the only
+// way a plan leaves (its timer, a sweep, shutdown).
 func (s *Supervisor) remove(p *Plan) {
 	s.owner.check()
 	delete(s.plans, p.ID())
 	s.index.CompareAndDelete(p.ID(), p)
-	account := p.published.Account()
-	if n := s.accounts[account] - 1; n > 0 {
-		s.accounts[account] = n
-	} else {
-		delete(s.accounts, account)
-	}
 }
 
 // sweep removes p from the registry as expired and tells its actor to end
@@ -381,9 +371,9 @@ func (s *Supervisor) expired(p *Plan) {
 	s.log.Info("plan expired", "id", p.ID(), "network", string(p.published.Network()), "open_plans", len(s.plans))
 }
 
-// sweepAll sweeps every plan past its expiry. It runs only at a limit, so
-// neither a full registry nor an account at its limit ever refuses a publish
-// because of plans that are gone.
+// sweepAll sweeps every plan past its expiry, so that Open never counts a
+// plan that is gone. (The limits are the store's registry's, which drops a
+// plan at its expiry by itself.)
 func (s *Supervisor) sweepAll() {
 	now := s.now()
 	for _, p := range s.plans {
