@@ -75,9 +75,8 @@ type lookupResult struct {
 // plan it restored, another request on B (or B's watch) registers one
 // restored from an older read, whose loop has not read the entry yet. The
 // Supervisor hands the Lookup that plan instead of its own; the Lookup
-// must not answer from it before it holds the entry the Lookup read
-// (answered without A's sign before: the check was made only for a plan
-// found registered).
+// must not answer from it before it holds the entry the Lookup read,
+// however it found the plan, or B answers without a sign A answered 200.
 func TestClusterLookupHandedAPlanRegisteredFromAnOlderRead(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		shared := newMemStore()
@@ -149,9 +148,9 @@ func TestClusterLookupHandedAPlanRegisteredFromAnOlderRead(t *testing.T) {
 // server with memory storage restarted empty) and written again by B at the
 // version A's view already has, with a sign A lacks. A's Lookup reads it:
 // the entry's version is no newer than A's view, yet it holds a signature
-// A's view does not, and what A takes in is decided by the signers (before,
-// by the version: A answered without B's sign, and A's next write dropped
-// it from the store).
+// A's view does not. What A takes in must be decided by the signers: by
+// the version, A would answer without B's sign, and A's next write would
+// drop it from the store.
 func TestClusterEntryWrittenAgainAtAnEqualVersion(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		shared, _, sups := clusterPair(t)

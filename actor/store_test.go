@@ -130,10 +130,9 @@ func TestClusterMergeAfterLostRace(t *testing.T) {
 // TestClusterLookupWaitsForAChangeHalfTakenIn: B's loop takes a change of
 // the watch in two steps, the entry's revision and then its signatures.
 // A Lookup on B that reads the entry in between must not answer the older
-// view: the sign that A answered 200 is in B's answer. (make test under
-// CPU load caught a GET on one instance without another's sign, made the
-// moment the watch brought it.) The test holds B's plan in that in-between
-// state, its revision taken and its view not yet.
+// view: the sign that A answered 200 is in B's answer. The test holds B's
+// plan in that in-between state, the revision its next write expects
+// taken and its published state not yet.
 func TestClusterLookupWaitsForAChangeHalfTakenIn(t *testing.T) {
 	shared, _, sups := clusterPair(t)
 	a, b := sups[0], sups[1]
@@ -302,8 +301,9 @@ func TestClusterChangeBeforeRegistration(t *testing.T) {
 }
 
 // TestStoreErrorUnavailable: the store's unavailability is ErrUnavailable
-// whatever caused it, a round trip's own timeout included (answered 500
-// INTERNAL before, as the context error it wrapped).
+// whatever caused it, a round trip's own timeout included: a context error
+// that is not the caller's would read as the client gone, and answer 500
+// INTERNAL where the store is unreachable.
 func TestStoreErrorUnavailable(t *testing.T) {
 	err := storeError(fmt.Errorf("%w: %w", planstore.ErrUnavailable, context.DeadlineExceeded))
 	if !errors.Is(err, ErrUnavailable) {
