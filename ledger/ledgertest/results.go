@@ -85,7 +85,7 @@ func successOf(typ xdr.OperationType) (xdr.OperationResult, bool) {
 	case xdr.OperationTypeBumpSequence:
 		return bumpResult(0), true
 	}
-	return xdr.OperationResult{}, false
+	return xdr.OperationResult{Code: xdr.OperationResultCodeOpInner}, false
 }
 
 // opCode is r's code as Horizon spells it.
@@ -108,6 +108,9 @@ func opCode(r xdr.OperationResult) string {
 		return "op_unknown"
 	}
 	tr := r.Tr
+	if tr == nil { // an operation type the double does not model, not reached
+		return "op_success"
+	}
 	var code int32
 	var names map[int32]string
 	switch tr.Type {

@@ -453,7 +453,11 @@ func transactionFailed(b64 string, env xdr.TransactionEnvelope, code string, res
 		"envelope_xdr": b64,
 		"result_codes": horizon.TransactionResultCodes{TransactionCode: code, OperationCodes: opCodes},
 	}
-	if xc, ok := txCodes[code]; ok {
+	buildable := true // not when an operation the double does not model stands at op_success
+	for _, r := range results {
+		buildable = buildable && (r.Code != xdr.OperationResultCodeOpInner || r.Tr != nil)
+	}
+	if xc, ok := txCodes[code]; ok && buildable {
 		if s := encodeResult(xc, env, results); s != "" {
 			extras["result_xdr"] = s
 		}
