@@ -52,10 +52,6 @@ func (w *world) txUSD() txnbuild.CreditAsset {
 	return txnbuild.CreditAsset{Code: "USD", Issuer: w.issuer.Address}
 }
 
-func (w *world) txEUR() txnbuild.CreditAsset {
-	return txnbuild.CreditAsset{Code: "EUR", Issuer: w.issuer.Address}
-}
-
 // submit sends ops from src at its next sequence number, signed by src and
 // other (other's signature only when an operation names it as source).
 func (w *world) submit(t *testing.T, ops []txnbuild.Operation, edit func(*xdr.TransactionEnvelope)) (string, []string, error) {

@@ -2,17 +2,56 @@
 // demo, and a kit of test material: accounts with signer sets, account-close
 // transactions, and signatures, forged hints included.
 //
-// The double answers GET /accounts/{id} with JSON built from the SDK's own
-// protocols/horizon types, so the real horizonclient (and ledger.AccountClient
-// on top of it) parses it exactly as it parses Horizon. An unknown account is
-// a 404 carrying Horizon's problem JSON. It can also fail (500), answer late,
-// stall until the client gives up, or hold requests until the test lets them
-// go, and it counts the requests it serves and the most it served at once.
+// The double is a small in-memory ledger. It holds accounts (native
+// balance, sequence number, thresholds and master weight, signers, flags
+// AUTH_REQUIRED / REVOCABLE / IMMUTABLE / CLAWBACK_ENABLED, home domain,
+// num_sponsoring and num_sponsored) and the sub-entries they own:
+// trustlines to credit assets (balance, limit, authorization flags) and to
+// liquidity-pool shares (two sub-entries each), offers (id, seller, selling,
+// buying, amount, price; their buying and selling liabilities are computed
+// from them) and data entries. numSubEntries is always what the account
+// holds: its signers, trustlines, offers and data entries. Entries can name
+// the account paying their reserve, which the sponsorship counters follow.
+// Tests build this state with SetAccount, AddAccount, Fund, SetBalance,
+// SetFlags, SetSponsorship, AddTrustline, AddOffer and SetData (setup.go).
+// The base reserve is 0.5 XLM and the base fee 100 stroops.
 //
-// It also takes transactions, as Horizon's POST /transactions (form field
-// tx): it applies the ledger's checks (time bounds, sequence number, and the
-// signature checks of ledger.CheckSignatures) and, on success, removes each
-// merged account; see submit.go.
+// It serves GET /accounts/{id} and GET /accounts/{id}/offers (Horizon's
+// paging: limit, cursor, order, _links) with JSON built from the SDK's own
+// protocols/horizon types, so the real horizonclient (and
+// ledger.AccountClient on top of it) parses it exactly as it parses
+// Horizon. An unknown account is a 404 carrying Horizon's problem JSON.
+// SetAccountDetail makes it answer a hand-made horizon.Account as given
+// (for tests of malformed answers) until something changes the account.
+// It can also fail (500), answer late, stall until the client gives up, or
+// hold requests until the test lets them go, and it counts the requests it
+// serves and the most it served at once.
+//
+// It takes transactions, as Horizon's POST /transactions (form field tx),
+// and applies them with stellar-core's rules and result codes, as Horizon
+// spells them in extras.result_codes (submit.go, apply.go; each rule names
+// the core source file it follows). Validation: time bounds, the minimum
+// fee, the source account, the sequence number, the signature checks of
+// ledger.CheckSignatures, the fee against the available balance, each
+// operation's own checks; a transaction refused there changes nothing.
+// Application: the fee is charged and the sequence number consumed, then
+// the operations are applied in order; if one fails the transaction is
+// tx_failed, every operation rolls back, and the fee and the sequence
+// number stay spent, as on the network. Modelled operations:
+// create_account, payment (native and credit), manage_sell_offer and
+// manage_buy_offer deleting an offer (amount 0), change_trust, manage_data,
+// set_options, account_merge and bump_sequence.
+//
+// Not modelled: offer crossing (an offer with a nonzero amount), path
+// payments, claimable balances, liquidity-pool deposits and withdrawals,
+// sponsoring future reserves, clawback, trustline authorization operations,
+// Soroban and every other operation type: they are refused in validation
+// with op_not_supported, never applied as a silent success. Nor are
+// fee-bump transactions (400), surge pricing (the fee charged is the base
+// fee per operation), ledger bounds, min_seq_age / min_seq_ledger_gap,
+// extra signers, one-time (pre-auth) signers being consumed, signers of
+// kinds other than ed25519 matching signatures, and the issuer's existence
+// for a payment (not checked by core since protocol 13 either).
 //
 // Handler is the double itself, usable on any listener (the demo serves it on
 // loopback) or, through Transport, with no listener at all, which lets tests

@@ -109,10 +109,10 @@ func (h *Handler) SetFlags(id string, flags uint32) bool {
 	return h.change(id, func(a *account) bool { a.flags = flags; return true })
 }
 
-// SetSponsorship sets account id's sponsorship counters: the reserves it
-// pays for entries of other accounts (num_sponsoring), and the reserves
-// others pay for its own (num_sponsored), beyond those its entries with a
-// Sponsor already count.
+// SetSponsorship sets account id's sponsorship counters, as given: the
+// reserves it pays for entries of other accounts (num_sponsoring) and the
+// reserves others pay for its own (num_sponsored). Entries added later with
+// a Sponsor add to them.
 func (h *Handler) SetSponsorship(id string, numSponsoring, numSponsored uint32) bool {
 	return h.change(id, func(a *account) bool {
 		a.numSponsor, a.numSponsored = numSponsoring, numSponsored

@@ -7,12 +7,10 @@ import (
 	"math/big"
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/stellar/go-stellar-sdk/amount"
 	"github.com/stellar/go-stellar-sdk/protocols/horizon"
 	"github.com/stellar/go-stellar-sdk/protocols/horizon/base"
-	"github.com/stellar/go-stellar-sdk/strkey"
 	"github.com/stellar/go-stellar-sdk/support/render/hal"
 	"github.com/stellar/go-stellar-sdk/xdr"
 )
@@ -416,14 +414,6 @@ func horizonAsset(a xdr.Asset) base.Asset {
 	return base.Asset{Type: typ, Code: code, Issuer: issuer}
 }
 
-// assetName is an asset as results and errors name it: CODE:ISSUER, native.
-func assetName(a xdr.Asset) string {
-	if a.Type == xdr.AssetTypeAssetTypeNative {
-		return "native"
-	}
-	return a.GetCode() + ":" + a.GetIssuer()
-}
-
 // signerType is Horizon's name for a signer key's type.
 func signerType(k xdr.SignerKey) string {
 	switch k.Type {
@@ -507,9 +497,4 @@ func fromHorizon(h horizon.Account) *account {
 		}
 	}
 	return a
-}
-
-// parseAccountID reports whether s is a G… account address.
-func parseAccountID(s string) bool {
-	return strings.HasPrefix(s, "G") && strkey.IsValidEd25519PublicKey(s)
 }
