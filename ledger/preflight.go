@@ -382,7 +382,7 @@ func (p *preflight) validateOperation(i int, op xdr.Operation) verdict {
 		// ManageDataOpFrame.cpp doCheckValid.
 		b := op.Body.MustManageDataOp()
 		if name := string(b.DataName); name == "" || !stringValid(name) {
-			return p.block(i, "op_invalid_name", "the data entry's name is not valid")
+			return p.block(i, "op_data_invalid_name", "the data entry's name is not valid")
 		}
 	case xdr.OperationTypeSetOptions:
 		return p.validateSetOptions(i, op.Body.MustSetOptionsOp(), source)
@@ -649,7 +649,7 @@ func (p *preflight) manageData(i int, source string, b xdr.ManageDataOp) verdict
 	_, exists := src.Data[name]
 	if b.DataValue == nil {
 		if !exists {
-			return p.block(i, "op_name_not_found", fmt.Sprintf("the account has no data entry %q", name))
+			return p.block(i, "op_data_name_not_found", fmt.Sprintf("the account has no data entry %q", name))
 		}
 		delete(src.Data, name)
 		src.SubEntries--

@@ -243,7 +243,7 @@ func TestPreflightCodes(t *testing.T) {
 		}, state: ledger.PreflightBlocked, codes: []string{"op_malformed"}},
 		{name: "data not found", ops: func(w *world) []txnbuild.Operation {
 			return []txnbuild.Operation{&txnbuild.ManageData{Name: "gone"}, merge(w.dest)}
-		}, state: ledger.PreflightBlocked, codes: []string{"op_name_not_found"}},
+		}, state: ledger.PreflightBlocked, codes: []string{"op_data_name_not_found"}},
 		{name: "create account exists", ops: func(w *world) []txnbuild.Operation {
 			return []txnbuild.Operation{&txnbuild.CreateAccount{Destination: w.dest, Amount: "2"}, merge(w.dest)}
 		}, state: ledger.PreflightBlocked, codes: []string{"op_already_exists"}},
@@ -273,7 +273,7 @@ func TestPreflightCodes(t *testing.T) {
 		}, state: ledger.PreflightUncertain},
 		{name: "a failure before the uncertain operation decides", ops: func(w *world) []txnbuild.Operation {
 			return []txnbuild.Operation{&txnbuild.ManageData{Name: "gone"}, &txnbuild.PathPaymentStrictSend{SendAsset: txnbuild.NativeAsset{}, SendAmount: "1", Destination: w.dest, DestAsset: usd, DestMin: "1"}, merge(w.dest)}
-		}, state: ledger.PreflightBlocked, codes: []string{"op_name_not_found"}},
+		}, state: ledger.PreflightBlocked, codes: []string{"op_data_name_not_found"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			w := newWorld(t)
