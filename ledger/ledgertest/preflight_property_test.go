@@ -1,7 +1,6 @@
 package ledgertest_test
 
 import (
-	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
@@ -16,7 +15,6 @@ import (
 	"github.com/stellar/go-stellar-sdk/amount"
 	"github.com/stellar/go-stellar-sdk/keypair"
 	"github.com/stellar/go-stellar-sdk/network"
-	"github.com/stellar/go-stellar-sdk/protocols/horizon"
 	"github.com/stellar/go-stellar-sdk/txnbuild"
 	"github.com/stellar/go-stellar-sdk/xdr"
 )
@@ -80,20 +78,6 @@ type propertyCase struct {
 	seq                           int64
 }
 
-func stroops(s string) int64 {
-	if s == "" {
-		return 0
-	}
-	return int64(amount.MustParse(s))
-}
-
-func assetOf(a horizon.Asset) xdr.Asset {
-	if a.Type == "native" {
-		return ledgertest.Native()
-	}
-	return ledgertest.Credit(a.Code, a.Issuer)
-}
-
 func newPropertyCase(t *testing.T, rng *rand.Rand) *propertyCase {
 	t.Helper()
 	c := &propertyCase{
@@ -149,116 +133,12 @@ func newPropertyCase(t *testing.T, rng *rand.Rand) *propertyCase {
 	return c
 }
 
-// read is what a relay reads of the ledger for the close: each account as
-// Horizon serves it, and the closing account's offers, every page.
+// read is what a relay reads of the ledger for the close.
 func (c *propertyCase) read(t *testing.T) ledger.LedgerState {
 	t.Helper()
-	s := ledger.LedgerState{Accounts: map[string]*ledger.AccountState{}}
-	for _, id := range []string{c.closing, c.dest, c.issuer, c.absent} {
-		var acc horizon.Account
-		if c.get(t, "/accounts/"+id, &acc) != http.StatusOK {
-			s.Accounts[id] = nil
-			continue
-		}
-		var offers []horizon.Offer
-		next := "/accounts/" + id + "/offers?limit=2"
-		for next != "" {
-			var page struct {
-				Links struct {
-					Next struct{ Href string } `json:"next"`
-				} `json:"_links"`
-				Embedded struct {
-					Records []horizon.Offer `json:"records"`
-				} `json:"_embedded"`
-			}
-			if c.get(t, next, &page) != http.StatusOK {
-				t.Fatalf("offers of %s: not 200", id)
-			}
-			offers = append(offers, page.Embedded.Records...)
-			next = ""
-			if len(page.Embedded.Records) > 0 {
-				u, err := url.Parse(page.Links.Next.Href)
-				if err != nil {
-					t.Fatal(err)
-				}
-				next = u.RequestURI()
-			}
-		}
-		s.Accounts[id] = stateOf(t, acc, offers)
-	}
-	return s
-}
-
-func (c *propertyCase) get(t *testing.T, path string, into any) int {
-	t.Helper()
-	rec := httptest.NewRecorder()
-	c.h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, path, nil))
-	if rec.Code == http.StatusOK {
-		if err := json.Unmarshal(rec.Body.Bytes(), into); err != nil {
-			t.Fatalf("GET %s: %v", path, err)
-		}
-	}
-	return rec.Code
-}
-
-// stateOf maps Horizon's account and offers to what the preflight reads.
-func stateOf(t *testing.T, a horizon.Account, offers []horizon.Offer) *ledger.AccountState {
-	t.Helper()
-	s := &ledger.AccountState{
-		Sequence:       a.Sequence,
-		SubEntries:     uint32(a.SubentryCount),
-		Sponsoring:     a.NumSponsoring,
-		Sponsored:      a.NumSponsored,
-		OffersComplete: true,
-		Data:           map[string][]byte{},
-		DataSponsored:  map[string]bool{},
-	}
-	if a.Flags.AuthRequired {
-		s.Flags |= xdr.AccountFlagsAuthRequiredFlag
-	}
-	if a.Flags.AuthRevocable {
-		s.Flags |= xdr.AccountFlagsAuthRevocableFlag
-	}
-	if a.Flags.AuthImmutable {
-		s.Flags |= xdr.AccountFlagsAuthImmutableFlag
-	}
-	if a.Flags.AuthClawbackEnabled {
-		s.Flags |= xdr.AccountFlagsAuthClawbackEnabledFlag
-	}
-	for _, sg := range a.Signers {
-		if sg.Key != a.AccountID {
-			s.Signers = append(s.Signers, sg.Key)
-		}
-	}
-	for k, v := range a.Data {
-		raw, err := base64.StdEncoding.DecodeString(v)
-		if err != nil {
-			t.Fatal(err)
-		}
-		s.Data[k] = raw
-	}
-	for _, b := range a.Balances {
-		if b.Type == "native" {
-			s.Balance, s.NativeBuying, s.NativeSelling = stroops(b.Balance), stroops(b.BuyingLiabilities), stroops(b.SellingLiabilities)
-			continue
-		}
-		tl := ledger.Trustline{Balance: stroops(b.Balance), Limit: stroops(b.Limit), Sponsored: b.Sponsor != ""}
-		if b.Type == "liquidity_pool_shares" {
-			tl.PoolID = b.LiquidityPoolId
-		} else {
-			tl.Asset = ledgertest.Credit(b.Code, b.Issuer)
-			tl.Buying, tl.Selling = stroops(b.BuyingLiabilities), stroops(b.SellingLiabilities)
-		}
-		if b.IsAuthorized != nil && *b.IsAuthorized {
-			tl.Flags |= xdr.TrustLineFlagsAuthorizedFlag
-		}
-		if b.IsAuthorizedToMaintainLiabilities != nil && *b.IsAuthorizedToMaintainLiabilities {
-			tl.Flags |= xdr.TrustLineFlagsAuthorizedToMaintainLiabilitiesFlag
-		}
-		s.Trustlines = append(s.Trustlines, tl)
-	}
-	for _, o := range offers {
-		s.Offers = append(s.Offers, ledger.Offer{ID: o.ID, Selling: assetOf(o.Selling), Buying: assetOf(o.Buying), Amount: stroops(o.Amount), Price: xdr.Price{N: xdr.Int32(o.PriceR.N), D: xdr.Int32(o.PriceR.D)}, Sponsored: o.Sponsor != ""})
+	s, err := c.h.ReadState(c.closing, c.dest, c.issuer, c.absent)
+	if err != nil {
+		t.Fatal(err)
 	}
 	return s
 }
