@@ -74,7 +74,6 @@ type propertyCase struct {
 	offers                        []int64
 	trust                         map[string]int64 // asset code → balance
 	data                          []string
-	signers                       []string
 	seq                           int64
 }
 
