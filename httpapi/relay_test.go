@@ -74,6 +74,7 @@ func serverOptions(o httpapi.Options) server.Options {
 func startRelay(tb testing.TB, opts httpapi.Options, capacity int, wrap func(net.Listener) net.Listener) *testRelay {
 	tb.Helper()
 	h := ledgertest.New()
+	h.Fund(planDest, 10_0000000) // the closes' destination: the ledger refuses a merge into nothing
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		tb.Fatal(err)
@@ -148,6 +149,7 @@ type bubbleRelay struct {
 // mediator, for instance).
 func startBubbleRelay(opts ...httpapi.Options) *bubbleRelay {
 	h := ledgertest.NewHandler()
+	h.Fund(planDest, 10_0000000) // the closes' destination: the ledger refuses a merge into nothing
 	var o httpapi.Options
 	if len(opts) > 0 {
 		o = opts[0]

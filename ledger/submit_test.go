@@ -56,6 +56,7 @@ func newSubRig(t *testing.T) *subRig {
 	t.Helper()
 	h := ledgertest.NewHandler()
 	t.Cleanup(h.Release)
+	h.Fund(subDest, 10_0000000) // the closes' destination must exist
 	a := subAccount(41)
 	h.AddAccount(a)
 	start := time.Now()

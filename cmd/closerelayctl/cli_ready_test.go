@@ -20,7 +20,7 @@ import (
 func publishSigned(t *testing.T, rel *testRelay) string {
 	t.Helper()
 	env := map[string]string{envURL: rel.url, envNetwork: "testnet", envSecret: rel.acct.Keys[0].Seed(), envHorizon: rel.horizon.URL}
-	r := runCLI(t, env, "", "build", "--account", rel.acct.Address, "--destination", keypair.MustRandom().Address(), "--sign")
+	r := runCLI(t, env, "", "build", "--account", rel.acct.Address, "--destination", cliDest, "--sign")
 	r = runCLI(t, env, r.stdout, "publish", "--json", "-")
 	id, _ := r.json(t)["id"].(string)
 	if r.code != exitOK || id == "" {

@@ -58,7 +58,7 @@ func TestPublishSubmit(t *testing.T) {
 	rel := startTestRelay(t)
 	a := rel.acct
 	env := map[string]string{envURL: rel.url, envNetwork: "testnet", envSecret: a.Keys[0].Seed(), envHorizon: rel.horizon.URL}
-	r := runCLI(t, env, "", "build", "--account", a.Address, "--destination", keypair.MustRandom().Address(), "--sign")
+	r := runCLI(t, env, "", "build", "--account", a.Address, "--destination", cliDest, "--sign")
 	r = runCLI(t, env, r.stdout, "publish", "--submit", "--json", "-")
 	m := r.json(t)
 	id, _ := m["id"].(string)

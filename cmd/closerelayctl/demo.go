@@ -152,6 +152,7 @@ func runDemo(parent context.Context, out io.Writer, opts demoOptions) (err error
 		return fmt.Errorf("read the account: %w", err)
 	}
 	destination := keypair.MustRandom().Address()
+	double.Fund(destination, 10_0000000) // the ledger refuses a merge into an account that does not exist
 	batches, err := wallet.BuildClose(wallet.CloseParams{Account: acct.Address, Sequence: account.Sequence, Destination: destination})
 	if err != nil {
 		return err

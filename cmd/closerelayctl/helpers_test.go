@@ -22,12 +22,17 @@ type testRelay struct {
 	acct    ledgertest.Account
 }
 
+// cliDest is the destination of the tests' closes; startTestRelay's double
+// knows it.
+var cliDest = keypair.MustRandom().Address()
+
 func startTestRelay(t *testing.T) *testRelay {
 	t.Helper()
 	h := ledgertest.New()
 	t.Cleanup(h.Close)
 	acct := ledgertest.NewAccount(2, 1)
 	h.AddAccount(acct)
+	h.Fund(cliDest, 10_0000000) // the closes' destination: a merge into an unknown account fails
 	env := map[string]string{
 		"LISTEN_ADDR": "127.0.0.1:0", "OPS_ADDR": "127.0.0.1:0",
 		"HORIZON_URL_TESTNET": h.URL, "HORIZON_URL_MAINNET": h.URL, "HORIZON_URL_FUTURENET": h.URL,

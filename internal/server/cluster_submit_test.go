@@ -45,6 +45,7 @@ func (r reportingSubmitter) Submit(ctx context.Context, n ledger.Network, envelo
 func TestClusterSubmissionSurvivesItsOwner(t *testing.T) {
 	nats := natstest.Start(t)
 	h := ledgertest.New()
+	h.Fund(clusterDest, 10_0000000) // the close's destination must exist
 	t.Cleanup(h.Close)
 	const lease = 500 * time.Millisecond
 	hung := hungSubmitter{make(chan string, 1)}

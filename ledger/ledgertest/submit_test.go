@@ -75,6 +75,7 @@ func TestSubmitTwoOfThree(t *testing.T) {
 	defer srv.Close()
 	a := twoOfThree(1)
 	srv.AddAccount(a)
+	srv.Fund(dest, 5_000_0000000) // the merge's destination must exist
 	hc := &horizonclient.Client{HorizonURL: srv.URL}
 	unsigned := closeOf(a, startSeq+1)
 
@@ -123,7 +124,7 @@ func TestSubmitTwoOfThree(t *testing.T) {
 	}
 	if tr.Result.Code != xdr.TransactionResultCodeTxSuccess || len(*tr.Result.Results) != 1 ||
 		(*tr.Result.Results)[0].Tr.AccountMergeResult.Code != xdr.AccountMergeResultCodeAccountMergeSuccess ||
-		*(*tr.Result.Results)[0].Tr.AccountMergeResult.SourceAccountBalance != 10000_0000000 {
+		*(*tr.Result.Results)[0].Tr.AccountMergeResult.SourceAccountBalance != xdr.Int64(ledgertest.DefaultBalance-100) { // the fee was charged first
 		t.Errorf("result = %+v", tr.Result)
 	}
 
@@ -147,6 +148,7 @@ func TestSubmitRefusals(t *testing.T) {
 	hc := &horizonclient.Client{HorizonURL: srv.URL}
 	now := time.Unix(1_800_000_000, 0)
 	srv.SetClock(func() time.Time { return now })
+	srv.Fund(dest, 5_000_0000000) // the merges' destination must exist
 
 	submit := func(b64 string) error {
 		_, err := hc.SubmitTransactionXDR(b64)
@@ -250,6 +252,7 @@ func TestSubmitFaults(t *testing.T) {
 		h := ledgertest.NewHandler()
 		a := twoOfThree(10)
 		h.AddAccount(a)
+		h.Fund(dest, 5_000_0000000)
 		ready := ledgertest.SignXDR(closeOf(a, startSeq+1), pass, a.Keys[0], a.Keys[1])
 		submit := func(timeout time.Duration) (int, error) {
 			ctx, cancel := context.WithTimeout(context.Background(), timeout)
@@ -314,6 +317,7 @@ func TestSubmitMinSeqNum(t *testing.T) {
 	hc := &horizonclient.Client{HorizonURL: srv.URL}
 	a := twoOfThree(11)
 	srv.AddAccount(a)
+	srv.Fund(dest, 5_000_0000000)
 	withMin := func(seq, minSeq int64) string {
 		return ledgertest.SignXDR(mutate(t, closeOf(a, seq), func(env *xdr.TransactionEnvelope) {
 			m := xdr.SequenceNumber(minSeq)
