@@ -445,6 +445,11 @@ func TestClusterStoreDownThenBack(t *testing.T) {
 	for _, path := range []string{"/api/plan/" + id, "/api/plan/" + id + "/status", "/api/plan/" + id + "/ready", "/api/plan/" + id + "/sep7"} {
 		r.must(t, "GET", path, "", 503, "UNAVAILABLE")
 	}
+	// The plan page says so too, as a 503 page (it answered 500 and
+	// logged an ERROR).
+	if code, body := r.call(t, "GET", "/plan/"+id, ""); code != 503 || !strings.Contains(body, "Temporarily unavailable") {
+		t.Fatalf("the plan page while NATS is down: %d %.200q, want the 503 page", code, body)
+	}
 	partial, _ := ledgertest.BuildClose(acct.Master, clusterDest, 1, 0, opsPassphrase, acct.Keys[1])
 	r.must(t, "POST", "/api/plan/"+id+"/sign", `{"xdr":"`+partial+`"}`, 503, "UNAVAILABLE")
 	if code, body := r.call(t, "GET", "/api/plan/"+id+"/events", ""); code != 503 || strings.HasPrefix(body, "{") {
