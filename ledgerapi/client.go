@@ -98,8 +98,9 @@ type flightKey struct {
 // flight is one account read, shared by the callers that asked for its key
 // while it was under way.
 type flight struct {
-	done   chan struct{} // closed once set and err are final
-	set    *ledger.SignerSet
+	done   chan struct{} // closed once state, set and err are final
+	state  ledger.AccountState
+	set    *ledger.SignerSet // the state's candidates, built once for every caller
 	err    error
 	cancel context.CancelFunc // ends the read; called when no caller waits
 
@@ -163,6 +164,21 @@ func (c *Client) usable(n ledger.Network) (Backend, string) {
 // medium and high thresholds. Concurrent callers for the same n and account
 // share one read and receive the same set.
 //
+// Every failure wraps ErrAccountUnreachable; see Account.
+func (c *Client) Signers(ctx context.Context, n ledger.Network, account string) (*ledger.SignerSet, error) {
+	f, err := c.share(ctx, n, account)
+	if err != nil {
+		return nil, err
+	}
+	return f.set, nil
+}
+
+// Account reads account on network n and returns its state, through the
+// same shared read as Signers: a publish that needs both the candidates
+// (guard 6) and the state (the preflight, CONTRACT section 14) costs one
+// call. The state's Signers slice is shared with the read's other callers:
+// read it, never change it.
+//
 // Every failure wraps ErrAccountUnreachable: an unconfigured network, an
 // address that is not a G… account, no free slot within the timeout, a
 // transport error, a timeout, a cancelled ctx (the error then also wraps
@@ -170,7 +186,18 @@ func (c *Client) usable(n ledger.Network) (Backend, string) {
 // account the ledger does not hold, an answer that does not parse, names
 // another account, lists more signers than the ledger allows or lists an
 // invalid key. The error's text never carries the upstream's answer.
-func (c *Client) Signers(ctx context.Context, n ledger.Network, account string) (*ledger.SignerSet, error) {
+func (c *Client) Account(ctx context.Context, n ledger.Network, account string) (ledger.AccountState, error) {
+	f, err := c.share(ctx, n, account)
+	if err != nil {
+		return ledger.AccountState{}, err
+	}
+	return f.state, nil
+}
+
+// share joins the read of account on n under way, or starts one, and
+// waits for its answer or for ctx to end. A nil error means f's state and
+// set are final.
+func (c *Client) share(ctx context.Context, n ledger.Network, account string) (*flight, error) {
 	b, why := c.usable(n)
 	if b == nil {
 		return nil, Unreachable(why, nil)
@@ -203,13 +230,16 @@ func (c *Client) Signers(ctx context.Context, n ledger.Network, account string) 
 // await waits for f's answer or for ctx to end. The last caller to stop
 // waiting before the answer cancels the read and waits for it to end (at
 // once, being cancelled), so that no read outlives all its callers.
-func (c *Client) await(ctx context.Context, key flightKey, f *flight) (*ledger.SignerSet, error) {
+func (c *Client) await(ctx context.Context, key flightKey, f *flight) (*flight, error) {
 	select {
 	case <-f.done:
 		c.mu.Lock()
 		c.waiting--
 		c.mu.Unlock()
-		return f.set, f.err
+		if f.err != nil {
+			return nil, f.err
+		}
+		return f, nil
 	case <-ctx.Done():
 	}
 	c.mu.Lock()
@@ -236,54 +266,57 @@ func (c *Client) await(ctx context.Context, key flightKey, f *flight) (*ledger.S
 // fly runs the shared read f for key under ctx, then hands its answer to
 // the callers still waiting.
 func (c *Client) fly(ctx context.Context, key flightKey, b Backend, f *flight) {
-	set, err := c.read(ctx, key, b)
+	state, set, err := c.read(ctx, key, b)
 	f.cancel()
 	c.mu.Lock()
 	if c.flights[key] == f {
 		delete(c.flights, key)
 	}
-	f.set, f.err = set, err
+	f.state, f.set, f.err = state, set, err
 	c.mu.Unlock()
 	close(f.done)
 }
 
 // read takes a slot, waiting for at most the timeout, makes the round trip
-// within the timeout, and turns the account's state into its candidate set.
-func (c *Client) read(ctx context.Context, key flightKey, b Backend) (*ledger.SignerSet, error) {
+// within the timeout, and builds the account's candidate set.
+func (c *Client) read(ctx context.Context, key flightKey, b Backend) (ledger.AccountState, *ledger.SignerSet, error) {
 	slots := c.slots
 	if err := c.acquire(ctx, slots); err != nil {
-		return nil, err
+		return ledger.AccountState{}, nil, err
 	}
 	defer func() { <-slots }()
 
 	start := time.Now()
-	set, err := c.candidates(ctx, key.account, b)
+	state, set, err := c.candidates(ctx, key.account, b)
 	if c.observe != nil {
 		c.observe(key.network, err == nil, time.Since(start))
 	}
-	return set, err
+	return state, set, err
 }
 
-func (c *Client) candidates(ctx context.Context, account string, b Backend) (*ledger.SignerSet, error) {
+// candidates is the round trip and the candidate set. An answer whose set
+// cannot be built is not a real account's, so it fails the read for
+// Account's callers too.
+func (c *Client) candidates(ctx context.Context, account string, b Backend) (ledger.AccountState, *ledger.SignerSet, error) {
 	ctx, cancel := context.WithTimeout(ctx, c.timeout)
 	defer cancel()
 	acc, err := b.Account(ctx, account)
 	if err != nil {
-		return nil, err
+		return ledger.AccountState{}, nil, err
 	}
 	if acc.ID != account {
-		return nil, Unreachable("the account API answered for another account", nil)
+		return ledger.AccountState{}, nil, Unreachable("the account API answered for another account", nil)
 	}
 	set, err := ledger.CandidateSet(acc)
 	switch {
 	case errors.Is(err, ledger.ErrSignerKey):
-		return nil, Unreachable("the account API listed a signer key that is not an ed25519 public key", nil)
+		return ledger.AccountState{}, nil, Unreachable("the account API listed a signer key that is not an ed25519 public key", nil)
 	case errors.Is(err, ledger.ErrTooManySigners):
-		return nil, Unreachable("the account API listed more signers than the ledger allows", nil)
+		return ledger.AccountState{}, nil, Unreachable("the account API listed more signers than the ledger allows", nil)
 	case err != nil:
-		return nil, Unreachable("the account API's answer is not an account the ledger can hold", nil)
+		return ledger.AccountState{}, nil, Unreachable("the account API's answer is not an account the ledger can hold", nil)
 	}
-	return set, nil
+	return acc, set, nil
 }
 
 // acquire takes a slot of slots, waiting for one for at most the timeout or

@@ -693,3 +693,48 @@ func TestClientThresholds(t *testing.T) {
 		}
 	}
 }
+
+// TestClientAccountSharesTheRead: Account and Signers for one account, at
+// once, make one upstream request; Account answers the whole state the
+// candidates came from.
+func TestClientAccountSharesTheRead(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := ledgertest.NewHandler()
+		defer h.Release()
+		acct := ledgertest.DeterministicAccount(8, 2, 1)
+		h.AddAccount(acct)
+		h.SetHeld(true)
+		var trips roundTrips
+		c := newClient(h, 10*time.Second, 0, trips.observe)
+
+		signers := goSigners(t.Context(), c, acct.Address)
+		type stateResult struct {
+			state ledger.AccountState
+			err   error
+		}
+		states := make(chan stateResult, 1)
+		go func() {
+			st, err := c.Account(t.Context(), ledger.Testnet, acct.Address)
+			states <- stateResult{st, err}
+		}()
+		synctest.Wait()
+		if got := c.Waiting(); got != 2 {
+			t.Errorf("Waiting() = %d with both callers on the read, want 2", got)
+		}
+		h.SetHeld(false)
+		res, st := <-signers, <-states
+		if res.err != nil || st.err != nil {
+			t.Fatalf("Signers: %v; Account: %v", res.err, st.err)
+		}
+		if got := h.Requests(); got != 1 {
+			t.Errorf("upstream requests = %d, want 1", got)
+		}
+		trips.check(t, 1, 0)
+		if st.state.ID != acct.Address || len(st.state.Signers) != 3 || st.state.Thresholds != res.set.Thresholds() {
+			t.Errorf("Account = %+v, want the state of %s with its 3 signers", st.state, acct.Address)
+		}
+		if got := c.Waiting(); got != 0 {
+			t.Errorf("Waiting() = %d after the answers, want 0", got)
+		}
+	})
+}
