@@ -18,6 +18,7 @@ import (
 	"github.com/closerelay/closerelay/ledgerapi"
 	horizonapi "github.com/closerelay/closerelay/ledgerapi/horizon"
 	"github.com/stellar/go-stellar-sdk/protocols/horizon"
+	"github.com/stellar/go-stellar-sdk/xdr"
 )
 
 // unreachable fails unless err wraps ledgerapi.ErrAccountUnreachable and its
@@ -737,4 +738,24 @@ func TestClientAccountSharesTheRead(t *testing.T) {
 			t.Errorf("Waiting() = %d after the answers, want 0", got)
 		}
 	})
+}
+
+// TestClientEntries: a read of entries by key goes to the network's
+// backend, and fails like an account read when there is none or it is
+// unusable; Horizon reads none yet.
+func TestClientEntries(t *testing.T) {
+	c := ledgerapi.New(ledgerapi.Options{Backends: map[ledger.Network]ledgerapi.Backend{
+		ledger.Testnet: ledgerapi.Unusable{Reason: "no usable URL"},
+		ledger.Mainnet: ledgertest.NewHandler().Backends()[ledger.Mainnet],
+	}})
+	keys := []xdr.LedgerKey{{Type: xdr.LedgerEntryTypeAccount, Account: &xdr.LedgerKeyAccount{AccountId: xdr.MustAddress(ledgertest.Keypair(1).Address())}}}
+	if _, err := c.Entries(t.Context(), ledger.Futurenet, keys); !errors.Is(err, ledgerapi.ErrAccountUnreachable) {
+		t.Errorf("no backend: %v, want ErrAccountUnreachable", err)
+	}
+	if _, err := c.Entries(t.Context(), ledger.Testnet, keys); !errors.Is(err, ledgerapi.ErrAccountUnreachable) || !strings.Contains(err.Error(), "no usable URL") {
+		t.Errorf("unusable backend: %v, want ErrAccountUnreachable with its reason", err)
+	}
+	if _, err := c.Entries(t.Context(), ledger.Mainnet, keys); !errors.Is(err, horizonapi.ErrNoEntries) {
+		t.Errorf("horizon: %v, want ErrNoEntries", err)
+	}
 }

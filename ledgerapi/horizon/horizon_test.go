@@ -1,9 +1,14 @@
 package horizon_test
 
 import (
+	"encoding/json"
 	"errors"
+	"io"
+	"net/http"
 	"reflect"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/closerelay/closerelay/ledger"
 	"github.com/closerelay/closerelay/ledger/ledgertest"
@@ -84,4 +89,61 @@ func TestBackends(t *testing.T) {
 	if _, err := horizonapi.New("horizon.invalid", nil); err == nil {
 		t.Error("New accepted a URL without a scheme")
 	}
+}
+
+// answer is a RoundTripper that answers every request with status and body.
+type answer struct {
+	status int
+	body   string
+}
+
+func (a answer) RoundTrip(req *http.Request) (*http.Response, error) {
+	return &http.Response{
+		StatusCode: a.status, Header: http.Header{"Content-Type": {"application/json"}},
+		Body: io.NopCloser(strings.NewReader(a.body)), Request: req,
+	}, nil
+}
+
+// FuzzAccount: whatever Horizon answers, an account read through the
+// client either succeeds with the account asked for or fails with
+// ErrAccountUnreachable whose text carries nothing of the answer; it never
+// panics.
+func FuzzAccount(f *testing.F) {
+	id := ledgertest.Keypair(1).Address()
+	good, err := json.Marshal(ledgertest.AccountDetail(id, []horizon.Signer{{Key: id, Weight: 1, Type: "ed25519_public_key"}},
+		horizon.AccountThresholds{LowThreshold: 1, MedThreshold: 1, HighThreshold: 1}))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(200, string(good))
+	f.Add(200, `{"account_id":"`+id+`","sequence":"12","signers":[{"key":"`+id+`","weight":300,"type":"ed25519_public_key"}]}`)
+	f.Add(200, `{"account_id":"`+id+`","sequence":12}`)
+	f.Add(200, `{"account_id":"`+id+`","thresholds":{"low_threshold":256}}`)
+	f.Add(200, `{"account_id":"`+id+`","signers":[{"key":"GAAAA","weight":1,"type":"ed25519_public_key"}]}`)
+	f.Add(404, `{"type":"https://stellar.org/horizon-errors/not_found","status":404}`)
+	f.Add(500, `<html>secret</html>`)
+	f.Add(200, `[]`)
+	f.Fuzz(func(t *testing.T, status int, body string) {
+		if status < 100 || status > 999 {
+			return
+		}
+		b, err := horizonapi.New("http://horizon.invalid", answer{status, body})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := ledgerapi.New(ledgerapi.Options{Backends: map[ledger.Network]ledgerapi.Backend{ledger.Testnet: b}, Timeout: time.Second})
+		set, err := c.Signers(t.Context(), ledger.Testnet, id)
+		if err != nil {
+			if !errors.Is(err, ledgerapi.ErrAccountUnreachable) {
+				t.Fatalf("err = %v, want ErrAccountUnreachable", err)
+			}
+			if len(body) >= 8 && strings.Contains(err.Error(), body) {
+				t.Fatalf("error %q carries the answer", err)
+			}
+			return
+		}
+		if status < 200 || status > 299 || set.Len() > ledger.MaxPlanSignerSet {
+			t.Fatalf("status %d answered a set of %d", status, set.Len())
+		}
+	})
 }
