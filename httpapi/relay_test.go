@@ -84,7 +84,8 @@ func startRelay(tb testing.TB, opts httpapi.Options, capacity int, wrap func(net
 	}
 	so := serverOptions(opts)
 	so.Config.OpsAddr = "127.0.0.1:0"
-	so.Listener, so.Accounts, so.Capacity = ln, h.Client(5*time.Second), capacity
+	so.Config.HorizonTimeout = 5 * time.Second
+	so.Listener, so.Ledger, so.Capacity = ln, h.Backends(), capacity
 	rel, err := server.Start(so)
 	if err != nil {
 		tb.Fatal(err)
@@ -156,7 +157,8 @@ func startBubbleRelay(opts ...httpapi.Options) *bubbleRelay {
 	}
 	ln := memlisten.New()
 	so := serverOptions(o)
-	so.Listener, so.OpsListener, so.Accounts = ln, memlisten.New(), ledgertest.InProcessClient(h, 5*time.Second)
+	so.Config.HorizonTimeout = 5 * time.Second
+	so.Listener, so.OpsListener, so.Ledger = ln, memlisten.New(), h.Backends()
 	rel, err := server.Start(so)
 	if err != nil {
 		panic("startBubbleRelay: " + err.Error()) // in-memory listeners cannot fail

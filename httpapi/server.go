@@ -21,6 +21,7 @@ import (
 	"github.com/closerelay/closerelay/httpapi/openapi"
 	"github.com/closerelay/closerelay/httpapi/ratelimit"
 	"github.com/closerelay/closerelay/ledger"
+	"github.com/closerelay/closerelay/ledgerapi"
 	"github.com/closerelay/closerelay/mediator"
 	"github.com/closerelay/closerelay/metrics"
 	"github.com/labstack/echo-contrib/echoprometheus"
@@ -65,7 +66,7 @@ type Mediator interface {
 // Options configure a Server. Only cmd reads the environment; it fills these.
 type Options struct {
 	Plans            *actor.Supervisor
-	Accounts         ledger.AccountReader
+	Accounts         ledgerapi.AccountReader
 	Mediator         Mediator // nil: an unconfigured mediator.Service (MEDIATOR_NOT_CONFIGURED)
 	Metrics          *metrics.Metrics
 	Log              *slog.Logger
@@ -86,7 +87,7 @@ type Options struct {
 // Server is the API's HTTP handler.
 type Server struct {
 	plans     *actor.Supervisor
-	accounts  ledger.AccountReader
+	accounts  ledgerapi.AccountReader
 	sweeps    *ledger.SweepGate
 	publicURL string
 	mediator  Mediator

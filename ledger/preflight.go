@@ -103,31 +103,6 @@ type LedgerState struct {
 	Accounts map[string]*AccountState
 }
 
-// AccountState is one account as the ledger API shows it.
-type AccountState struct {
-	Sequence int64
-	// Balance is the native balance and NativeBuying, NativeSelling its
-	// liabilities, all in stroops.
-	Balance                     int64
-	NativeBuying, NativeSelling int64
-	Flags                       xdr.AccountFlags
-	// SubEntries counts trustlines (two for a pool share), offers, data
-	// entries and signers other than the master key, as numSubEntries.
-	SubEntries            uint32
-	Sponsoring, Sponsored uint32
-	// Signers are the signer keys other than the master key.
-	Signers    []string
-	Trustlines []Trustline
-	// Offers lists the account's offers; OffersComplete says whether it is
-	// all of them (a listing cut short leaves it false).
-	Offers         []Offer
-	OffersComplete bool
-	// Data holds the data entries by name; DataSponsored names those whose
-	// reserve another account pays.
-	Data          map[string][]byte
-	DataSponsored map[string]bool
-}
-
 // Trustline is one trustline: to a credit asset, or a pool share.
 type Trustline struct {
 	Asset  xdr.Asset // a credit asset; unset for a pool share
@@ -325,7 +300,7 @@ func (p *preflight) seqFits(current int64) bool {
 // minBalance is stellar-core's getMinBalance (ledger/LedgerTxnUtils,
 // TransactionUtils.cpp): (2 + sub-entries + sponsoring − sponsored) reserves.
 func (p *preflight) minBalance(a *AccountState) int64 {
-	n := 2 + int64(a.SubEntries) + int64(a.Sponsoring) - int64(a.Sponsored)
+	n := 2 + int64(a.NumSubEntries) + int64(a.NumSponsoring) - int64(a.NumSponsored)
 	return n * p.reserve
 }
 
@@ -472,7 +447,8 @@ func (p *preflight) createAccount(i int, source string, b xdr.CreateAccountOp) v
 		return p.block(i, "op_underfunded", fmt.Sprintf("the account has %s XLM available above its reserve, less than the %s XLM the new account is given", stroops(max(avail, 0)), stroops(int64(b.StartingBalance))))
 	}
 	src.Balance -= int64(b.StartingBalance)
-	p.accounts[dest] = &AccountState{Balance: int64(b.StartingBalance), Sequence: int64(p.last) << 32, OffersComplete: true}
+	p.accounts[dest] = &AccountState{ID: dest, Balance: int64(b.StartingBalance), Sequence: int64(p.last) << 32, OffersComplete: true,
+		Signers: []AccountSigner{{Type: SignerEd25519, Key: dest, Weight: 1}}}
 	p.own[dest] = true
 	return vApplied
 }
@@ -587,9 +563,9 @@ func (p *preflight) manageOffer(i int, source string, o offerArgs) verdict {
 	off := src.Offers[at]
 	src.Offers = slices.Delete(src.Offers, at, at+1)
 	src.releaseLiabilities(off)
-	src.SubEntries--
+	src.NumSubEntries--
 	if off.Sponsored {
-		src.Sponsored--
+		src.NumSponsored--
 	}
 	return vApplied
 }
@@ -635,9 +611,9 @@ func (p *preflight) changeTrust(i int, source string, b xdr.ChangeTrustOp) verdi
 	if tl.IsPoolShare() {
 		n = 2
 	}
-	src.SubEntries -= n
+	src.NumSubEntries -= n
 	if tl.Sponsored {
-		src.Sponsored -= n
+		src.NumSponsored -= n
 	}
 	return vApplied
 }
@@ -652,18 +628,18 @@ func (p *preflight) manageData(i int, source string, b xdr.ManageDataOp) verdict
 			return p.block(i, "op_data_name_not_found", fmt.Sprintf("the account has no data entry %q", name))
 		}
 		delete(src.Data, name)
-		src.SubEntries--
+		src.NumSubEntries--
 		if src.DataSponsored[name] {
-			src.Sponsored--
+			src.NumSponsored--
 			delete(src.DataSponsored, name)
 		}
 		return vApplied
 	}
 	if !exists {
 		// createEntryWithPossibleSponsorship: the new entry's reserve.
-		src.SubEntries++
+		src.NumSubEntries++
 		if src.Balance < p.minBalance(src)+src.NativeSelling {
-			src.SubEntries--
+			src.NumSubEntries--
 			return p.block(i, "op_low_reserve", "the account's balance cannot cover the reserve of a new data entry")
 		}
 	}
@@ -690,20 +666,22 @@ func (p *preflight) setOptions(i int, source string, b xdr.SetOptionsOp) verdict
 	}
 	const auth = xdr.AccountFlags(xdr.AccountFlagsAuthRequiredFlag | xdr.AccountFlagsAuthRevocableFlag |
 		xdr.AccountFlagsAuthImmutableFlag | xdr.AccountFlagsAuthClawbackEnabledFlag)
-	immutable := src.Flags&xdr.AccountFlagsAuthImmutableFlag != 0
+	immutable := src.Flags.AuthImmutable
+	flags := flagMask(src.Flags)
 	if b.ClearFlags != nil {
 		if xdr.AccountFlags(*b.ClearFlags)&auth != 0 && immutable {
 			return p.block(i, "op_cant_change", "the account's flags are immutable")
 		}
-		src.Flags &^= xdr.AccountFlags(*b.ClearFlags)
+		flags &^= xdr.AccountFlags(*b.ClearFlags)
 	}
 	if b.SetFlags != nil {
 		if xdr.AccountFlags(*b.SetFlags)&auth != 0 && immutable {
 			return p.block(i, "op_cant_change", "the account's flags are immutable")
 		}
-		src.Flags |= xdr.AccountFlags(*b.SetFlags)
+		flags |= xdr.AccountFlags(*b.SetFlags)
 	}
-	if (b.SetFlags != nil || b.ClearFlags != nil) && src.Flags&xdr.AccountFlagsAuthClawbackEnabledFlag != 0 && src.Flags&xdr.AccountFlagsAuthRevocableFlag == 0 {
+	src.Flags = flagsOf(flags)
+	if (b.SetFlags != nil || b.ClearFlags != nil) && src.Flags.AuthClawbackEnabled && !src.Flags.AuthRevocable {
 		// accountFlagClawbackIsValid.
 		return p.block(i, "op_auth_revocable_required", "clawback needs the revocable flag")
 	}
@@ -711,26 +689,26 @@ func (p *preflight) setOptions(i int, source string, b xdr.SetOptionsOp) verdict
 		return vApplied
 	}
 	key := b.Signer.Key.Address()
-	at := slices.Index(src.Signers, key)
+	at := slices.IndexFunc(src.Signers, func(s AccountSigner) bool { return s.Key == key })
 	switch {
 	case b.Signer.Weight == 0 && at >= 0:
 		// deleteSigner; a signer's sponsorship is not shown, so its
 		// reserve is taken as the account's own.
 		src.Signers = slices.Delete(src.Signers, at, at+1)
-		src.SubEntries--
+		src.NumSubEntries--
 	case b.Signer.Weight == 0:
 	case at >= 0: // a new weight only
 	default:
 		// addOrChangeSigner.
-		if len(src.Signers) >= maxSigners {
+		if src.extraSigners(source) >= maxSigners {
 			return p.block(i, "op_too_many_signers", "the account already has 20 signers")
 		}
-		src.SubEntries++
+		src.NumSubEntries++
 		if src.Balance < p.minBalance(src)+src.NativeSelling {
-			src.SubEntries--
+			src.NumSubEntries--
 			return p.block(i, "op_low_reserve", "the account's balance cannot cover the reserve of a new signer")
 		}
-		src.Signers = append(src.Signers, key)
+		src.Signers = append(src.Signers, AccountSigner{Type: signerType(b.Signer.Key), Key: key, Weight: int32(b.Signer.Weight)})
 	}
 	return vApplied
 }
@@ -745,17 +723,17 @@ func (p *preflight) merge(i int, source, dest string) verdict {
 		return p.block(i, "op_no_account", "the account to merge into, "+dest+", does not exist")
 	}
 	src := p.mutable(source)
-	if src.Flags&xdr.AccountFlagsAuthImmutableFlag != 0 {
+	if src.Flags.AuthImmutable {
 		return p.block(i, "op_immutable_set", "the account has AUTH_IMMUTABLE set, and an account with it can never be merged")
 	}
-	if int(src.SubEntries) != len(src.Signers) {
-		return p.block(i, "op_has_sub_entries", "the account still holds "+src.remaining()+": each must be removed before the merge")
+	if int(src.NumSubEntries) != src.extraSigners(source) {
+		return p.block(i, "op_has_sub_entries", "the account still holds "+src.remaining(source)+": each must be removed before the merge")
 	}
 	if p.last != 0 && src.Sequence >= int64(p.last+1)<<32 {
 		return p.block(i, "op_seq_num_too_far", "the account's sequence number is too far ahead to merge it in this ledger")
 	}
-	if src.Sponsoring > 0 {
-		return p.block(i, "op_is_sponsor", fmt.Sprintf("the account pays the reserve of %d entries of other accounts: those sponsorships must end before the merge", src.Sponsoring))
+	if src.NumSponsoring > 0 {
+		return p.block(i, "op_is_sponsor", fmt.Sprintf("the account pays the reserve of %d entries of other accounts: those sponsorships must end before the merge", src.NumSponsoring))
 	}
 	dst := p.mutable(dest)
 	if dst.Balance > math.MaxInt64-dst.NativeBuying-src.Balance {
@@ -821,6 +799,55 @@ func (p *preflight) mutable(id string) *AccountState {
 	p.accounts[id] = &c
 	p.own[id] = true
 	return &c
+}
+
+// extraSigners counts the signers other than the account's master key:
+// each is a sub-entry, and the only kind a merge allows.
+func (a *AccountState) extraSigners(self string) int {
+	n := 0
+	for _, s := range a.Signers {
+		if s.Key != self {
+			n++
+		}
+	}
+	return n
+}
+
+// flagMask and flagsOf convert the account's flags to and from the
+// ledger's bit mask, which set_options changes.
+func flagMask(f AccountFlags) xdr.AccountFlags {
+	var m xdr.AccountFlags
+	for bit, on := range map[xdr.AccountFlags]bool{
+		xdr.AccountFlagsAuthRequiredFlag: f.AuthRequired, xdr.AccountFlagsAuthRevocableFlag: f.AuthRevocable,
+		xdr.AccountFlagsAuthImmutableFlag: f.AuthImmutable, xdr.AccountFlagsAuthClawbackEnabledFlag: f.AuthClawbackEnabled,
+	} {
+		if on {
+			m |= bit
+		}
+	}
+	return m
+}
+
+func flagsOf(m xdr.AccountFlags) AccountFlags {
+	return AccountFlags{
+		AuthRequired:        m&xdr.AccountFlagsAuthRequiredFlag != 0,
+		AuthRevocable:       m&xdr.AccountFlagsAuthRevocableFlag != 0,
+		AuthImmutable:       m&xdr.AccountFlagsAuthImmutableFlag != 0,
+		AuthClawbackEnabled: m&xdr.AccountFlagsAuthClawbackEnabledFlag != 0,
+	}
+}
+
+// signerType is a signer key's type as the ledger APIs name it.
+func signerType(k xdr.SignerKey) SignerType {
+	switch k.Type {
+	case xdr.SignerKeyTypeSignerKeyTypePreAuthTx:
+		return SignerPreAuthTx
+	case xdr.SignerKeyTypeSignerKeyTypeHashX:
+		return SignerHashX
+	case xdr.SignerKeyTypeSignerKeyTypeEd25519SignedPayload:
+		return SignerSignedPayload
+	}
+	return SignerEd25519
 }
 
 func (a *AccountState) trustline(asset xdr.Asset) *Trustline {
@@ -891,7 +918,7 @@ func offerBuying(o Offer) int64 {
 
 // remaining says what sub-entries the account still holds, by name where
 // they are listed and by count where they are not.
-func (a *AccountState) remaining() string {
+func (a *AccountState) remaining(self string) string {
 	var parts []string
 	var lines []string
 	for _, t := range a.Trustlines {
@@ -915,18 +942,18 @@ func (a *AccountState) remaining() string {
 		sort.Strings(names)
 		parts = append(parts, countOf(len(names), "data entry")+": "+strings.Join(names, ", "))
 	}
-	listed := len(a.Signers) + len(a.Data) + len(a.Offers)
+	listed := a.extraSigners(self) + len(a.Data) + len(a.Offers)
 	for _, t := range a.Trustlines {
 		listed++
 		if t.IsPoolShare() {
 			listed++
 		}
 	}
-	if unlisted := int(a.SubEntries) - listed; unlisted > 0 {
+	if unlisted := int(a.NumSubEntries) - listed; unlisted > 0 {
 		parts = append(parts, fmt.Sprintf("%d more not listed by the ledger API (offers beyond the first page)", unlisted))
 	}
 	if len(parts) == 0 {
-		return fmt.Sprintf("%d sub-entries", int(a.SubEntries)-len(a.Signers))
+		return fmt.Sprintf("%d sub-entries", int(a.NumSubEntries)-a.extraSigners(self))
 	}
 	return strings.Join(parts, "; ")
 }

@@ -59,7 +59,7 @@ func (w *world) hold(t *testing.T, a txnbuild.CreditAsset, balance int64) {
 	w.acc().Trustlines = append(w.acc().Trustlines, ledger.Trustline{
 		Asset: xdrAsset(t, a), Balance: balance, Limit: 1_000_000 * xlm, Flags: xdr.TrustLineFlagsAuthorizedFlag,
 	})
-	w.acc().SubEntries++
+	w.acc().NumSubEntries++
 }
 
 func (w *world) close(t testing.TB, memo txnbuild.Memo, ops ...txnbuild.Operation) xdr.TransactionEnvelope {
@@ -119,7 +119,7 @@ func TestPreflightSubEntriesNamed(t *testing.T) {
 	w.acc().NativeSelling = 5 * xlm
 	w.acc().Trustlines[0].Buying = 5 * xlm
 	w.acc().Data = map[string][]byte{"note": []byte("x")}
-	w.acc().SubEntries += 2
+	w.acc().NumSubEntries += 2
 	got := ledger.CheckClose(w.close(t, nil, merge(w.dest)), w.state)
 	wantVerdict(t, got, ledger.PreflightBlocked, "op_has_sub_entries")
 	r := got.Blockers[0].Reason
@@ -157,15 +157,15 @@ func TestPreflightCodes(t *testing.T) {
 	}{
 		{name: "no account", ops: func(w *world) []txnbuild.Operation { return []txnbuild.Operation{merge(w.other)} },
 			state: ledger.PreflightBlocked, codes: []string{"op_no_account"}},
-		{name: "immutable", setup: func(t *testing.T, w *world) { w.acc().Flags = xdr.AccountFlagsAuthImmutableFlag },
+		{name: "immutable", setup: func(t *testing.T, w *world) { w.acc().Flags = ledger.AccountFlags{AuthImmutable: true} },
 			ops:   func(w *world) []txnbuild.Operation { return []txnbuild.Operation{merge(w.dest)} },
 			state: ledger.PreflightBlocked, codes: []string{"op_immutable_set"}},
-		{name: "sponsor", setup: func(t *testing.T, w *world) { w.acc().Sponsoring = 2 },
+		{name: "sponsor", setup: func(t *testing.T, w *world) { w.acc().NumSponsoring = 2 },
 			ops:   func(w *world) []txnbuild.Operation { return []txnbuild.Operation{merge(w.dest)} },
 			state: ledger.PreflightBlocked, codes: []string{"op_is_sponsor"}},
 		{name: "signers are no sub-entries to a merge", setup: func(t *testing.T, w *world) {
-			w.acc().Signers = []string{keypair.MustRandom().Address()}
-			w.acc().SubEntries = 1
+			w.acc().Signers = []ledger.AccountSigner{{Type: ledger.SignerEd25519, Key: keypair.MustRandom().Address(), Weight: 1}}
+			w.acc().NumSubEntries = 1
 		}, ops: func(w *world) []txnbuild.Operation { return []txnbuild.Operation{merge(w.dest)} }, state: ledger.PreflightLandable},
 		{name: "bad seq", seq: 105, ops: func(w *world) []txnbuild.Operation { return []txnbuild.Operation{merge(w.dest)} },
 			state: ledger.PreflightBlocked, codes: []string{"tx_bad_seq"}},
@@ -235,7 +235,7 @@ func TestPreflightCodes(t *testing.T) {
 		{name: "offer not found", ops: func(w *world) []txnbuild.Operation {
 			return []txnbuild.Operation{&txnbuild.ManageSellOffer{Selling: txnbuild.NativeAsset{}, Buying: usd, Amount: "0", Price: xdr.Price{N: 1, D: 1}, OfferID: 9}, merge(w.dest)}
 		}, state: ledger.PreflightBlocked, codes: []string{"op_offer_not_found"}},
-		{name: "offer not listed", setup: func(t *testing.T, w *world) { w.acc().OffersComplete = false; w.acc().SubEntries = 1 }, ops: func(w *world) []txnbuild.Operation {
+		{name: "offer not listed", setup: func(t *testing.T, w *world) { w.acc().OffersComplete = false; w.acc().NumSubEntries = 1 }, ops: func(w *world) []txnbuild.Operation {
 			return []txnbuild.Operation{&txnbuild.ManageSellOffer{Selling: txnbuild.NativeAsset{}, Buying: usd, Amount: "0", Price: xdr.Price{N: 1, D: 1}, OfferID: 9}, merge(w.dest)}
 		}, state: ledger.PreflightUncertain},
 		{name: "offer malformed", ops: func(w *world) []txnbuild.Operation {
@@ -257,12 +257,12 @@ func TestPreflightCodes(t *testing.T) {
 			return []txnbuild.Operation{&txnbuild.CreateAccount{Destination: w.other, Amount: "2"}, merge(w.other)}
 		}, state: ledger.PreflightLandable},
 		{name: "remove a signer, then merge", setup: func(t *testing.T, w *world) {
-			w.acc().Signers = []string{w.dest}
-			w.acc().SubEntries = 1
+			w.acc().Signers = []ledger.AccountSigner{{Type: ledger.SignerEd25519, Key: w.dest, Weight: 1}}
+			w.acc().NumSubEntries = 1
 		}, ops: func(w *world) []txnbuild.Operation {
 			return []txnbuild.Operation{&txnbuild.SetOptions{Signer: &txnbuild.Signer{Address: w.dest, Weight: 0}}, merge(w.dest)}
 		}, state: ledger.PreflightLandable},
-		{name: "flags of an immutable account", setup: func(t *testing.T, w *world) { w.acc().Flags = xdr.AccountFlagsAuthImmutableFlag }, ops: func(w *world) []txnbuild.Operation {
+		{name: "flags of an immutable account", setup: func(t *testing.T, w *world) { w.acc().Flags = ledger.AccountFlags{AuthImmutable: true} }, ops: func(w *world) []txnbuild.Operation {
 			return []txnbuild.Operation{&txnbuild.SetOptions{ClearFlags: []txnbuild.AccountFlag{txnbuild.AuthImmutable}}, merge(w.dest)}
 		}, state: ledger.PreflightBlocked, codes: []string{"op_cant_change"}},
 		{name: "unread destination", ops: func(w *world) []txnbuild.Operation {
@@ -317,7 +317,7 @@ func FuzzCheckClose(f *testing.F) {
 			return
 		}
 		state := ledger.LedgerState{LastLedger: 1000, Accounts: map[string]*ledger.AccountState{
-			w.closing: {Sequence: 100, Balance: balance, SubEntries: subEntries, Flags: xdr.AccountFlags(flags),
+			w.closing: {Sequence: 100, Balance: balance, NumSubEntries: subEntries, Flags: ledger.AccountFlags{AuthImmutable: flags&4 != 0, AuthRevocable: flags&2 != 0, AuthRequired: flags&1 != 0, AuthClawbackEnabled: flags&8 != 0},
 				Trustlines:     []ledger.Trustline{{Asset: xdrAsset(t, usd), Balance: usdBalance, Limit: 1 << 62, Flags: xdr.TrustLineFlagsAuthorizedFlag}},
 				Data:           map[string][]byte{"x": []byte("1")},
 				OffersComplete: true},
@@ -327,7 +327,7 @@ func FuzzCheckClose(f *testing.F) {
 		}}
 		before := *state.Accounts[w.closing]
 		got := ledger.CheckClose(env, state)
-		if after := state.Accounts[w.closing]; after == nil || after.Balance != before.Balance || after.SubEntries != before.SubEntries || len(after.Data) != 1 {
+		if after := state.Accounts[w.closing]; after == nil || after.Balance != before.Balance || after.NumSubEntries != before.NumSubEntries || len(after.Data) != 1 {
 			t.Fatal("the preflight changed the state it was given")
 		}
 		switch got.State {

@@ -86,11 +86,11 @@ func CleanUp(p CleanUpParams) ([]txnbuild.Operation, error) {
 	if !read || acc == nil {
 		return nil, errors.New("wallet: the account to close was not read, or does not exist")
 	}
-	if acc.Flags&xdr.AccountFlagsAuthImmutableFlag != 0 {
+	if acc.Flags.AuthImmutable {
 		return nil, refuse("the account has AUTH_IMMUTABLE set, and the ledger never merges such an account (op_immutable_set): it cannot be closed; move its funds out with payments instead")
 	}
-	if acc.Sponsoring > 0 {
-		return nil, refuse("the account pays the reserve of %d entries of other accounts (num_sponsoring): end or transfer those sponsorships (revoke_sponsorship) before closing it (op_is_sponsor)", acc.Sponsoring)
+	if acc.NumSponsoring > 0 {
+		return nil, refuse("the account pays the reserve of %d entries of other accounts (num_sponsoring): end or transfer those sponsorships (revoke_sponsorship) before closing it (op_is_sponsor)", acc.NumSponsoring)
 	}
 	for _, t := range acc.Trustlines {
 		if t.IsPoolShare() {

@@ -7,12 +7,14 @@ import (
 	"time"
 
 	"github.com/closerelay/closerelay/ledger"
+	"github.com/closerelay/closerelay/ledgerapi"
+	"github.com/closerelay/closerelay/ledgerapi/horizon"
 )
 
 // submit is `closerelayctl submit PLAN_ID`: fetch the plan's submit-ready
 // envelope from the relay and post it to the account API (Horizon's POST
 // /transactions) itself, retrying timeouts, 429 and 5xx like the relay
-// does (ledger.Submitter), until an answer or --timeout.
+// does (ledgerapi.Client.Submit), until an answer or --timeout.
 func (c *cli) submit(args []string) int {
 	fs := newFlagSet("submit", "submit [flags] PLAN_ID",
 		"Fetch the plan's submit-ready envelope (as `closerelayctl ready` prints it) and\n"+
@@ -42,27 +44,27 @@ func (c *cli) submit(args []string) int {
 		return c.fail("submit", o.json, err)
 	}
 	network := ledger.Network(r.Network)
-	accounts := ledger.NewAccountClient(map[ledger.Network]string{network: *horizonURL}, 30*time.Second)
-	if c.transport != nil {
-		accounts.WithTransport(c.transport)
-	}
+	api := ledgerapi.New(ledgerapi.Options{
+		Backends: horizon.Backends(map[ledger.Network]string{network: *horizonURL}, c.transport),
+		Timeout:  30 * time.Second,
+	})
 	retries := 0
-	out := accounts.Submitter().Submit(ctx, network, r.XDR, func(a ledger.SubmitAttempt) {
+	out := api.Submit(ctx, network, r.XDR, func(a ledgerapi.SubmitAttempt) {
 		retries++
 		if !o.json {
 			fmt.Fprintf(c.stderr, "retrying (try %d) after %s\n", a.Try, a.Cause)
 		}
 	})
 	switch out.State {
-	case ledger.SubmitSubmitted:
+	case ledgerapi.SubmitSubmitted:
 		if o.json {
 			c.printJSON(map[string]any{"ok": true, "id": r.ID, "network": r.Network, "hash": out.Hash, "ledger": out.Ledger, "retries": retries})
 		} else {
 			fmt.Fprintf(c.stdout, "submitted plan %s: transaction %s in ledger %d\n", r.ID, out.Hash, out.Ledger)
 		}
 		return exitOK
-	case ledger.SubmitFailed:
-		if out.Tries == 0 && out.Code == ledger.SubmitCodeUnconfigured {
+	case ledgerapi.SubmitFailed:
+		if out.Tries == 0 && out.Code == ledgerapi.SubmitCodeUnconfigured {
 			return c.fail("submit", o.json, usagef("--horizon-url %q is not a usable account API URL", *horizonURL))
 		}
 		if o.json {

@@ -53,7 +53,8 @@ func startClusterRelayWith(t *testing.T, natsURL string, h *ledgertest.Server, e
 	if err != nil {
 		t.Fatal(err)
 	}
-	opts := Options{Config: cfg, Accounts: h.Client(5 * time.Second)}
+	cfg.HorizonTimeout = 5 * time.Second
+	opts := Options{Config: cfg, Ledger: h.Backends()}
 	if tune != nil {
 		tune(&opts)
 	}
@@ -481,7 +482,8 @@ func TestClusterFileBucketRefusedAtStart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = Start(Options{Config: cfg, Accounts: h.Client(time.Second)})
+	cfg.HorizonTimeout = time.Second
+	_, err = Start(Options{Config: cfg, Ledger: h.Backends()})
 	var cerr *ConfigError
 	if !asConfigError(err, &cerr) || cerr.Variable != "NATS_BUCKET" {
 		t.Fatalf("start on a file bucket: %v, want a NATS_BUCKET configuration error", err)

@@ -76,28 +76,22 @@ func (h *Handler) getJSON(path string, into any) (int, error) {
 // StateOf maps Horizon's account and its offers to ledger.AccountState.
 func StateOf(a horizon.Account, offers []horizon.Offer) (*ledger.AccountState, error) {
 	s := &ledger.AccountState{
+		ID:             a.AccountID,
 		Sequence:       a.Sequence,
-		SubEntries:     uint32(a.SubentryCount),
-		Sponsoring:     a.NumSponsoring,
-		Sponsored:      a.NumSponsored,
+		Thresholds:     ledger.Thresholds{Low: a.Thresholds.LowThreshold, Medium: a.Thresholds.MedThreshold, High: a.Thresholds.HighThreshold},
+		NumSubEntries:  uint32(a.SubentryCount),
+		NumSponsoring:  a.NumSponsoring,
+		NumSponsored:   a.NumSponsored,
 		OffersComplete: true,
 		Data:           map[string][]byte{},
 		DataSponsored:  map[string]bool{},
-	}
-	for flag, set := range map[xdr.AccountFlags]bool{
-		xdr.AccountFlagsAuthRequiredFlag:        a.Flags.AuthRequired,
-		xdr.AccountFlagsAuthRevocableFlag:       a.Flags.AuthRevocable,
-		xdr.AccountFlagsAuthImmutableFlag:       a.Flags.AuthImmutable,
-		xdr.AccountFlagsAuthClawbackEnabledFlag: a.Flags.AuthClawbackEnabled,
-	} {
-		if set {
-			s.Flags |= flag
-		}
+		Flags: ledger.AccountFlags{
+			AuthRequired: a.Flags.AuthRequired, AuthRevocable: a.Flags.AuthRevocable,
+			AuthImmutable: a.Flags.AuthImmutable, AuthClawbackEnabled: a.Flags.AuthClawbackEnabled,
+		},
 	}
 	for _, sg := range a.Signers {
-		if sg.Key != a.AccountID {
-			s.Signers = append(s.Signers, sg.Key)
-		}
+		s.Signers = append(s.Signers, ledger.AccountSigner{Type: ledger.SignerType(sg.Type), Key: sg.Key, Weight: sg.Weight})
 	}
 	for k, v := range a.Data {
 		raw, err := base64.StdEncoding.DecodeString(v)

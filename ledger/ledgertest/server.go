@@ -18,8 +18,8 @@
 //
 // It serves GET /accounts/{id} and GET /accounts/{id}/offers (Horizon's
 // paging: limit, cursor, order, _links) with JSON built from the SDK's own
-// protocols/horizon types, so the real horizonclient (and
-// ledger.AccountClient on top of it) parses it exactly as it parses
+// protocols/horizon types, so the SDK's horizonclient and the relay's
+// Horizon backend (ledgerapi/horizon) parse it exactly as they parse
 // Horizon. An unknown account is a 404 carrying Horizon's problem JSON.
 // SetAccountDetail makes it answer a hand-made horizon.Account as given
 // (for tests of malformed answers) until something changes the account.
@@ -68,6 +68,8 @@ import (
 	"time"
 
 	"github.com/closerelay/closerelay/ledger"
+	"github.com/closerelay/closerelay/ledgerapi"
+	horizonapi "github.com/closerelay/closerelay/ledgerapi/horizon"
 	"github.com/stellar/go-stellar-sdk/protocols/horizon"
 	"github.com/stellar/go-stellar-sdk/protocols/horizon/base"
 	"github.com/stellar/go-stellar-sdk/support/render/hal"
@@ -249,7 +251,7 @@ func (h *Handler) Release() {
 // Transport is an http.RoundTripper that serves requests with h directly,
 // with no listener and no goroutine of its own. A request whose context ends
 // while h is delaying or stalling fails with the context's error, as it would
-// over a network. Pair it with ledger.AccountClient.WithTransport; under
+// over a network. Handler.Backends pairs it with the relay's client; under
 // testing/synctest a timeout then elapses in fake time.
 func (h *Handler) Transport() http.RoundTripper { return inProcess{h} }
 
@@ -417,15 +419,21 @@ func (s *Server) Close() {
 // Handler is the double the server serves.
 func (s *Server) Handler() *Handler { return s.h }
 
-// URLs maps every network to this double, the shape NewAccountClient takes.
+// URLs maps every network to this double, the shape HORIZON_URL_* take.
 func (s *Server) URLs() map[ledger.Network]string {
 	return map[ledger.Network]string{ledger.Mainnet: s.URL, ledger.Testnet: s.URL, ledger.Futurenet: s.URL}
 }
 
-// Client is an AccountClient reading every network from this double, each
-// call bounded by timeout.
-func (s *Server) Client(timeout time.Duration) *ledger.AccountClient {
-	return ledger.NewAccountClient(s.URLs(), timeout)
+// Backends are Horizon backends reading every network from this double over
+// its listener, for ledgerapi.Options.Backends.
+func (s *Server) Backends() map[ledger.Network]ledgerapi.Backend {
+	return horizonapi.Backends(s.URLs(), nil)
+}
+
+// Client is a ledger API client reading every network from this double,
+// each call bounded by timeout, the other bounds production's.
+func (s *Server) Client(timeout time.Duration) *ledgerapi.Client {
+	return ledgerapi.New(ledgerapi.Options{Backends: s.Backends(), Timeout: timeout})
 }
 
 // SetAccount is Handler.SetAccount.
@@ -484,16 +492,24 @@ func (s *Server) Applied() int { return s.h.Applied() }
 // Requests is Handler.Requests.
 func (s *Server) Requests() int { return s.h.Requests() }
 
-// InProcessClient is an AccountClient that reads every network from h through
-// h.Transport, with no listener: the client for tests under testing/synctest.
-func InProcessClient(h *Handler, timeout time.Duration) *ledger.AccountClient {
+// Backends are Horizon backends reading every network from h through
+// h.Transport, with no listener: the backends for tests under
+// testing/synctest, for ledgerapi.Options.Backends.
+func (h *Handler) Backends() map[ledger.Network]ledgerapi.Backend {
 	urls := map[ledger.Network]string{
 		ledger.Mainnet: inProcessURL, ledger.Testnet: inProcessURL, ledger.Futurenet: inProcessURL,
 	}
-	return ledger.NewAccountClient(urls, timeout).WithTransport(h.Transport())
+	return horizonapi.Backends(urls, h.Transport())
 }
 
-// inProcessURL is the base URL InProcessClient uses; nothing resolves it.
+// InProcessClient is a ledger API client that reads every network from h
+// through h.Backends, each call bounded by timeout, the other bounds
+// production's.
+func InProcessClient(h *Handler, timeout time.Duration) *ledgerapi.Client {
+	return ledgerapi.New(ledgerapi.Options{Backends: h.Backends(), Timeout: timeout})
+}
+
+// inProcessURL is the base URL Handler.Backends uses; nothing resolves it.
 const inProcessURL = "http://ledgertest.invalid"
 
 // offers serves GET /accounts/{id}/offers as Horizon does: records as

@@ -12,6 +12,7 @@ import (
 
 	"github.com/closerelay/closerelay/ledger"
 	"github.com/closerelay/closerelay/ledger/ledgertest"
+	horizonapi "github.com/closerelay/closerelay/ledgerapi/horizon"
 	"github.com/stellar/go-stellar-sdk/clients/horizonclient"
 	"github.com/stellar/go-stellar-sdk/txnbuild"
 	"github.com/stellar/go-stellar-sdk/xdr"
@@ -257,7 +258,7 @@ func TestSubmitFaults(t *testing.T) {
 		submit := func(timeout time.Duration) (int, error) {
 			ctx, cancel := context.WithTimeout(context.Background(), timeout)
 			defer cancel()
-			doer := &ledger.HorizonDoer{Ctx: ctx, Client: &http.Client{Transport: h.Transport()}}
+			doer := &horizonapi.HorizonDoer{Ctx: ctx, Client: &http.Client{Transport: h.Transport()}}
 			hc := &horizonclient.Client{HorizonURL: "http://double.invalid/", HTTP: doer}
 			_, err := hc.SubmitTransactionXDR(ready)
 			return doer.Status, err

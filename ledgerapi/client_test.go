@@ -1,4 +1,4 @@
-package ledger_test
+package ledgerapi_test
 
 import (
 	"context"
@@ -15,14 +15,17 @@ import (
 
 	"github.com/closerelay/closerelay/ledger"
 	"github.com/closerelay/closerelay/ledger/ledgertest"
+	"github.com/closerelay/closerelay/ledgerapi"
+	horizonapi "github.com/closerelay/closerelay/ledgerapi/horizon"
 	"github.com/stellar/go-stellar-sdk/protocols/horizon"
+	"github.com/stellar/go-stellar-sdk/xdr"
 )
 
-// unreachable fails unless err wraps ledger.ErrAccountUnreachable and its
+// unreachable fails unless err wraps ledgerapi.ErrAccountUnreachable and its
 // text carries none of leaks (pieces of the upstream's answer).
 func unreachable(t *testing.T, err error, leaks ...string) {
 	t.Helper()
-	if !errors.Is(err, ledger.ErrAccountUnreachable) {
+	if !errors.Is(err, ledgerapi.ErrAccountUnreachable) {
 		t.Fatalf("err = %v, want it to wrap ErrAccountUnreachable", err)
 	}
 	for _, l := range leaks {
@@ -32,7 +35,7 @@ func unreachable(t *testing.T, err error, leaks ...string) {
 	}
 }
 
-func TestAccountClientCandidates(t *testing.T) {
+func TestClientCandidates(t *testing.T) {
 	srv := ledgertest.New()
 	defer srv.Close()
 	k := keys(100, 6)
@@ -80,7 +83,7 @@ func TestAccountClientCandidates(t *testing.T) {
 	}
 }
 
-func TestAccountClientFailures(t *testing.T) {
+func TestClientFailures(t *testing.T) {
 	srv := ledgertest.New()
 	defer srv.Close()
 	k := keys(110, 3)
@@ -131,7 +134,8 @@ func TestAccountClientFailures(t *testing.T) {
 			srv.SetFailing(tt.failing)
 			defer srv.SetFailing(false)
 			before := srv.Requests()
-			set, err := ledger.NewAccountClient(urls, 5*time.Second).Signers(context.Background(), n, tt.account)
+			c := ledgerapi.New(ledgerapi.Options{Backends: horizonapi.Backends(urls, nil), Timeout: 5 * time.Second})
+			set, err := c.Signers(context.Background(), n, tt.account)
 			if set != nil {
 				t.Fatalf("failed call returned a set of %d", set.Len())
 			}
@@ -143,9 +147,9 @@ func TestAccountClientFailures(t *testing.T) {
 	}
 }
 
-// TestAccountClientUpstreamBodies: whatever an upstream answers, the error
+// TestClientUpstreamBodies: whatever an upstream answers, the error
 // text is ours.
-func TestAccountClientUpstreamBodies(t *testing.T) {
+func TestClientUpstreamBodies(t *testing.T) {
 	const secret = "SECRET-UPSTREAM-DETAIL"
 	account := ledgertest.Keypair(120).Address()
 	tests := []struct {
@@ -176,17 +180,20 @@ func TestAccountClientUpstreamBodies(t *testing.T) {
 				tt.body(w)
 			}))
 			defer srv.Close()
-			c := ledger.NewAccountClient(map[ledger.Network]string{ledger.Testnet: srv.URL}, 5*time.Second)
+			c := ledgerapi.New(ledgerapi.Options{
+				Backends: horizonapi.Backends(map[ledger.Network]string{ledger.Testnet: srv.URL}, nil),
+				Timeout:  5 * time.Second,
+			})
 			_, err := c.Signers(context.Background(), ledger.Testnet, account)
 			unreachable(t, err, secret)
 		})
 	}
 }
 
-// TestAccountClientTimeout runs over a real loopback connection: the double
+// TestClientTimeout runs over a real loopback connection: the double
 // stalls until the client gives up, so the test waits exactly as long as
 // the bound and cannot pass by luck.
-func TestAccountClientTimeout(t *testing.T) {
+func TestClientTimeout(t *testing.T) {
 	srv := ledgertest.New()
 	defer srv.Close()
 	acct := ledgertest.NewAccount(1, 1)
@@ -203,10 +210,10 @@ func TestAccountClientTimeout(t *testing.T) {
 	}
 }
 
-// TestAccountClientBoundsInFakeTime checks, in fake time, that a call ends at
+// TestClientBoundsInFakeTime checks, in fake time, that a call ends at
 // exactly the client's timeout, or at the caller's deadline or cancellation
 // when that comes first, and that a slow but timely answer succeeds.
-func TestAccountClientBoundsInFakeTime(t *testing.T) {
+func TestClientBoundsInFakeTime(t *testing.T) {
 	const timeout = 10 * time.Second
 	tests := []struct {
 		name    string
@@ -244,7 +251,7 @@ func TestAccountClientBoundsInFakeTime(t *testing.T) {
 					defer stop()
 				}
 				var observed []bool
-				c := ledgertest.InProcessClient(h, timeout).WithObserver(func(n ledger.Network, ok bool, d time.Duration) {
+				c := newClient(h, timeout, 0, func(n ledger.Network, ok bool, d time.Duration) {
 					observed = append(observed, ok)
 				})
 
@@ -282,7 +289,7 @@ func TestAccountClientBoundsInFakeTime(t *testing.T) {
 	}
 }
 
-func TestAccountClientObserver(t *testing.T) {
+func TestClientObserver(t *testing.T) {
 	srv := ledgertest.New()
 	defer srv.Close()
 	acct := ledgertest.NewAccount(0, 1)
@@ -293,17 +300,15 @@ func TestAccountClientObserver(t *testing.T) {
 	}
 	var mu sync.Mutex
 	var calls []call
-	c := srv.Client(5 * time.Second)
-	if c.WithObserver(func(n ledger.Network, ok bool, d time.Duration) {
-		mu.Lock()
-		defer mu.Unlock()
-		if d < 0 {
-			t.Errorf("negative duration %v", d)
-		}
-		calls = append(calls, call{n, ok})
-	}) != c {
-		t.Fatal("WithObserver does not return its receiver")
-	}
+	c := ledgerapi.New(ledgerapi.Options{Backends: srv.Backends(), Timeout: 5 * time.Second,
+		Observe: func(n ledger.Network, ok bool, d time.Duration) {
+			mu.Lock()
+			defer mu.Unlock()
+			if d < 0 {
+				t.Errorf("negative duration %v", d)
+			}
+			calls = append(calls, call{n, ok})
+		}})
 	ctx := context.Background()
 	c.Signers(ctx, ledger.Mainnet, acct.Address)
 	c.Signers(ctx, ledger.Futurenet, ledgertest.Keypair(130).Address())
@@ -313,16 +318,15 @@ func TestAccountClientObserver(t *testing.T) {
 	if fmt.Sprint(calls) != fmt.Sprint(want) {
 		t.Errorf("observed %v, want %v", calls, want)
 	}
-	c.WithObserver(nil)
-	c.Signers(ctx, ledger.Mainnet, acct.Address)
-	if len(calls) != 2 {
-		t.Errorf("removed observer still called")
+	// A client without an observer reads as well.
+	if _, err := srv.Client(5*time.Second).Signers(ctx, ledger.Mainnet, acct.Address); err != nil {
+		t.Errorf("without an observer: %v", err)
 	}
 }
 
-// TestAccountClientConcurrent shares one client between goroutines (run with
+// TestClientConcurrent shares one client between goroutines (run with
 // -race).
-func TestAccountClientConcurrent(t *testing.T) {
+func TestClientConcurrent(t *testing.T) {
 	srv := ledgertest.New()
 	defer srv.Close()
 	accts := make([]ledgertest.Account, 4)
@@ -353,7 +357,7 @@ type signersResult struct {
 
 // goSigners calls c.Signers on a goroutine of its own; the answer arrives on
 // the returned channel.
-func goSigners(ctx context.Context, c *ledger.AccountClient, account string) <-chan signersResult {
+func goSigners(ctx context.Context, c *ledgerapi.Client, account string) <-chan signersResult {
 	out := make(chan signersResult, 1)
 	go func() {
 		start := time.Now()
@@ -369,16 +373,21 @@ type roundTrips struct {
 	ok, ko int
 }
 
-func (r *roundTrips) observe(c *ledger.AccountClient) *ledger.AccountClient {
-	return c.WithObserver(func(_ ledger.Network, ok bool, _ time.Duration) {
-		r.mu.Lock()
-		defer r.mu.Unlock()
-		if ok {
-			r.ok++
-		} else {
-			r.ko++
-		}
-	})
+// observe is an Options.Observe.
+func (r *roundTrips) observe(_ ledger.Network, ok bool, _ time.Duration) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if ok {
+		r.ok++
+	} else {
+		r.ko++
+	}
+}
+
+// newClient is a client reading every network from h in process, with the
+// bounds and observer given (0 and nil for production's).
+func newClient(h *ledgertest.Handler, timeout time.Duration, concurrency int, observe func(ledger.Network, bool, time.Duration)) *ledgerapi.Client {
+	return ledgerapi.New(ledgerapi.Options{Backends: h.Backends(), Timeout: timeout, Concurrency: concurrency, Observe: observe})
 }
 
 func (r *roundTrips) check(t *testing.T, ok, ko int) {
@@ -390,10 +399,10 @@ func (r *roundTrips) check(t *testing.T, ok, ko int) {
 	}
 }
 
-// TestAccountClientSharesOneCall is the reproduction of CONTRACT section 9:
+// TestClientSharesOneCall is the reproduction of CONTRACT section 9:
 // 200 concurrent reads of one account, the account API holding its answer,
 // make one upstream request, observed once, whose answer every caller gets.
-func TestAccountClientSharesOneCall(t *testing.T) {
+func TestClientSharesOneCall(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		h := ledgertest.NewHandler()
 		defer h.Release()
@@ -401,7 +410,7 @@ func TestAccountClientSharesOneCall(t *testing.T) {
 		h.AddAccount(acct)
 		h.SetHeld(true)
 		var trips roundTrips
-		c := trips.observe(ledgertest.InProcessClient(h, 10*time.Second))
+		c := newClient(h, 10*time.Second, 0, trips.observe)
 
 		const callers = 200
 		results := make([]<-chan signersResult, callers)
@@ -454,19 +463,19 @@ func TestAccountClientSharesOneCall(t *testing.T) {
 	})
 }
 
-// TestAccountClientConcurrencyBound: with the account API holding every
+// TestClientConcurrencyBound: with the account API holding every
 // answer, N+k callers for distinct accounts put exactly N requests upstream;
 // the other k wait for a slot, without a request, and go once slots free.
-func TestAccountClientConcurrencyBound(t *testing.T) {
+func TestClientConcurrencyBound(t *testing.T) {
 	tests := []struct {
 		name  string
-		n     int // bound passed to WithConcurrency; 0: never called
+		n     int // Options.Concurrency
 		bound int
 		extra int
 	}{
-		{name: "WithConcurrency(4)", n: 4, bound: 4, extra: 3},
-		{name: "default", bound: ledger.DefaultAccountConcurrency, extra: 8},
-		{name: "WithConcurrency(-1) is the default", n: -1, bound: ledger.DefaultAccountConcurrency, extra: 1},
+		{name: "Concurrency 4", n: 4, bound: 4, extra: 3},
+		{name: "default", bound: ledgerapi.DefaultConcurrency, extra: 8},
+		{name: "Concurrency -1 is the default", n: -1, bound: ledgerapi.DefaultConcurrency, extra: 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -481,11 +490,7 @@ func TestAccountClientConcurrencyBound(t *testing.T) {
 				}
 				h.SetHeld(true)
 				var trips roundTrips
-				c := ledgertest.InProcessClient(h, 10*time.Second)
-				if tt.n != 0 {
-					c = c.WithConcurrency(tt.n)
-				}
-				trips.observe(c)
+				c := newClient(h, 10*time.Second, tt.n, trips.observe)
 				if got := c.Concurrency(); got != tt.bound {
 					t.Errorf("Concurrency() = %d, want %d", got, tt.bound)
 				}
@@ -516,18 +521,18 @@ func TestAccountClientConcurrencyBound(t *testing.T) {
 	}
 }
 
-// TestAccountClientSlotTimeout: a call that finds every slot busy waits for
+// TestClientSlotTimeout: a call that finds every slot busy waits for
 // one, first come first served, for at most the client's timeout, then fails
 // with ErrAccountUnreachable without ever reaching the upstream; a caller
 // whose context ends while it waits stops waiting at once.
-func TestAccountClientSlotTimeout(t *testing.T) {
+func TestClientSlotTimeout(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		const timeout = 10 * time.Second
 		h := ledgertest.NewHandler()
 		defer h.Release()
 		h.SetStalled(true) // every round trip lasts the whole timeout
 		var trips roundTrips
-		c := trips.observe(ledgertest.InProcessClient(h, timeout).WithConcurrency(1))
+		c := newClient(h, timeout, 1, trips.observe)
 		k := keys(140, 4)
 
 		// t=0: a takes the only slot until t=10s.
@@ -578,10 +583,10 @@ func TestAccountClientSlotTimeout(t *testing.T) {
 	})
 }
 
-// TestAccountClientCallerGoneKeepsSharedCall: a caller that goes away,
+// TestClientCallerGoneKeepsSharedCall: a caller that goes away,
 // even the one that started the shared call, does not end it for the others;
 // once every caller has gone, the call is cancelled.
-func TestAccountClientCallerGoneKeepsSharedCall(t *testing.T) {
+func TestClientCallerGoneKeepsSharedCall(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		h := ledgertest.NewHandler()
 		defer h.Release()
@@ -589,7 +594,7 @@ func TestAccountClientCallerGoneKeepsSharedCall(t *testing.T) {
 		h.AddAccount(acct)
 		h.SetHeld(true)
 		var trips roundTrips
-		c := trips.observe(ledgertest.InProcessClient(h, 10*time.Second))
+		c := newClient(h, 10*time.Second, 0, trips.observe)
 
 		firstCtx, cancelFirst := context.WithCancel(t.Context())
 		first := goSigners(firstCtx, c, acct.Address)
@@ -655,4 +660,102 @@ func TestAccountClientCallerGoneKeepsSharedCall(t *testing.T) {
 			t.Errorf("upstream requests = %d, want 3", got)
 		}
 	})
+}
+
+// TestClientThresholds: the account API client reads the account's
+// low, medium and high thresholds with its signers, and the double's
+// NewAccount serves a high threshold of every signer's weight together (3
+// for three signers of weight 1, as the demo says).
+func TestClientThresholds(t *testing.T) {
+	srv := ledgertest.New()
+	defer srv.Close()
+	k := keys(300, 2)
+	srv.SetAccount(k[0].Address(), []horizon.Signer{{Key: k[0].Address(), Weight: 1, Type: "ed25519_public_key"}},
+		horizon.AccountThresholds{LowThreshold: 1, MedThreshold: 7, HighThreshold: 200})
+	demo := ledgertest.NewAccount(2, 1)
+	srv.AddAccount(demo)
+	srv.SetAccount(k[1].Address(), []horizon.Signer{{Key: k[1].Address(), Weight: 1, Type: "ed25519_public_key"}}, horizon.AccountThresholds{})
+
+	c := srv.Client(5 * time.Second)
+	for _, tt := range []struct {
+		account string
+		want    ledger.Thresholds
+	}{
+		{k[0].Address(), ledger.Thresholds{Low: 1, Medium: 7, High: 200}},
+		{demo.Address, ledger.Thresholds{Low: 1, Medium: 1, High: 3}},
+		{k[1].Address(), ledger.Thresholds{}},
+	} {
+		set, err := c.Signers(context.Background(), ledger.Testnet, tt.account)
+		if err != nil {
+			t.Fatalf("Signers(%s): %v", tt.account, err)
+		}
+		if got := set.Thresholds(); got != tt.want {
+			t.Errorf("thresholds of %s = %+v, want %+v", tt.account, got, tt.want)
+		}
+	}
+}
+
+// TestClientAccountSharesTheRead: Account and Signers for one account, at
+// once, make one upstream request; Account answers the whole state the
+// candidates came from.
+func TestClientAccountSharesTheRead(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := ledgertest.NewHandler()
+		defer h.Release()
+		acct := ledgertest.DeterministicAccount(8, 2, 1)
+		h.AddAccount(acct)
+		h.SetHeld(true)
+		var trips roundTrips
+		c := newClient(h, 10*time.Second, 0, trips.observe)
+
+		signers := goSigners(t.Context(), c, acct.Address)
+		type stateResult struct {
+			state ledger.AccountState
+			err   error
+		}
+		states := make(chan stateResult, 1)
+		go func() {
+			st, err := c.Account(t.Context(), ledger.Testnet, acct.Address)
+			states <- stateResult{st, err}
+		}()
+		synctest.Wait()
+		if got := c.Waiting(); got != 2 {
+			t.Errorf("Waiting() = %d with both callers on the read, want 2", got)
+		}
+		h.SetHeld(false)
+		res, st := <-signers, <-states
+		if res.err != nil || st.err != nil {
+			t.Fatalf("Signers: %v; Account: %v", res.err, st.err)
+		}
+		if got := h.Requests(); got != 1 {
+			t.Errorf("upstream requests = %d, want 1", got)
+		}
+		trips.check(t, 1, 0)
+		if st.state.ID != acct.Address || len(st.state.Signers) != 3 || st.state.Thresholds != res.set.Thresholds() {
+			t.Errorf("Account = %+v, want the state of %s with its 3 signers", st.state, acct.Address)
+		}
+		if got := c.Waiting(); got != 0 {
+			t.Errorf("Waiting() = %d after the answers, want 0", got)
+		}
+	})
+}
+
+// TestClientEntries: a read of entries by key goes to the network's
+// backend, and fails like an account read when there is none or it is
+// unusable; Horizon reads none yet.
+func TestClientEntries(t *testing.T) {
+	c := ledgerapi.New(ledgerapi.Options{Backends: map[ledger.Network]ledgerapi.Backend{
+		ledger.Testnet: ledgerapi.Unusable{Reason: "no usable URL"},
+		ledger.Mainnet: ledgertest.NewHandler().Backends()[ledger.Mainnet],
+	}})
+	keys := []xdr.LedgerKey{{Type: xdr.LedgerEntryTypeAccount, Account: &xdr.LedgerKeyAccount{AccountId: xdr.MustAddress(ledgertest.Keypair(1).Address())}}}
+	if _, err := c.Entries(t.Context(), ledger.Futurenet, keys); !errors.Is(err, ledgerapi.ErrAccountUnreachable) {
+		t.Errorf("no backend: %v, want ErrAccountUnreachable", err)
+	}
+	if _, err := c.Entries(t.Context(), ledger.Testnet, keys); !errors.Is(err, ledgerapi.ErrAccountUnreachable) || !strings.Contains(err.Error(), "no usable URL") {
+		t.Errorf("unusable backend: %v, want ErrAccountUnreachable with its reason", err)
+	}
+	if _, err := c.Entries(t.Context(), ledger.Mainnet, keys); !errors.Is(err, horizonapi.ErrNoEntries) {
+		t.Errorf("horizon: %v, want ErrNoEntries", err)
+	}
 }

@@ -1,4 +1,4 @@
-package ledger_test
+package ledgerapi_test
 
 import (
 	"bytes"
@@ -17,6 +17,8 @@ import (
 
 	"github.com/closerelay/closerelay/ledger"
 	"github.com/closerelay/closerelay/ledger/ledgertest"
+	"github.com/closerelay/closerelay/ledgerapi"
+	"github.com/closerelay/closerelay/ledgerapi/horizon"
 )
 
 // Every test here runs under testing/synctest: the account API double is
@@ -33,11 +35,11 @@ var (
 	subDest = ledgertest.Keypair(97).Address()
 )
 
-// subRig is a Submitter on the double, its wire recorded.
+// subRig is a client submitting to the double, its wire recorded.
 type subRig struct {
 	h     *ledgertest.Handler
 	wire  *subWire
-	s     ledger.Submitter
+	s     *ledgerapi.Client
 	a     ledgertest.Account // known to the double: 3 signers of weight 1, merge needs 2
 	start time.Time
 
@@ -48,7 +50,7 @@ type subRig struct {
 // subRetry is one observe call and when it came.
 type subRetry struct {
 	At time.Duration // since the rig's start
-	ledger.SubmitAttempt
+	ledgerapi.SubmitAttempt
 }
 
 // newSubRig must run inside the bubble.
@@ -61,9 +63,17 @@ func newSubRig(t *testing.T) *subRig {
 	h.AddAccount(a)
 	start := time.Now()
 	wire := &subWire{rt: h.Transport(), start: start}
+	return &subRig{h: h, wire: wire, s: wire.client(0, 0), a: a, start: start}
+}
+
+// client submits to testnet's Horizon through w, with the backoff given
+// (0 for the default's).
+func (w *subWire) client(backoff, limit time.Duration) *ledgerapi.Client {
 	urls := map[ledger.Network]string{ledger.Testnet: "http://horizon.invalid"}
-	s := ledger.NewAccountClient(urls, subTimeout).WithTransport(wire).Submitter()
-	return &subRig{h: h, wire: wire, s: s, a: a, start: start}
+	return ledgerapi.New(ledgerapi.Options{
+		Backends: horizon.Backends(urls, w), Timeout: subTimeout,
+		SubmitBackoff: backoff, SubmitBackoffCap: limit,
+	})
 }
 
 // subAccount is a 2-of-3 account: two extra signers and the master, weight
@@ -81,13 +91,13 @@ func (r *subRig) ready() string {
 	return b64
 }
 
-func (r *subRig) observe(a ledger.SubmitAttempt) {
+func (r *subRig) observe(a ledgerapi.SubmitAttempt) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.retries = append(r.retries, subRetry{At: time.Since(r.start), SubmitAttempt: a})
 }
 
-func (r *subRig) submit(ctx context.Context, b64 string) ledger.SubmitOutcome {
+func (r *subRig) submit(ctx context.Context, b64 string) ledgerapi.SubmitOutcome {
 	return r.s.Submit(ctx, ledger.Testnet, b64, r.observe)
 }
 
@@ -215,14 +225,14 @@ func hashOf(b64 string) string {
 }
 
 // wantOutcome compares an outcome field by field (Err with errors.Is).
-func wantOutcome(t *testing.T, got, want ledger.SubmitOutcome) {
+func wantOutcome(t *testing.T, got, want ledgerapi.SubmitOutcome) {
 	t.Helper()
 	if got.State != want.State || got.Hash != want.Hash || got.Ledger != want.Ledger || got.Code != want.Code ||
 		!slices.Equal(got.OpCodes, want.OpCodes) || got.Tries != want.Tries || !errors.Is(got.Err, want.Err) ||
 		(want.Err == nil) != (got.Err == nil) {
 		t.Errorf("outcome\n got %+v\nwant %+v (reason aside)", got, want)
 	}
-	if (got.Reason == "") != (got.State == ledger.SubmitSubmitted) {
+	if (got.Reason == "") != (got.State == ledgerapi.SubmitSubmitted) {
 		t.Errorf("outcome %s with reason %q", got.State, got.Reason)
 	}
 }
@@ -234,7 +244,7 @@ func TestSubmitSuccess(t *testing.T) {
 		r := newSubRig(t)
 		b64 := r.ready()
 		out := r.submit(t.Context(), b64)
-		wantOutcome(t, out, ledger.SubmitOutcome{State: ledger.SubmitSubmitted, Hash: hashOf(b64), Ledger: 2, Tries: 1})
+		wantOutcome(t, out, ledgerapi.SubmitOutcome{State: ledgerapi.SubmitSubmitted, Hash: hashOf(b64), Ledger: 2, Tries: 1})
 		r.wantPosts(t, b64, 0)
 		r.wantRetries(t)
 		if _, ok := r.h.Sequence(r.a.Address); ok || r.h.Applied() != 1 {
@@ -243,7 +253,7 @@ func TestSubmitSuccess(t *testing.T) {
 		// observe may be nil; a second submission of the same envelope
 		// answers the stored success.
 		again := r.s.Submit(t.Context(), ledger.Testnet, b64, nil)
-		wantOutcome(t, again, ledger.SubmitOutcome{State: ledger.SubmitSubmitted, Hash: hashOf(b64), Ledger: 2, Tries: 1})
+		wantOutcome(t, again, ledgerapi.SubmitOutcome{State: ledgerapi.SubmitSubmitted, Hash: hashOf(b64), Ledger: 2, Tries: 1})
 		if r.h.Applied() != 1 {
 			t.Errorf("applied %d transactions, want 1", r.h.Applied())
 		}
@@ -258,13 +268,13 @@ func TestSubmitRetriesTimeouts(t *testing.T) {
 		r.h.StallSubmissions(2)
 		b64 := r.ready()
 		out := r.submit(t.Context(), b64)
-		wantOutcome(t, out, ledger.SubmitOutcome{State: ledger.SubmitSubmitted, Hash: hashOf(b64), Ledger: 2, Tries: 3})
+		wantOutcome(t, out, ledgerapi.SubmitOutcome{State: ledgerapi.SubmitSubmitted, Hash: hashOf(b64), Ledger: 2, Tries: 3})
 		// 0: try 1, stalls until 10 s; waits 1 s; 11 s: try 2, stalls until
 		// 21 s; waits 2 s; 23 s: try 3.
 		r.wantPosts(t, b64, 0, 11*time.Second, 23*time.Second)
 		r.wantRetries(t,
-			subRetry{11 * time.Second, ledger.SubmitAttempt{Try: 2, Cause: ledger.RetryTimeout, Waited: time.Second}},
-			subRetry{23 * time.Second, ledger.SubmitAttempt{Try: 3, Cause: ledger.RetryTimeout, Waited: 2 * time.Second}},
+			subRetry{11 * time.Second, ledgerapi.SubmitAttempt{Try: 2, Cause: ledgerapi.RetryTimeout, Waited: time.Second}},
+			subRetry{23 * time.Second, ledgerapi.SubmitAttempt{Try: 3, Cause: ledgerapi.RetryTimeout, Waited: 2 * time.Second}},
 		)
 		if got := r.elapsed(); got != 23*time.Second {
 			t.Errorf("Submit returned after %v, want 23s", got)
@@ -282,10 +292,10 @@ func TestSubmitRetriesBusy(t *testing.T) {
 		statuses []int
 		causes   []string
 	}{
-		{[]int{429, 503}, []string{ledger.RetryRateLimited, ledger.RetryServerError}},
-		{[]int{500, 502}, []string{ledger.RetryServerError, ledger.RetryServerError}},
-		{[]int{504, 408}, []string{ledger.RetryTimeout, ledger.RetryTimeout}},
-		{[]int{599, 429}, []string{ledger.RetryServerError, ledger.RetryRateLimited}},
+		{[]int{429, 503}, []string{ledgerapi.RetryRateLimited, ledgerapi.RetryServerError}},
+		{[]int{500, 502}, []string{ledgerapi.RetryServerError, ledgerapi.RetryServerError}},
+		{[]int{504, 408}, []string{ledgerapi.RetryTimeout, ledgerapi.RetryTimeout}},
+		{[]int{599, 429}, []string{ledgerapi.RetryServerError, ledgerapi.RetryRateLimited}},
 	} {
 		t.Run(fmt.Sprint(tc.statuses), func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
@@ -295,11 +305,11 @@ func TestSubmitRetriesBusy(t *testing.T) {
 				}
 				b64 := r.ready()
 				out := r.submit(t.Context(), b64)
-				wantOutcome(t, out, ledger.SubmitOutcome{State: ledger.SubmitSubmitted, Hash: hashOf(b64), Ledger: 2, Tries: 3})
+				wantOutcome(t, out, ledgerapi.SubmitOutcome{State: ledgerapi.SubmitSubmitted, Hash: hashOf(b64), Ledger: 2, Tries: 3})
 				r.wantPosts(t, b64, 0, time.Second, 3*time.Second)
 				r.wantRetries(t,
-					subRetry{time.Second, ledger.SubmitAttempt{Try: 2, Cause: tc.causes[0], Status: tc.statuses[0], Waited: time.Second}},
-					subRetry{3 * time.Second, ledger.SubmitAttempt{Try: 3, Cause: tc.causes[1], Status: tc.statuses[1], Waited: 2 * time.Second}},
+					subRetry{time.Second, ledgerapi.SubmitAttempt{Try: 2, Cause: tc.causes[0], Status: tc.statuses[0], Waited: time.Second}},
+					subRetry{3 * time.Second, ledgerapi.SubmitAttempt{Try: 3, Cause: tc.causes[1], Status: tc.statuses[1], Waited: 2 * time.Second}},
 				)
 			})
 		})
@@ -307,7 +317,7 @@ func TestSubmitRetriesBusy(t *testing.T) {
 }
 
 // TestSubmitBackoffCap: the wait doubles from 1 s up to 30 s and stays
-// there; WithBackoff changes both ends.
+// there; Options.SubmitBackoff and SubmitBackoffCap change both ends.
 func TestSubmitBackoffCap(t *testing.T) {
 	t.Run("default", func(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
@@ -315,25 +325,25 @@ func TestSubmitBackoffCap(t *testing.T) {
 			r.h.FailSubmissions(7, http.StatusServiceUnavailable)
 			b64 := r.ready()
 			out := r.submit(t.Context(), b64)
-			wantOutcome(t, out, ledger.SubmitOutcome{State: ledger.SubmitSubmitted, Hash: hashOf(b64), Ledger: 2, Tries: 8})
+			wantOutcome(t, out, ledgerapi.SubmitOutcome{State: ledgerapi.SubmitSubmitted, Hash: hashOf(b64), Ledger: 2, Tries: 8})
 			// Waits 1, 2, 4, 8, 16, 30, 30.
 			r.wantPosts(t, b64, 0, 1*time.Second, 3*time.Second, 7*time.Second, 15*time.Second,
 				31*time.Second, 61*time.Second, 91*time.Second)
 		})
 	})
-	t.Run("WithBackoff", func(t *testing.T) {
+	t.Run("Options", func(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
 			r := newSubRig(t)
-			r.s = r.s.WithBackoff(100*time.Millisecond, 250*time.Millisecond)
+			r.s = r.wire.client(100*time.Millisecond, 250*time.Millisecond)
 			r.h.FailSubmissions(3, http.StatusInternalServerError)
 			b64 := r.ready()
 			out := r.submit(t.Context(), b64)
-			wantOutcome(t, out, ledger.SubmitOutcome{State: ledger.SubmitSubmitted, Hash: hashOf(b64), Ledger: 2, Tries: 4})
+			wantOutcome(t, out, ledgerapi.SubmitOutcome{State: ledgerapi.SubmitSubmitted, Hash: hashOf(b64), Ledger: 2, Tries: 4})
 			r.wantPosts(t, b64, 0, 100*time.Millisecond, 300*time.Millisecond, 550*time.Millisecond)
 		})
 	})
 	t.Run("Backoff", func(t *testing.T) {
-		var s ledger.Submitter
+		s := ledgerapi.New(ledgerapi.Options{})
 		var got []time.Duration
 		for retry := 1; retry <= 8; retry++ {
 			got = append(got, s.Backoff(retry))
@@ -348,10 +358,13 @@ func TestSubmitBackoffCap(t *testing.T) {
 		if d := s.Backoff(10_000); d != 30*time.Second {
 			t.Errorf("Backoff(10000) = %v, want the cap", d)
 		}
-		if d := s.WithBackoff(time.Minute, time.Second).Backoff(3); d != time.Minute {
+		with := func(initial, limit time.Duration) *ledgerapi.Client {
+			return ledgerapi.New(ledgerapi.Options{SubmitBackoff: initial, SubmitBackoffCap: limit})
+		}
+		if d := with(time.Minute, time.Second).Backoff(3); d != time.Minute {
 			t.Errorf("a cap below the first wait: Backoff(3) = %v, want 1m", d)
 		}
-		if d := s.WithBackoff(time.Hour, 1<<62).Backoff(64); d != 1<<62 {
+		if d := with(time.Hour, 1<<62).Backoff(64); d != 1<<62 {
 			t.Errorf("a huge cap: Backoff(64) = %v, want the cap", d)
 		}
 	})
@@ -394,13 +407,13 @@ func TestSubmitRetryAfter(t *testing.T) {
 				}
 				b64 := r.ready()
 				out := r.submit(t.Context(), b64)
-				wantOutcome(t, out, ledger.SubmitOutcome{State: ledger.SubmitSubmitted, Hash: hashOf(b64), Ledger: 2, Tries: 2})
+				wantOutcome(t, out, ledgerapi.SubmitOutcome{State: ledgerapi.SubmitSubmitted, Hash: hashOf(b64), Ledger: 2, Tries: 2})
 				r.wantPosts(t, b64, 0, tc.wait)
-				cause := ledger.RetryServerError
+				cause := ledgerapi.RetryServerError
 				if tc.status == http.StatusTooManyRequests {
-					cause = ledger.RetryRateLimited
+					cause = ledgerapi.RetryRateLimited
 				}
-				r.wantRetries(t, subRetry{tc.wait, ledger.SubmitAttempt{Try: 2, Cause: cause, Status: tc.status, Waited: tc.wait}})
+				r.wantRetries(t, subRetry{tc.wait, ledgerapi.SubmitAttempt{Try: 2, Cause: cause, Status: tc.status, Waited: tc.wait}})
 			})
 		})
 	}
@@ -450,7 +463,7 @@ func TestSubmitRefusals(t *testing.T) {
 				r := newSubRig(t)
 				b64 := tc.envelope(r)
 				out := r.submit(t.Context(), b64)
-				wantOutcome(t, out, ledger.SubmitOutcome{State: ledger.SubmitFailed, Hash: hashOf(b64), Code: tc.code, OpCodes: tc.ops, Tries: 1})
+				wantOutcome(t, out, ledgerapi.SubmitOutcome{State: ledgerapi.SubmitFailed, Hash: hashOf(b64), Code: tc.code, OpCodes: tc.ops, Tries: 1})
 				r.wantPosts(t, b64, 0)
 				r.wantRetries(t)
 				if r.elapsed() != 0 {
@@ -484,13 +497,13 @@ func TestSubmitOtherRefusals(t *testing.T) {
 			script: answer(404, "text/html", "<html>"+secret+"</html>")},
 		{name: "hostile problem type", code: "http_400",
 			script: answer(400, "application/problem+json", `{"type":"https://x/`+secret+`<script>","status":400,"detail":"`+secret+`"}`)},
-		{name: "hostile transaction code", code: ledger.SubmitCodeRefused,
+		{name: "hostile transaction code", code: ledgerapi.SubmitCodeRefused,
 			script: answer(400, "application/problem+json", `{"type":"transaction_failed","status":400,"detail":"`+secret+`",`+
 				`"extras":{"result_codes":{"transaction":"TX `+secret+`","operations":["op_success"]}}}`)},
 		{name: "hostile operation codes", code: ledger.TxFailed, ops: []string{"op_unknown", "op_success"},
 			script: answer(400, "application/problem+json", `{"type":"transaction_failed","status":400,"detail":"`+secret+`",`+
 				`"extras":{"result_codes":{"transaction":"tx_failed","operations":["`+secret+`","op_success"]}}}`)},
-		{name: "transaction_failed without codes", code: ledger.SubmitCodeRefused,
+		{name: "transaction_failed without codes", code: ledgerapi.SubmitCodeRefused,
 			script: answer(400, "application/problem+json", `{"type":"https://stellar.org/horizon-errors/transaction_failed","status":400}`)},
 		{name: "tx_failed from upstream", code: ledger.TxFailed, ops: []string{"op_success", "op_underfunded"},
 			script: answer(400, "application/problem+json", `{"type":"https://stellar.org/horizon-errors/transaction_failed","status":400,`+
@@ -512,7 +525,7 @@ func TestSubmitOtherRefusals(t *testing.T) {
 					r.wire.then(tc.script)
 				}
 				out := r.submit(t.Context(), b64)
-				wantOutcome(t, out, ledger.SubmitOutcome{State: ledger.SubmitFailed, Hash: hashOf(b64), Code: tc.code, OpCodes: tc.ops, Tries: 1})
+				wantOutcome(t, out, ledgerapi.SubmitOutcome{State: ledgerapi.SubmitFailed, Hash: hashOf(b64), Code: tc.code, OpCodes: tc.ops, Tries: 1})
 				if strings.Contains(out.Reason, secret) || strings.Contains(out.Reason, "<") {
 					t.Errorf("reason %q carries the upstream's text", out.Reason)
 				}
@@ -524,32 +537,32 @@ func TestSubmitOtherRefusals(t *testing.T) {
 }
 
 // TestSubmitNothingSent: an envelope that does not decode, a network with
-// no usable account API, and the zero Submitter fail before any POST.
+// no usable account API, and a client with no backend fail before any
+// POST.
 func TestSubmitNothingSent(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		r := newSubRig(t)
 		b64 := r.ready()
 		out := r.submit(t.Context(), "not an envelope")
-		wantOutcome(t, out, ledger.SubmitOutcome{State: ledger.SubmitFailed, Code: ledger.SubmitCodeMalformed})
+		wantOutcome(t, out, ledgerapi.SubmitOutcome{State: ledgerapi.SubmitFailed, Code: ledgerapi.SubmitCodeMalformed})
 
 		out = r.s.Submit(t.Context(), ledger.Mainnet, b64, r.observe)
-		want := ledger.SubmitOutcome{State: ledger.SubmitFailed, Code: ledger.SubmitCodeUnconfigured}
+		want := ledgerapi.SubmitOutcome{State: ledgerapi.SubmitFailed, Code: ledgerapi.SubmitCodeUnconfigured}
 		want.Hash = fmt.Sprintf("%x", ledgertest.Hash(b64, ledger.Mainnet.Passphrase()))
 		wantOutcome(t, out, want)
 
 		out = r.s.Submit(t.Context(), ledger.Network("devnet"), b64, r.observe)
-		wantOutcome(t, out, ledger.SubmitOutcome{State: ledger.SubmitFailed, Code: ledger.SubmitCodeUnconfigured})
+		wantOutcome(t, out, ledgerapi.SubmitOutcome{State: ledgerapi.SubmitFailed, Code: ledgerapi.SubmitCodeUnconfigured})
 
-		bad := ledger.NewAccountClient(map[ledger.Network]string{ledger.Testnet: "ftp://horizon.invalid"}, subTimeout).
-			WithTransport(r.wire).Submitter()
+		bad := ledgerapi.New(ledgerapi.Options{
+			Backends: horizon.Backends(map[ledger.Network]string{ledger.Testnet: "ftp://horizon.invalid"}, r.wire),
+			Timeout:  subTimeout,
+		})
 		out = bad.Submit(t.Context(), ledger.Testnet, b64, r.observe)
-		wantOutcome(t, out, ledger.SubmitOutcome{State: ledger.SubmitFailed, Hash: hashOf(b64), Code: ledger.SubmitCodeUnconfigured})
+		wantOutcome(t, out, ledgerapi.SubmitOutcome{State: ledgerapi.SubmitFailed, Hash: hashOf(b64), Code: ledgerapi.SubmitCodeUnconfigured})
 
-		out = ledger.Submitter{}.Submit(t.Context(), ledger.Testnet, b64, nil)
-		wantOutcome(t, out, ledger.SubmitOutcome{State: ledger.SubmitFailed, Hash: hashOf(b64), Code: ledger.SubmitCodeUnconfigured})
-
-		out = (*ledger.AccountClient)(nil).Submitter().Submit(t.Context(), ledger.Testnet, b64, nil)
-		wantOutcome(t, out, ledger.SubmitOutcome{State: ledger.SubmitFailed, Hash: hashOf(b64), Code: ledger.SubmitCodeUnconfigured})
+		out = ledgerapi.New(ledgerapi.Options{}).Submit(t.Context(), ledger.Testnet, b64, nil)
+		wantOutcome(t, out, ledgerapi.SubmitOutcome{State: ledgerapi.SubmitFailed, Hash: hashOf(b64), Code: ledgerapi.SubmitCodeUnconfigured})
 
 		r.wantPosts(t, "")
 		r.wantRetries(t)
@@ -569,14 +582,14 @@ func TestSubmitAbandoned(t *testing.T) {
 			b64 := r.ready()
 			out := r.submit(ctx, b64)
 			// Tries at 0, 1 s and 3 s; the next would be at 7 s.
-			wantOutcome(t, out, ledger.SubmitOutcome{State: ledger.SubmitAbandoned, Hash: hashOf(b64), Tries: 3, Err: context.DeadlineExceeded})
+			wantOutcome(t, out, ledgerapi.SubmitOutcome{State: ledgerapi.SubmitAbandoned, Hash: hashOf(b64), Tries: 3, Err: context.DeadlineExceeded})
 			if r.elapsed() != 5*time.Second {
 				t.Errorf("Submit returned after %v, want at the deadline, 5s", r.elapsed())
 			}
 			r.wantPosts(t, b64, 0, time.Second, 3*time.Second)
 			r.wantRetries(t,
-				subRetry{time.Second, ledger.SubmitAttempt{Try: 2, Cause: ledger.RetryServerError, Status: 503, Waited: time.Second}},
-				subRetry{3 * time.Second, ledger.SubmitAttempt{Try: 3, Cause: ledger.RetryServerError, Status: 503, Waited: 2 * time.Second}},
+				subRetry{time.Second, ledgerapi.SubmitAttempt{Try: 2, Cause: ledgerapi.RetryServerError, Status: 503, Waited: time.Second}},
+				subRetry{3 * time.Second, ledgerapi.SubmitAttempt{Try: 3, Cause: ledgerapi.RetryServerError, Status: 503, Waited: 2 * time.Second}},
 			)
 			if !strings.Contains(out.Reason, "503") {
 				t.Errorf("reason %q does not name the last answer", out.Reason)
@@ -591,7 +604,7 @@ func TestSubmitAbandoned(t *testing.T) {
 			defer cancel()
 			b64 := r.ready()
 			out := r.submit(ctx, b64)
-			wantOutcome(t, out, ledger.SubmitOutcome{State: ledger.SubmitAbandoned, Hash: hashOf(b64), Tries: 1, Err: context.DeadlineExceeded})
+			wantOutcome(t, out, ledgerapi.SubmitOutcome{State: ledgerapi.SubmitAbandoned, Hash: hashOf(b64), Tries: 1, Err: context.DeadlineExceeded})
 			if r.elapsed() != 4*time.Second {
 				t.Errorf("Submit returned after %v, want at the deadline, 4s", r.elapsed())
 			}
@@ -609,7 +622,7 @@ func TestSubmitAbandoned(t *testing.T) {
 			cancel()
 			b64 := r.ready()
 			out := r.submit(ctx, b64)
-			wantOutcome(t, out, ledger.SubmitOutcome{State: ledger.SubmitAbandoned, Hash: hashOf(b64), Err: context.Canceled})
+			wantOutcome(t, out, ledgerapi.SubmitOutcome{State: ledgerapi.SubmitAbandoned, Hash: hashOf(b64), Err: context.Canceled})
 			r.wantPosts(t, "")
 		})
 	})
@@ -619,12 +632,12 @@ func TestSubmitAbandoned(t *testing.T) {
 			r.h.FailSubmissions(1, http.StatusTooManyRequests)
 			ctx, cancel := context.WithCancel(t.Context())
 			b64 := r.ready()
-			done := make(chan ledger.SubmitOutcome)
+			done := make(chan ledgerapi.SubmitOutcome)
 			go func() { done <- r.submit(ctx, b64) }()
 			synctest.Wait() // the first try answered, the backoff under way
 			cancel()
 			out := <-done
-			wantOutcome(t, out, ledger.SubmitOutcome{State: ledger.SubmitAbandoned, Hash: hashOf(b64), Tries: 1, Err: context.Canceled})
+			wantOutcome(t, out, ledgerapi.SubmitOutcome{State: ledgerapi.SubmitAbandoned, Hash: hashOf(b64), Tries: 1, Err: context.Canceled})
 			if r.elapsed() != 0 {
 				t.Errorf("Submit returned after %v, want at once", r.elapsed())
 			}
@@ -642,9 +655,9 @@ func TestSubmitDroppedAnswer(t *testing.T) {
 		r.h.DropAnswers(1)
 		b64 := r.ready()
 		out := r.submit(t.Context(), b64)
-		wantOutcome(t, out, ledger.SubmitOutcome{State: ledger.SubmitSubmitted, Hash: hashOf(b64), Ledger: 2, Tries: 2})
+		wantOutcome(t, out, ledgerapi.SubmitOutcome{State: ledgerapi.SubmitSubmitted, Hash: hashOf(b64), Ledger: 2, Tries: 2})
 		r.wantPosts(t, b64, 0, 11*time.Second)
-		r.wantRetries(t, subRetry{11 * time.Second, ledger.SubmitAttempt{Try: 2, Cause: ledger.RetryTimeout, Waited: time.Second}})
+		r.wantRetries(t, subRetry{11 * time.Second, ledgerapi.SubmitAttempt{Try: 2, Cause: ledgerapi.RetryTimeout, Waited: time.Second}})
 		if r.h.Submissions() != 2 || r.h.Applied() != 1 {
 			t.Errorf("the double saw %d submissions and applied %d, want 2 and 1", r.h.Submissions(), r.h.Applied())
 		}
@@ -665,18 +678,18 @@ func TestSubmitNoAnswer(t *testing.T) {
 		cause  string
 		status int
 	}{
-		{"transport error", func(*subRig) subAnswer { return transportError }, ledger.RetryUnreachable, 0},
-		{"not json", func(*subRig) subAnswer { return answer(200, "application/hal+json", "<html>ok</html>") }, ledger.RetryBadAnswer, 200},
+		{"transport error", func(*subRig) subAnswer { return transportError }, ledgerapi.RetryUnreachable, 0},
+		{"not json", func(*subRig) subAnswer { return answer(200, "application/hal+json", "<html>ok</html>") }, ledgerapi.RetryBadAnswer, 200},
 		{"another transaction", func(r *subRig) subAnswer {
 			return answer(200, "application/hal+json", `{"hash":"`+other(r)+`","ledger":7,"successful":true}`)
-		}, ledger.RetryBadAnswer, 200},
+		}, ledgerapi.RetryBadAnswer, 200},
 		{"no ledger", func(r *subRig) subAnswer {
 			return answer(200, "application/hal+json", `{"hash":"`+hashOf(r.ready())+`","successful":true}`)
-		}, ledger.RetryBadAnswer, 200},
+		}, ledgerapi.RetryBadAnswer, 200},
 		{"too large", func(*subRig) subAnswer {
 			return answer(200, "application/hal+json", `{"hash":"`+strings.Repeat("a", 5<<20)+`"}`)
-		}, ledger.RetryBadAnswer, 200},
-		{"5xx not json", func(*subRig) subAnswer { return answer(502, "text/html", "<html>bad gateway</html>") }, ledger.RetryServerError, 502},
+		}, ledgerapi.RetryBadAnswer, 200},
+		{"5xx not json", func(*subRig) subAnswer { return answer(502, "text/html", "<html>bad gateway</html>") }, ledgerapi.RetryServerError, 502},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
@@ -684,9 +697,9 @@ func TestSubmitNoAnswer(t *testing.T) {
 				r.wire.then(tc.script(r))
 				b64 := r.ready()
 				out := r.submit(t.Context(), b64)
-				wantOutcome(t, out, ledger.SubmitOutcome{State: ledger.SubmitSubmitted, Hash: hashOf(b64), Ledger: 2, Tries: 2})
+				wantOutcome(t, out, ledgerapi.SubmitOutcome{State: ledgerapi.SubmitSubmitted, Hash: hashOf(b64), Ledger: 2, Tries: 2})
 				r.wantPosts(t, b64, 0, time.Second)
-				r.wantRetries(t, subRetry{time.Second, ledger.SubmitAttempt{Try: 2, Cause: tc.cause, Status: tc.status, Waited: time.Second}})
+				r.wantRetries(t, subRetry{time.Second, ledgerapi.SubmitAttempt{Try: 2, Cause: tc.cause, Status: tc.status, Waited: time.Second}})
 			})
 		})
 	}
@@ -700,7 +713,7 @@ func TestSubmitRecordedFailure(t *testing.T) {
 		b64 := r.ready()
 		r.wire.then(answer(200, "application/hal+json", `{"hash":"`+hashOf(b64)+`","ledger":9,"successful":false}`))
 		out := r.submit(t.Context(), b64)
-		wantOutcome(t, out, ledger.SubmitOutcome{State: ledger.SubmitFailed, Hash: hashOf(b64), Code: ledger.TxFailed, Tries: 1})
+		wantOutcome(t, out, ledgerapi.SubmitOutcome{State: ledgerapi.SubmitFailed, Hash: hashOf(b64), Code: ledger.TxFailed, Tries: 1})
 		r.wantPosts(t, b64, 0)
 	})
 }
@@ -719,7 +732,7 @@ func TestSubmitConcurrent(t *testing.T) {
 		}
 		// Every first try meets a 503 (all are sent at 0, before any retry).
 		r.h.FailSubmissions(n, http.StatusServiceUnavailable)
-		outs := make([]ledger.SubmitOutcome, n)
+		outs := make([]ledgerapi.SubmitOutcome, n)
 		var wg sync.WaitGroup
 		for i, b64 := range envelopes {
 			wg.Go(func() { outs[i] = r.submit(t.Context(), b64) })
@@ -727,7 +740,7 @@ func TestSubmitConcurrent(t *testing.T) {
 		wg.Wait()
 		ledgers := map[int]bool{}
 		for i, out := range outs {
-			if out.State != ledger.SubmitSubmitted || out.Hash != hashOf(envelopes[i]) || out.Tries != 2 || ledgers[out.Ledger] {
+			if out.State != ledgerapi.SubmitSubmitted || out.Hash != hashOf(envelopes[i]) || out.Tries != 2 || ledgers[out.Ledger] {
 				t.Errorf("submission %d: %+v", i, out)
 			}
 			ledgers[out.Ledger] = true
