@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/closerelay/closerelay/client"
+	"github.com/closerelay/closerelay/wire"
 	"github.com/stellar/go-stellar-sdk/keypair"
 	"golang.org/x/term"
 )
@@ -249,22 +250,26 @@ func (c *cli) fail(cmd string, jsonOut bool, err error) int {
 	var apiErr *client.Error
 	var ue *usageError
 	var re *refusedError
-	out := map[string]any{"ok": false}
+	// The relay's error body, with the HTTP status and wait when the relay
+	// answered; the command's own failures take codes of their own.
+	var out struct {
+		wire.Error
+		Status            int `json:"status,omitempty"`
+		RetryAfterSeconds int `json:"retryAfterSeconds,omitempty"`
+	}
 	switch {
 	case errors.As(err, &apiErr):
 		code = exitRefused
-		out["status"], out["code"], out["reason"] = apiErr.Status, apiErr.Code, apiErr.Reason
-		if apiErr.RetryAfter > 0 {
-			out["retryAfterSeconds"] = int(apiErr.RetryAfter / time.Second)
-		}
+		out.Status, out.Code, out.Reason = apiErr.Status, apiErr.Code, apiErr.Reason
+		out.RetryAfterSeconds = int(apiErr.RetryAfter / time.Second)
 	case errors.As(err, &ue):
 		code = exitUsage
-		out["code"], out["reason"] = "USAGE", message(ue)
+		out.Code, out.Reason = "USAGE", message(ue)
 	case errors.As(err, &re):
 		code = exitRefused
-		out["code"], out["reason"] = "REFUSED", message(re)
+		out.Code, out.Reason = "REFUSED", message(re)
 	default:
-		out["code"], out["reason"] = "TRANSPORT", message(err)
+		out.Code, out.Reason = "TRANSPORT", message(err)
 	}
 	if jsonOut {
 		c.printJSON(out)

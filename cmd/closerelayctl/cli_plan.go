@@ -11,6 +11,7 @@ import (
 
 	"github.com/closerelay/closerelay/client"
 	"github.com/closerelay/closerelay/client/wallet"
+	"github.com/closerelay/closerelay/wire"
 	"github.com/stellar/go-stellar-sdk/txnbuild"
 )
 
@@ -351,11 +352,18 @@ func (c *cli) watch(args []string) int {
 func (c *cli) printSubmission(jsonOut bool, s client.State) {
 	sub := s.Submission
 	if jsonOut {
-		m := map[string]any{"id": s.ID, "event": "submit_failed", "code": sub.Code, "reason": sub.Reason}
+		// The relay's event data, named by the event it came in.
 		if sub.State == "submitted" {
-			m = map[string]any{"id": s.ID, "event": "submitted", "hash": sub.Hash, "ledger": sub.Ledger}
+			c.printJSON(struct {
+				Event string `json:"event"`
+				wire.Submitted
+			}{"submitted", wire.Submitted{ID: s.ID, Hash: sub.Hash, Ledger: int(sub.Ledger)}})
+			return
 		}
-		c.printJSON(m)
+		c.printJSON(struct {
+			Event string `json:"event"`
+			wire.SubmitFailed
+		}{"submit_failed", wire.SubmitFailed{ID: s.ID, Code: sub.Code, Reason: sub.Reason}})
 		return
 	}
 	if sub.State == "submitted" {
@@ -472,9 +480,9 @@ func (c *cli) ready(args []string) int {
 		return c.fail("ready", o.json, err)
 	}
 	if o.json {
-		c.printJSON(map[string]any{
-			"ok": true, "id": r.ID, "network": r.Network, "xdr": r.XDR, "signers": nonNilStrings(r.Signers),
-			"weight": r.Weight, "threshold": r.Threshold,
+		c.printJSON(wire.Ready{
+			OK: true, ID: r.ID, Network: r.Network, XDR: r.XDR, Signers: nonNilStrings(r.Signers),
+			Weight: r.Weight, Threshold: r.Threshold,
 		})
 		return exitOK
 	}

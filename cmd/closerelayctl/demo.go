@@ -16,6 +16,7 @@ import (
 	"github.com/closerelay/closerelay/client"
 	"github.com/closerelay/closerelay/client/wallet"
 	"github.com/closerelay/closerelay/ledger/ledgertest"
+	"github.com/closerelay/closerelay/wire"
 	"github.com/stellar/go-stellar-sdk/keypair"
 	"github.com/stellar/go-stellar-sdk/strkey"
 	"github.com/stellar/go-stellar-sdk/txnbuild"
@@ -54,7 +55,7 @@ func (c *cli) demo(args []string) int {
 	err := runDemo(context.Background(), narration, opts)
 	switch {
 	case *jsonOut && err != nil:
-		c.printJSON(map[string]any{"ok": false, "code": "FAILED", "reason": message(err)})
+		c.printJSON(wire.Error{OK: false, Code: "FAILED", Reason: message(err)})
 	case *jsonOut:
 		c.printJSON(map[string]any{"ok": true})
 	case err != nil:
