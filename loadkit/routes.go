@@ -25,7 +25,7 @@ import (
 	"github.com/stellar/go-stellar-sdk/txnbuild"
 )
 
-// The routes of the mixed load (`closerelayctl load routes`).
+// The routes of the mixed load (`closerelaylab load routes`).
 const (
 	RoutePublish = "publish" // POST /api/plan
 	RouteGet     = "get"     // GET /api/plan/{id}

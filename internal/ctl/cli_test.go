@@ -1,4 +1,4 @@
-package main
+package ctl
 
 import (
 	"bufio"
@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/closerelay/closerelay/client/wallet"
+	"github.com/closerelay/closerelay/internal/localrelay"
 	"github.com/closerelay/closerelay/internal/syncbuf"
 	"github.com/closerelay/closerelay/ledger/ledgertest"
 	"github.com/stellar/go-stellar-sdk/keypair"
@@ -24,7 +25,7 @@ func TestCLIHelpEverywhere(t *testing.T) {
 	} {
 		r := runCLI(t, nil, "", args...)
 		name := strings.Join(args[:len(args)-1], " ")
-		if r.code != exitOK || !strings.HasPrefix(r.stdout, "Usage: closerelayctl "+name) || r.stderr != "" {
+		if r.code != exitOK || !strings.HasPrefix(r.stdout, "Usage: "+program(args)+" "+name) || r.stderr != "" {
 			t.Errorf("%v: code %d stdout %q stderr %q", args, r.code, r.stdout, r.stderr)
 		}
 	}
@@ -227,7 +228,7 @@ func TestCLIMediatorCommands(t *testing.T) {
 
 func TestDemo(t *testing.T) {
 	var out syncbuf.Buffer
-	if err := runDemo(context.Background(), &out, demoOptions{timeout: 60 * time.Second}); err != nil {
+	if err := runDemo(context.Background(), &out, demoOptions{timeout: 60 * time.Second, relay: localrelay.Start}); err != nil {
 		t.Fatalf("demo: %v\n%s", err, out.String())
 	}
 	for _, want := range []string{"weight 1/3", "weight 2/3", "weight 3/3", "threshold met", "a co-signer's page for it: http://127.0.0.1:", "co-signed the forward", "verified: an ed25519 signature", "demo complete: OK"} {
@@ -238,8 +239,25 @@ func TestDemo(t *testing.T) {
 }
 
 func TestDemoFailsWhenOutOfTime(t *testing.T) {
-	err := runDemo(context.Background(), io.Discard, demoOptions{timeout: time.Millisecond})
+	err := runDemo(context.Background(), io.Discard, demoOptions{timeout: time.Millisecond, relay: localrelay.Start})
 	if err == nil {
 		t.Fatal("a demo with 1ms succeeded")
+	}
+}
+
+// TestClientHasNoLabCommands: closerelayctl starts no relay; asked for the
+// demo or a load tool, it names the program that has them.
+func TestClientHasNoLabCommands(t *testing.T) {
+	for _, args := range [][]string{{"demo"}, {"load", "local"}} {
+		var out, errOut syncbuf.Buffer
+		c := &cli{stdin: strings.NewReader(""), stdout: &out, stderr: &errOut, getenv: func(string) string { return "" }}
+		if code := c.run(args); code != exitUsage || out.String() != "" || !strings.Contains(errOut.String(), "closerelaylab "+args[0]) {
+			t.Errorf("closerelayctl %v: exit %d stdout %q stderr %q", args, code, out.String(), errOut.String())
+		}
+	}
+	var out, errOut syncbuf.Buffer
+	c := &cli{stdin: strings.NewReader(""), stdout: &out, stderr: &errOut, getenv: func(string) string { return "" }}
+	if code := c.runLab([]string{"build"}); code != exitUsage || !strings.HasPrefix(errOut.String(), `closerelaylab: unknown command "build"`) {
+		t.Errorf("closerelaylab build: exit %d stderr %q, want %d (a closerelayctl command)", code, errOut.String(), exitUsage)
 	}
 }

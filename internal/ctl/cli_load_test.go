@@ -1,4 +1,4 @@
-package main
+package ctl
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/closerelay/closerelay/client"
+	"github.com/closerelay/closerelay/internal/localrelay"
 	"github.com/closerelay/closerelay/internal/syncbuf"
 	"github.com/closerelay/closerelay/loadkit"
 	"github.com/stellar/go-stellar-sdk/keypair"
@@ -58,7 +59,7 @@ func TestLoadLocal(t *testing.T) {
 		done <- runLoadLocal(ctx, &log, localOptions{
 			listen: "127.0.0.1:0", ops: "127.0.0.1:0", plans: 2, spare: 1, signers: 3,
 			counts: loadkit.Counts{Fresh: 2, Strangers: 1, Expensive: 1}, out: out, cpuProfile: profile, memProfile: heapProfile,
-			ready: func(p *loadkit.Payload) { ready <- p },
+			ready: func(p *loadkit.Payload) { ready <- p }, relay: localrelay.Start,
 		})
 	}()
 	var p *loadkit.Payload
@@ -166,7 +167,7 @@ func TestLoadPrepare(t *testing.T) {
 
 func TestLoadUsage(t *testing.T) {
 	for _, args := range [][]string{{"load", "--help"}, {"load", "local", "--help"}, {"load", "prepare", "-h"}, {"load", "routes", "--help"}} {
-		if r := runCLI(t, nil, "", args...); r.code != exitOK || !strings.HasPrefix(r.stdout, "Usage: closerelayctl load") || r.stderr != "" {
+		if r := runCLI(t, nil, "", args...); r.code != exitOK || !strings.HasPrefix(r.stdout, "Usage: closerelaylab load") || r.stderr != "" {
 			t.Errorf("%v: code %d stdout %q stderr %q", args, r.code, r.stdout, r.stderr)
 		}
 	}

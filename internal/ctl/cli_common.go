@@ -1,4 +1,4 @@
-package main
+package ctl
 
 import (
 	"bufio"
@@ -53,6 +53,20 @@ type cli struct {
 	// and to the account API; nil is http.DefaultTransport. Tests record
 	// what is dialled with it.
 	transport http.RoundTripper
+	// prog is the program's name, as messages and help begin; empty is
+	// closerelayctl.
+	prog string
+	// startRelay starts the relay of demo and load local: closerelaylab's
+	// only, nil in closerelayctl.
+	startRelay StartRelay
+}
+
+// name is the program's name, as messages and help begin.
+func (c *cli) name() string {
+	if c.prog == "" {
+		return progCtl
+	}
+	return c.prog
 }
 
 // httpClient is an HTTP client on c's transport. timeout 0 means none
@@ -136,8 +150,8 @@ func newFlagSet(name, synopsis, about string) *flagSet {
 
 func (fs *flagSet) hide(name string) { fs.hidden[name] = true }
 
-func (fs *flagSet) help(w io.Writer) {
-	fmt.Fprintf(w, "Usage: closerelayctl %s\n\n%s\n", fs.synopsis, fs.about)
+func (fs *flagSet) help(w io.Writer, prog string) {
+	fmt.Fprintf(w, "Usage: %s %s\n\n%s\n", prog, fs.synopsis, fs.about)
 	var b strings.Builder
 	fs.VisitAll(func(f *flag.Flag) {
 		if !fs.hidden[f.Name] {
@@ -188,12 +202,12 @@ func (c *cli) parse(fs *flagSet, args []string, nPos int, posName string) (pos [
 	for {
 		err := fs.Parse(args)
 		if errors.Is(err, flag.ErrHelp) {
-			fs.help(c.stdout)
+			fs.help(c.stdout, c.name())
 			return nil, exitOK, true
 		}
 		if err != nil {
-			fmt.Fprintf(c.stderr, "closerelayctl %s: %s\n\n", fs.Name(), doubleDash(err.Error()))
-			fs.help(c.stderr)
+			fmt.Fprintf(c.stderr, "%s %s: %s\n\n", c.name(), fs.Name(), doubleDash(err.Error()))
+			fs.help(c.stderr, c.name())
 			return nil, exitUsage, true
 		}
 		rest := fs.Args()
@@ -208,17 +222,17 @@ func (c *cli) parse(fs *flagSet, args []string, nPos int, posName string) (pos [
 		args = rest[1:]
 	}
 	if flagGiven(fs, relayFlagAlias) {
-		fmt.Fprintf(c.stderr, "closerelayctl %s: --%s is deprecated; use --%s\n", fs.Name(), relayFlagAlias, relayFlag)
+		fmt.Fprintf(c.stderr, "%s %s: --%s is deprecated; use --%s\n", c.name(), fs.Name(), relayFlagAlias, relayFlag)
 	}
 	if nPos >= 0 && len(pos) != nPos {
 		if len(pos) < nPos {
-			fmt.Fprintf(c.stderr, "closerelayctl %s: missing %s\n\n", fs.Name(), posName)
+			fmt.Fprintf(c.stderr, "%s %s: missing %s\n\n", c.name(), fs.Name(), posName)
 		} else {
 			// The value is not echoed: a secret pasted as an argument
 			// should not be printed back to the terminal and its logs.
-			fmt.Fprintf(c.stderr, "closerelayctl %s: %d arguments given, %d expected\n\n", fs.Name(), len(pos), nPos)
+			fmt.Fprintf(c.stderr, "%s %s: %d arguments given, %d expected\n\n", c.name(), fs.Name(), len(pos), nPos)
 		}
-		fs.help(c.stderr)
+		fs.help(c.stderr, c.name())
 		return nil, exitUsage, true
 	}
 	return pos, exitOK, false
@@ -274,9 +288,9 @@ func (c *cli) fail(cmd string, jsonOut bool, err error) int {
 	if jsonOut {
 		c.printJSON(out)
 	} else {
-		fmt.Fprintf(c.stderr, "closerelayctl %s: %s\n", cmd, message(err))
+		fmt.Fprintf(c.stderr, "%s %s: %s\n", c.name(), cmd, message(err))
 		if code == exitUsage {
-			fmt.Fprintf(c.stderr, "(see closerelayctl %s --help)\n", cmd)
+			fmt.Fprintf(c.stderr, "(see %s %s --help)\n", c.name(), cmd)
 		}
 	}
 	return code

@@ -1,4 +1,4 @@
-package main
+package ctl
 
 import (
 	"bufio"
@@ -37,7 +37,7 @@ const (
 	defaultLoadSpare = 0
 )
 
-const loadUsage = `Usage: closerelayctl load COMMAND [flags]
+const loadUsage = `Usage: closerelaylab load COMMAND [flags]
 
 Prepare load runs against a relay and write the payload file that the k6
 script (loadkit/k6/sign.js) and the stream load (cmd/streamload) replay.
@@ -60,7 +60,7 @@ Each command takes --help and --json. See README.md, "Command line
 
 func (c *cli) load(args []string) int {
 	if len(args) == 0 {
-		fmt.Fprint(c.stderr, "closerelayctl load: missing command\n\n"+loadUsage)
+		fmt.Fprint(c.stderr, "closerelaylab load: missing command\n\n"+loadUsage)
 		return exitUsage
 	}
 	switch args[0] {
@@ -74,7 +74,7 @@ func (c *cli) load(args []string) int {
 		fmt.Fprint(c.stdout, loadUsage)
 		return exitOK
 	}
-	fmt.Fprintf(c.stderr, "closerelayctl load: unknown command %q\n\n%s", args[0], loadUsage)
+	fmt.Fprintf(c.stderr, "closerelaylab load: unknown command %q\n\n%s", args[0], loadUsage)
 	return exitUsage
 }
 
@@ -101,12 +101,13 @@ type localOptions struct {
 	spare       int // closes prepared but not published (Payload.Spare)
 	signers     int // per account, the master (the publisher) included
 	counts      loadkit.Counts
-	out         string    // payload path
-	keys        string    // keys file path; beside out when empty
-	json        bool      // print the ready report as JSON
-	logs        io.Writer // the relay's logs; discarded when nil
-	cpuProfile  string    // when set, a CPU profile from ready to stop is written here
-	memProfile  string    // when set, a heap profile taken at stop, before the relay drains, is written here
+	out         string     // payload path
+	keys        string     // keys file path; beside out when empty
+	json        bool       // print the ready report as JSON
+	logs        io.Writer  // the relay's logs; discarded when nil
+	cpuProfile  string     // when set, a CPU profile from ready to stop is written here
+	memProfile  string     // when set, a heap profile taken at stop, before the relay drains, is written here
+	relay       StartRelay // starts the relay
 	// ready, when set, is called once the payload is written.
 	ready func(*loadkit.Payload)
 }
@@ -129,7 +130,7 @@ func (c *cli) loadLocal(args []string) int {
 			"signer m SIGNER_n_m and SECRET_n_m (the master key is the last signer). The\n"+
 			"accounts exist only on this process's account-API double.\n\n"+
 			"To try the commands by hand, run it small: --plans 2 --signers 3.")
-	o := localOptions{}
+	o := localOptions{relay: c.startRelay}
 	fs.StringVar(&o.listen, "listen", "127.0.0.1:0", "API address (loopback only; port 0: a free port)")
 	fs.StringVar(&o.ops, "ops", "127.0.0.1:0", "ops address: /metrics, /readyz (loopback only; port 0: a free port)")
 	fs.IntVar(&o.plans, "plans", defaultLoadPlans, fmt.Sprintf("plans (accounts) to publish, 1 to %d with --spare", maxLoadPlans))
@@ -188,7 +189,7 @@ func runLoadLocal(ctx context.Context, out io.Writer, o localOptions) (err error
 	start := time.Now()
 
 	double := ledgertest.NewHandler()
-	stack, err := startLocalStack(double, map[string]string{
+	stack, err := startLocalStack(o.relay, double, map[string]string{
 		"LISTEN_ADDR":        o.listen,
 		"OPS_ADDR":           o.ops,
 		"HORIZON_TIMEOUT":    "10s",
@@ -314,7 +315,7 @@ func sourcePath(path string) string {
 // are secrets of accounts that exist only on this process's double.
 func writeKeys(path string, stack *localStack, network ledger.Network, accts []ledgertest.Account, plans []loadkit.Plan) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "# closerelayctl load local (pid %d): the relay, its account-API double, and the\n", os.Getpid())
+	fmt.Fprintf(&b, "# closerelaylab load local (pid %d): the relay, its account-API double, and the\n", os.Getpid())
 	b.WriteString("# accounts created on that double with their signers' secret seeds. The accounts\n")
 	b.WriteString("# exist only while that process runs. Keep this file private. From a shell:\n")
 	fmt.Fprintf(&b, "#   . %s\n", sourcePath(path))
@@ -584,7 +585,7 @@ func (c *cli) loadRoutes(args []string) int {
 			"does) and a MEDIATOR_SECRET, or the mix must leave mint and cosign out.\n\n"+
 			"Exit status 1 when a route of the mix sent nothing or more than one answer in\n"+
 			"1,000 of a route had another status than expected.")
-	payload := fs.String("payload", "load-payload.json", "payload file (closerelayctl load local --out)")
+	payload := fs.String("payload", "load-payload.json", "payload file (closerelaylab load local --out)")
 	o := loadkit.RoutesOptions{}
 	fs.IntVar(&o.Connections, "connections", 64, "concurrent clients, one request at a time each")
 	fs.DurationVar(&o.Duration, "duration", 15*time.Second, "how long to send")

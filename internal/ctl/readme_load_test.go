@@ -1,4 +1,4 @@
-package main
+package ctl
 
 import (
 	"context"
@@ -115,7 +115,7 @@ func startReadmeStack(t *testing.T, root string, args []string) *readmeStack {
 	c := &cli{stdin: strings.NewReader(""), stdout: out, stderr: &errOut, getenv: func(string) string { return "" },
 		signals: func(context.Context) (context.Context, context.CancelFunc) { return ctx, func() {} }}
 	done := make(chan int, 1)
-	go func() { done <- c.run(args) }()
+	go func() { done <- c.runCommand(args) }()
 	select {
 	case <-out.ready:
 	case code := <-done:
@@ -181,8 +181,8 @@ func TestReadmeLoadCommands(t *testing.T) {
 					t.Errorf("%q: the Makefile has no target %s", line, words[1])
 				}
 			case len(words) == 5 && words[0] == "go" && words[1] == "build" && words[2] == "-o":
-				if fi, err := os.Stat(filepath.Join(root, words[4])); err != nil || !fi.IsDir() || words[3] != "bin/closerelayctl" {
-					t.Errorf("%q: want bin/closerelayctl built from a package of this repository", line)
+				if fi, err := os.Stat(filepath.Join(root, words[4])); err != nil || !fi.IsDir() || words[3] != "bin/closerelaylab" {
+					t.Errorf("%q: want bin/closerelaylab built from a package of this repository", line)
 				}
 			case len(words) == 3 && words[0] == "go" && words[1] == "install":
 				mod, version, _ := strings.Cut(words[2], "@")
@@ -190,13 +190,13 @@ func TestReadmeLoadCommands(t *testing.T) {
 					t.Errorf("%q: not the k6 bench-load.sh installs", line)
 				}
 			case strings.HasPrefix(line, "export PATH="):
-			case len(words) > 2 && words[0] == "bin/closerelayctl" && words[1] == "load" && words[2] == "local":
+			case len(words) > 2 && words[0] == "bin/closerelaylab" && words[1] == "load" && words[2] == "local":
 				if stack != nil {
 					stack.stop()
 					stack.stop = nil
 				}
 				stack = startReadmeStack(t, root, words[1:])
-			case len(words) > 2 && words[0] == "bin/closerelayctl" && words[1] == "load" && words[2] == "routes":
+			case len(words) > 2 && words[0] == "bin/closerelaylab" && words[1] == "load" && words[2] == "routes":
 				if stack == nil {
 					t.Fatalf("%q before any load local", line)
 				}

@@ -1,4 +1,4 @@
-package main
+package ctl
 
 import (
 	"bufio"
@@ -70,7 +70,7 @@ func start(t *testing.T, tc *testCLI, args ...string) *started {
 	s := &started{t: t, lines: bufio.NewScanner(pr), stderr: &syncbuf.Buffer{}, code: make(chan int, 1)}
 	tc.stdout, tc.stderr = pw, s.stderr
 	go func() {
-		code := tc.run(args)
+		code := tc.runCommand(args)
 		pw.Close()
 		s.code <- code
 	}()
@@ -476,6 +476,14 @@ var commands = []struct {
 	{[]string{"load", "routes"}, false}, // its relay is the payload's
 }
 
+// program is the command line that has the command args.
+func program(args []string) string {
+	if args[0] == "demo" || args[0] == "load" {
+		return progLab
+	}
+	return progCtl
+}
+
 var (
 	flagLineRE  = regexp.MustCompile(`(?m)^  (-+)([a-z-]+)`)
 	singleDash  = regexp.MustCompile(`(^|[\s(\[,])-[a-z][a-z-]*`)
@@ -526,7 +534,7 @@ func TestFlagsConsistent(t *testing.T) {
 		if slices.Contains(flags, "relay") != cmd.relay {
 			t.Errorf("%v: --relay listed %v, but talks to a relay: %v", cmd.args, slices.Contains(flags, "relay"), cmd.relay)
 		}
-		if name := "closerelayctl " + strings.Join(cmd.args, " "); !strings.Contains(doc, name) {
+		if name := program(cmd.args) + " " + strings.Join(cmd.args, " "); !strings.Contains(doc, name) {
 			t.Errorf("the README's command-line section does not document %q", name)
 		}
 		for _, f := range flags {

@@ -1,4 +1,4 @@
-package main
+package ctl
 
 import (
 	"context"
@@ -23,10 +23,12 @@ import (
 	"github.com/stellar/go-stellar-sdk/xdr"
 )
 
-// demoOptions tune the demo; the zero value is what `closerelayctl demo` runs.
+// demoOptions tune the demo; with relay set, the rest's zero value is what
+// `closerelaylab demo` runs.
 type demoOptions struct {
 	timeout time.Duration // the whole demo fails after this; 60 s when zero
 	logs    io.Writer     // the relay's logs; discarded when nil
+	relay   StartRelay    // starts the relay
 }
 
 func (c *cli) demo(args []string) int {
@@ -36,7 +38,7 @@ func (c *cli) demo(args []string) int {
 			"threshold 3), the relay with rate limits on and a fresh MEDIATOR_SECRET, and\n"+
 			"the Go client: publish, watch, co-sign to 3/3, then a mediator flow. Exits 0\n"+
 			"on success, 1 on any failure. To run the commands yourself against such a\n"+
-			"stack, start `closerelayctl load local --plans 2 --signers 3` instead.")
+			"stack, start `closerelaylab load local --plans 2 --signers 3` instead.")
 	timeout := fs.Duration("timeout", 60*time.Second, "fail if the demo takes longer")
 	verbose := fs.Bool("verbose", false, "show the relay's logs on standard error")
 	jsonOut := new(bool)
@@ -44,7 +46,7 @@ func (c *cli) demo(args []string) int {
 	if _, code, done := c.parse(fs, args, 0, ""); done {
 		return code
 	}
-	opts := demoOptions{timeout: *timeout}
+	opts := demoOptions{timeout: *timeout, relay: c.startRelay}
 	if *verbose {
 		opts.logs = c.stderr
 	}
@@ -59,7 +61,7 @@ func (c *cli) demo(args []string) int {
 	case *jsonOut:
 		c.printJSON(map[string]any{"ok": true})
 	case err != nil:
-		fmt.Fprintf(c.stderr, "closerelayctl demo: FAILED: %s\n", message(err))
+		fmt.Fprintf(c.stderr, "%s demo: FAILED: %s\n", c.name(), message(err))
 	}
 	if err != nil {
 		return 1
@@ -102,7 +104,7 @@ func runDemo(parent context.Context, out io.Writer, opts demoOptions) (err error
 		}
 	}()
 	n := &narrator{w: out}
-	fmt.Fprintln(out, "closerelayctl demo: the relay, its account-API double and the client all run in this process, on 127.0.0.1; nothing reaches the network.")
+	fmt.Fprintln(out, "closerelaylab demo: the relay, its account-API double and the client all run in this process, on 127.0.0.1; nothing reaches the network.")
 
 	// The account API double, on a loopback listener of its own.
 	double := ledgertest.NewHandler()
@@ -115,7 +117,7 @@ func runDemo(parent context.Context, out io.Writer, opts demoOptions) (err error
 	}
 
 	// The relay, wired exactly as `closerelay serve` wires it.
-	stack, err := startLocalStack(double, map[string]string{
+	stack, err := startLocalStack(opts.relay, double, map[string]string{
 		"LISTEN_ADDR":      "127.0.0.1:0",
 		"OPS_ADDR":         "127.0.0.1:0",
 		"HORIZON_TIMEOUT":  "5s",
