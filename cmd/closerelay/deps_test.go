@@ -28,7 +28,7 @@ func TestServerLinksNoToolingOrTestCode(t *testing.T) {
 		"github.com/closerelay/closerelay/cmd/closerelayctl",
 		"github.com/closerelay/closerelay/cmd/closerelaylab",
 		"github.com/closerelay/closerelay/internal/ctl",
-		"github.com/closerelay/closerelay/internal/localrelay",
+		"github.com/closerelay/closerelay/internal/lab",
 		"github.com/closerelay/closerelay/internal/relaytest",
 		"github.com/closerelay/closerelay/internal/memlisten",
 		"github.com/closerelay/closerelay/internal/syncbuf",

@@ -9,9 +9,10 @@ import (
 
 // TestCommandLineLinksNoServer: closerelayctl is what people install to
 // talk to a relay, so it is a client and nothing more. The commands that
-// start a relay in process (demo, load) live in closerelaylab; a change
-// that pulls a server package back in (an import of the composition root
-// for a new command, say) fails here.
+// start a relay and a double in process (demo, load) live in closerelaylab
+// (internal/lab); a change that pulls a server package, the double or the
+// load kit back in (an import of the composition root for a new command,
+// say) fails here.
 func TestCommandLineLinksNoServer(t *testing.T) {
 	out, err := exec.Command("go", "list", "-deps", ".").CombinedOutput()
 	if err != nil {
@@ -26,10 +27,13 @@ func TestCommandLineLinksNoServer(t *testing.T) {
 		"github.com/closerelay/closerelay/httpapi",
 		"github.com/closerelay/closerelay/planstore",
 		"github.com/closerelay/closerelay/internal/server",
-		"github.com/closerelay/closerelay/internal/localrelay",
 		"github.com/closerelay/closerelay/web",
-		"github.com/closerelay/closerelay/mediator/mediatortest",
-		"github.com/nats-io/", // the cluster store's client and server
+		"github.com/closerelay/closerelay/mediator",
+		"github.com/closerelay/closerelay/internal/lab",      // closerelaylab's demo and load tools
+		"github.com/closerelay/closerelay/ledger/ledgertest", // the account-API double
+		"github.com/closerelay/closerelay/loadkit",
+		"filippo.io/edwards25519", // the load kit's signature forging
+		"github.com/nats-io/",     // the cluster store's client and server
 		"testing",
 	}
 	for _, d := range deps {

@@ -7,8 +7,7 @@ package main
 import (
 	"os"
 
-	"github.com/closerelay/closerelay/internal/ctl"
-	"github.com/closerelay/closerelay/internal/localrelay"
+	"github.com/closerelay/closerelay/internal/lab"
 )
 
-func main() { os.Exit(ctl.Lab(os.Args[1:], localrelay.Start)) }
+func main() { os.Exit(lab.Main(os.Args[1:])) }

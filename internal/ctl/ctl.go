@@ -1,44 +1,23 @@
-// Package ctl is closerelay's command lines: closerelayctl, the client
-// people install (build, publish, sign, watch, ready, submit, mediator),
-// and closerelaylab, the demo and the load tools, which start a relay in
-// process. Both run through one package so that their flags, output and
-// exit codes are the same; the relay itself is passed in (StartRelay) by
-// closerelaylab only, so closerelayctl links no server package.
+// Package ctl is closerelayctl, the command line people install: build,
+// publish, sign, watch, ready, submit and the mediator flows, all as a
+// client of a relay over HTTP. Its plumbing (CLI: flags, output, exit
+// codes) is exported for closerelaylab's demo and load tools (package lab),
+// which start a relay in process and so live apart: closerelayctl links no
+// server package, no account-API double and no load kit.
 package ctl
 
-import (
-	"fmt"
-	"log/slog"
-)
-
-// StartRelay starts a relay in this process with getenv as its
-// environment, logging to log. apiURL and opsURL are its listeners' base
-// URLs; stop drains it. closerelaylab passes internal/localrelay.Start, the
-// composition root of bin/closerelay; closerelayctl passes none.
-type StartRelay func(getenv func(string) string, log *slog.Logger) (apiURL, opsURL string, stop func() error, err error)
-
-// The programs' names, as their messages and help begin.
-const (
-	progCtl = "closerelayctl"
-	progLab = "closerelaylab"
-)
+import "fmt"
 
 // Main runs closerelayctl with args (without the program name) and returns
 // its exit code.
-func Main(args []string) int { return osCLI().run(args) }
+func Main(args []string) int { return OS("closerelayctl").Run(args) }
 
-// Lab runs closerelaylab with args, starting relays with start.
-func Lab(args []string, start StartRelay) int {
-	c := osCLI()
-	c.startRelay = start
-	return c.runLab(args)
-}
-
-// run dispatches to a closerelayctl subcommand in c's world.
-func (c *cli) run(args []string) int {
+// Run dispatches args to a closerelayctl subcommand in c's world and
+// returns its exit code.
+func (c *CLI) Run(args []string) int {
 	if len(args) == 0 {
-		fmt.Fprint(c.stderr, usage)
-		return exitUsage
+		fmt.Fprint(c.Stderr, usage)
+		return ExitUsage
 	}
 	switch args[0] {
 	case "build":
@@ -59,34 +38,14 @@ func (c *cli) run(args []string) int {
 		return c.mediator(args[1:])
 	case "demo", "load":
 		// They start a relay, which the installed client does not carry.
-		fmt.Fprintf(c.stderr, "closerelayctl: %s runs from %s (make demo; go run ./cmd/%s %s)\n", args[0], progLab, progLab, args[0])
-		return exitUsage
+		fmt.Fprintf(c.Stderr, "closerelayctl: %s runs from closerelaylab (make demo; go run ./cmd/closerelaylab %s)\n", args[0], args[0])
+		return ExitUsage
 	case "-h", "-help", "--help", "help":
-		fmt.Fprint(c.stdout, usage)
-		return exitOK
+		fmt.Fprint(c.Stdout, usage)
+		return ExitOK
 	}
-	fmt.Fprintf(c.stderr, "closerelayctl: unknown command %q\n\n%s", args[0], usage)
-	return exitUsage
-}
-
-// runLab dispatches to a closerelaylab subcommand in c's world.
-func (c *cli) runLab(args []string) int {
-	c.prog = progLab
-	if len(args) == 0 {
-		fmt.Fprint(c.stderr, labUsage)
-		return exitUsage
-	}
-	switch args[0] {
-	case "demo":
-		return c.demo(args[1:])
-	case "load":
-		return c.load(args[1:])
-	case "-h", "-help", "--help", "help":
-		fmt.Fprint(c.stdout, labUsage)
-		return exitOK
-	}
-	fmt.Fprintf(c.stderr, "%s: unknown command %q\n\n%s", progLab, args[0], labUsage)
-	return exitUsage
+	fmt.Fprintf(c.Stderr, "closerelayctl: unknown command %q\n\n%s", args[0], usage)
+	return ExitUsage
 }
 
 const usage = `closerelayctl: the command line of closerelay, a signing relay and mediator
@@ -117,19 +76,4 @@ closerelaylab demo and closerelaylab load (make demo).
 Exit codes: 0 ok, 1 refused (by the relay, the account API, or a local check
 such as an expired flow token), 2 usage or local input, 3 network or transport
 failure.
-`
-
-const labUsage = `closerelaylab: closerelay's demo and load tools. They start a relay and an
-account-API double in this process, on loopback only; closerelayctl is the
-command line that talks to a relay.
-
-Usage:
-  closerelaylab demo [flags]             the whole flow end to end on loopback
-  closerelaylab load COMMAND             local: a relay and account-API double to try the commands on;
-                                         prepare: a load run's payload against a relay;
-                                         routes: every route's throughput against a payload's relay
-  closerelaylab help                     this text
-
-Every command takes --help and --json. Exit codes as closerelayctl's: 0 ok,
-1 refused or failed, 2 usage or local input, 3 network or transport failure.
 `

@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/closerelay/closerelay/internal/localrelay"
 	"github.com/closerelay/closerelay/internal/server"
 	"github.com/closerelay/closerelay/internal/syncbuf"
 	"github.com/closerelay/closerelay/ledger/ledgertest"
@@ -56,25 +55,13 @@ type result struct {
 	stdout, stderr string
 }
 
-// runCLI runs one command line in process, as `closerelayctl args…` (or
-// `closerelaylab args…`) would.
+// runCLI runs one command line in process, as `closerelayctl args…` would.
 func runCLI(t *testing.T, env map[string]string, stdin string, args ...string) result {
 	t.Helper()
 	var out, errOut syncbuf.Buffer
-	c := &cli{stdin: strings.NewReader(stdin), stdout: &out, stderr: &errOut, getenv: func(k string) string { return env[k] }}
-	code := c.runCommand(args)
+	c := &CLI{Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errOut, Getenv: func(k string) string { return env[k] }}
+	code := c.Run(args)
 	return result{code, out.String(), errOut.String()}
-}
-
-// runCommand runs args as the program that has the command: closerelaylab
-// demo and load, with the relay bin/closerelay is, and closerelayctl the
-// others.
-func (c *cli) runCommand(args []string) int {
-	if len(args) > 0 && (args[0] == "demo" || args[0] == "load") {
-		c.startRelay = localrelay.Start
-		return c.runLab(args)
-	}
-	return c.run(args)
 }
 
 func (r result) json(t *testing.T) map[string]any {

@@ -1,4 +1,4 @@
-package ctl
+package lab
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/closerelay/closerelay/internal/ctl"
 	"github.com/closerelay/closerelay/internal/syncbuf"
 	"github.com/closerelay/closerelay/loadkit"
 )
@@ -112,10 +113,10 @@ func startReadmeStack(t *testing.T, root string, args []string) *readmeStack {
 	ctx, cancel := context.WithCancel(context.Background())
 	out := &readyWriter{ready: make(chan struct{})}
 	var errOut syncbuf.Buffer
-	c := &cli{stdin: strings.NewReader(""), stdout: out, stderr: &errOut, getenv: func(string) string { return "" },
-		signals: func(context.Context) (context.Context, context.CancelFunc) { return ctx, func() {} }}
+	c := &ctl.CLI{Stdin: strings.NewReader(""), Stdout: out, Stderr: &errOut, Getenv: func(string) string { return "" },
+		Signals: func(context.Context) (context.Context, context.CancelFunc) { return ctx, func() {} }}
 	done := make(chan int, 1)
-	go func() { done <- c.runCommand(args) }()
+	go func() { done <- (&tool{c}).run(args) }()
 	select {
 	case <-out.ready:
 	case code := <-done:
@@ -131,7 +132,7 @@ func startReadmeStack(t *testing.T, root string, args []string) *readmeStack {
 	s := &readmeStack{dir: dir}
 	s.stop = func() {
 		cancel()
-		if code := <-done; code != exitOK {
+		if code := <-done; code != ctl.ExitOK {
 			t.Errorf("load local: exit %d: %s", code, errOut.String())
 		}
 	}
@@ -203,7 +204,7 @@ func TestReadmeLoadCommands(t *testing.T) {
 				args := append(append([]string{}, words[1:]...), "--payload", filepath.Join(stack.dir, "load-payload.json"),
 					"--duration", "300ms", "--connections", "4", "--hold", "100ms")
 				r := runCLI(t, nil, "", args...)
-				if r.code != exitOK || !strings.Contains(r.stdout, "routes: passed") {
+				if r.code != ctl.ExitOK || !strings.Contains(r.stdout, "routes: passed") {
 					t.Errorf("%q: exit %d\n%s%s", line, r.code, r.stdout, r.stderr)
 				}
 			case len(words) > 2 && words[0] == "k6" && words[1] == "run":
