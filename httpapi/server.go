@@ -11,7 +11,6 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
-	"strings"
 	"sync"
 	"time"
 
@@ -383,26 +382,4 @@ func (s *Server) requestLog(next echo.HandlerFunc) echo.HandlerFunc {
 		line(c.Request().Context())
 		return nil
 	}
-}
-
-// normalizeID lowercases a path id; ok is false unless it is 64 hex characters.
-func normalizeID(id string) (string, bool) {
-	if len(id) != 64 {
-		return "", false
-	}
-	upper := false
-	for i := 0; i < len(id); i++ {
-		ch := id[i]
-		switch {
-		case ch >= '0' && ch <= '9', ch >= 'a' && ch <= 'f':
-		case ch >= 'A' && ch <= 'F':
-			upper = true
-		default:
-			return "", false
-		}
-	}
-	if !upper {
-		return id, true // the usual spelling: no second scan, no copy
-	}
-	return strings.ToLower(id), true
 }

@@ -20,11 +20,12 @@ import (
 	"time"
 
 	"github.com/closerelay/closerelay/client/wallet"
+	"github.com/closerelay/closerelay/wire"
 	"github.com/stellar/go-stellar-sdk/keypair"
 	"github.com/stellar/go-stellar-sdk/txnbuild"
 )
 
-// The routes of the mixed load (`closerelayctl load routes`).
+// The routes of the mixed load (`closerelaylab load routes`).
 const (
 	RoutePublish = "publish" // POST /api/plan
 	RouteGet     = "get"     // GET /api/plan/{id}
@@ -499,9 +500,7 @@ func (r *routesRun) publish(ctx context.Context, w *worker) (string, time.Durati
 			target = 0
 		}
 	}
-	var out struct {
-		ID string `json:"id"`
-	}
+	var out wire.Published
 	status, d, ok := r.send(ctx, RoutePublish, http.MethodPost, "/api/plan", map[string]string{"network": r.network, "xdr": r.plans[target].Close}, 200, &out)
 	if ok && out.ID != r.plans[target].ID {
 		r.example(RoutePublish, fmt.Sprintf("published as %s, want %s", out.ID, r.plans[target].ID))
@@ -631,17 +630,11 @@ func (r *routesRun) stream(ctx context.Context, plan int) (string, time.Duration
 	return status, d, true
 }
 
-// mintAnswer is the mediator's mint answer.
-type mintAnswer struct {
-	FlowToken         string `json:"flowToken"`
-	MediatorPublicKey string `json:"mediatorPublicKey"`
-}
-
 // mint asks for a flow to one of a few destinations with a text memo.
 func (r *routesRun) mint(ctx context.Context, w *worker) (string, time.Duration, bool, mint) {
 	m := mint{destination: r.destinations[w.rng.IntN(len(r.destinations))], memo: fmt.Sprintf("load-%d", r.memo.Add(1))}
 	q := url.Values{"destination": {m.destination}, "memo": {"text:" + m.memo}}
-	var a mintAnswer
+	var a wire.Flow
 	status, d, ok := r.send(ctx, RouteMint, http.MethodGet, "/api/mediator/sign?"+q.Encode(), nil, 200, &a)
 	if ok && (a.FlowToken == "" || a.MediatorPublicKey == "") {
 		r.example(RouteMint, "200 without flowToken or mediatorPublicKey")
@@ -673,9 +666,7 @@ func (r *routesRun) cosign(ctx context.Context, w *worker) (string, time.Duratio
 		r.example(RouteCosign, err.Error())
 		return "0-no-forward", 0, false
 	}
-	var out struct {
-		SignedXDR string `json:"signedXdr"`
-	}
+	var out wire.Cosigned
 	status, d, ok = r.send(ctx, RouteCosign, http.MethodPost, "/api/mediator/sign", map[string]string{"envelopeXdr": env, "flowToken": m.token, "network": r.network}, 200, &out)
 	if ok && out.SignedXDR == "" {
 		r.example(RouteCosign, "200 without signedXdr")

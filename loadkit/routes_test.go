@@ -22,7 +22,7 @@ import (
 const everyRoute = "publish:1,get:1,sign:1,status:1,events:1,mint:1,cosign:1"
 
 // relayPayload runs a relay (loopback, production shape but rate limits)
-// and prepares a payload as `closerelayctl load local` does: nPlans
+// and prepares a payload as `closerelaylab load local` does: nPlans
 // published plans and nSpare closes left to publish, 4 signers each.
 func relayPayload(t *testing.T, nPlans, nSpare int) (*relaytest.Relay, *loadkit.Payload) {
 	t.Helper()

@@ -31,6 +31,7 @@ import (
 	"time"
 
 	"github.com/closerelay/closerelay/ledger"
+	"github.com/closerelay/closerelay/wire"
 )
 
 // ErrNotFound is what Plans.Page returns for an unknown or expired plan.
@@ -219,12 +220,12 @@ func hasDotSegment(p string) bool {
 // TooManyRequests writes the 429 page with Retry-After in whole seconds (at
 // least 1), for the lead's limiter on the HTML routes.
 func TooManyRequests(w http.ResponseWriter, retryAfter time.Duration) {
-	secs := int((retryAfter + time.Second - 1) / time.Second)
+	secs := wire.RetryAfterSeconds(retryAfter)
 	SetHeaders(w.Header())
-	w.Header().Set("Retry-After", strconv.Itoa(max(secs, 1)))
+	w.Header().Set("Retry-After", strconv.Itoa(secs))
 	render(w, http.StatusTooManyRequests, messagePage, message{
 		Title: "Too many requests", Heading: "Too many requests",
-		Text: "This address asked for pages too often. Wait " + plural(max(secs, 1), "second") + ", then reload.",
+		Text: "This address asked for pages too often. Wait " + plural(secs, "second") + ", then reload.",
 	})
 }
 
@@ -269,10 +270,11 @@ func (h *Handler) landing(w http.ResponseWriter, _ *http.Request) {
 // open is the landing form's target: a valid id redirects to its page.
 func (h *Handler) open(w http.ResponseWriter, r *http.Request) {
 	raw := r.URL.Query().Get("id")
-	id := strings.TrimSpace(raw)
-	if !ValidID(id) {
+	typed := strings.TrimSpace(raw)
+	id, ok := wire.ParsePlanID(typed)
+	if !ok {
 		msg := "A plan id is 64 hexadecimal characters (0-9, a-f)."
-		if id == "" {
+		if typed == "" {
 			msg = "Enter a plan id: 64 hexadecimal characters."
 		}
 		if len(raw) > 200 {
@@ -281,30 +283,19 @@ func (h *Handler) open(w http.ResponseWriter, r *http.Request) {
 		render(w, http.StatusBadRequest, landingPage, landing{Value: strings.ToValidUTF8(raw, ""), Error: msg})
 		return
 	}
-	http.Redirect(w, r, PathPlan+strings.ToLower(id), http.StatusSeeOther)
+	http.Redirect(w, r, PathPlan+id, http.StatusSeeOther)
 }
 
-// ValidID reports whether id is 64 hex characters, in either case.
-func ValidID(id string) bool {
-	if len(id) != 64 {
-		return false
-	}
-	for i := 0; i < len(id); i++ {
-		c := id[i]
-		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
-			return false
-		}
-	}
-	return true
-}
+// ValidID reports whether id is a plan id, 64 hex characters in either
+// case; the API routes take the same ids (package wire).
+func ValidID(id string) bool { return wire.ValidPlanID(id) }
 
 func (h *Handler) plan(w http.ResponseWriter, r *http.Request) {
-	id := r.PathValue("id")
-	if !ValidID(id) {
+	id, ok := wire.ParsePlanID(r.PathValue("id"))
+	if !ok {
 		h.notFound(w, r)
 		return
 	}
-	id = strings.ToLower(id)
 	d, err := h.plans.Page(r.Context(), id)
 	switch {
 	case errors.Is(err, ErrNotFound):

@@ -4,7 +4,7 @@
 // with their bounds — and drains it in the order DESIGN.md gives.
 //
 // Everything that runs a relay goes through Start: the server binary, the
-// demo and the load tools of closerelayctl, and every test harness. Nothing
+// demo and the load tools of closerelaylab, and every test harness. Nothing
 // else wires one by hand, so a limit or a bound set here holds everywhere.
 package server
 

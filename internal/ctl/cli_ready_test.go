@@ -1,4 +1,4 @@
-package main
+package ctl
 
 import (
 	"encoding/json"
@@ -19,11 +19,11 @@ import (
 // plan id.
 func publishSigned(t *testing.T, rel *testRelay) string {
 	t.Helper()
-	env := map[string]string{envURL: rel.url, envNetwork: "testnet", envSecret: rel.acct.Keys[0].Seed(), envHorizon: rel.horizon.URL}
+	env := map[string]string{EnvURL: rel.url, EnvNetwork: "testnet", EnvSecret: rel.acct.Keys[0].Seed(), EnvHorizon: rel.horizon.URL}
 	r := runCLI(t, env, "", "build", "--account", rel.acct.Address, "--destination", cliDest, "--sign")
 	r = runCLI(t, env, r.stdout, "publish", "--json", "-")
 	id, _ := r.json(t)["id"].(string)
-	if r.code != exitOK || id == "" {
+	if r.code != ExitOK || id == "" {
 		t.Fatalf("publish: %d %q %q", r.code, r.stdout, r.stderr)
 	}
 	return id
@@ -37,21 +37,21 @@ func TestReadyCommand(t *testing.T) {
 	rel := startTestRelay(t)
 	a := rel.acct
 	id := publishSigned(t, rel)
-	env := map[string]string{envURL: rel.url}
+	env := map[string]string{EnvURL: rel.url}
 
 	r := runCLI(t, env, "", "ready", id)
-	if r.code != exitRefused || r.stdout != "" ||
+	if r.code != ExitRefused || r.stdout != "" ||
 		r.stderr != "closerelayctl ready: 409 Conflict NOT_READY: weight 1 of threshold 3: the plan is not ready\n" {
 		t.Fatalf("ready before the threshold: %d %q %q", r.code, r.stdout, r.stderr)
 	}
 	r = runCLI(t, env, "", "ready", "--json", id)
-	if m := r.json(t); r.code != exitRefused || m["ok"] != false || m["status"] != float64(409) || m["code"] != "NOT_READY" ||
+	if m := r.json(t); r.code != ExitRefused || m["ok"] != false || m["status"] != float64(409) || m["code"] != "NOT_READY" ||
 		m["reason"] != "weight 1 of threshold 3: the plan is not ready" {
 		t.Fatalf("ready --json before the threshold: %d %q", r.code, r.stdout)
 	}
 
 	for _, kp := range []*keypair.Full{a.Keys[1], a.Master} {
-		if r := runCLI(t, env, kp.Seed()+"\n", "sign", id); r.code != exitOK {
+		if r := runCLI(t, env, kp.Seed()+"\n", "sign", id); r.code != ExitOK {
 			t.Fatalf("sign: %d %q", r.code, r.stderr)
 		}
 	}
@@ -59,9 +59,9 @@ func TestReadyCommand(t *testing.T) {
 	want := []string{a.Keys[0].Address(), a.Keys[1].Address(), a.Master.Address()}
 	var short []string
 	for _, k := range want {
-		short = append(short, shortKey(k))
+		short = append(short, ShortKey(k))
 	}
-	if r.code != exitOK || strings.Count(r.stdout, "\n") != 1 ||
+	if r.code != ExitOK || strings.Count(r.stdout, "\n") != 1 ||
 		r.stderr != fmt.Sprintf("plan %s on testnet: weight 3/3 with 3 signature(s): %s\n", id, strings.Join(short, ", ")) {
 		t.Fatalf("ready: %d %q %q", r.code, r.stdout, r.stderr)
 	}
@@ -76,7 +76,7 @@ func TestReadyCommand(t *testing.T) {
 		Weight    int      `json:"weight"`
 		Threshold int      `json:"threshold"`
 	}
-	if err := json.Unmarshal([]byte(r.stdout), &m); err != nil || r.code != exitOK || !m.OK || m.ID != id || m.Network != "testnet" ||
+	if err := json.Unmarshal([]byte(r.stdout), &m); err != nil || r.code != ExitOK || !m.OK || m.ID != id || m.Network != "testnet" ||
 		m.XDR != x || !slices.Equal(m.Signers, want) || m.Weight != 3 || m.Threshold != 3 {
 		t.Fatalf("ready --json: %d %q (%v)", r.code, r.stdout, err)
 	}
@@ -90,16 +90,16 @@ func TestReadyCommand(t *testing.T) {
 	}
 
 	// Unknown plan: the relay's 404; no relay: a transport failure.
-	if r := runCLI(t, env, "", "ready", strings.Repeat("0", 64)); r.code != exitRefused || !strings.Contains(r.stderr, "NOT_FOUND") {
+	if r := runCLI(t, env, "", "ready", strings.Repeat("0", 64)); r.code != ExitRefused || !strings.Contains(r.stderr, "NOT_FOUND") {
 		t.Errorf("ready of an unknown plan: %d %q", r.code, r.stderr)
 	}
-	if r := runCLI(t, nil, "", "ready", "--relay", "http://127.0.0.1:1", "--json", id); r.code != exitTransport || r.json(t)["code"] != "TRANSPORT" {
+	if r := runCLI(t, nil, "", "ready", "--relay", "http://127.0.0.1:1", "--json", id); r.code != ExitTransport || r.json(t)["code"] != "TRANSPORT" {
 		t.Errorf("ready without a relay: %d %q", r.code, r.stdout)
 	}
-	if r := runCLI(t, nil, "", "ready"); r.code != exitUsage {
+	if r := runCLI(t, nil, "", "ready"); r.code != ExitUsage {
 		t.Errorf("ready without an id: %d", r.code)
 	}
-	if r := runCLI(t, nil, "", "ready", "--help"); r.code != exitOK || !strings.HasPrefix(r.stdout, "Usage: closerelayctl ready") {
+	if r := runCLI(t, nil, "", "ready", "--help"); r.code != ExitOK || !strings.HasPrefix(r.stdout, "Usage: closerelayctl ready") {
 		t.Errorf("ready --help: %d %q", r.code, r.stdout)
 	}
 }
@@ -133,36 +133,36 @@ func TestWatchOlderRelay(t *testing.T) {
 	rel := startTestRelay(t)
 	a := rel.acct
 	id := publishSigned(t, rel)
-	r := runCLI(t, map[string]string{envURL: rel.url}, "", "get", "--json", id)
+	r := runCLI(t, map[string]string{EnvURL: rel.url}, "", "get", "--json", id)
 	x, _ := r.json(t)["xdr"].(string)
 	old := olderRelay(t, id, "testnet", x, []string{a.Keys[0].Address()})
 
 	var dials dialLog
 	var out, errOut syncbuf.Buffer
-	tc := newTestCLI(map[string]string{envURL: old, envHorizon: rel.horizon.URL}, strings.NewReader(""), &out, &errOut)
-	tc.transport = dials.transport()
-	if code := tc.run([]string{"watch", "--until-complete", id}); code != exitRefused {
+	tc := newTestCLI(map[string]string{EnvURL: old, EnvHorizon: rel.horizon.URL}, strings.NewReader(""), &out, &errOut)
+	tc.Transport = dials.transport()
+	if code := tc.Run([]string{"watch", "--until-complete", id}); code != ExitRefused {
 		t.Fatalf("watch --until-complete of an older relay, expired at 1/3: %d %q %q", code, out.String(), errOut.String())
 	}
-	if lines := strings.Split(out.String(), "\n"); len(lines) != 3 || lines[0] != "v1 weight 1/3 signers: "+shortKey(a.Keys[0].Address()) || lines[1] != "plan expired" {
+	if lines := strings.Split(out.String(), "\n"); len(lines) != 3 || lines[0] != "v1 weight 1/3 signers: "+ShortKey(a.Keys[0].Address()) || lines[1] != "plan expired" {
 		t.Errorf("watch of an older relay with an account API: %q", out.String())
 	}
 	if got := dials.dialled(); !slices.Contains(got, hostOf(t, rel.horizon.URL)) {
 		t.Errorf("watch of an older relay dialled %v, not the account API", got)
 	}
 
-	r = runCLI(t, map[string]string{envURL: old}, "", "watch", "--json", id)
+	r = runCLI(t, map[string]string{EnvURL: old}, "", "watch", "--json", id)
 	var m map[string]any
-	if err := json.NewDecoder(strings.NewReader(r.stdout)).Decode(&m); err != nil || r.code != exitOK || m["weighed"] != false {
+	if err := json.NewDecoder(strings.NewReader(r.stdout)).Decode(&m); err != nil || r.code != ExitOK || m["weighed"] != false {
 		t.Errorf("watch --json of an older relay without an account API: %d %q", r.code, r.stdout)
 	}
-	r = runCLI(t, map[string]string{envURL: old}, "", "watch", id)
-	if r.code != exitOK || !strings.HasPrefix(r.stdout, "v1 1 signature(s) by "+shortKey(a.Keys[0].Address())+" (as the relay reports them; not weighed)\n") ||
+	r = runCLI(t, map[string]string{EnvURL: old}, "", "watch", id)
+	if r.code != ExitOK || !strings.HasPrefix(r.stdout, "v1 1 signature(s) by "+ShortKey(a.Keys[0].Address())+" (as the relay reports them; not weighed)\n") ||
 		!strings.Contains(r.stderr, "the relay reports no weight or threshold") {
 		t.Errorf("watch of an older relay without an account API: %d %q %q", r.code, r.stdout, r.stderr)
 	}
-	r = runCLI(t, map[string]string{envURL: old}, "", "watch", "--until-complete", id)
-	if r.code != exitUsage || !strings.Contains(r.stderr, "--until-complete needs --horizon-url") {
+	r = runCLI(t, map[string]string{EnvURL: old}, "", "watch", "--until-complete", id)
+	if r.code != ExitUsage || !strings.Contains(r.stderr, "--until-complete needs --horizon-url") {
 		t.Errorf("watch --until-complete of an older relay without an account API: %d %q", r.code, r.stderr)
 	}
 }

@@ -1,4 +1,4 @@
-package main
+package lab
 
 import (
 	"bufio"
@@ -19,11 +19,21 @@ import (
 
 	"github.com/closerelay/closerelay/client"
 	"github.com/closerelay/closerelay/client/wallet"
+	"github.com/closerelay/closerelay/internal/ctl"
 	"github.com/closerelay/closerelay/ledger"
 	"github.com/closerelay/closerelay/ledger/ledgertest"
 	"github.com/closerelay/closerelay/loadkit"
 	"github.com/stellar/go-stellar-sdk/keypair"
 )
+
+// defaultHorizon is the public account API of each network. `load prepare`,
+// which is for real testnet accounts, falls back to it; closerelayctl's
+// commands read an account API only when one is named.
+var defaultHorizon = map[string]string{
+	"mainnet":   "https://horizon.stellar.org",
+	"testnet":   "https://horizon-testnet.stellar.org",
+	"futurenet": "https://horizon-futurenet.stellar.org",
+}
 
 // The load kit's limits. A plan's envelope carries at most
 // ledger.MaxSignatures signatures, so an account of more signers could not
@@ -37,7 +47,7 @@ const (
 	defaultLoadSpare = 0
 )
 
-const loadUsage = `Usage: closerelayctl load COMMAND [flags]
+const loadUsage = `Usage: closerelaylab load COMMAND [flags]
 
 Prepare load runs against a relay and write the payload file that the k6
 script (loadkit/k6/sign.js) and the stream load (cmd/streamload) replay.
@@ -58,10 +68,10 @@ Each command takes --help and --json. See README.md, "Command line
 (closerelayctl)" and "Load testing".
 `
 
-func (c *cli) load(args []string) int {
+func (c *tool) load(args []string) int {
 	if len(args) == 0 {
-		fmt.Fprint(c.stderr, "closerelayctl load: missing command\n\n"+loadUsage)
-		return exitUsage
+		fmt.Fprint(c.Stderr, "closerelaylab load: missing command\n\n"+loadUsage)
+		return ctl.ExitUsage
 	}
 	switch args[0] {
 	case "local":
@@ -71,15 +81,15 @@ func (c *cli) load(args []string) int {
 	case "routes":
 		return c.loadRoutes(args[1:])
 	case "-h", "-help", "--help", "help":
-		fmt.Fprint(c.stdout, loadUsage)
-		return exitOK
+		fmt.Fprint(c.Stdout, loadUsage)
+		return ctl.ExitOK
 	}
-	fmt.Fprintf(c.stderr, "closerelayctl load: unknown command %q\n\n%s", args[0], loadUsage)
-	return exitUsage
+	fmt.Fprintf(c.Stderr, "closerelaylab load: unknown command %q\n\n%s", args[0], loadUsage)
+	return ctl.ExitUsage
 }
 
 // countFlags registers the per-plan counts of the optional partials.
-func countFlags(fs *flagSet) *loadkit.Counts {
+func countFlags(fs *ctl.FlagSet) *loadkit.Counts {
 	n := &loadkit.Counts{}
 	fs.IntVar(&n.Fresh, "fresh", 8, "distinct valid signatures by the publisher per plan (each costs the relay a verification)")
 	fs.IntVar(&n.Strangers, "strangers", 4, "partials signed by non-signers per plan")
@@ -89,7 +99,7 @@ func countFlags(fs *flagSet) *loadkit.Counts {
 
 func checkCounts(n *loadkit.Counts) error {
 	if n.Fresh < 0 || n.Strangers < 0 || n.Expensive < 0 || n.Fresh > 1000 || n.Strangers > 1000 || n.Expensive > 1000 {
-		return usagef("--fresh, --strangers and --expensive take 0 to 1000")
+		return ctl.Usagef("--fresh, --strangers and --expensive take 0 to 1000")
 	}
 	return nil
 }
@@ -111,8 +121,8 @@ type localOptions struct {
 	ready func(*loadkit.Payload)
 }
 
-func (c *cli) loadLocal(args []string) int {
-	fs := newFlagSet("load local", "load local [flags]",
+func (c *tool) loadLocal(args []string) int {
+	fs := ctl.NewFlagSet("load local", "load local [flags]",
 		"Start the account-API double and the real relay in this process, on loopback\n"+
 			"only, wired as the closerelay binary wires it, with RATE_LIMITS=off,\n"+
 			"TRUSTED_PROXY_HOPS=0 and a fresh MEDIATOR_SECRET. Create --plans accounts of\n"+
@@ -138,27 +148,27 @@ func (c *cli) loadLocal(args []string) int {
 	counts := countFlags(fs)
 	fs.StringVar(&o.out, "out", "load-payload.json", "payload file to write")
 	fs.StringVar(&o.keys, "keys", "", "keys file to write (default: load-keys.env beside --out)")
-	jsonFlag(fs, &o.json)
+	ctl.JSONFlag(fs, &o.json)
 	verbose := fs.Bool("verbose", false, "show the relay's logs on standard error")
 	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of this process, from ready to stop, to this file (go tool pprof)")
 	fs.StringVar(&o.memProfile, "memprofile", "", "write a heap profile of this process (sampled every 512 bytes) to this file when it is stopped,\nafter a GC and before the relay drains, so that streams still open then are in it (go tool pprof)")
-	if _, code, done := c.parse(fs, args, 0, ""); done {
+	if _, code, done := c.Parse(fs, args, 0, ""); done {
 		return code
 	}
 	o.counts = *counts
 	if *verbose {
-		o.logs = c.stderr
+		o.logs = c.Stderr
 	}
 	ctx := context.Background()
-	if c.signals != nil {
+	if c.Signals != nil {
 		var stop context.CancelFunc
-		ctx, stop = c.signals(ctx)
+		ctx, stop = c.Signals(ctx)
 		defer stop()
 	}
-	if err := runLoadLocal(ctx, c.stdout, o); err != nil {
-		return c.fail("load local", o.json, err)
+	if err := runLoadLocal(ctx, c.Stdout, o); err != nil {
+		return c.Fail("load local", o.json, err)
 	}
-	return exitOK
+	return ctl.ExitOK
 }
 
 // runLoadLocal is `load local`: it returns once ctx ends and the relay has
@@ -166,13 +176,13 @@ func (c *cli) loadLocal(args []string) int {
 func runLoadLocal(ctx context.Context, out io.Writer, o localOptions) (err error) {
 	switch {
 	case o.plans < 1 || o.plans > maxLoadPlans:
-		return usagef("--plans must be 1 to %d", maxLoadPlans)
+		return ctl.Usagef("--plans must be 1 to %d", maxLoadPlans)
 	case o.spare < 0 || o.plans+o.spare > maxLoadPlans:
-		return usagef("--spare must be 0 to %d less --plans (the relay holds %d plans)", maxLoadPlans, maxLoadPlans)
+		return ctl.Usagef("--spare must be 0 to %d less --plans (the relay holds %d plans)", maxLoadPlans, maxLoadPlans)
 	case o.signers < 2 || o.signers > maxLoadSigners:
-		return usagef("--signers must be 2 to %d (a plan's envelope carries at most %d signatures)", maxLoadSigners, ledger.MaxSignatures)
+		return ctl.Usagef("--signers must be 2 to %d (a plan's envelope carries at most %d signatures)", maxLoadSigners, ledger.MaxSignatures)
 	case !isLoopback(o.listen) || !isLoopback(o.ops):
-		return usagef("--listen and --ops must be loopback addresses (127.0.0.0/8, [::1], localhost)")
+		return ctl.Usagef("--listen and --ops must be loopback addresses (127.0.0.0/8, [::1], localhost)")
 	}
 	if err := checkCounts(&o.counts); err != nil {
 		return err
@@ -314,13 +324,13 @@ func sourcePath(path string) string {
 // are secrets of accounts that exist only on this process's double.
 func writeKeys(path string, stack *localStack, network ledger.Network, accts []ledgertest.Account, plans []loadkit.Plan) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "# closerelayctl load local (pid %d): the relay, its account-API double, and the\n", os.Getpid())
+	fmt.Fprintf(&b, "# closerelaylab load local (pid %d): the relay, its account-API double, and the\n", os.Getpid())
 	b.WriteString("# accounts created on that double with their signers' secret seeds. The accounts\n")
 	b.WriteString("# exist only while that process runs. Keep this file private. From a shell:\n")
 	fmt.Fprintf(&b, "#   . %s\n", sourcePath(path))
-	fmt.Fprintf(&b, "export %s='%s'\n", envURL, stack.relayURL)
-	fmt.Fprintf(&b, "export %s='%s'\n", envHorizon, stack.horizonURL)
-	fmt.Fprintf(&b, "export %s='%s'\n", envNetwork, network)
+	fmt.Fprintf(&b, "export %s='%s'\n", ctl.EnvURL, stack.relayURL)
+	fmt.Fprintf(&b, "export %s='%s'\n", ctl.EnvHorizon, stack.horizonURL)
+	fmt.Fprintf(&b, "export %s='%s'\n", ctl.EnvNetwork, network)
 	fmt.Fprintf(&b, "OPS_URL='%s'\n", stack.opsURL)
 	for i, a := range accts {
 		n := i + 1
@@ -439,8 +449,8 @@ func publishOne(ctx context.Context, cl *client.Client, network ledger.Network, 
 	return loadkit.PlanInput{ID: id, Envelope: env, Passphrase: network.Passphrase(), Keys: sc.keys, Publisher: sc.publisher}, nil
 }
 
-func (c *cli) loadPrepare(args []string) int {
-	fs := newFlagSet("load prepare", "load prepare [flags]",
+func (c *tool) loadPrepare(args []string) int {
+	fs := ctl.NewFlagSet("load prepare", "load prepare [flags]",
 		"Publish one close plan of a real account to a relay (--relay) and write the\n"+
 			"payload file (--out) for the k6 script and the stream load.\n\n"+
 			"The signer secrets (S… seeds, one per line; blank lines and lines starting\n"+
@@ -451,30 +461,30 @@ func (c *cli) loadPrepare(args []string) int {
 			"The payload holds real signatures of a close into --destination: once every\n"+
 			"signer's partial is sent the envelope may be submittable, so --destination\n"+
 			"must be an account you control. mainnet is refused.")
-	o := c.commonFlags(fs, time.Minute)
+	o := c.CommonFlags(fs, time.Minute)
 	netName := fs.String("network", "testnet", "testnet or futurenet")
 	secrets := fs.String("secrets", "-", "file of signer secrets, one per line (- : standard input)")
 	account := fs.String("account", "", "account to close (default: the first secret's address)")
 	destination := fs.String("destination", "", "G… account that would receive the funds (required)")
-	horizonURL := c.horizonFlag(fs, "to read the account from (default: the network's public Horizon)")
+	horizonURL := c.HorizonFlag(fs, "to read the account from (default: the network's public Horizon)")
 	counts := countFlags(fs)
 	out := fs.String("out", "load-payload.json", "payload file to write")
-	if _, code, done := c.parse(fs, args, 0, ""); done {
+	if _, code, done := c.Parse(fs, args, 0, ""); done {
 		return code
 	}
 	if err := c.runLoadPrepare(o, ledger.Network(*netName), *secrets, *account, *destination, *horizonURL, *counts, *out); err != nil {
-		return c.fail("load prepare", o.json, err)
+		return c.Fail("load prepare", o.JSON, err)
 	}
-	return exitOK
+	return ctl.ExitOK
 }
 
-func (c *cli) runLoadPrepare(o *common, network ledger.Network, secretsPath, account, destination, horizonURL string,
+func (c *tool) runLoadPrepare(o *ctl.Common, network ledger.Network, secretsPath, account, destination, horizonURL string,
 	counts loadkit.Counts, out string) error {
 	if network != ledger.Testnet && network != ledger.Futurenet {
-		return usagef("--network must be testnet or futurenet (a load run publishes real signatures)")
+		return ctl.Usagef("--network must be testnet or futurenet (a load run publishes real signatures)")
 	}
 	if destination == "" {
-		return usagef("--destination is required: the account that would receive the closed account's funds")
+		return ctl.Usagef("--destination is required: the account that would receive the closed account's funds")
 	}
 	if err := checkCounts(&counts); err != nil {
 		return err
@@ -489,20 +499,20 @@ func (c *cli) runLoadPrepare(o *common, network ledger.Network, secretsPath, acc
 	if horizonURL == "" {
 		horizonURL = defaultHorizon[string(network)]
 	}
-	cl, err := c.client(o, client.WithUserAgent("closerelay-load/1"))
+	cl, err := c.Client(o, client.WithUserAgent("closerelay-load/1"))
 	if err != nil {
 		return err
 	}
-	ctx, cancel := o.context(context.Background())
+	ctx, cancel := o.Context(context.Background())
 	defer cancel()
 
-	acc, err := c.horizon(horizonURL).Account(ctx, account)
+	acc, err := c.Horizon(horizonURL).Account(ctx, account)
 	if err != nil {
 		return err
 	}
 	batches, err := wallet.BuildClose(wallet.CloseParams{Account: account, Sequence: acc.Sequence, Destination: destination})
 	if err != nil {
-		return usagef("%v", err)
+		return ctl.Usagef("%v", err)
 	}
 	unsigned, err := batches[len(batches)-1].Base64()
 	if err != nil {
@@ -516,27 +526,27 @@ func (c *cli) runLoadPrepare(o *common, network ledger.Network, secretsPath, acc
 	if err != nil {
 		return err
 	}
-	p := &loadkit.Payload{Relay: strings.TrimSuffix(o.relay, "/"), Network: string(network), Plans: plans}
+	p := &loadkit.Payload{Relay: strings.TrimSuffix(o.Relay, "/"), Network: string(network), Plans: plans}
 	if err := loadkit.Write(out, p); err != nil {
 		return fmt.Errorf("write the payload: %w", err)
 	}
-	if o.json {
-		c.printJSON(map[string]any{"ok": true, "id": plans[0].ID, "account": account, "network": string(network), "secrets": len(keys), "payload": out})
+	if o.JSON {
+		c.PrintJSON(map[string]any{"ok": true, "id": plans[0].ID, "account": account, "network": string(network), "secrets": len(keys), "payload": out})
 		return nil
 	}
-	fmt.Fprintf(c.stdout, "published plan %s of %s on %s with %d signer secret(s); payload written to %s\n",
+	fmt.Fprintf(c.Stdout, "published plan %s of %s on %s with %d signer secret(s); payload written to %s\n",
 		plans[0].ID, account, network, len(keys), out)
 	return nil
 }
 
 // readSecrets reads S… seeds, one per line, from path or standard input
 // ("-"). No value is ever shown, not even in an error.
-func (c *cli) readSecrets(path string) ([]*keypair.Full, error) {
-	r := c.stdin
+func (c *tool) readSecrets(path string) ([]*keypair.Full, error) {
+	r := c.Stdin
 	if path != "-" {
 		f, err := os.Open(path)
 		if err != nil {
-			return nil, usagef("--secrets: %v", err)
+			return nil, ctl.Usagef("--secrets: %v", err)
 		}
 		defer f.Close()
 		r = f
@@ -551,7 +561,7 @@ func (c *cli) readSecrets(path string) ([]*keypair.Full, error) {
 		}
 		kp, err := keypair.ParseFull(s)
 		if err != nil {
-			return nil, usagef("secrets line %d is not a valid S… seed (value not shown)", line)
+			return nil, ctl.Usagef("secrets line %d is not a valid S… seed (value not shown)", line)
 		}
 		if seen[kp.Address()] {
 			continue
@@ -560,16 +570,16 @@ func (c *cli) readSecrets(path string) ([]*keypair.Full, error) {
 		keys = append(keys, kp)
 	}
 	if err := sc.Err(); err != nil {
-		return nil, usagef("read the secrets: %v", err)
+		return nil, ctl.Usagef("read the secrets: %v", err)
 	}
 	if len(keys) == 0 || len(keys) > maxLoadSigners {
-		return nil, usagef("give 1 to %d signer secrets (got %d)", maxLoadSigners, len(keys))
+		return nil, ctl.Usagef("give 1 to %d signer secrets (got %d)", maxLoadSigners, len(keys))
 	}
 	return keys, nil
 }
 
-func (c *cli) loadRoutes(args []string) int {
-	fs := newFlagSet("load routes", "load routes [flags]",
+func (c *tool) loadRoutes(args []string) int {
+	fs := ctl.NewFlagSet("load routes", "load routes [flags]",
 		"Send the relay of a payload (--payload, written by `load local`) a mix of every\n"+
 			"route from --connections clients for --duration, and print each route's\n"+
 			"requests, throughput, latency (p50, p95, p99, max; for events, up to the first\n"+
@@ -584,46 +594,46 @@ func (c *cli) loadRoutes(args []string) int {
 			"does) and a MEDIATOR_SECRET, or the mix must leave mint and cosign out.\n\n"+
 			"Exit status 1 when a route of the mix sent nothing or more than one answer in\n"+
 			"1,000 of a route had another status than expected.")
-	payload := fs.String("payload", "load-payload.json", "payload file (closerelayctl load local --out)")
+	payload := fs.String("payload", "load-payload.json", "payload file (closerelaylab load local --out)")
 	o := loadkit.RoutesOptions{}
 	fs.IntVar(&o.Connections, "connections", 64, "concurrent clients, one request at a time each")
 	fs.DurationVar(&o.Duration, "duration", 15*time.Second, "how long to send")
 	fs.StringVar(&o.Mix, "mix", loadkit.DefaultRouteMix, "route weights, ROUTE:WEIGHT,… (routes: "+strings.Join(loadkit.RouteOrder, ", ")+")")
 	fs.DurationVar(&o.Hold, "hold", 2*time.Second, "how long a stream stays open after its first event")
 	var asJSON bool
-	jsonFlag(fs, &asJSON)
-	if _, code, done := c.parse(fs, args, 0, ""); done {
+	ctl.JSONFlag(fs, &asJSON)
+	if _, code, done := c.Parse(fs, args, 0, ""); done {
 		return code
 	}
 	if o.Connections < 1 || o.Connections > 4096 || o.Duration <= 0 || o.Hold <= 0 {
-		return c.fail("load routes", asJSON, usagef("--connections takes 1 to 4096; --duration and --hold must be positive"))
+		return c.Fail("load routes", asJSON, ctl.Usagef("--connections takes 1 to 4096; --duration and --hold must be positive"))
 	}
 	if _, err := loadkit.ParseRouteMix(o.Mix); err != nil {
-		return c.fail("load routes", asJSON, usagef("--mix: %v", err))
+		return c.Fail("load routes", asJSON, ctl.Usagef("--mix: %v", err))
 	}
 	p, err := loadkit.Read(*payload)
 	if err != nil {
-		return c.fail("load routes", asJSON, usagef("--payload: %v", err))
+		return c.Fail("load routes", asJSON, ctl.Usagef("--payload: %v", err))
 	}
 	o.Payload = p
 	ctx := context.Background()
-	if c.signals != nil {
+	if c.Signals != nil {
 		var stop context.CancelFunc
-		ctx, stop = c.signals(ctx)
+		ctx, stop = c.Signals(ctx)
 		defer stop()
 	}
 	res, err := loadkit.RunRoutes(ctx, o)
 	if err != nil {
-		return c.fail("load routes", asJSON, err)
+		return c.Fail("load routes", asJSON, err)
 	}
 	problems := res.Problems()
 	if asJSON {
-		c.printJSON(res)
+		c.PrintJSON(res)
 	} else {
-		loadkit.WriteRoutes(c.stdout, res)
+		loadkit.WriteRoutes(c.Stdout, res)
 	}
 	if len(problems) > 0 {
-		return exitRefused
+		return ctl.ExitRefused
 	}
-	return exitOK
+	return ctl.ExitOK
 }

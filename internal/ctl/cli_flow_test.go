@@ -1,4 +1,4 @@
-package main
+package ctl
 
 import (
 	"bufio"
@@ -11,7 +11,6 @@ import (
 	"net/http"
 	"net/url"
 	"os"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -25,18 +24,18 @@ import (
 	"github.com/stellar/go-stellar-sdk/txnbuild"
 )
 
-// testCLI is a cli for tests that need more than runCLI gives: their own
+// testCLI is a CLI for tests that need more than runCLI gives: their own
 // streams, a transport, or a context they end themselves (what SIGINT does).
 type testCLI struct {
-	*cli
+	*CLI
 	mu   sync.Mutex
 	stop context.CancelFunc // ends the running command, as SIGINT would
 }
 
 func newTestCLI(env map[string]string, stdin io.Reader, stdout, stderr io.Writer) *testCLI {
 	tc := &testCLI{}
-	tc.cli = &cli{stdin: stdin, stdout: stdout, stderr: stderr, getenv: func(k string) string { return env[k] }}
-	tc.signals = func(ctx context.Context) (context.Context, context.CancelFunc) {
+	tc.CLI = &CLI{Stdin: stdin, Stdout: stdout, Stderr: stderr, Getenv: func(k string) string { return env[k] }}
+	tc.Signals = func(ctx context.Context) (context.Context, context.CancelFunc) {
 		ctx, cancel := context.WithCancel(ctx)
 		tc.mu.Lock()
 		tc.stop = cancel
@@ -68,9 +67,9 @@ func start(t *testing.T, tc *testCLI, args ...string) *started {
 	t.Helper()
 	pr, pw := io.Pipe()
 	s := &started{t: t, lines: bufio.NewScanner(pr), stderr: &syncbuf.Buffer{}, code: make(chan int, 1)}
-	tc.stdout, tc.stderr = pw, s.stderr
+	tc.Stdout, tc.Stderr = pw, s.stderr
 	go func() {
-		code := tc.run(args)
+		code := tc.Run(args)
 		pw.Close()
 		s.code <- code
 	}()
@@ -139,21 +138,21 @@ func TestBuildPublishPipe(t *testing.T) {
 	rel := startTestRelay(t)
 	a := rel.acct
 	dest := keypair.MustRandom().Address()
-	env := map[string]string{envURL: rel.url, envHorizon: rel.horizon.URL, envSecret: a.Keys[0].Seed()}
+	env := map[string]string{EnvURL: rel.url, EnvHorizon: rel.horizon.URL, EnvSecret: a.Keys[0].Seed()}
 
 	pr, pw := io.Pipe()
 	var buildErr, pubOut, pubErr syncbuf.Buffer
 	built := make(chan int, 1)
 	go func() {
-		c := &cli{stdin: strings.NewReader(""), stdout: pw, stderr: &buildErr, getenv: func(k string) string { return env[k] }}
-		built <- c.run([]string{"build", "--account", a.Address, "--destination", dest, "--sign"})
+		c := &CLI{Stdin: strings.NewReader(""), Stdout: pw, Stderr: &buildErr, Getenv: func(k string) string { return env[k] }}
+		built <- c.Run([]string{"build", "--account", a.Address, "--destination", dest, "--sign"})
 		pw.Close()
 	}()
-	pub := &cli{stdin: pr, stdout: &pubOut, stderr: &pubErr, getenv: func(k string) string { return env[k] }}
-	if code := pub.run([]string{"publish", "-"}); code != exitOK {
+	pub := &CLI{Stdin: pr, Stdout: &pubOut, Stderr: &pubErr, Getenv: func(k string) string { return env[k] }}
+	if code := pub.Run([]string{"publish", "-"}); code != ExitOK {
 		t.Fatalf("publish: %d %q %q; build stderr %q", code, pubOut.String(), pubErr.String(), buildErr.String())
 	}
-	if code := <-built; code != exitOK {
+	if code := <-built; code != ExitOK {
 		t.Fatalf("build: %d %q", code, buildErr.String())
 	}
 	report := buildErr.String()
@@ -173,14 +172,14 @@ func TestBuildPublishPipe(t *testing.T) {
 	}
 	id := strings.Fields(pubOut.String())[2]
 	r := runCLI(t, env, "", "get", "--json", id)
-	if m := r.json(t); r.code != exitOK || signatureCount(m["xdr"].(string)) != 1 {
+	if m := r.json(t); r.code != ExitOK || signatureCount(m["xdr"].(string)) != 1 {
 		t.Fatalf("get after the pipe: %d %q", r.code, r.stdout)
 	}
 
 	// --json: one object, which publish reads as its input too.
 	r = runCLI(t, env, "", "build", "--json", "--account", a.Address, "--destination", dest, "--sign", "--valid-for", "2h")
 	m := r.json(t)
-	if r.code != exitOK || m["signed"] != true || m["checked"] != true || m["weight"] != float64(1) || m["needed"] != float64(3) ||
+	if r.code != ExitOK || m["signed"] != true || m["checked"] != true || m["weight"] != float64(1) || m["needed"] != float64(3) ||
 		m["met"] != false || m["signer"] != a.Keys[0].Address() || m["mergeInto"] != dest || len(m["signers"].([]any)) != 3 {
 		t.Fatalf("build --json: %d %q %q", r.code, r.stdout, r.stderr)
 	}
@@ -188,7 +187,7 @@ func TestBuildPublishPipe(t *testing.T) {
 		t.Errorf("build --json wrote to stderr: %q", r.stderr)
 	}
 	r = runCLI(t, env, r.stdout, "publish", "--json", "-")
-	if r.code != exitOK || len(r.json(t)["id"].(string)) != 64 {
+	if r.code != ExitOK || len(r.json(t)["id"].(string)) != 64 {
 		t.Fatalf("publish of build --json: %d %q", r.code, r.stdout)
 	}
 
@@ -196,19 +195,19 @@ func TestBuildPublishPipe(t *testing.T) {
 	solo := keypair.MustRandom()
 	rel.horizon.SetAccount(solo.Address(), []horizon.Signer{{Key: solo.Address(), Weight: 5, Type: "ed25519_public_key"}},
 		horizon.AccountThresholds{HighThreshold: 5})
-	r = runCLI(t, map[string]string{envHorizon: rel.horizon.URL, envSecret: solo.Seed()}, "", "build", "--account", solo.Address(), "--destination", dest, "--sign")
-	if r.code != exitOK || !strings.Contains(r.stderr, "weight 5/5, the threshold is met by this signer alone") {
+	r = runCLI(t, map[string]string{EnvHorizon: rel.horizon.URL, EnvSecret: solo.Seed()}, "", "build", "--account", solo.Address(), "--destination", dest, "--sign")
+	if r.code != ExitOK || !strings.Contains(r.stderr, "weight 5/5, the threshold is met by this signer alone") {
 		t.Fatalf("solo build: %d %q", r.code, r.stderr)
 	}
 
 	// A secret that is no signer of the account is refused locally.
-	r = runCLI(t, map[string]string{envHorizon: rel.horizon.URL, envSecret: keypair.MustRandom().Seed()}, "", "build", "--account", a.Address, "--destination", dest, "--sign")
-	if r.code != exitRefused || !strings.Contains(r.stderr, "is not a signer of "+a.Address) {
+	r = runCLI(t, map[string]string{EnvHorizon: rel.horizon.URL, EnvSecret: keypair.MustRandom().Seed()}, "", "build", "--account", a.Address, "--destination", dest, "--sign")
+	if r.code != ExitRefused || !strings.Contains(r.stderr, "is not a signer of "+a.Address) {
 		t.Fatalf("stranger build: %d %q", r.code, r.stderr)
 	}
 	// An account the account API does not know: refused, not a transport failure.
-	r = runCLI(t, map[string]string{envHorizon: rel.horizon.URL}, "", "build", "--json", "--account", keypair.MustRandom().Address(), "--destination", dest)
-	if r.code != exitRefused || r.json(t)["code"] != "REFUSED" {
+	r = runCLI(t, map[string]string{EnvHorizon: rel.horizon.URL}, "", "build", "--json", "--account", keypair.MustRandom().Address(), "--destination", dest)
+	if r.code != ExitRefused || r.json(t)["code"] != "REFUSED" {
 		t.Fatalf("unknown account: %d %q", r.code, r.stdout)
 	}
 
@@ -216,11 +215,11 @@ func TestBuildPublishPipe(t *testing.T) {
 	// (Another destination: the same close again would be a re-publish of
 	// the plan above, which merges.)
 	r = runCLI(t, nil, "", "build", "--account", a.Address, "--destination", keypair.MustRandom().Address(), "--sequence", "4294967296")
-	if r.code != exitOK || !strings.Contains(r.stderr, "threshold not checked") {
+	if r.code != ExitOK || !strings.Contains(r.stderr, "threshold not checked") {
 		t.Fatalf("offline build: %d %q", r.code, r.stderr)
 	}
 	r = runCLI(t, env, r.stdout, "publish", "--json", "-")
-	if r.code != exitRefused || r.json(t)["code"] != "UNSIGNED" {
+	if r.code != ExitRefused || r.json(t)["code"] != "UNSIGNED" {
 		t.Fatalf("publish unsigned build: %d %q", r.code, r.stdout)
 	}
 
@@ -234,8 +233,8 @@ func TestBuildPublishPipe(t *testing.T) {
 		{"build", "--account", a.Address, "--destination", dest, "--sequence", "1", "--network", "pubnet"},
 		{"build", "--account", a.Address, "--destination", dest, "--sequence", "1", "--mediator", dest}, // no token
 	} {
-		if r := runCLI(t, nil, "", args...); r.code != exitUsage {
-			t.Errorf("%v: code %d, want %d (stderr %q)", args, r.code, exitUsage, r.stderr)
+		if r := runCLI(t, nil, "", args...); r.code != ExitUsage {
+			t.Errorf("%v: code %d, want %d (stderr %q)", args, r.code, ExitUsage, r.stderr)
 		}
 	}
 }
@@ -246,13 +245,13 @@ func TestBuildMediatorPlan(t *testing.T) {
 	rel := startTestRelay(t)
 	a := rel.acct
 	exchange := keypair.MustRandom().Address()
-	env := map[string]string{envURL: rel.url, envHorizon: rel.horizon.URL, envSecret: a.Keys[1].Seed()}
+	env := map[string]string{EnvURL: rel.url, EnvHorizon: rel.horizon.URL, EnvSecret: a.Keys[1].Seed()}
 	r := runCLI(t, env, "", "mediator", "mint", "--json", exchange)
 	m := r.json(t)
 	token, mediatorKey := m["flowToken"].(string), m["mediatorPublicKey"].(string)
 
 	r = runCLI(t, env, "", "build", "--account", a.Address, "--destination", exchange, "--mediator", mediatorKey, "--token", token, "--sign")
-	if r.code != exitOK || !strings.Contains(r.stderr, "mediator plan: op 1 creates the mediator "+mediatorKey+" with 2 XLM") {
+	if r.code != ExitOK || !strings.Contains(r.stderr, "mediator plan: op 1 creates the mediator "+mediatorKey+" with 2 XLM") {
 		t.Fatalf("mediator build: %d %q", r.code, r.stderr)
 	}
 	gtx, err := txnbuild.TransactionFromXDR(strings.TrimSpace(r.stdout))
@@ -269,12 +268,12 @@ func TestBuildMediatorPlan(t *testing.T) {
 	if !ok || !ok2 || create.Destination != mediatorKey || create.Amount != "2.0000000" || merge.Destination != mediatorKey {
 		t.Fatalf("mediator plan operations: %#v", ops)
 	}
-	if r := runCLI(t, env, r.stdout, "publish", "-"); r.code != exitOK {
+	if r := runCLI(t, env, r.stdout, "publish", "-"); r.code != ExitOK {
 		t.Fatalf("publish the mediator plan: %d %q", r.code, r.stderr)
 	}
 	// The token commits to the exchange: another destination is refused.
 	r = runCLI(t, env, "", "build", "--account", a.Address, "--destination", keypair.MustRandom().Address(), "--mediator", mediatorKey, "--token", token)
-	if r.code != exitUsage || !strings.Contains(r.stderr, "the flow token commits to "+exchange) {
+	if r.code != ExitUsage || !strings.Contains(r.stderr, "the flow token commits to "+exchange) {
 		t.Fatalf("mediator build to another destination: %d %q", r.code, r.stderr)
 	}
 }
@@ -287,30 +286,30 @@ func TestBuildMediatorPlan(t *testing.T) {
 func TestWatchReadsAccountAPIOnlyWhenGiven(t *testing.T) {
 	rel := startTestRelay(t)
 	a := rel.acct
-	env := map[string]string{envURL: rel.url, envNetwork: "testnet", envSecret: a.Keys[0].Seed(), envHorizon: rel.horizon.URL}
+	env := map[string]string{EnvURL: rel.url, EnvNetwork: "testnet", EnvSecret: a.Keys[0].Seed(), EnvHorizon: rel.horizon.URL}
 	r := runCLI(t, env, "", "build", "--account", a.Address, "--destination", keypair.MustRandom().Address(), "--sign")
 	r = runCLI(t, env, r.stdout, "publish", "--json", "-")
 	id, _ := r.json(t)["id"].(string)
-	if r.code != exitOK {
+	if r.code != ExitOK {
 		t.Fatalf("publish: %d %q", r.code, r.stdout)
 	}
 
-	noHorizon := map[string]string{envURL: rel.url, envNetwork: "testnet"}
+	noHorizon := map[string]string{EnvURL: rel.url, EnvNetwork: "testnet"}
 	var dials dialLog
 	tc := newTestCLI(noHorizon, strings.NewReader(""), nil, nil)
-	tc.transport = dials.transport()
+	tc.Transport = dials.transport()
 	w := start(t, tc, "watch", id)
-	if l := w.next(); l != "v1 weight 1/3 signers: "+shortKey(a.Keys[0].Address()) {
+	if l := w.next(); l != "v1 weight 1/3 signers: "+ShortKey(a.Keys[0].Address()) {
 		t.Fatalf("watch line 1: %q", l)
 	}
-	if r := runCLI(t, map[string]string{envURL: rel.url}, a.Keys[1].Seed()+"\n", "sign", id); r.code != exitOK {
+	if r := runCLI(t, map[string]string{EnvURL: rel.url}, a.Keys[1].Seed()+"\n", "sign", id); r.code != ExitOK {
 		t.Fatalf("sign: %d %q", r.code, r.stderr)
 	}
 	if l := w.next(); !strings.HasPrefix(l, "v2 weight 2/3 signers: ") {
 		t.Fatalf("watch line 2: %q", l)
 	}
 	tc.interrupt()
-	if code := w.exit(); code != exitOK {
+	if code := w.exit(); code != ExitOK {
 		t.Fatalf("watch exit %d; stderr %q", code, w.stderr.String())
 	}
 	if strings.Contains(w.stderr.String(), "not weighed") {
@@ -322,15 +321,15 @@ func TestWatchReadsAccountAPIOnlyWhenGiven(t *testing.T) {
 
 	// With the account API in the environment: still the relay's weight,
 	// and only the relay is dialled; --until-complete needs no account API.
-	if r := runCLI(t, map[string]string{envURL: rel.url, envSecret: a.Master.Seed()}, "", "sign", id); r.code != exitOK {
+	if r := runCLI(t, map[string]string{EnvURL: rel.url, EnvSecret: a.Master.Seed()}, "", "sign", id); r.code != ExitOK {
 		t.Fatalf("sign: %d %q", r.code, r.stderr)
 	}
 	for _, e := range []map[string]string{env, noHorizon} {
 		var dials2 dialLog
 		var out, errOut syncbuf.Buffer
 		tc = newTestCLI(e, strings.NewReader(""), &out, &errOut)
-		tc.transport = dials2.transport()
-		if code := tc.run([]string{"watch", "--json", "--until-complete", id}); code != exitOK {
+		tc.Transport = dials2.transport()
+		if code := tc.Run([]string{"watch", "--json", "--until-complete", id}); code != ExitOK {
 			t.Fatalf("watch --until-complete: %d %q %q", code, out.String(), errOut.String())
 		}
 		var m map[string]any
@@ -340,117 +339,6 @@ func TestWatchReadsAccountAPIOnlyWhenGiven(t *testing.T) {
 		}
 		if got := dials2.dialled(); !slices.Equal(got, []string{hostOf(t, rel.url)}) {
 			t.Fatalf("watch dialled %v, want only the relay %s", got, hostOf(t, rel.url))
-		}
-	}
-}
-
-// readKeys reads the NAME='value' assignments of a load-local keys file.
-func readKeys(t *testing.T, path string) map[string]string {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	vars := map[string]string{}
-	for _, m := range regexp.MustCompile(`([A-Z_0-9]+)='([^']*)'`).FindAllStringSubmatch(string(b), -1) {
-		vars[m[1]] = m[2]
-	}
-	return vars
-}
-
-// TestLoadLocalWalkThrough runs `closerelayctl load local` through the CLI
-// and then the README's walk-through against it with nothing but what it
-// printed and the keys file it wrote: build | publish, watch, sign.
-func TestLoadLocalWalkThrough(t *testing.T) {
-	dir := t.TempDir()
-	stack := newTestCLI(nil, strings.NewReader(""), nil, nil)
-	ll := start(t, stack, "load", "local", "--listen", "127.0.0.1:0", "--ops", "127.0.0.1:0", "--plans", "2", "--signers", "3",
-		"--out", filepath.Join(dir, "payload.json"))
-	ready := ll.next()
-	fields := map[string]string{}
-	for _, f := range strings.Fields(ready)[1:] {
-		k, v, _ := strings.Cut(f, "=")
-		fields[k] = v
-	}
-	if !strings.HasPrefix(ready, "ready ") || fields["relay"] == "" || fields["ops"] == "" || fields["horizon"] == "" {
-		t.Fatalf("ready line %q", ready)
-	}
-	keysPath := filepath.Join(dir, "load-keys.env")
-	if fields["keys"] != keysPath {
-		t.Fatalf("keys file %q, want %q beside the payload", fields["keys"], keysPath)
-	}
-	if l := ll.next(); !strings.Contains(l, fields["relay"]) || !strings.Contains(l, fields["ops"]) || !strings.Contains(l, fields["horizon"]) {
-		t.Fatalf("addresses line %q", l)
-	}
-	if l := ll.next() + ll.next(); !strings.Contains(l, ". "+keysPath) {
-		t.Fatalf("keys lines %q", l)
-	}
-	fi, err := os.Stat(keysPath)
-	if err != nil || fi.Mode().Perm() != 0o600 {
-		t.Fatalf("keys file: %v, mode %v", err, fi.Mode())
-	}
-	resp, err := http.Get(fields["ops"] + "/readyz")
-	if err != nil || resp.StatusCode != http.StatusOK {
-		t.Fatalf("ops readyz: %v %v", resp, err)
-	}
-	resp.Body.Close()
-
-	keys := readKeys(t, keysPath)
-	if keys[envURL] != fields["relay"] || keys[envHorizon] != fields["horizon"] || keys[envNetwork] != "testnet" || keys["OPS_URL"] != fields["ops"] {
-		t.Fatalf("keys file variables: %v", keys)
-	}
-	for n := 1; n <= 2; n++ {
-		for m := 1; m <= 3; m++ {
-			kp, err := keypair.ParseFull(keys[fmt.Sprintf("SECRET_%d_%d", n, m)])
-			if err != nil || kp.Address() != keys[fmt.Sprintf("SIGNER_%d_%d", n, m)] {
-				t.Fatalf("account %d signer %d: %v", n, m, err)
-			}
-		}
-		if keys[fmt.Sprintf("ACCOUNT_%d", n)] != keys[fmt.Sprintf("SIGNER_%d_3", n)] || len(keys[fmt.Sprintf("PLAN_%d", n)]) != 64 {
-			t.Fatalf("account %d: %v", n, keys)
-		}
-	}
-	// The README's walk-through, in the environment the keys file sets.
-	env := map[string]string{envURL: keys[envURL], envHorizon: keys[envHorizon], envNetwork: keys[envNetwork]}
-	with := func(secret string) map[string]string {
-		e := map[string]string{envSecret: secret}
-		for k, v := range env {
-			e[k] = v
-		}
-		return e
-	}
-	r := runCLI(t, with(keys["SECRET_1_1"]), "", "build", "--account", keys["ACCOUNT_1"], "--destination", keys["ACCOUNT_2"], "--sign")
-	if r.code != exitOK || !strings.Contains(r.stderr, "weight 1/3") {
-		t.Fatalf("build: %d %q", r.code, r.stderr)
-	}
-	r = runCLI(t, env, r.stdout, "publish", "-")
-	if r.code != exitOK || !strings.HasPrefix(r.stdout, "published plan ") {
-		t.Fatalf("publish: %d %q %q", r.code, r.stdout, r.stderr)
-	}
-	id := strings.Fields(r.stdout)[2]
-	w := start(t, newTestCLI(env, strings.NewReader(""), nil, nil), "watch", "--until-complete", id)
-	if l := w.next(); !strings.HasPrefix(l, "v1 weight 1/3 ") {
-		t.Fatalf("watch: %q", l)
-	}
-	for i, s := range []string{"SECRET_1_2", "SECRET_1_3"} {
-		if r := runCLI(t, env, keys[s]+"\n", "sign", id); r.code != exitOK {
-			t.Fatalf("sign with %s: %d %q", s, r.code, r.stderr)
-		}
-		if l := w.next(); !strings.HasPrefix(l, fmt.Sprintf("v%d weight %d/3 ", i+2, i+2)) {
-			t.Fatalf("watch after %s: %q", s, l)
-		}
-	}
-	if code := w.exit(); code != exitOK {
-		t.Fatalf("watch --until-complete: %d %q", code, w.stderr.String())
-	}
-
-	stack.interrupt()
-	if code := ll.exit(); code != exitOK {
-		t.Fatalf("load local: %d %q", code, ll.stderr.String())
-	}
-	for _, secret := range []string{keys["SECRET_1_1"], keys["SECRET_2_3"]} {
-		if strings.Contains(ready, secret) {
-			t.Fatal("load local printed a secret")
 		}
 	}
 }
@@ -470,10 +358,6 @@ var commands = []struct {
 	{[]string{"mediator", "forward"}, false},
 	{[]string{"mediator", "cosign"}, true},
 	{[]string{"mediator", "resume"}, true},
-	{[]string{"demo"}, false},
-	{[]string{"load", "local"}, false},
-	{[]string{"load", "prepare"}, true},
-	{[]string{"load", "routes"}, false}, // its relay is the payload's
 }
 
 var (
@@ -486,7 +370,7 @@ var (
 func helpFlags(t *testing.T, args []string) (flags []string, help string) {
 	t.Helper()
 	r := runCLI(t, nil, "", append(slices.Clone(args), "--help")...)
-	if r.code != exitOK || r.stderr != "" {
+	if r.code != ExitOK || r.stderr != "" {
 		t.Fatalf("%v --help: %d %q", args, r.code, r.stderr)
 	}
 	for _, m := range flagLineRE.FindAllStringSubmatch(r.stdout, -1) {
@@ -535,20 +419,20 @@ func TestFlagsConsistent(t *testing.T) {
 			}
 		}
 	}
-	for _, args := range [][]string{{"help"}, {"mediator", "help"}, {"load", "help"}} {
+	for _, args := range [][]string{{"help"}, {"mediator", "help"}} {
 		r := runCLI(t, nil, "", args...)
 		if m := singleDash.FindString(r.stdout); m != "" || !strings.Contains(r.stdout, "--json") {
 			t.Errorf("%v: one-dash flag %q, or no --json:\n%s", args, m, r.stdout)
 		}
 	}
-	for _, v := range []string{envURL, envNetwork, envSecret, envHorizon} {
+	for _, v := range []string{EnvURL, EnvNetwork, EnvSecret, EnvHorizon} {
 		if !strings.Contains(doc, v) {
 			t.Errorf("the README's command-line section does not document %s", v)
 		}
 	}
 	// --url still works, as a deprecated alias that says so.
 	r := runCLI(t, nil, "", "get", "--url", "http://127.0.0.1:1", strings.Repeat("a", 64))
-	if r.code != exitTransport || !strings.Contains(r.stderr, "--url is deprecated; use --relay") {
+	if r.code != ExitTransport || !strings.Contains(r.stderr, "--url is deprecated; use --relay") {
 		t.Fatalf("--url alias: %d %q", r.code, r.stderr)
 	}
 }
@@ -558,7 +442,7 @@ func TestFlagsConsistent(t *testing.T) {
 func TestErrorsNameTheCommandOnce(t *testing.T) {
 	rel := startTestRelay(t)
 	a := rel.acct
-	env := map[string]string{envURL: rel.url, envHorizon: rel.horizon.URL, envSecret: a.Keys[0].Seed()}
+	env := map[string]string{EnvURL: rel.url, EnvHorizon: rel.horizon.URL, EnvSecret: a.Keys[0].Seed()}
 	r := runCLI(t, env, "", "build", "--account", a.Address, "--destination", keypair.MustRandom().Address(), "--sign")
 	r = runCLI(t, env, r.stdout, "publish", "--json", "-")
 	id, _ := r.json(t)["id"].(string)
@@ -569,8 +453,8 @@ func TestErrorsNameTheCommandOnce(t *testing.T) {
 		args []string
 		want string
 	}{
-		{map[string]string{envURL: rel.url, envSecret: keypair.MustRandom().Seed()}, []string{"sign", id}, "closerelayctl sign: 400 Bad Request REJECTED: "},
-		{map[string]string{envURL: rel.url}, []string{"get", strings.Repeat("0", 64)}, "closerelayctl get: 404 Not Found NOT_FOUND: "},
+		{map[string]string{EnvURL: rel.url, EnvSecret: keypair.MustRandom().Seed()}, []string{"sign", id}, "closerelayctl sign: 400 Bad Request REJECTED: "},
+		{map[string]string{EnvURL: rel.url}, []string{"get", strings.Repeat("0", 64)}, "closerelayctl get: 404 Not Found NOT_FOUND: "},
 		{nil, []string{"get", "--relay", "nope", "x"}, `closerelayctl get: --relay: "nope" is not an http(s) base URL`},
 		{nil, []string{"get", "--relay", "http://127.0.0.1:1", "x"}, "closerelayctl get: Get "},
 		{nil, []string{"mediator", "forward", "--mediator", "G", "--destination", "G", "--amount", "1", "--memo-id", "1", "--sequence", "1"}, "closerelayctl mediator forward: the mediator is not a G… public key"},
@@ -590,10 +474,10 @@ func TestErrorsNameTheCommandOnce(t *testing.T) {
 		}
 	}
 	wrapped := fmt.Errorf("publish: %w", &client.Error{Status: 400, Code: "UNSIGNED", Reason: "no signature"})
-	if got := message(fmt.Errorf("client: %w", wrapped)); got != "publish: 400 Bad Request UNSIGNED: no signature" {
+	if got := Message(fmt.Errorf("client: %w", wrapped)); got != "publish: 400 Bad Request UNSIGNED: no signature" {
 		t.Errorf("message: %q", got)
 	}
-	if got := message(errors.New("wallet: the envelope does not decode: wallet: x")); got != "the envelope does not decode: x" {
+	if got := Message(errors.New("wallet: the envelope does not decode: wallet: x")); got != "the envelope does not decode: x" {
 		t.Errorf("message: %q", got)
 	}
 }
@@ -613,8 +497,8 @@ func TestSecretFromAPipe(t *testing.T) {
 	}
 	pw.Close()
 	var out, errOut syncbuf.Buffer
-	c := &cli{stdin: pr, stdout: &out, stderr: &errOut, getenv: func(k string) string { return map[string]string{envHorizon: rel.horizon.URL}[k] }}
-	if code := c.run([]string{"build", "--json", "--account", a.Address, "--destination", keypair.MustRandom().Address(), "--sign"}); code != exitOK {
+	c := &CLI{Stdin: pr, Stdout: &out, Stderr: &errOut, Getenv: func(k string) string { return map[string]string{EnvHorizon: rel.horizon.URL}[k] }}
+	if code := c.Run([]string{"build", "--json", "--account", a.Address, "--destination", keypair.MustRandom().Address(), "--sign"}); code != ExitOK {
 		t.Fatalf("build: %d %q %q", code, out.String(), errOut.String())
 	}
 	var m map[string]any

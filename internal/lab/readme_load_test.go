@@ -1,4 +1,4 @@
-package main
+package lab
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/closerelay/closerelay/internal/ctl"
 	"github.com/closerelay/closerelay/internal/syncbuf"
 	"github.com/closerelay/closerelay/loadkit"
 )
@@ -112,10 +113,10 @@ func startReadmeStack(t *testing.T, root string, args []string) *readmeStack {
 	ctx, cancel := context.WithCancel(context.Background())
 	out := &readyWriter{ready: make(chan struct{})}
 	var errOut syncbuf.Buffer
-	c := &cli{stdin: strings.NewReader(""), stdout: out, stderr: &errOut, getenv: func(string) string { return "" },
-		signals: func(context.Context) (context.Context, context.CancelFunc) { return ctx, func() {} }}
+	c := &ctl.CLI{Stdin: strings.NewReader(""), Stdout: out, Stderr: &errOut, Getenv: func(string) string { return "" },
+		Signals: func(context.Context) (context.Context, context.CancelFunc) { return ctx, func() {} }}
 	done := make(chan int, 1)
-	go func() { done <- c.run(args) }()
+	go func() { done <- (&tool{c}).run(args) }()
 	select {
 	case <-out.ready:
 	case code := <-done:
@@ -131,7 +132,7 @@ func startReadmeStack(t *testing.T, root string, args []string) *readmeStack {
 	s := &readmeStack{dir: dir}
 	s.stop = func() {
 		cancel()
-		if code := <-done; code != exitOK {
+		if code := <-done; code != ctl.ExitOK {
 			t.Errorf("load local: exit %d: %s", code, errOut.String())
 		}
 	}
@@ -181,8 +182,8 @@ func TestReadmeLoadCommands(t *testing.T) {
 					t.Errorf("%q: the Makefile has no target %s", line, words[1])
 				}
 			case len(words) == 5 && words[0] == "go" && words[1] == "build" && words[2] == "-o":
-				if fi, err := os.Stat(filepath.Join(root, words[4])); err != nil || !fi.IsDir() || words[3] != "bin/closerelayctl" {
-					t.Errorf("%q: want bin/closerelayctl built from a package of this repository", line)
+				if fi, err := os.Stat(filepath.Join(root, words[4])); err != nil || !fi.IsDir() || words[3] != "bin/closerelaylab" {
+					t.Errorf("%q: want bin/closerelaylab built from a package of this repository", line)
 				}
 			case len(words) == 3 && words[0] == "go" && words[1] == "install":
 				mod, version, _ := strings.Cut(words[2], "@")
@@ -190,20 +191,20 @@ func TestReadmeLoadCommands(t *testing.T) {
 					t.Errorf("%q: not the k6 bench-load.sh installs", line)
 				}
 			case strings.HasPrefix(line, "export PATH="):
-			case len(words) > 2 && words[0] == "bin/closerelayctl" && words[1] == "load" && words[2] == "local":
+			case len(words) > 2 && words[0] == "bin/closerelaylab" && words[1] == "load" && words[2] == "local":
 				if stack != nil {
 					stack.stop()
 					stack.stop = nil
 				}
 				stack = startReadmeStack(t, root, words[1:])
-			case len(words) > 2 && words[0] == "bin/closerelayctl" && words[1] == "load" && words[2] == "routes":
+			case len(words) > 2 && words[0] == "bin/closerelaylab" && words[1] == "load" && words[2] == "routes":
 				if stack == nil {
 					t.Fatalf("%q before any load local", line)
 				}
 				args := append(append([]string{}, words[1:]...), "--payload", filepath.Join(stack.dir, "load-payload.json"),
 					"--duration", "300ms", "--connections", "4", "--hold", "100ms")
 				r := runCLI(t, nil, "", args...)
-				if r.code != exitOK || !strings.Contains(r.stdout, "routes: passed") {
+				if r.code != ctl.ExitOK || !strings.Contains(r.stdout, "routes: passed") {
 					t.Errorf("%q: exit %d\n%s%s", line, r.code, r.stdout, r.stderr)
 				}
 			case len(words) > 2 && words[0] == "k6" && words[1] == "run":

@@ -1,4 +1,4 @@
-package main
+package lab
 
 import (
 	"context"
@@ -15,55 +15,57 @@ import (
 
 	"github.com/closerelay/closerelay/client"
 	"github.com/closerelay/closerelay/client/wallet"
+	"github.com/closerelay/closerelay/internal/ctl"
 	"github.com/closerelay/closerelay/ledger/ledgertest"
+	"github.com/closerelay/closerelay/wire"
 	"github.com/stellar/go-stellar-sdk/keypair"
 	"github.com/stellar/go-stellar-sdk/strkey"
 	"github.com/stellar/go-stellar-sdk/txnbuild"
 	"github.com/stellar/go-stellar-sdk/xdr"
 )
 
-// demoOptions tune the demo; the zero value is what `closerelayctl demo` runs.
+// demoOptions tune the demo; the zero value is what `closerelaylab demo` runs.
 type demoOptions struct {
 	timeout time.Duration // the whole demo fails after this; 60 s when zero
 	logs    io.Writer     // the relay's logs; discarded when nil
 }
 
-func (c *cli) demo(args []string) int {
-	fs := newFlagSet("demo", "demo [flags]",
+func (c *tool) demo(args []string) int {
+	fs := ctl.NewFlagSet("demo", "demo [flags]",
 		"Run the whole flow end to end, in process, on 127.0.0.1 only: an account-API\n"+
 			"double holding a fresh account with three signers (weight 1 each, high\n"+
 			"threshold 3), the relay with rate limits on and a fresh MEDIATOR_SECRET, and\n"+
 			"the Go client: publish, watch, co-sign to 3/3, then a mediator flow. Exits 0\n"+
 			"on success, 1 on any failure. To run the commands yourself against such a\n"+
-			"stack, start `closerelayctl load local --plans 2 --signers 3` instead.")
+			"stack, start `closerelaylab load local --plans 2 --signers 3` instead.")
 	timeout := fs.Duration("timeout", 60*time.Second, "fail if the demo takes longer")
 	verbose := fs.Bool("verbose", false, "show the relay's logs on standard error")
 	jsonOut := new(bool)
-	jsonFlag(fs, jsonOut)
-	if _, code, done := c.parse(fs, args, 0, ""); done {
+	ctl.JSONFlag(fs, jsonOut)
+	if _, code, done := c.Parse(fs, args, 0, ""); done {
 		return code
 	}
 	opts := demoOptions{timeout: *timeout}
 	if *verbose {
-		opts.logs = c.stderr
+		opts.logs = c.Stderr
 	}
-	narration := c.stdout
+	narration := c.Stdout
 	if *jsonOut {
 		narration = io.Discard
 	}
 	err := runDemo(context.Background(), narration, opts)
 	switch {
 	case *jsonOut && err != nil:
-		c.printJSON(map[string]any{"ok": false, "code": "FAILED", "reason": message(err)})
+		c.PrintJSON(wire.Error{OK: false, Code: "FAILED", Reason: ctl.Message(err)})
 	case *jsonOut:
-		c.printJSON(map[string]any{"ok": true})
+		c.PrintJSON(map[string]any{"ok": true})
 	case err != nil:
-		fmt.Fprintf(c.stderr, "closerelayctl demo: FAILED: %s\n", message(err))
+		fmt.Fprintf(c.Stderr, "%s demo: FAILED: %s\n", c.Name(), ctl.Message(err))
 	}
 	if err != nil {
 		return 1
 	}
-	return exitOK
+	return ctl.ExitOK
 }
 
 // narrator numbers the demo's steps on its output.
@@ -101,7 +103,7 @@ func runDemo(parent context.Context, out io.Writer, opts demoOptions) (err error
 		}
 	}()
 	n := &narrator{w: out}
-	fmt.Fprintln(out, "closerelayctl demo: the relay, its account-API double and the client all run in this process, on 127.0.0.1; nothing reaches the network.")
+	fmt.Fprintln(out, "closerelaylab demo: the relay, its account-API double and the client all run in this process, on 127.0.0.1; nothing reaches the network.")
 
 	// The account API double, on a loopback listener of its own.
 	double := ledgertest.NewHandler()
@@ -169,7 +171,7 @@ func runDemo(parent context.Context, out io.Writer, opts demoOptions) (err error
 	if err != nil {
 		return fmt.Errorf("publish: %w", err)
 	}
-	n.stepf("signer A publishes the close (merge into %s, 72 h time bound), signed by A alone, asking the relay to submit it once ready", shortKey(destination))
+	n.stepf("signer A publishes the close (merge into %s, 72 h time bound), signed by A alone, asking the relay to submit it once ready", ctl.ShortKey(destination))
 	n.notef("plan id %s (the transaction hash)", id)
 	n.notef("a co-signer's page for it: %s/plan/%s (live while the demo runs)", relayURL, id)
 
@@ -271,7 +273,7 @@ func runDemo(parent context.Context, out io.Writer, opts demoOptions) (err error
 	if err := checkClosed(ctx, horizonURL, acct.Address); err != nil {
 		return err
 	}
-	n.stepf("the account is closed: the account API answers 404 for %s", shortKey(acct.Address))
+	n.stepf("the account is closed: the account API answers 404 for %s", ctl.ShortKey(acct.Address))
 	ready, err := cl.Ready(ctx, id)
 	if err != nil {
 		return fmt.Errorf("ready: %w", err)
@@ -320,7 +322,7 @@ func demoMediator(ctx context.Context, n *narrator, cl *client.Client, acct ledg
 	if err != nil {
 		return err
 	}
-	n.stepf("mediator flow minted for an exchange that needs a memo (%s)", shortKey(exchange))
+	n.stepf("mediator flow minted for an exchange that needs a memo (%s)", ctl.ShortKey(exchange))
 	n.notef("mediator %s; the token commits to the exchange and expires %s", flow.MediatorPublicKey, flow.Expiry.UTC().Format(time.RFC3339))
 
 	batches, err := wallet.BuildClose(wallet.CloseParams{Account: acct.Address, Sequence: account.Sequence, Destination: exchange, Flow: &flow})
@@ -347,7 +349,7 @@ func demoMediator(ctx context.Context, n *narrator, cl *client.Client, acct ledg
 	}
 	n.stepf("mediator close plan built and published (plan %s…)", planID[:16])
 	n.notef("op 1: create_account %s with %s XLM; last op: account_merge into %s (the mediator, not the exchange)",
-		shortKey(create.Destination), strings.TrimRight(strings.TrimRight(create.Amount, "0"), "."), shortKey(merge.Destination))
+		ctl.ShortKey(create.Destination), strings.TrimRight(strings.TrimRight(create.Amount, "0"), "."), ctl.ShortKey(merge.Destination))
 
 	// The mediator account does not exist until the close is applied; on a
 	// ledger its sequence number would then be read from the account API.
@@ -389,7 +391,7 @@ func demoMediator(ctx context.Context, n *narrator, cl *client.Client, acct ledg
 	if err := verifyMediatorSignature(cosigned, flow.MediatorPublicKey); err != nil {
 		return err
 	}
-	n.notef("verified: an ed25519 signature over the transaction hash under the mediator key %s", shortKey(flow.MediatorPublicKey))
+	n.notef("verified: an ed25519 signature over the transaction hash under the mediator key %s", ctl.ShortKey(flow.MediatorPublicKey))
 
 	loaded, err := wallet.LoadRecord(recordPath)
 	if err != nil {

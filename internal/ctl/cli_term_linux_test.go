@@ -1,4 +1,4 @@
-package main
+package ctl
 
 import (
 	"bufio"
@@ -65,14 +65,14 @@ func TestSecretFromATerminal(t *testing.T) {
 	}
 	kp := keypair.MustRandom()
 	var stderr syncbuf.Buffer
-	c := &cli{stdin: slave, stdout: &syncbuf.Buffer{}, stderr: &stderr, getenv: func(string) string { return "" }}
+	c := &CLI{Stdin: slave, Stdout: &syncbuf.Buffer{}, Stderr: &stderr, Getenv: func(string) string { return "" }}
 	type read struct {
 		kp  *keypair.Full
 		err error
 	}
 	done := make(chan read, 1)
 	go func() {
-		kp, err := c.readSecret(envSecret)
+		kp, err := c.readSecret(EnvSecret)
 		done <- read{kp, err}
 	}()
 	// Type only once echo is off: the line discipline echoes what arrives

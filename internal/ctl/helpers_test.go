@@ -1,4 +1,4 @@
-package main
+package ctl
 
 import (
 	"encoding/json"
@@ -64,8 +64,8 @@ type result struct {
 func runCLI(t *testing.T, env map[string]string, stdin string, args ...string) result {
 	t.Helper()
 	var out, errOut syncbuf.Buffer
-	c := &cli{stdin: strings.NewReader(stdin), stdout: &out, stderr: &errOut, getenv: func(k string) string { return env[k] }}
-	code := c.run(args)
+	c := &CLI{Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errOut, Getenv: func(k string) string { return env[k] }}
+	code := c.Run(args)
 	return result{code, out.String(), errOut.String()}
 }
 

@@ -1,4 +1,4 @@
-package main
+package ctl
 
 import (
 	"net/http"
@@ -17,29 +17,29 @@ func TestSubmitCommand(t *testing.T) {
 	rel := startTestRelay(t)
 	a := rel.acct
 	id := publishSigned(t, rel)
-	env := map[string]string{envURL: rel.url}
+	env := map[string]string{EnvURL: rel.url}
 
-	if r := runCLI(t, env, "", "submit", id); r.code != exitUsage || !strings.Contains(r.stderr, "--horizon-url") {
+	if r := runCLI(t, env, "", "submit", id); r.code != ExitUsage || !strings.Contains(r.stderr, "--horizon-url") {
 		t.Fatalf("submit without an account API: %d %q", r.code, r.stderr)
 	}
-	env[envHorizon] = rel.horizon.URL
-	if r := runCLI(t, env, "", "submit", id); r.code != exitRefused || !strings.Contains(r.stderr, "NOT_READY") {
+	env[EnvHorizon] = rel.horizon.URL
+	if r := runCLI(t, env, "", "submit", id); r.code != ExitRefused || !strings.Contains(r.stderr, "NOT_READY") {
 		t.Fatalf("submit before the threshold: %d %q", r.code, r.stderr)
 	}
 	for _, kp := range []*keypair.Full{a.Keys[1], a.Master} {
-		if r := runCLI(t, env, kp.Seed()+"\n", "sign", id); r.code != exitOK {
+		if r := runCLI(t, env, kp.Seed()+"\n", "sign", id); r.code != ExitOK {
 			t.Fatalf("sign: %d %q", r.code, r.stderr)
 		}
 	}
 	seq, _ := rel.horizon.Sequence(a.Address)
 	rel.horizon.SetSequence(a.Address, seq+7)
 	r := runCLI(t, env, "", "submit", "--json", id)
-	if m := r.json(t); r.code != exitRefused || m["ok"] != false || m["code"] != "tx_bad_seq" {
+	if m := r.json(t); r.code != ExitRefused || m["ok"] != false || m["code"] != "tx_bad_seq" {
 		t.Fatalf("submit with a wrong sequence: %d %q", r.code, r.stdout)
 	}
 	rel.horizon.SetSequence(a.Address, seq)
 	r = runCLI(t, env, "", "submit", id)
-	if r.code != exitOK || !strings.HasPrefix(r.stdout, "submitted plan "+id+": transaction "+id+" in ledger ") {
+	if r.code != ExitOK || !strings.HasPrefix(r.stdout, "submitted plan "+id+": transaction "+id+" in ledger ") {
 		t.Fatalf("submit: %d %q %q", r.code, r.stdout, r.stderr)
 	}
 	res, err := http.Get(rel.horizon.URL + "/accounts/" + a.Address)
@@ -57,17 +57,17 @@ func TestSubmitCommand(t *testing.T) {
 func TestPublishSubmit(t *testing.T) {
 	rel := startTestRelay(t)
 	a := rel.acct
-	env := map[string]string{envURL: rel.url, envNetwork: "testnet", envSecret: a.Keys[0].Seed(), envHorizon: rel.horizon.URL}
+	env := map[string]string{EnvURL: rel.url, EnvNetwork: "testnet", EnvSecret: a.Keys[0].Seed(), EnvHorizon: rel.horizon.URL}
 	r := runCLI(t, env, "", "build", "--account", a.Address, "--destination", cliDest, "--sign")
 	r = runCLI(t, env, r.stdout, "publish", "--submit", "--json", "-")
 	m := r.json(t)
 	id, _ := m["id"].(string)
-	if r.code != exitOK || id == "" || m["submit"] != true {
+	if r.code != ExitOK || id == "" || m["submit"] != true {
 		t.Fatalf("publish --submit: %d %q %q", r.code, r.stdout, r.stderr)
 	}
-	delete(env, envSecret)
+	delete(env, EnvSecret)
 	for _, kp := range []*keypair.Full{a.Keys[1], a.Master} {
-		if r := runCLI(t, env, kp.Seed()+"\n", "sign", id); r.code != exitOK {
+		if r := runCLI(t, env, kp.Seed()+"\n", "sign", id); r.code != ExitOK {
 			t.Fatalf("sign: %d %q", r.code, r.stderr)
 		}
 	}

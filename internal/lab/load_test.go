@@ -1,8 +1,9 @@
-package main
+package lab
 
 import (
 	"context"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,7 +11,10 @@ import (
 	"time"
 
 	"github.com/closerelay/closerelay/client"
+	"github.com/closerelay/closerelay/internal/ctl"
+	"github.com/closerelay/closerelay/internal/relaytest"
 	"github.com/closerelay/closerelay/internal/syncbuf"
+	"github.com/closerelay/closerelay/ledger/ledgertest"
 	"github.com/closerelay/closerelay/loadkit"
 	"github.com/stellar/go-stellar-sdk/keypair"
 )
@@ -123,13 +127,14 @@ func TestLoadLocal(t *testing.T) {
 // TestLoadPrepare publishes a plan of the test account with its three
 // secrets given on standard input, as for a remote relay.
 func TestLoadPrepare(t *testing.T) {
-	rel := startTestRelay(t)
-	a := rel.acct
+	rel := relaytest.Start(t, relaytest.Options{})
+	a := ledgertest.NewAccount(2, 1)
+	rel.Horizon.AddAccount(a)
 	out := filepath.Join(t.TempDir(), "payload.json")
 	secrets := "# the publisher first\n" + a.Master.Seed() + "\n\n" + a.Keys[0].Seed() + "\n" + a.Keys[1].Seed() + "\n"
-	r := runCLI(t, nil, secrets, "load", "prepare", "--relay", rel.url, "--horizon-url", rel.horizon.URL,
+	r := runCLI(t, nil, secrets, "load", "prepare", "--relay", rel.URL, "--horizon-url", rel.Horizon.URL,
 		"--destination", keypair.MustRandom().Address(), "--fresh", "1", "--strangers", "1", "--expensive", "1", "--out", out)
-	if r.code != exitOK {
+	if r.code != ctl.ExitOK {
 		t.Fatalf("load prepare: %d %q %q", r.code, r.stdout, r.stderr)
 	}
 	for _, s := range []string{a.Master.Seed(), a.Keys[0].Seed(), a.Keys[1].Seed()} {
@@ -141,7 +146,7 @@ func TestLoadPrepare(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p.Relay != rel.url || p.ServerPID != 0 || len(p.Plans) != 1 || len(p.Plans[0].Valid) != 2 || p.Plans[0].Signers[0] != a.Address {
+	if p.Relay != rel.URL || p.ServerPID != 0 || len(p.Plans) != 1 || len(p.Plans[0].Valid) != 2 || p.Plans[0].Signers[0] != a.Address {
 		t.Fatalf("payload: %+v", p)
 	}
 	checkPayloadAgainstRelay(t, p)
@@ -152,9 +157,9 @@ func TestLoadPrepare(t *testing.T) {
 	if err := os.WriteFile(secretsFile, []byte(secrets), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	r = runCLI(t, nil, "", "load", "prepare", "--relay", rel.url, "--horizon-url", rel.horizon.URL, "--secrets", secretsFile,
+	r = runCLI(t, nil, "", "load", "prepare", "--relay", rel.URL, "--horizon-url", rel.Horizon.URL, "--secrets", secretsFile,
 		"--destination", keypair.MustRandom().Address(), "--out", out)
-	if r.code != exitOK {
+	if r.code != ctl.ExitOK {
 		t.Fatalf("load prepare --secrets FILE: %d %q %q", r.code, r.stdout, r.stderr)
 	}
 	q, err := loadkit.Read(out)
@@ -166,7 +171,7 @@ func TestLoadPrepare(t *testing.T) {
 
 func TestLoadUsage(t *testing.T) {
 	for _, args := range [][]string{{"load", "--help"}, {"load", "local", "--help"}, {"load", "prepare", "-h"}, {"load", "routes", "--help"}} {
-		if r := runCLI(t, nil, "", args...); r.code != exitOK || !strings.HasPrefix(r.stdout, "Usage: closerelayctl load") || r.stderr != "" {
+		if r := runCLI(t, nil, "", args...); r.code != ctl.ExitOK || !strings.HasPrefix(r.stdout, "Usage: closerelaylab load") || r.stderr != "" {
 			t.Errorf("%v: code %d stdout %q stderr %q", args, r.code, r.stdout, r.stderr)
 		}
 	}
@@ -197,11 +202,30 @@ func TestLoadUsage(t *testing.T) {
 		{[]string{"load", "prepare", "--destination", dest, "--secrets", filepath.Join(t.TempDir(), "absent")}, ""},
 	} {
 		r := runCLI(t, nil, tc.stdin, tc.args...)
-		if r.code != exitUsage {
-			t.Errorf("%v: code %d, want %d (stdout %q stderr %q)", tc.args, r.code, exitUsage, r.stdout, r.stderr)
+		if r.code != ctl.ExitUsage {
+			t.Errorf("%v: code %d, want %d (stdout %q stderr %q)", tc.args, r.code, ctl.ExitUsage, r.stdout, r.stderr)
 		}
 		if strings.Contains(r.stdout+r.stderr, seed) {
 			t.Errorf("%v: the secret was echoed", tc.args)
 		}
+	}
+}
+
+func TestDemo(t *testing.T) {
+	var out syncbuf.Buffer
+	if err := runDemo(context.Background(), &out, demoOptions{timeout: 60 * time.Second}); err != nil {
+		t.Fatalf("demo: %v\n%s", err, out.String())
+	}
+	for _, want := range []string{"weight 1/3", "weight 2/3", "weight 3/3", "threshold met", "a co-signer's page for it: http://127.0.0.1:", "co-signed the forward", "verified: an ed25519 signature", "demo complete: OK"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("demo output lacks %q:\n%s", want, out.String())
+		}
+	}
+}
+
+func TestDemoFailsWhenOutOfTime(t *testing.T) {
+	err := runDemo(context.Background(), io.Discard, demoOptions{timeout: time.Millisecond})
+	if err == nil {
+		t.Fatal("a demo with 1ms succeeded")
 	}
 }

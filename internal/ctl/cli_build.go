@@ -1,4 +1,4 @@
-package main
+package ctl
 
 import (
 	"context"
@@ -42,12 +42,12 @@ type built struct {
 	progress wallet.Progress // meaningful when acct and signer are set
 }
 
-func (c *cli) build(args []string) int {
-	fs := newFlagSet("build", "build [flags]",
+func (c *CLI) build(args []string) int {
+	fs := NewFlagSet("build", "build [flags]",
 		"Build the transaction that closes --account into --destination: one account\n"+
 			"merge, valid for --valid-for (72h, the relay's signing window). The account's\n"+
 			"sequence number, signers, weights and high threshold are read from the account\n"+
-			"API (--horizon-url or $"+envHorizon+"; never from the relay), and\n"+
+			"API (--horizon-url or $"+EnvHorizon+"; never from the relay), and\n"+
 			"the threshold check is printed on standard error: every signer with its\n"+
 			"weight, and whether the signer of --sign meets the threshold alone. With\n"+
 			"--sequence and no account API the close is built offline, unchecked.\n\n"+
@@ -55,26 +55,26 @@ func (c *cli) build(args []string) int {
 			"it builds the mediator plan instead: create_account funding the mediator with\n"+
 			"2 XLM first, then the merge into the mediator, whose forward then pays\n"+
 			"DESTINATION with the memo (`closerelayctl mediator forward`).\n\n"+
-			"With --sign the close is signed with the secret from $"+envSecret+" (or\n"+
+			"With --sign the close is signed with the secret from $"+EnvSecret+" (or\n"+
 			"standard input, typed without echo at a terminal). Standard output carries\n"+
 			"only the base64 XDR (with --json, one JSON object), so it pipes into publish:\n"+
 			"  closerelayctl build --account G… --destination G… --sign | closerelayctl publish -\n"+
 			"Nothing is sent anywhere but to the account API; nothing is submitted.")
 	var o buildOptions
 	jsonOut := new(bool)
-	jsonFlag(fs, jsonOut)
+	JSONFlag(fs, jsonOut)
 	fs.StringVar(&o.account, "account", "", "the `G…` account to close (required)")
 	fs.StringVar(&o.destination, "destination", "", "the `G…` account that receives its funds (required; with --mediator, the flow's destination)")
 	network := c.networkFlag(fs)
-	horizonURL := c.horizonFlag(fs, "to read the account from")
+	horizonURL := c.HorizonFlag(fs, "to read the account from")
 	fs.Int64Var(&o.sequence, "sequence", -1, "the account's current sequence number, to build without an account API (unchecked)")
 	fs.DurationVar(&o.validFor, "valid-for", wallet.RelayTimeout, "time bound of the transaction: more than 1m, at most 72h")
 	fs.StringVar(&o.mediator, "mediator", "", "build a mediator plan: the flow's mediator public key `G…` (with --token)")
 	fs.StringVar(&o.token, "token", "", "the mediator flow token (with --mediator)")
-	fs.BoolVar(&o.sign, "sign", false, "sign with the secret from $"+envSecret+" (or standard input)")
+	fs.BoolVar(&o.sign, "sign", false, "sign with the secret from $"+EnvSecret+" (or standard input)")
 	secretEnv := secretEnvFlag(fs)
 	fs.DurationVar(&o.timeout, "timeout", 30*time.Second, "give up reading the account API after this long (0: never)")
-	if _, code, done := c.parse(fs, args, 0, ""); done {
+	if _, code, done := c.Parse(fs, args, 0, ""); done {
 		return code
 	}
 	o.network, o.horizonURL, o.secretEnv = *network, *horizonURL, *secretEnv
@@ -87,43 +87,43 @@ func (c *cli) build(args []string) int {
 	}
 	b, err := c.runBuild(ctx, o)
 	if err != nil {
-		return c.fail("build", *jsonOut, err)
+		return c.Fail("build", *jsonOut, err)
 	}
 	if *jsonOut {
-		c.printJSON(b.json(o))
-		return exitOK
+		c.PrintJSON(b.json(o))
+		return ExitOK
 	}
-	b.report(c.stderr, o)
-	fmt.Fprintln(c.stdout, b.xdr)
-	return exitOK
+	b.report(c.Stderr, o)
+	fmt.Fprintln(c.Stdout, b.xdr)
+	return ExitOK
 }
 
-func (c *cli) runBuild(ctx context.Context, o buildOptions) (*built, error) {
+func (c *CLI) runBuild(ctx context.Context, o buildOptions) (*built, error) {
 	passphrase, err := wallet.Passphrase(o.network)
 	if err != nil {
-		return nil, usagef("--network: %v", err)
+		return nil, Usagef("--network: %v", err)
 	}
 	switch {
 	case o.account == "" || o.destination == "":
-		return nil, usagef("--account and --destination are required")
+		return nil, Usagef("--account and --destination are required")
 	case !strkey.IsValidEd25519PublicKey(o.account) || !strkey.IsValidEd25519PublicKey(o.destination):
-		return nil, usagef("--account and --destination must be G… public keys")
+		return nil, Usagef("--account and --destination must be G… public keys")
 	case o.validFor <= minValidFor || o.validFor > wallet.RelayTimeout:
-		return nil, usagef("--valid-for must be more than %s and at most %s (the relay's signing window)", minValidFor, wallet.RelayTimeout)
+		return nil, Usagef("--valid-for must be more than %s and at most %s (the relay's signing window)", minValidFor, wallet.RelayTimeout)
 	case (o.mediator == "") != (o.token == ""):
 		// SPEC item 3: a mediator plan needs both the key and the token.
-		return nil, usagef("a mediator plan needs both --mediator and --token (from closerelayctl mediator mint)")
+		return nil, Usagef("a mediator plan needs both --mediator and --token (from closerelayctl mediator mint)")
 	case o.sequence < 0 && o.horizonURL == "":
-		return nil, usagef("give --horizon-url (or set %s) to read the account's sequence number and signers, or --sequence to build offline", envHorizon)
+		return nil, Usagef("give --horizon-url (or set %s) to read the account's sequence number and signers, or --sequence to build offline", EnvHorizon)
 	}
 	b := &built{mergeTo: o.destination}
 	if o.token != "" {
 		flow, err := wallet.NewMediatorFlow(client.Flow{FlowToken: o.token, MediatorPublicKey: o.mediator}, o.destination)
 		if err != nil {
-			return nil, usagef("%v", err)
+			return nil, Usagef("%v", err)
 		}
 		if !flow.Expiry.After(time.Now()) {
-			return nil, &refusedError{fmt.Errorf("the flow token expired at %s: mint a new flow", flow.Expiry.UTC().Format(time.RFC3339))}
+			return nil, &RefusedError{fmt.Errorf("the flow token expired at %s: mint a new flow", flow.Expiry.UTC().Format(time.RFC3339))}
 		}
 		b.flow, b.mergeTo = &flow, flow.MediatorPublicKey
 	}
@@ -134,9 +134,9 @@ func (c *cli) runBuild(ctx context.Context, o buildOptions) (*built, error) {
 	}
 	seq := o.sequence
 	if o.horizonURL != "" {
-		acct, err := c.horizon(o.horizonURL).Account(ctx, o.account)
+		acct, err := c.Horizon(o.horizonURL).Account(ctx, o.account)
 		if errors.Is(err, wallet.ErrAccountNotFound) {
-			return nil, &refusedError{fmt.Errorf("%w on %s: it does not exist there, or is already closed", err, o.network)}
+			return nil, &RefusedError{fmt.Errorf("%w on %s: it does not exist there, or is already closed", err, o.network)}
 		}
 		if err != nil {
 			return nil, err
@@ -150,13 +150,13 @@ func (c *cli) runBuild(ctx context.Context, o buildOptions) (*built, error) {
 		Account: o.account, Sequence: seq, Destination: o.destination, Flow: b.flow, Timeout: o.validFor,
 	})
 	if err != nil {
-		return nil, usagef("%v", err)
+		return nil, Usagef("%v", err)
 	}
 	// Without prelude operations the close is one transaction.
 	b.tx = batches[len(batches)-1]
 	if b.signer != nil {
 		if b.acct != nil && signerWeight(*b.acct, b.signer.Address()) == 0 {
-			return nil, &refusedError{fmt.Errorf("%s is not a signer of %s: the relay would refuse the close (UNSIGNED)", b.signer.Address(), o.account)}
+			return nil, &RefusedError{fmt.Errorf("%s is not a signer of %s: the relay would refuse the close (UNSIGNED)", b.signer.Address(), o.account)}
 		}
 		if b.tx, err = b.tx.Sign(passphrase, b.signer); err != nil {
 			return nil, fmt.Errorf("sign: %w", err)
