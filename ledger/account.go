@@ -35,6 +35,9 @@ type AccountState struct {
 	OffersComplete              bool
 	Data                        map[string][]byte
 	DataSponsored               map[string]bool
+	// Incomplete, when not empty, says why the balances or data could not
+	// be read: the preflight is then unchecked.
+	Incomplete string
 }
 
 // AccountSigner is one signer an account lists. Key is the strkey of the

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -356,4 +357,83 @@ func (c *Client) Entries(ctx context.Context, n ledger.Network, keys []xdr.Ledge
 	ctx, cancel := context.WithTimeout(ctx, c.timeout)
 	defer cancel()
 	return b.Entries(ctx, keys)
+}
+
+// MaxOffers bounds the offers read of one account for the preflight: an
+// account with more is read as far as this, and its listing marked
+// incomplete, so that no account can make a publish wait on pages.
+const MaxOffers = 1000
+
+// State reads, on network n, what the preflight of a close of account
+// needs (CONTRACT section 14): the account through the read guard 6 shares
+// (Account), its offers, and each of others (the accounts the close pays or
+// merges into), all at once, each within the concurrency bound and the
+// timeout, the whole within the timeout from now. An account of others the
+// ledger does not hold is in the state as absent (nil). Any other failure
+// fails the whole read; its error wraps ErrAccountUnreachable.
+func (c *Client) State(ctx context.Context, n ledger.Network, account string, others []string) (ledger.LedgerState, error) {
+	b, why := c.usable(n)
+	if b == nil {
+		return ledger.LedgerState{}, Unreachable(why, nil)
+	}
+	ctx, cancel := context.WithTimeout(ctx, c.timeout)
+	defer cancel()
+
+	type read struct {
+		id    string
+		state *ledger.AccountState
+		err   error
+	}
+	ids := []string{account}
+	for _, id := range others {
+		if !slices.Contains(ids, id) {
+			ids = append(ids, id)
+		}
+	}
+	reads := make(chan read, len(ids))
+	var offers []ledger.Offer
+	var complete bool
+	offersErr := make(chan error, 1)
+	go func() {
+		err := c.acquire(ctx, c.slots)
+		if err == nil {
+			offers, complete, err = b.Offers(ctx, account, MaxOffers)
+			<-c.slots
+		}
+		offersErr <- err
+	}()
+	for _, id := range ids {
+		go func() {
+			st, err := c.Account(ctx, n, id)
+			switch {
+			case errors.Is(err, ErrNoAccount) && id != account:
+				reads <- read{id: id} // read, and absent
+			case err != nil:
+				reads <- read{id: id, err: err}
+			default:
+				reads <- read{id: id, state: &st}
+			}
+		}()
+	}
+	out := ledger.LedgerState{Accounts: make(map[string]*ledger.AccountState, len(ids))}
+	var first error
+	for range ids {
+		r := <-reads
+		if r.err != nil && first == nil {
+			first = r.err
+		}
+		out.Accounts[r.id] = r.state
+	}
+	if err := <-offersErr; err != nil && first == nil {
+		first = err
+	}
+	if first != nil {
+		return ledger.LedgerState{}, first
+	}
+	// The account's state is shared with guard 6's callers: the offers go
+	// on a copy.
+	acc := *out.Accounts[account]
+	acc.Offers, acc.OffersComplete = offers, complete
+	out.Accounts[account] = &acc
+	return out, nil
 }

@@ -29,6 +29,11 @@ import (
 // not parse. Publish answers it with ACCOUNT_UNREACHABLE (guard 6).
 var ErrAccountUnreachable = errors.New("account unreachable")
 
+// ErrNoAccount is wrapped, beside ErrAccountUnreachable, by a read of an
+// account the ledger does not hold: the preflight reads a destination's
+// absence as a fact (op_no_account), not as a failure.
+var ErrNoAccount = errors.New("no such account")
+
 // AccountReader reads an account's candidate signer set, with the account's
 // thresholds. Implemented by *Client; the HTTP layer depends on this much
 // only, so its tests may substitute their own.
@@ -46,6 +51,9 @@ type Backend interface {
 	// Account reads account's entry. An account the ledger does not hold is
 	// an error, as any other failure to read it.
 	Account(ctx context.Context, account string) (ledger.AccountState, error)
+	// Offers lists account's offers, at most max of them; complete says
+	// whether that is all of them.
+	Offers(ctx context.Context, account string, max int) (offers []ledger.Offer, complete bool, err error)
 	// Entries reads the ledger entries named by keys, in one call where the
 	// API allows it. A key the ledger does not hold has no entry in the
 	// answer; the answer's order is not the keys'.
@@ -82,6 +90,11 @@ var _ Backend = Unusable{}
 // Account implements Backend.
 func (u Unusable) Account(context.Context, string) (ledger.AccountState, error) {
 	return ledger.AccountState{}, Unreachable(u.Reason, nil)
+}
+
+// Offers implements Backend.
+func (u Unusable) Offers(context.Context, string, int) ([]ledger.Offer, bool, error) {
+	return nil, false, Unreachable(u.Reason, nil)
 }
 
 // Entries implements Backend.

@@ -11,15 +11,18 @@ package horizon
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 
 	"github.com/closerelay/closerelay/ledger"
 	"github.com/closerelay/closerelay/ledgerapi"
+	"github.com/stellar/go-stellar-sdk/amount"
 	"github.com/stellar/go-stellar-sdk/xdr"
 )
 
@@ -87,6 +90,25 @@ type account struct {
 	} `json:"signers"`
 	NumSponsoring uint32 `json:"num_sponsoring"`
 	NumSponsored  uint32 `json:"num_sponsored"`
+	// What the preflight reads (CONTRACT section 14).
+	Balances []balance         `json:"balances"`
+	Data     map[string]string `json:"data"`
+}
+
+// balance is one of the account's balances: native, a credit asset's
+// trustline or a pool share's.
+type balance struct {
+	Balance                           string `json:"balance"`
+	Limit                             string `json:"limit"`
+	BuyingLiabilities                 string `json:"buying_liabilities"`
+	SellingLiabilities                string `json:"selling_liabilities"`
+	AssetType                         string `json:"asset_type"`
+	AssetCode                         string `json:"asset_code"`
+	AssetIssuer                       string `json:"asset_issuer"`
+	LiquidityPoolID                   string `json:"liquidity_pool_id"`
+	IsAuthorized                      *bool  `json:"is_authorized"`
+	IsAuthorizedToMaintainLiabilities *bool  `json:"is_authorized_to_maintain_liabilities"`
+	Sponsor                           string `json:"sponsor"`
 }
 
 // Account implements ledgerapi.Backend with GET /accounts/{id}. account
@@ -119,7 +141,162 @@ func (b *Backend) Account(ctx context.Context, id string) (ledger.AccountState, 
 	for _, s := range acc.Signers {
 		st.Signers = append(st.Signers, ledger.AccountSigner{Type: ledger.SignerType(s.Type), Key: s.Key, Weight: s.Weight})
 	}
+	// Guard 6 needs the signers only: balances or data that do not parse
+	// leave the preflight without them, never the publish without its
+	// account.
+	if err := holdings(&st, acc); err != nil {
+		st.Incomplete = err.Error()
+	}
 	return st, nil
+}
+
+// holdings reads the account's balances and data entries into st.
+func holdings(st *ledger.AccountState, acc account) error {
+	var bad error
+	amount := func(what, v string) int64 {
+		if v == "" || bad != nil {
+			return 0
+		}
+		n, err := parseAmount(v)
+		if err != nil {
+			bad = fmt.Errorf("the account API's %s %q is not an amount", what, v)
+		}
+		return n
+	}
+	for _, b := range acc.Balances {
+		switch b.AssetType {
+		case "native":
+			st.Balance = amount("balance", b.Balance)
+			st.NativeBuying = amount("liabilities", b.BuyingLiabilities)
+			st.NativeSelling = amount("liabilities", b.SellingLiabilities)
+			continue
+		case "liquidity_pool_shares":
+			st.Trustlines = append(st.Trustlines, ledger.Trustline{
+				PoolID: b.LiquidityPoolID, Balance: amount("balance", b.Balance), Limit: amount("limit", b.Limit),
+				Flags: trustFlags(b), Sponsored: b.Sponsor != "",
+			})
+			continue
+		}
+		asset, err := xdr.BuildAsset(b.AssetType, b.AssetIssuer, b.AssetCode)
+		if err != nil {
+			return fmt.Errorf("the account API listed a balance of an asset that is not valid")
+		}
+		st.Trustlines = append(st.Trustlines, ledger.Trustline{
+			Asset: asset, Balance: amount("balance", b.Balance), Limit: amount("limit", b.Limit),
+			Buying: amount("liabilities", b.BuyingLiabilities), Selling: amount("liabilities", b.SellingLiabilities),
+			Flags: trustFlags(b), Sponsored: b.Sponsor != "",
+		})
+	}
+	if bad != nil {
+		return bad
+	}
+	st.Data = make(map[string][]byte, len(acc.Data))
+	for name, v := range acc.Data {
+		raw, err := base64.StdEncoding.DecodeString(v)
+		if err != nil {
+			return fmt.Errorf("the account API's data entry is not base64")
+		}
+		st.Data[name] = raw
+	}
+	return nil
+}
+
+func trustFlags(b balance) xdr.TrustLineFlags {
+	var f xdr.TrustLineFlags
+	if b.IsAuthorized != nil && *b.IsAuthorized {
+		f |= xdr.TrustLineFlagsAuthorizedFlag
+	}
+	if b.IsAuthorizedToMaintainLiabilities != nil && *b.IsAuthorizedToMaintainLiabilities {
+		f |= xdr.TrustLineFlagsAuthorizedToMaintainLiabilitiesFlag
+	}
+	return f
+}
+
+// parseAmount reads Horizon's amount, seven decimals, into stroops.
+func parseAmount(v string) (int64, error) {
+	n, err := amount.Parse(v)
+	if err != nil || n < 0 {
+		return 0, errors.New("not an amount")
+	}
+	return int64(n), nil
+}
+
+// offersPage is one page of GET /accounts/{id}/offers.
+type offersPage struct {
+	Embedded struct {
+		Records []struct {
+			ID      int64  `json:"id,string"`
+			PT      string `json:"paging_token"`
+			Seller  string `json:"seller"`
+			Selling asset  `json:"selling"`
+			Buying  asset  `json:"buying"`
+			Amount  string `json:"amount"`
+			PriceR  struct {
+				N int32 `json:"n"`
+				D int32 `json:"d"`
+			} `json:"price_r"`
+			Sponsor string `json:"sponsor"`
+		} `json:"records"`
+	} `json:"_embedded"`
+}
+
+type asset struct {
+	Type   string `json:"asset_type"`
+	Code   string `json:"asset_code"`
+	Issuer string `json:"asset_issuer"`
+}
+
+func (a asset) xdr() (xdr.Asset, error) {
+	if a.Type == "native" {
+		return xdr.MustNewNativeAsset(), nil
+	}
+	return xdr.BuildAsset(a.Type, a.Issuer, a.Code)
+}
+
+// offersPerPage is Horizon's largest page.
+const offersPerPage = 200
+
+// Offers implements ledgerapi.Backend: GET /accounts/{id}/offers, page
+// after page in ascending order, until a short page or max offers.
+func (b *Backend) Offers(ctx context.Context, id string, max int) ([]ledger.Offer, bool, error) {
+	var out []ledger.Offer
+	cursor := ""
+	for len(out) < max {
+		q := url.Values{"limit": {strconv.Itoa(offersPerPage)}, "order": {"asc"}}
+		if cursor != "" {
+			q.Set("cursor", cursor)
+		}
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, b.base+"/accounts/"+id+"/offers?"+q.Encode(), nil)
+		if err != nil {
+			return nil, false, ledgerapi.Unreachable("the account API could not be reached", nil)
+		}
+		var page offersPage
+		status, _, err := b.do(req, &page)
+		if err != nil {
+			return nil, false, classify(ctx, err, status)
+		}
+		recs := page.Embedded.Records
+		for _, r := range recs {
+			if r.Seller != id {
+				return nil, false, ledgerapi.Unreachable("the account API listed an offer of another account", nil)
+			}
+			selling, err1 := r.Selling.xdr()
+			buying, err2 := r.Buying.xdr()
+			amt, err3 := parseAmount(r.Amount)
+			if err1 != nil || err2 != nil || err3 != nil {
+				return nil, false, ledgerapi.Unreachable("the account API's offer does not parse", nil)
+			}
+			out = append(out, ledger.Offer{
+				ID: r.ID, Selling: selling, Buying: buying, Amount: amt,
+				Price: xdr.Price{N: xdr.Int32(r.PriceR.N), D: xdr.Int32(r.PriceR.D)}, Sponsored: r.Sponsor != "",
+			})
+		}
+		if len(recs) < offersPerPage {
+			return out, true, nil
+		}
+		cursor = recs[len(recs)-1].PT
+	}
+	return out, false, nil
 }
 
 // ErrNoEntries: Horizon has no read of ledger entries by key; each kind of
@@ -166,7 +343,7 @@ func classify(ctx context.Context, err error, status int) error {
 	case ctx.Err() != nil:
 		return ledgerapi.Unreachable("the request was cancelled before the account API answered", ctx.Err())
 	case status == http.StatusNotFound:
-		return ledgerapi.Unreachable("the account API does not know the account", nil)
+		return ledgerapi.Unreachable("the account API does not know the account", ledgerapi.ErrNoAccount)
 	case status != 0 && (status < 200 || status > 299):
 		return ledgerapi.Unreachable(fmt.Sprintf("the account API answered status %d", status), nil)
 	case errors.Is(err, errBodyTooLarge):

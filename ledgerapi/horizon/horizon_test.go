@@ -59,13 +59,15 @@ func TestAccountState(t *testing.T) {
 		NumSponsoring: 5,
 		NumSponsored:  6,
 		Flags:         ledger.AccountFlags{AuthRequired: true, AuthClawbackEnabled: true},
+		Balance:       10_000 * 10_000_000, // AccountDetail's
+		Data:          map[string][]byte{},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("Account = %+v\nwant      %+v", got, want)
 	}
 
-	if _, err := b.Account(t.Context(), other); !errors.Is(err, ledgerapi.ErrAccountUnreachable) {
-		t.Errorf("an account the double does not hold: %v, want ErrAccountUnreachable", err)
+	if _, err := b.Account(t.Context(), other); !errors.Is(err, ledgerapi.ErrAccountUnreachable) || !errors.Is(err, ledgerapi.ErrNoAccount) {
+		t.Errorf("an account the double does not hold: %v, want ErrAccountUnreachable and ErrNoAccount", err)
 	}
 	if _, err := b.Entries(t.Context(), []xdr.LedgerKey{{}}); !errors.Is(err, horizonapi.ErrNoEntries) || !errors.Is(err, ledgerapi.ErrAccountUnreachable) {
 		t.Errorf("Entries = %v, want ErrNoEntries", err)
