@@ -179,8 +179,12 @@ type routesRun struct {
 	o        RoutesOptions
 	relay    string
 	network  string
-	routes   []string // one entry per unit of weight
+	routes   []string // one entry per unit of weight, in a seeded random order
 	deadline time.Time
+	// cover is when a run that has not yet drawn every route of its mix
+	// once stops all the same (Problems then names the route).
+	cover time.Time
+	drawn atomic.Int64 // routes drawn so far, over every connection
 
 	mu       sync.Mutex
 	live     []int     // plan indexes (payload plans, then published spares) requests may target
@@ -297,13 +301,21 @@ func RunRoutes(ctx context.Context, o RoutesOptions) (*RoutesResult, error) {
 	r.holdCtx = holdCtx
 	start := time.Now()
 	r.deadline = start.Add(o.Duration)
+	r.cover = start.Add(max(10*o.Duration, 10*time.Second))
+	// The routes are dealt as from a deck, one entry per unit of weight,
+	// shuffled once: every len(r.routes) consecutive requests send each
+	// route by its weight, so a short run on a slow machine still sends
+	// every route of its mix, and goes on past its duration until it has.
+	rand.New(rand.NewPCG(o.Seed, uint64(len(r.routes)))).Shuffle(len(r.routes), func(i, j int) {
+		r.routes[i], r.routes[j] = r.routes[j], r.routes[i]
+	})
 	workers := make([]*worker, o.Connections)
 	var wg sync.WaitGroup
 	for i := range workers {
 		w := &worker{rng: rand.New(rand.NewPCG(o.Seed, uint64(i))), lat: map[string][]time.Duration{}, stat: map[string]map[string]int{}, bad: map[string]int{}}
 		workers[i] = w
 		wg.Go(func() {
-			for ctx.Err() == nil && time.Now().Before(r.deadline) {
+			for ctx.Err() == nil && r.going(time.Now()) {
 				if o.Requests > 0 && r.sent.Add(1) > int64(o.Requests) {
 					return
 				}
@@ -371,9 +383,16 @@ func Percentiles(d []time.Duration) (p50, p95, p99, top float64) {
 	return at(0.50), at(0.95), at(0.99), float64(d[len(d)-1].Microseconds()) / 1000
 }
 
-// one sends one request of a route drawn by weight and tallies it.
+// going reports whether the run sends another request at now: until its
+// deadline, and past it until the whole deck has been dealt once (or the
+// cover bound).
+func (r *routesRun) going(now time.Time) bool {
+	return now.Before(r.deadline) || (r.drawn.Load() < int64(len(r.routes)) && now.Before(r.cover))
+}
+
+// one sends one request of the next route of the deck and tallies it.
 func (r *routesRun) one(ctx context.Context, w *worker) {
-	route := r.routes[w.rng.IntN(len(r.routes))]
+	route := r.routes[(r.drawn.Add(1)-1)%int64(len(r.routes))]
 	plan := r.pick(w.rng)
 	var status string
 	var d time.Duration

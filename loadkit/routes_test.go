@@ -170,3 +170,25 @@ func TestPercentiles(t *testing.T) {
 		t.Fatal("empty: not zeros")
 	}
 }
+
+// TestRoutesShortRunSendsEveryRoute: a run too short for its mix (here one
+// nanosecond, as a slow machine makes 300 ms) still sends every route of
+// the mix by its weight before it stops. Drawn at random, a route of weight
+// 1 in 67 went unsent in a short run and failed it ("no request sent").
+func TestRoutesShortRunSendsEveryRoute(t *testing.T) {
+	_, p := relayPayload(t, 3, 2)
+	res, err := loadkit.RunRoutes(context.Background(), loadkit.RoutesOptions{
+		Payload: p, Connections: 1, Duration: time.Nanosecond, Mix: "get:60,status:6,mint:1", Hold: time.Millisecond, Seed: 7,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if problems := res.Problems(); len(problems) > 0 {
+		t.Fatalf("problems: %v", problems)
+	}
+	for _, f := range res.Routes {
+		if f.Weight > 0 && f.Requests < f.Weight {
+			t.Errorf("%s: %d requests, want at least its weight %d", f.Route, f.Requests, f.Weight)
+		}
+	}
+}
