@@ -9,6 +9,9 @@ import (
 
 	"github.com/closerelay/closerelay/client"
 	"github.com/closerelay/closerelay/client/wallet"
+	"github.com/closerelay/closerelay/ledger"
+	"github.com/closerelay/closerelay/ledgerapi"
+	"github.com/closerelay/closerelay/ledgerapi/horizon"
 	"github.com/stellar/go-stellar-sdk/keypair"
 	"github.com/stellar/go-stellar-sdk/strkey"
 	"github.com/stellar/go-stellar-sdk/txnbuild"
@@ -28,6 +31,8 @@ type buildOptions struct {
 	sign                          bool
 	secretEnv                     string
 	timeout                       time.Duration
+	assets                        string // what to do with non-native balances (wallet.AssetDisposal)
+	force                         bool   // a direct close into a memo-required account
 }
 
 // built is a close build made, with what the account API said of the account.
@@ -37,9 +42,11 @@ type built struct {
 	hash     string
 	mergeTo  string
 	flow     *wallet.MediatorFlow
-	acct     *wallet.Account // nil when --sequence was given without --horizon-url
-	signer   *keypair.Full   // nil unless --sign
-	progress wallet.Progress // meaningful when acct and signer are set
+	acct     *wallet.Account   // nil when --sequence was given without --horizon-url
+	signer   *keypair.Full     // nil unless --sign
+	progress wallet.Progress   // meaningful when acct and signer are set
+	steps    []string          // what each operation does, in words
+	check    *ledger.Preflight // the preflight's verdict; nil when built offline
 }
 
 func (c *CLI) build(args []string) int {
@@ -74,6 +81,8 @@ func (c *CLI) build(args []string) int {
 	fs.BoolVar(&o.sign, "sign", false, "sign with the secret from $"+EnvSecret+" (or standard input)")
 	secretEnv := secretEnvFlag(fs)
 	fs.DurationVar(&o.timeout, "timeout", 30*time.Second, "give up reading the account API after this long (0: never)")
+	fs.StringVar(&o.assets, "assets", string(wallet.AssetsSend), "what the close does with each non-native balance: `send` it to the destination, return it to its issuer, or sell it (send|return|sell)")
+	fs.BoolVar(&o.force, "force", false, "build a direct close into an account that requires a memo (SEP-29) although it carries none")
 	if _, code, done := c.Parse(fs, args, 0, ""); done {
 		return code
 	}
@@ -89,13 +98,42 @@ func (c *CLI) build(args []string) int {
 	if err != nil {
 		return c.Fail("build", *jsonOut, err)
 	}
+	// A close the ledger would refuse is printed all the same, to be
+	// looked at, but the exit status says not to publish it.
+	code := ExitOK
+	if b.check != nil && b.check.State == ledger.PreflightBlocked {
+		code = ExitRefused
+	}
 	if *jsonOut {
 		c.PrintJSON(b.json(o))
-		return ExitOK
+		return code
 	}
 	b.report(c.Stderr, o)
 	fmt.Fprintln(c.Stdout, b.xdr)
-	return ExitOK
+	return code
+}
+
+// ledgerState reads, through the account API, what the clean-up and the
+// preflight need: the account with its offers, and the account its funds
+// go to (a mediator not created yet reads as absent).
+func (c *CLI) ledgerState(ctx context.Context, o buildOptions, mergeTo string) (ledger.LedgerState, error) {
+	timeout := o.timeout
+	if timeout <= 0 {
+		timeout = time.Hour
+	}
+	n := ledger.Network(o.network)
+	api := ledgerapi.New(ledgerapi.Options{
+		Backends: horizon.Backends(map[ledger.Network]string{n: o.horizonURL}, c.Transport),
+		Timeout:  timeout,
+	})
+	st, err := api.State(ctx, n, o.account, []string{mergeTo})
+	if err != nil {
+		return ledger.LedgerState{}, err
+	}
+	if why := st.Accounts[o.account].Incomplete; why != "" {
+		return ledger.LedgerState{}, fmt.Errorf("the account API's answer cannot be used: %s", why)
+	}
+	return st, nil
 }
 
 func (c *CLI) runBuild(ctx context.Context, o buildOptions) (*built, error) {
@@ -146,14 +184,46 @@ func (c *CLI) runBuild(ctx context.Context, o buildOptions) (*built, error) {
 			seq = acct.Sequence
 		}
 	}
+	var prelude []txnbuild.Operation
+	var state ledger.LedgerState
+	if o.horizonURL != "" {
+		if state, err = c.ledgerState(ctx, o, b.mergeTo); err != nil {
+			return nil, err
+		}
+		reserved := 1 // the merge
+		if b.flow != nil {
+			reserved++ // the mediator's creation
+		}
+		prelude, err = wallet.CleanUp(wallet.CleanUpParams{
+			Account: o.account, Destination: b.mergeTo, State: state, Assets: wallet.AssetDisposal(o.assets),
+			Mediator: b.flow != nil, Force: o.force, Reserved: reserved,
+		})
+		var refusal *wallet.Refusal
+		if errors.As(err, &refusal) {
+			return nil, &RefusedError{refusal}
+		}
+		if err != nil {
+			return nil, Usagef("%v", err)
+		}
+	}
 	batches, err := wallet.BuildClose(wallet.CloseParams{
-		Account: o.account, Sequence: seq, Destination: o.destination, Flow: b.flow, Timeout: o.validFor,
+		Account: o.account, Sequence: seq, Destination: o.destination, Flow: b.flow, Timeout: o.validFor, Prelude: prelude,
 	})
 	if err != nil {
 		return nil, Usagef("%v", err)
 	}
-	// Without prelude operations the close is one transaction.
-	b.tx = batches[len(batches)-1]
+	if len(batches) != 1 {
+		return nil, &RefusedError{fmt.Errorf("the close needs %d transactions; the relay plans one", len(batches))}
+	}
+	b.tx = batches[0]
+	env := b.tx.ToXDR()
+	for _, op := range env.Operations() {
+		b.steps = append(b.steps, ledger.Describe(op, env.SourceAccount()))
+	}
+	if o.horizonURL != "" {
+		v := ledger.CheckClose(env, state)
+		b.check = &v
+	}
 	if b.signer != nil {
 		if b.acct != nil && signerWeight(*b.acct, b.signer.Address()) == 0 {
 			return nil, &RefusedError{fmt.Errorf("%s is not a signer of %s: the relay would refuse the close (UNSIGNED)", b.signer.Address(), o.account)}
@@ -202,6 +272,14 @@ func (b *built) json(o buildOptions) map[string]any {
 	if b.signer != nil {
 		m["signer"] = b.signer.Address()
 	}
+	m["operations"] = b.steps
+	if b.check != nil {
+		blockers := make([]map[string]any, 0, len(b.check.Blockers))
+		for _, bl := range b.check.Blockers {
+			blockers = append(blockers, map[string]any{"op": bl.Op, "code": bl.Code, "reason": bl.Reason})
+		}
+		m["preflight"] = map[string]any{"state": b.check.State, "blockers": blockers}
+	}
 	if b.acct != nil {
 		signers := make([]map[string]any, 0, len(b.acct.Signers))
 		for _, s := range b.acct.Signers {
@@ -222,6 +300,15 @@ func (b *built) report(w io.Writer, o buildOptions) {
 		fmt.Fprintf(w, "  mediator plan: op 1 creates the mediator %s with %s XLM, the merge goes to it;\n", b.flow.MediatorPublicKey, wallet.MediatorFunding)
 		fmt.Fprintf(w, "  its forward (closerelayctl mediator forward) pays %s with the memo,\n", b.flow.Destination)
 		fmt.Fprintf(w, "  co-signed (closerelayctl mediator cosign) before the flow token expires at %s\n", b.flow.Expiry.UTC().Format(time.RFC3339))
+	}
+	for i, step := range b.steps {
+		fmt.Fprintf(w, "  %d. %s\n", i+1, step)
+	}
+	if b.check != nil {
+		fmt.Fprintf(w, "  preflight: %s\n", b.check.State)
+		for _, bl := range b.check.Blockers {
+			fmt.Fprintf(w, "    %s: %s\n", bl.Code, bl.Reason)
+		}
 	}
 	if b.acct == nil {
 		fmt.Fprintln(w, "  threshold not checked: built offline from --sequence, without an account API (--horizon-url)")

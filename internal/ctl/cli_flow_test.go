@@ -137,7 +137,7 @@ func hostOf(t *testing.T, rawURL string) string {
 func TestBuildPublishPipe(t *testing.T) {
 	rel := startTestRelay(t)
 	a := rel.acct
-	dest := keypair.MustRandom().Address()
+	dest := cliDest
 	env := map[string]string{EnvURL: rel.url, EnvHorizon: rel.horizon.URL, EnvSecret: a.Keys[0].Seed()}
 
 	pr, pw := io.Pipe()
@@ -498,7 +498,7 @@ func TestSecretFromAPipe(t *testing.T) {
 	pw.Close()
 	var out, errOut syncbuf.Buffer
 	c := &CLI{Stdin: pr, Stdout: &out, Stderr: &errOut, Getenv: func(k string) string { return map[string]string{EnvHorizon: rel.horizon.URL}[k] }}
-	if code := c.Run([]string{"build", "--json", "--account", a.Address, "--destination", keypair.MustRandom().Address(), "--sign"}); code != ExitOK {
+	if code := c.Run([]string{"build", "--json", "--account", a.Address, "--destination", cliDest, "--sign"}); code != ExitOK {
 		t.Fatalf("build: %d %q %q", code, out.String(), errOut.String())
 	}
 	var m map[string]any
