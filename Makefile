@@ -2,6 +2,7 @@
 GO        ?= go
 BIN       := bin/closerelay
 CTL       := bin/closerelayctl
+LAB       := bin/closerelaylab
 STATICCHECK_VERSION := v0.8.2
 GOBIN     := $(shell $(GO) env GOPATH)/bin
 # The build's version and revision, shown by --version, the start-up log line
@@ -15,16 +16,19 @@ LDFLAGS   := -X $(BUILDINFO).version=$(VERSION) -X $(BUILDINFO).revision=$(REVIS
 
 all: build
 
-# The server (bin/closerelay) and the command line (bin/closerelayctl).
+# The server (bin/closerelay), the command line (bin/closerelayctl, a client
+# only) and the demo and load tools (bin/closerelaylab, which start a relay in
+# process).
 build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/closerelay
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(CTL) ./cmd/closerelayctl
+	$(GO) build -ldflags "$(LDFLAGS)" -o $(LAB) ./cmd/closerelaylab
 
 run: build
 	./$(BIN)
 
 demo: build
-	./$(CTL) demo
+	./$(LAB) demo
 
 test:
 	$(GO) vet ./...
@@ -64,8 +68,8 @@ clean:
 	rm -rf bin
 
 # The load kit on loopback, about 3 minutes: the raw ed25519 rates, k6 and
-# wrk sign scenarios, every route (closerelayctl load routes) and the stream
-# load against `closerelayctl load local` on free ports; one table of issue
+# wrk sign scenarios, every route (closerelaylab load routes) and the stream
+# load against `closerelaylab load local` on free ports; one table of issue
 # 16's targets, non-zero exit when one is not met (loadkit/bench-load.sh;
 # installs k6 with go install, and wrk with apt-get as root, if absent).
 bench-load:

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/closerelay/closerelay/ledger"
+	"github.com/closerelay/closerelay/ledgerapi"
 	"github.com/closerelay/closerelay/planstore"
 )
 
@@ -19,17 +20,17 @@ type countingSubmitter struct {
 	hold  time.Duration
 }
 
-func (c *countingSubmitter) Submit(ctx context.Context, _ ledger.Network, _ string, _ func(ledger.SubmitAttempt)) ledger.SubmitOutcome {
+func (c *countingSubmitter) Submit(ctx context.Context, _ ledger.Network, _ string, _ func(ledgerapi.SubmitAttempt)) ledgerapi.SubmitOutcome {
 	c.calls.Add(1)
 	if c.hold == 0 {
 		<-ctx.Done()
-		return ledger.SubmitOutcome{State: ledger.SubmitAbandoned, Err: ctx.Err()}
+		return ledgerapi.SubmitOutcome{State: ledgerapi.SubmitAbandoned, Err: ctx.Err()}
 	}
 	select {
 	case <-time.After(c.hold):
-		return ledger.SubmitOutcome{State: ledger.SubmitSubmitted, Hash: "ab", Ledger: 7}
+		return ledgerapi.SubmitOutcome{State: ledgerapi.SubmitSubmitted, Hash: "ab", Ledger: 7}
 	case <-ctx.Done():
-		return ledger.SubmitOutcome{State: ledger.SubmitAbandoned, Err: ctx.Err()}
+		return ledgerapi.SubmitOutcome{State: ledgerapi.SubmitAbandoned, Err: ctx.Err()}
 	}
 }
 

@@ -5,14 +5,15 @@ import (
 	"time"
 
 	"github.com/closerelay/closerelay/ledger"
+	"github.com/closerelay/closerelay/ledgerapi"
 	"github.com/closerelay/closerelay/metrics"
 )
 
-// Submitter posts a submit-ready envelope to a network's account API until
-// it has an outcome or ctx ends (CONTRACT section 10). ledger.Submitter
-// (AccountClient.Submitter) is the production one.
+// Submitter posts a submit-ready envelope to a network's ledger API until
+// it has an outcome or ctx ends (CONTRACT section 10). *ledgerapi.Client is
+// the production one.
 type Submitter interface {
-	Submit(ctx context.Context, n ledger.Network, envelopeXDR string, observe func(ledger.SubmitAttempt)) ledger.SubmitOutcome
+	Submit(ctx context.Context, n ledger.Network, envelopeXDR string, observe func(ledgerapi.SubmitAttempt)) ledgerapi.SubmitOutcome
 }
 
 // The states of Submission.State (CONTRACT section 10's status.submission);
@@ -163,7 +164,7 @@ func (p *Plan) maybeSubmit() {
 	// holds a count of now, so that Stop waits for the submission too; it
 	// ends soon after finish cancels ctx.
 	sup.running.Go(func() {
-		out := sup.submitter.Submit(ctx, network, envelope, func(ledger.SubmitAttempt) {
+		out := sup.submitter.Submit(ctx, network, envelope, func(ledgerapi.SubmitAttempt) {
 			sup.metrics.Submission(metrics.SubmissionRetried)
 		})
 		req := planRequest(submittedReq{out})
@@ -273,7 +274,7 @@ func (s *submitState) takeoverC() <-chan time.Time {
 }
 
 // submittedReq is a submission's outcome, posted by its goroutine.
-type submittedReq struct{ out ledger.SubmitOutcome }
+type submittedReq struct{ out ledgerapi.SubmitOutcome }
 
 func (r submittedReq) serve(p *Plan) {
 	p.owner.check()
@@ -282,10 +283,10 @@ func (r submittedReq) serve(p *Plan) {
 	s.stopRenewing()
 	out := r.out
 	switch out.State {
-	case ledger.SubmitSubmitted:
+	case ledgerapi.SubmitSubmitted:
 		s.submitted = true
 		p.sup.metrics.Submission(metrics.SubmissionSubmitted)
-	case ledger.SubmitFailed:
+	case ledgerapi.SubmitFailed:
 		p.sup.metrics.Submission(metrics.SubmissionFailed)
 	default:
 		// Abandoned: only the plan's end cancels a submission, and then

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/closerelay/closerelay/ledger"
+	"github.com/closerelay/closerelay/ledgerapi"
 	"github.com/closerelay/closerelay/metrics"
 	"github.com/closerelay/closerelay/planstore"
 )
@@ -52,8 +53,8 @@ type Options struct {
 	Log *slog.Logger
 	// Submitter submits the submit-ready envelope of a ready plan published
 	// with "submit": true, on a goroutine of the plan's (CONTRACT section
-	// 10); nil is the zero ledger.Submitter, whose every submission fails
-	// with ledger.SubmitCodeUnconfigured.
+	// 10); nil is a ledger API client with no backend, whose every
+	// submission fails with ledgerapi.SubmitCodeUnconfigured.
 	Submitter Submitter
 	// Store is where the plans live: cluster mode's shared store
 	// (CONTRACT section 12), or nil for a planstore.Memory of the
@@ -156,7 +157,7 @@ func NewSupervisor(opts Options) *Supervisor {
 		s.log = slog.New(slog.DiscardHandler)
 	}
 	if s.submitter == nil {
-		s.submitter = ledger.Submitter{}
+		s.submitter = ledgerapi.New(ledgerapi.Options{})
 	}
 	if s.lease <= 0 {
 		s.lease = DefaultSubmitLease

@@ -3,7 +3,7 @@ package actor
 import (
 	"time"
 
-	"github.com/closerelay/closerelay/ledger"
+	"github.com/closerelay/closerelay/ledgerapi"
 )
 
 // The submission's transitions. Each is a pure function of the submission
@@ -74,12 +74,12 @@ func release(cur *Submission) (*Submission, bool) {
 // instance's try of the same envelope, which then finds its sequence used)
 // never replaces it. An abandoned submission settles nothing: only the
 // plan's end abandons one.
-func settle(cur *Submission, out ledger.SubmitOutcome) (*Submission, bool) {
+func settle(cur *Submission, out ledgerapi.SubmitOutcome) (*Submission, bool) {
 	var next Submission
 	switch out.State {
-	case ledger.SubmitSubmitted:
+	case ledgerapi.SubmitSubmitted:
 		next = Submission{Submit: true, State: SubmissionSubmitted, Hash: out.Hash, Ledger: out.Ledger}
-	case ledger.SubmitFailed:
+	case ledgerapi.SubmitFailed:
 		if cur.State == SubmissionSubmitted {
 			return nil, false
 		}

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/closerelay/closerelay/ledger"
+	"github.com/closerelay/closerelay/ledgerapi"
 )
 
 // FuzzSubmissionTransitions drives one submission through a sequence of
@@ -64,9 +64,9 @@ func FuzzSubmissionTransitions(f *testing.F) {
 					}
 				}
 			case 4, 5:
-				out := ledger.SubmitOutcome{State: ledger.SubmitSubmitted, Hash: "ab", Ledger: int(arg)}
+				out := ledgerapi.SubmitOutcome{State: ledgerapi.SubmitSubmitted, Hash: "ab", Ledger: int(arg)}
 				if op == 5 {
-					out = ledger.SubmitOutcome{State: ledger.SubmitFailed, Code: "tx_bad_seq"}
+					out = ledgerapi.SubmitOutcome{State: ledgerapi.SubmitFailed, Code: "tx_bad_seq"}
 				}
 				if cur.State != SubmissionPending {
 					break // an outcome comes only of a claim

@@ -29,6 +29,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/closerelay/closerelay/wire"
 )
 
 // maxResponseBytes caps a JSON answer. The largest legitimate one carries an
@@ -162,25 +164,25 @@ func (c *Client) BaseURL() string { return c.base.String() }
 
 // Plan is a plan's current state as GET /api/plan/{id} answers it.
 type Plan struct {
-	Network string `json:"network"`
-	XDR     string `json:"xdr"`
+	Network string
+	XDR     string
 }
 
 // Signed is the answer to a sign: the full merged envelope after the
 // caller's signature landed, the recovered signer keys it carries, in
 // envelope order, and the plan's readiness after the merge.
 type Signed struct {
-	Network string   `json:"network"`
-	XDR     string   `json:"xdr"`
-	Signers []string `json:"signers"`
+	Network string
+	XDR     string
+	Signers []string
 	// Weight is the summed weight of the distinct signers the envelope
 	// carries, Threshold the weight the close needs, and Ready is
 	// Weight >= Threshold, all as the relay computes them from the
 	// account's signers and thresholds it read at publish. A relay older
 	// than the readiness fields sends none: Threshold is then 0.
-	Weight    int  `json:"weight"`
-	Threshold int  `json:"threshold"`
-	Ready     bool `json:"ready"`
+	Weight    int
+	Threshold int
+	Ready     bool
 }
 
 // ReadyEnvelope is GET /api/plan/{id}/ready's answer: the submit-ready
@@ -189,44 +191,52 @@ type Signed struct {
 // use every one (an envelope carrying every co-signer's signature can fail
 // with tx_bad_auth_extra).
 type ReadyEnvelope struct {
-	ID      string   `json:"id"`
-	Network string   `json:"network"`
-	XDR     string   `json:"xdr"`     // the submit-ready envelope
-	Signers []string `json:"signers"` // its signers, in its order
+	ID      string
+	Network string
+	XDR     string   // the submit-ready envelope
+	Signers []string // its signers, in its order
 	// Weight is the submit-ready envelope's weight (at least Threshold);
 	// Threshold is the plan's.
-	Weight    int `json:"weight"`
-	Threshold int `json:"threshold"`
+	Weight    int
+	Threshold int
 }
 
 // PlanStatus is GET /api/plan/{id}/status's answer: the plan's current
 // version and readiness, its expiry, and its submission.
 type PlanStatus struct {
-	ID        string    `json:"id"`
-	Network   string    `json:"network"`
-	Version   uint64    `json:"version"`
-	Signers   []string  `json:"signers"` // recovered keys, envelope order
-	Weight    int       `json:"weight"`
-	Threshold int       `json:"threshold"`
-	Ready     bool      `json:"ready"`
-	Expiry    time.Time `json:"expiry"` // the plan's end; every route answers 404 from then on
+	ID        string
+	Network   string
+	Version   uint64
+	Signers   []string // recovered keys, envelope order
+	Weight    int
+	Threshold int
+	Ready     bool
+	Expiry    time.Time // the plan's end; every route answers 404 from then on
 	// Submit reports whether the plan was published for the relay to
 	// submit (PublishSubmit), and Submission how that is going: nil until
 	// it starts.
-	Submit     bool        `json:"submit"`
-	Submission *Submission `json:"submission"`
+	Submit     bool
+	Submission *Submission
 }
 
 // Submission is the relay's submission of a plan's submit-ready envelope to
 // the ledger (CONTRACT section 10).
 type Submission struct {
-	State  string `json:"state"`            // "pending", "submitted" or "failed"
-	Hash   string `json:"hash,omitempty"`   // the transaction hash, once submitted
-	Ledger int64  `json:"ledger,omitempty"` // the ledger it closed in, once submitted
-	Code   string `json:"code,omitempty"`   // the transaction result code, when failed
+	State  string // "pending", "submitted" or "failed"
+	Hash   string // the transaction hash, once submitted
+	Ledger int64  // the ledger it closed in, once submitted
+	Code   string // the transaction result code, when failed
 	// Reason says why it failed; only `event: submit_failed` carries one
 	// (Watch), GET /status does not.
-	Reason string `json:"reason,omitempty"`
+	Reason string
+}
+
+// submissionOf is status.submission as a Submission: nil until one starts.
+func submissionOf(w *wire.Submission) *Submission {
+	if w == nil {
+		return nil
+	}
+	return &Submission{State: w.State, Hash: w.Hash, Ledger: int64(w.Ledger), Code: w.Code}
 }
 
 // CodeSubmitUnsupported is the code of Publish's refusal (HTTP 400) of a
@@ -246,26 +256,21 @@ func PublishSubmit() PublishOption { return func(body map[string]any) { body["su
 // below its threshold (HTTP 409); the reason states both.
 const CodeNotReady = "NOT_READY"
 
-// Flow is a minted mediator flow.
-type Flow struct {
-	FlowToken         string `json:"flowToken"`
-	MediatorPublicKey string `json:"mediatorPublicKey"`
-}
+// Flow is a minted mediator flow: the mint answer as it comes, which has
+// no ok field.
+type Flow = wire.Flow
 
 // Cosigned is the mediator's answer: the forward envelope with the mediator's
 // signature added, and its transaction hash (64 hex characters).
 type Cosigned struct {
-	SignedXDR string `json:"signedXdr"`
-	Hash      string `json:"hash"`
+	SignedXDR string
+	Hash      string
 }
 
 // Publish opens a plan for a partly signed close transaction (or merges into
 // the existing plan of the same transaction) and returns the plan id.
 func (c *Client) Publish(ctx context.Context, network, xdr string, opts ...PublishOption) (string, error) {
-	var out struct {
-		OK bool   `json:"ok"`
-		ID string `json:"id"`
-	}
+	var out wire.Published
 	body := map[string]any{"network": network, "xdr": xdr}
 	for _, o := range opts {
 		o(body)
@@ -274,7 +279,7 @@ func (c *Client) Publish(ctx context.Context, network, xdr string, opts ...Publi
 	if err != nil {
 		return "", err
 	}
-	if !out.OK || !isPlanID(out.ID) {
+	if !out.OK || !wire.ValidPlanID(out.ID) {
 		return "", fmt.Errorf("%w: publish answered no plan id", ErrUnexpectedResponse)
 	}
 	return out.ID, nil
@@ -282,66 +287,65 @@ func (c *Client) Publish(ctx context.Context, network, xdr string, opts ...Publi
 
 // Get fetches a plan's current envelope.
 func (c *Client) Get(ctx context.Context, id string) (Plan, error) {
-	var out struct {
-		OK bool `json:"ok"`
-		Plan
-	}
+	var out wire.Plan
 	if err := c.do(ctx, http.MethodGet, planPath(id), nil, nil, &out); err != nil {
 		return Plan{}, err
 	}
 	if !out.OK || out.XDR == "" {
 		return Plan{}, fmt.Errorf("%w: the plan answer carries no envelope", ErrUnexpectedResponse)
 	}
-	return out.Plan, nil
+	return Plan{Network: out.Network, XDR: out.XDR}, nil
 }
 
 // Sign sends an envelope carrying the caller's signature (on its own, or with
 // others) to be merged into the plan, and returns the merged state.
 func (c *Client) Sign(ctx context.Context, id, xdr string) (Signed, error) {
-	var out struct {
-		OK bool `json:"ok"`
-		Signed
-	}
+	var out wire.Signed
 	if err := c.do(ctx, http.MethodPost, planPath(id)+"/sign", nil, map[string]string{"xdr": xdr}, &out); err != nil {
 		return Signed{}, err
 	}
 	if !out.OK || out.XDR == "" {
 		return Signed{}, fmt.Errorf("%w: the sign answer carries no envelope", ErrUnexpectedResponse)
 	}
-	return out.Signed, nil
+	return Signed{
+		Network: out.Network, XDR: out.XDR, Signers: out.Signers,
+		Weight: out.Weight, Threshold: out.Threshold, Ready: out.Ready,
+	}, nil
 }
 
 // Ready fetches the plan's submit-ready envelope. While the plan's weight is
 // below its threshold the relay refuses with an *Error of Status 409 and
 // Code CodeNotReady, whose Reason states the weight and the threshold.
 func (c *Client) Ready(ctx context.Context, id string) (ReadyEnvelope, error) {
-	var out struct {
-		OK bool `json:"ok"`
-		ReadyEnvelope
-	}
+	var out wire.Ready
 	if err := c.do(ctx, http.MethodGet, planPath(id)+"/ready", nil, nil, &out); err != nil {
 		return ReadyEnvelope{}, err
 	}
 	if !out.OK || out.XDR == "" || out.Threshold < 1 || out.Weight < out.Threshold {
 		return ReadyEnvelope{}, fmt.Errorf("%w: the ready answer carries no envelope that reaches its threshold", ErrUnexpectedResponse)
 	}
-	return out.ReadyEnvelope, nil
+	return ReadyEnvelope{
+		ID: out.ID, Network: out.Network, XDR: out.XDR, Signers: out.Signers,
+		Weight: out.Weight, Threshold: out.Threshold,
+	}, nil
 }
 
 // Status fetches the plan's current version, readiness, expiry and
 // submission.
 func (c *Client) Status(ctx context.Context, id string) (PlanStatus, error) {
-	var out struct {
-		OK bool `json:"ok"`
-		PlanStatus
-	}
+	var out wire.Status
 	if err := c.do(ctx, http.MethodGet, planPath(id)+"/status", nil, nil, &out); err != nil {
 		return PlanStatus{}, err
 	}
-	if !out.OK || out.Version == 0 || out.Threshold < 1 || out.Expiry.IsZero() {
+	expiry, err := time.Parse(time.RFC3339, out.Expiry)
+	if !out.OK || out.Version == 0 || out.Threshold < 1 || err != nil || expiry.IsZero() {
 		return PlanStatus{}, fmt.Errorf("%w: the status answer lacks version, threshold or expiry", ErrUnexpectedResponse)
 	}
-	return out.PlanStatus, nil
+	return PlanStatus{
+		ID: out.ID, Network: out.Network, Version: out.Version, Signers: out.Signers,
+		Weight: out.Weight, Threshold: out.Threshold, Ready: out.Ready, Expiry: expiry,
+		Submit: out.Submit, Submission: submissionOf(out.Submission),
+	}, nil
 }
 
 // MediatorMint mints a mediator flow committed to destination.
@@ -360,10 +364,7 @@ func (c *Client) MediatorMint(ctx context.Context, destination string) (Flow, er
 // MediatorCosign asks the mediator to co-sign a forward envelope of the flow.
 // Check the answer with wallet.VerifyCosigned before submitting it.
 func (c *Client) MediatorCosign(ctx context.Context, envelopeXDR, flowToken, network string) (Cosigned, error) {
-	var out struct {
-		OK bool `json:"ok"`
-		Cosigned
-	}
+	var out wire.Cosigned
 	body := map[string]string{"envelopeXdr": envelopeXDR, "flowToken": flowToken, "network": network}
 	if err := c.do(ctx, http.MethodPost, "/api/mediator/sign", nil, body, &out); err != nil {
 		return Cosigned{}, err
@@ -371,24 +372,11 @@ func (c *Client) MediatorCosign(ctx context.Context, envelopeXDR, flowToken, net
 	if !out.OK || out.SignedXDR == "" {
 		return Cosigned{}, fmt.Errorf("%w: the co-sign answer carries no signedXdr", ErrUnexpectedResponse)
 	}
-	return out.Cosigned, nil
+	return Cosigned{SignedXDR: out.SignedXDR, Hash: out.Hash}, nil
 }
 
 // planPath escapes id so that a caller's typo cannot reach another route.
 func planPath(id string) string { return "/api/plan/" + url.PathEscape(id) }
-
-func isPlanID(s string) bool {
-	if len(s) != 64 {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		ch := s[i]
-		if !(ch >= '0' && ch <= '9' || ch >= 'a' && ch <= 'f' || ch >= 'A' && ch <= 'F') {
-			return false
-		}
-	}
-	return true
-}
 
 // newRequest builds a request to path, which must already be escaped.
 func (c *Client) newRequest(ctx context.Context, method, path string, query url.Values, body any) (*http.Request, error) {
@@ -450,10 +438,7 @@ func (c *Client) do(ctx context.Context, method, path string, query url.Values, 
 func errorFrom(resp *http.Response) *Error {
 	e := &Error{Status: resp.StatusCode, RetryAfter: parseRetryAfter(resp.Header.Get("Retry-After"), time.Now())}
 	raw, _ := io.ReadAll(io.LimitReader(resp.Body, maxResponseBytes))
-	var body struct {
-		Code   string `json:"code"`
-		Reason string `json:"reason"`
-	}
+	var body wire.Error
 	if json.Unmarshal(raw, &body) == nil && (body.Code != "" || body.Reason != "") {
 		e.Code, e.Reason = body.Code, body.Reason
 		return e

@@ -40,7 +40,9 @@ func newFixture(t *testing.T, opts relaytest.Options, copts ...client.Option) *f
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &fixture{relay: r, c: c, acct: acct, dest: keypair.MustRandom().Address()}
+	dest := keypair.MustRandom().Address()
+	r.Horizon.Fund(dest, 10_0000000) // a merge into an account the ledger lacks fails
+	return &fixture{relay: r, c: c, acct: acct, dest: dest}
 }
 
 // closeXDR is the account's close into dest, signed by signers.

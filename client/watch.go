@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/closerelay/closerelay/client/sse"
+	"github.com/closerelay/closerelay/wire"
 )
 
 // ErrExpired is returned by Watch when the server announced the plan's end
@@ -277,15 +278,7 @@ func (w *watcher) stream(ctx context.Context) (delivered bool, err error) {
 
 // parseState reads CONTRACT section 5's event data.
 func (w *watcher) parseState(ev sse.Event) (State, bool) {
-	var data struct {
-		Network   string   `json:"network"`
-		XDR       string   `json:"xdr"`
-		ID        string   `json:"id"`
-		Signers   []string `json:"signers"`
-		Weight    int      `json:"weight"`
-		Threshold int      `json:"threshold"`
-		Ready     bool     `json:"ready"`
-	}
+	var data wire.State
 	if json.Unmarshal([]byte(ev.Data), &data) != nil || data.XDR == "" {
 		return State{}, false
 	}
@@ -302,23 +295,15 @@ func (w *watcher) parseState(ev sse.Event) (State, bool) {
 // parseSubmission reads CONTRACT section 10's submitted and submit_failed
 // data: {"id","hash","ledger"} and {"id","code","reason"}.
 func (w *watcher) parseSubmission(ev sse.Event) (*Submission, bool) {
-	var data struct {
-		ID     string `json:"id"`
-		Hash   string `json:"hash"`
-		Ledger int64  `json:"ledger"`
-		Code   string `json:"code"`
-		Reason string `json:"reason"`
-	}
-	if json.Unmarshal([]byte(ev.Data), &data) != nil || !strings.EqualFold(data.ID, w.id) {
-		return nil, false
-	}
 	if ev.Type == "submitted" {
-		if data.Hash == "" {
+		var data wire.Submitted
+		if json.Unmarshal([]byte(ev.Data), &data) != nil || !strings.EqualFold(data.ID, w.id) || data.Hash == "" {
 			return nil, false
 		}
-		return &Submission{State: "submitted", Hash: data.Hash, Ledger: data.Ledger}, true
+		return &Submission{State: "submitted", Hash: data.Hash, Ledger: int64(data.Ledger)}, true
 	}
-	if data.Code == "" {
+	var data wire.SubmitFailed
+	if json.Unmarshal([]byte(ev.Data), &data) != nil || !strings.EqualFold(data.ID, w.id) || data.Code == "" {
 		return nil, false
 	}
 	return &Submission{State: "failed", Code: data.Code, Reason: data.Reason}, true

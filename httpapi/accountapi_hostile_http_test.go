@@ -11,10 +11,6 @@ import (
 	"github.com/stellar/go-stellar-sdk/keypair"
 )
 
-// accountAPIWaiting is the frame of a Signers caller waiting for a shared
-// account API call.
-const accountAPIWaiting = "ledger.(*AccountClient).await"
-
 // accountAPIPost posts body to url; it reports failures instead of failing
 // the test, for use off the test's goroutine.
 func accountAPIPost(c *http.Client, url, body string) (response, error) {
@@ -65,10 +61,10 @@ func TestAccountAPIHostilePublishesShareOneCall(t *testing.T) {
 	// Wait until every publish waits on the account API (or, without the
 	// shared call, has a request of its own upstream).
 	deadline := time.Now().Add(20 * time.Second)
-	for sseGoroutines(accountAPIWaiting) < publishes && r.Horizon.Requests() < publishes {
+	for r.relay.Ledger.Waiting() < publishes && r.Horizon.Requests() < publishes {
 		if time.Now().After(deadline) {
 			t.Fatalf("after 20 s, %d of %d publishes wait on the account API, %d upstream requests",
-				sseGoroutines(accountAPIWaiting), publishes, r.Horizon.Requests())
+				r.relay.Ledger.Waiting(), publishes, r.Horizon.Requests())
 		}
 		time.Sleep(5 * time.Millisecond)
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/closerelay/closerelay/errcode"
+	"github.com/closerelay/closerelay/wire"
 	"github.com/labstack/echo/v4"
 )
 
@@ -25,20 +26,9 @@ var errClientGone = errors.New("client gone")
 // the vocabulary (STYLE habit 10); the error itself goes to the log.
 const internalReason = "internal error"
 
-// errorBody is CONTRACT section 3's JSON error shape.
-type errorBody struct {
-	OK     bool   `json:"ok"`
-	Code   string `json:"code"`
-	Reason string `json:"reason"`
-}
-
-// retryAfter renders a wait as whole seconds rounded up, at least 1.
+// retryAfter renders a wait as a Retry-After header's value.
 func retryAfter(d time.Duration) string {
-	s := int64((d + time.Second - 1) / time.Second)
-	if s < 1 {
-		s = 1
-	}
-	return strconv.FormatInt(s, 10)
+	return strconv.Itoa(wire.RetryAfterSeconds(d))
 }
 
 // errorHandler is Echo's HTTPErrorHandler. An error carrying a code of the
@@ -121,5 +111,5 @@ func (s *Server) writeJSONError(c echo.Context, route string, ce *errcode.Error)
 		_ = c.NoContent(status)
 		return
 	}
-	_ = c.JSON(status, errorBody{OK: false, Code: string(ce.Code), Reason: ce.Reason})
+	_ = c.JSON(status, wire.Error{OK: false, Code: string(ce.Code), Reason: ce.Reason})
 }

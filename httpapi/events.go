@@ -13,6 +13,7 @@ import (
 	"github.com/closerelay/closerelay/errcode"
 	"github.com/closerelay/closerelay/httpapi/bounds"
 	"github.com/closerelay/closerelay/metrics"
+	"github.com/closerelay/closerelay/wire"
 	"github.com/labstack/echo/v4"
 )
 
@@ -21,24 +22,12 @@ import (
 // goroutine forever. It never delays the plan: the actor does not wait on us.
 const streamWriteTimeout = 15 * time.Second
 
-// eventData is the JSON of one unnamed SSE event (CONTRACT section 5), with
-// the plan's readiness at that version (section 10).
-type eventData struct {
-	Network   string   `json:"network"`
-	XDR       string   `json:"xdr"`
-	ID        string   `json:"id"`
-	Signers   []string `json:"signers"`
-	Weight    int      `json:"weight"`
-	Threshold int      `json:"threshold"`
-	Ready     bool     `json:"ready"`
-}
-
 // events is GET /api/plan/:id/events: the current state at once, then one
 // event per change, a heartbeat comment every s.heartbeat, and `event: expired`
 // before the end when the plan expires. Failures are plain text (SPEC).
 func (s *Server) events(c echo.Context) error {
 	ctx := c.Request().Context()
-	id, ok := normalizeID(c.Param("id"))
+	id, ok := wire.ParsePlanID(c.Param("id"))
 	if !ok {
 		return s.streamRefusal(c, errcode.NotFound, "signing request not found")
 	}
@@ -66,7 +55,7 @@ func (s *Server) events(c echo.Context) error {
 // eventsHead is HEAD /api/plan/:id/events: the stream's status and headers,
 // without a body and without taking a subscriber slot.
 func (s *Server) eventsHead(c echo.Context) error {
-	id, ok := normalizeID(c.Param("id"))
+	id, ok := wire.ParsePlanID(c.Param("id"))
 	if !ok {
 		return s.streamRefusal(c, errcode.NotFound, "signing request not found")
 	}
@@ -197,9 +186,7 @@ func (s *Server) relay(w streamWriter, gone <-chan struct{}, sub *actor.Subscrip
 			}
 			if ev.Expired {
 				buf.WriteString("event: expired\ndata: ")
-				_ = json.NewEncoder(&buf).Encode(struct {
-					ID string `json:"id"`
-				}{ev.State.ID})
+				_ = json.NewEncoder(&buf).Encode(wire.Expired{ID: ev.State.ID})
 				buf.WriteString("\n")
 				last = true
 			}
@@ -291,18 +278,10 @@ func writeSubmissionEvent(buf *bytes.Buffer, id string, sub *actor.Submission) {
 	switch sub.State {
 	case actor.SubmissionSubmitted:
 		buf.WriteString("event: submitted\ndata: ")
-		_ = json.NewEncoder(buf).Encode(struct {
-			ID     string `json:"id"`
-			Hash   string `json:"hash"`
-			Ledger int    `json:"ledger"`
-		}{id, sub.Hash, sub.Ledger})
+		_ = json.NewEncoder(buf).Encode(wire.Submitted{ID: id, Hash: sub.Hash, Ledger: sub.Ledger})
 	case actor.SubmissionFailed:
 		buf.WriteString("event: submit_failed\ndata: ")
-		_ = json.NewEncoder(buf).Encode(struct {
-			ID     string `json:"id"`
-			Code   string `json:"code"`
-			Reason string `json:"reason"`
-		}{id, sub.Code, sub.Reason})
+		_ = json.NewEncoder(buf).Encode(wire.SubmitFailed{ID: id, Code: sub.Code, Reason: sub.Reason})
 	default:
 		return
 	}
@@ -318,7 +297,7 @@ func renderStateEvent(st actor.State) []byte {
 	buf.WriteString(strconv.FormatUint(st.Version, 10))
 	buf.WriteString("\ndata: ")
 	// Encode appends a newline, which ends the data line.
-	_ = json.NewEncoder(buf).Encode(eventData{
+	_ = json.NewEncoder(buf).Encode(wire.State{
 		Network: string(st.Network), XDR: st.XDR, ID: st.ID, Signers: nonNil(st.Signers),
 		Weight: st.Weight, Threshold: st.Threshold, Ready: st.Ready,
 	})

@@ -7,21 +7,9 @@ import (
 	"github.com/closerelay/closerelay/ledger"
 	"github.com/closerelay/closerelay/mediator"
 	"github.com/closerelay/closerelay/metrics"
+	"github.com/closerelay/closerelay/wire"
 	"github.com/labstack/echo/v4"
 )
-
-// mintOK is exactly SPEC's two fields, with no ok field.
-type mintOK struct {
-	FlowToken         string `json:"flowToken"`
-	MediatorPublicKey string `json:"mediatorPublicKey"`
-}
-
-// cosignOK is CONTRACT section 6's success body.
-type cosignOK struct {
-	OK        bool   `json:"ok"`
-	SignedXDR string `json:"signedXdr"`
-	Hash      string `json:"hash"`
-}
 
 // mint is GET /api/mediator/sign?destination=G…[&memo=<type>:<value>].
 // Without a memo parameter the token is SPEC's four parts; with one, even
@@ -48,7 +36,7 @@ func (s *Server) mint(c echo.Context) error {
 	if err != nil {
 		return s.mediatorFailure(err)
 	}
-	return c.JSON(http.StatusOK, mintOK{FlowToken: token, MediatorPublicKey: pub})
+	return c.JSON(http.StatusOK, wire.Flow{FlowToken: token, MediatorPublicKey: pub})
 }
 
 // countCosign records every answer of POST /api/mediator/sign in
@@ -92,7 +80,7 @@ func (s *Server) cosign(c echo.Context) error {
 	if err != nil {
 		return s.mediatorFailure(err)
 	}
-	return c.JSON(http.StatusOK, cosignOK{OK: true, SignedXDR: signed, Hash: hash})
+	return c.JSON(http.StatusOK, wire.Cosigned{OK: true, SignedXDR: signed, Hash: hash})
 }
 
 // mediatorMethodNotAllowed answers PUT, PATCH, DELETE and HEAD.

@@ -26,17 +26,11 @@ var _ web.Plans = pagePlans{}
 func (p pagePlans) Page(ctx context.Context, id string) (web.PageData, error) {
 	plan, err := p.s.plans.Lookup(ctx, id)
 	if err != nil {
-		if errors.Is(err, actor.ErrNotFound) {
-			return web.PageData{}, fmt.Errorf("%w: %s", web.ErrNotFound, id)
-		}
-		return web.PageData{}, err
+		return web.PageData{}, pageError(id, err)
 	}
 	st, err := plan.Snapshot(ctx)
 	if err != nil {
-		if errors.Is(err, actor.ErrNotFound) {
-			return web.PageData{}, fmt.Errorf("%w: %s", web.ErrNotFound, id)
-		}
-		return web.PageData{}, err
+		return web.PageData{}, pageError(id, err)
 	}
 	data := web.PageData{
 		ID: st.ID, Network: st.Network, XDR: st.XDR,
@@ -56,6 +50,18 @@ func (p pagePlans) Page(ctx context.Context, id string) (web.PageData, error) {
 	return data, nil
 }
 
+// pageError is err as the page tells it: not found, or unavailable for now
+// (the store unreachable), as the JSON routes answer 404 and 503.
+func pageError(id string, err error) error {
+	switch {
+	case errors.Is(err, actor.ErrNotFound):
+		return fmt.Errorf("%w: %s", web.ErrNotFound, id)
+	case errors.Is(err, actor.ErrUnavailable):
+		return fmt.Errorf("%w: %w", web.ErrUnavailable, err)
+	}
+	return err
+}
+
 // htmlLimited is the HTML routes' 429: the page, with Retry-After.
 func (s *Server) htmlLimited(c echo.Context, wait time.Duration) error {
 	s.metrics.Rejection(metrics.RoutePlanPage, errcode.RateLimited)
@@ -64,12 +70,16 @@ func (s *Server) htmlLimited(c echo.Context, wait time.Duration) error {
 }
 
 // pageRoutes registers the co-signers' pages (CONTRACT section 11): the
-// landing page, the plan page and their assets, 60 per 60 s per client.
+// landing page and the plan page, 60 per 60 s per client, and their assets,
+// served from memory with no limit of their own (CONTRACT section 9): a
+// page a client may load must be able to load its stylesheet and script.
 func (s *Server) pageRoutes(e *echo.Echo) {
 	pages := echo.WrapHandler(web.New(pagePlans{s}, web.Config{PublicURL: s.publicURL, Logger: s.log}))
 	mw := []echo.MiddlewareFunc{s.route(metrics.RoutePlanPage), s.limit(metrics.RoutePlanPage, s.htmlLimited)}
-	for _, path := range []string{"/", "/plan", "/plan/:id", "/assets/:name"} {
+	for _, path := range []string{"/", "/plan", "/plan/:id", "/plan/*"} {
 		e.GET(path, pages, mw...)
 		e.HEAD(path, pages, mw...)
 	}
+	e.GET("/assets/:name", pages, s.route(metrics.RoutePlanPage))
+	e.HEAD("/assets/:name", pages, s.route(metrics.RoutePlanPage))
 }

@@ -17,33 +17,9 @@ import (
 	"github.com/closerelay/closerelay/httpapi/bounds"
 	"github.com/closerelay/closerelay/ledger"
 	"github.com/closerelay/closerelay/metrics"
+	"github.com/closerelay/closerelay/wire"
 	"github.com/labstack/echo/v4"
 )
-
-// publishOK is the success body of POST /api/plan.
-type publishOK struct {
-	OK bool   `json:"ok"`
-	ID string `json:"id"`
-}
-
-// planBody is the success body of GET /api/plan/:id.
-type planBody struct {
-	OK      bool   `json:"ok"`
-	Network string `json:"network"`
-	XDR     string `json:"xdr"`
-}
-
-// signOK is the success body of POST /api/plan/:id/sign (CONTRACT section
-// 4), with the plan's readiness after the merge (section 10).
-type signOK struct {
-	OK        bool     `json:"ok"`
-	Network   string   `json:"network"`
-	XDR       string   `json:"xdr"`
-	Signers   []string `json:"signers"`
-	Weight    int      `json:"weight"`
-	Threshold int      `json:"threshold"`
-	Ready     bool     `json:"ready"`
-}
 
 // readObject reads a capped JSON body as an object of raw fields. It answers
 // 413 when the cap was hit, and ok=false for anything that is not an object.
@@ -311,7 +287,7 @@ func (s *Server) publish(c echo.Context) error {
 	s.metrics.Signatures(metrics.SignatureDuplicate, counts.Duplicates)
 	s.metrics.Signatures(metrics.SignatureDropped, counts.Dropped)
 	s.log.Info("plan created", "id", id, "network", string(network), "signatures", counts.Admitted, "expiry", published.Expiry())
-	return c.JSON(http.StatusOK, publishOK{OK: true, ID: id})
+	return c.JSON(http.StatusOK, wire.Published{OK: true, ID: id})
 }
 
 // republish merges a published envelope into an existing plan; any merge
@@ -329,7 +305,7 @@ func (s *Server) republish(c echo.Context, plan *actor.Plan, xdrB64 string, subm
 			return s.publishFailure(err)
 		}
 	}
-	return c.JSON(http.StatusOK, publishOK{OK: true, ID: plan.ID()})
+	return c.JSON(http.StatusOK, wire.Published{OK: true, ID: plan.ID()})
 }
 
 // mergePartial checks a partial outside the plan's serial section, then
@@ -352,7 +328,7 @@ func (s *Server) get(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, planBody{OK: true, Network: string(st.Network), XDR: st.XDR})
+	return c.JSON(http.StatusOK, wire.Plan{OK: true, Network: string(st.Network), XDR: st.XDR})
 }
 
 // sign is POST /api/plan/:id/sign. An unknown id is 404 whatever the body.
@@ -391,8 +367,8 @@ func (s *Server) sign(c echo.Context) error {
 	return c.JSON(http.StatusOK, signOKOf(st)) // never: strings, ints and bools always encode
 }
 
-func signOKOf(st actor.State) signOK {
-	return signOK{
+func signOKOf(st actor.State) wire.Signed {
+	return wire.Signed{
 		OK: true, Network: string(st.Network), XDR: st.XDR, Signers: nonNil(st.Signers),
 		Weight: st.Weight, Threshold: st.Threshold, Ready: st.Ready,
 	}
@@ -422,7 +398,7 @@ func (s *Server) current(c echo.Context) (*actor.Plan, actor.State, error) {
 }
 
 func (s *Server) lookup(c echo.Context) (*actor.Plan, error) {
-	id, ok := normalizeID(c.Param("id"))
+	id, ok := wire.ParsePlanID(c.Param("id"))
 	if !ok {
 		return nil, errcode.New(errcode.NotFound, "signing request not found")
 	}

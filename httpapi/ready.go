@@ -8,56 +8,19 @@ import (
 	"github.com/closerelay/closerelay/actor"
 	"github.com/closerelay/closerelay/errcode"
 	"github.com/closerelay/closerelay/sep7"
+	"github.com/closerelay/closerelay/wire"
 	"github.com/labstack/echo/v4"
 )
 
-// readyOK is the success body of GET /api/plan/:id/ready (CONTRACT section
-// 10): the submit-ready envelope, its signers in its order, and its weight.
-type readyOK struct {
-	OK        bool     `json:"ok"`
-	ID        string   `json:"id"`
-	Network   string   `json:"network"`
-	XDR       string   `json:"xdr"`
-	Signers   []string `json:"signers"`
-	Weight    int      `json:"weight"`
-	Threshold int      `json:"threshold"`
-}
-
-// statusOK is the success body of GET /api/plan/:id/status (CONTRACT section
-// 10). Submission is null until a submission starts (always, for a plan
-// published without "submit").
-type statusOK struct {
-	OK         bool            `json:"ok"`
-	ID         string          `json:"id"`
-	Network    string          `json:"network"`
-	Version    uint64          `json:"version"`
-	Signers    []string        `json:"signers"`
-	Weight     int             `json:"weight"`
-	Threshold  int             `json:"threshold"`
-	Ready      bool            `json:"ready"`
-	Expiry     string          `json:"expiry"`
-	Submit     bool            `json:"submit"`
-	Submission *submissionBody `json:"submission"`
-}
-
-// submissionBody is status.submission: the state, with hash and ledger once
-// submitted, code when failed.
-type submissionBody struct {
-	State  string `json:"state"`
-	Hash   string `json:"hash,omitempty"`
-	Ledger int    `json:"ledger,omitempty"`
-	Code   string `json:"code,omitempty"`
-}
-
 // submissionOf is sub as status.submission: nil (JSON null) until one starts.
-func submissionOf(sub actor.Submission) *submissionBody {
+func submissionOf(sub actor.Submission) *wire.Submission {
 	switch sub.State {
 	case actor.SubmissionPending:
-		return &submissionBody{State: sub.State}
+		return &wire.Submission{State: sub.State}
 	case actor.SubmissionSubmitted:
-		return &submissionBody{State: sub.State, Hash: sub.Hash, Ledger: sub.Ledger}
+		return &wire.Submission{State: sub.State, Hash: sub.Hash, Ledger: sub.Ledger}
 	case actor.SubmissionFailed:
-		return &submissionBody{State: sub.State, Code: sub.Code}
+		return &wire.Submission{State: sub.State, Code: sub.Code}
 	}
 	return nil
 }
@@ -77,7 +40,7 @@ func (s *Server) ready(c echo.Context) error {
 	if !ok {
 		return errcode.New(errcode.NotReady, fmt.Sprintf("weight %d of threshold %d: the plan is not ready", r.State.Weight, r.State.Threshold))
 	}
-	return c.JSON(http.StatusOK, readyOK{
+	return c.JSON(http.StatusOK, wire.Ready{
 		OK: true, ID: r.State.ID, Network: string(r.State.Network), XDR: r.XDR,
 		Signers: nonNil(r.Signers), Weight: r.Weight, Threshold: r.State.Threshold,
 	})
@@ -92,17 +55,11 @@ func (s *Server) status(c echo.Context) error {
 		return err
 	}
 	sub := plan.Submission()
-	return c.JSON(http.StatusOK, statusOK{
+	return c.JSON(http.StatusOK, wire.Status{
 		OK: true, ID: st.ID, Network: string(st.Network), Version: st.Version, Signers: nonNil(st.Signers),
 		Weight: st.Weight, Threshold: st.Threshold, Ready: st.Ready,
 		Expiry: plan.Expiry().UTC().Format(time.RFC3339), Submit: sub.Submit, Submission: submissionOf(sub),
 	})
-}
-
-// sep7OK is GET /api/plan/{id}/sep7's answer (CONTRACT section 11).
-type sep7OK struct {
-	OK  bool   `json:"ok"`
-	URI string `json:"uri"`
 }
 
 // sep7Link is GET /api/plan/:id/sep7: the SEP-7 transaction request for the
@@ -113,5 +70,5 @@ func (s *Server) sep7Link(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, sep7OK{OK: true, URI: sep7.ForPlan(st.Network, st.ID, st.XDR, s.publicURL)})
+	return c.JSON(http.StatusOK, wire.SEP7{OK: true, URI: sep7.ForPlan(st.Network, st.ID, st.XDR, s.publicURL)})
 }

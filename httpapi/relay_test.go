@@ -74,6 +74,7 @@ func serverOptions(o httpapi.Options) server.Options {
 func startRelay(tb testing.TB, opts httpapi.Options, capacity int, wrap func(net.Listener) net.Listener) *testRelay {
 	tb.Helper()
 	h := ledgertest.New()
+	h.Fund(planDest, 10_0000000) // the closes' destination: the ledger refuses a merge into nothing
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		tb.Fatal(err)
@@ -83,7 +84,8 @@ func startRelay(tb testing.TB, opts httpapi.Options, capacity int, wrap func(net
 	}
 	so := serverOptions(opts)
 	so.Config.OpsAddr = "127.0.0.1:0"
-	so.Listener, so.Accounts, so.Capacity = ln, h.Client(5*time.Second), capacity
+	so.Config.HorizonTimeout = 5 * time.Second
+	so.Listener, so.Ledger, so.Capacity = ln, h.Backends(), capacity
 	rel, err := server.Start(so)
 	if err != nil {
 		tb.Fatal(err)
@@ -148,13 +150,15 @@ type bubbleRelay struct {
 // mediator, for instance).
 func startBubbleRelay(opts ...httpapi.Options) *bubbleRelay {
 	h := ledgertest.NewHandler()
+	h.Fund(planDest, 10_0000000) // the closes' destination: the ledger refuses a merge into nothing
 	var o httpapi.Options
 	if len(opts) > 0 {
 		o = opts[0]
 	}
 	ln := memlisten.New()
 	so := serverOptions(o)
-	so.Listener, so.OpsListener, so.Accounts = ln, memlisten.New(), ledgertest.InProcessClient(h, 5*time.Second)
+	so.Config.HorizonTimeout = 5 * time.Second
+	so.Listener, so.OpsListener, so.Ledger = ln, memlisten.New(), h.Backends()
 	rel, err := server.Start(so)
 	if err != nil {
 		panic("startBubbleRelay: " + err.Error()) // in-memory listeners cannot fail

@@ -11,7 +11,6 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
-	"strings"
 	"sync"
 	"time"
 
@@ -21,6 +20,7 @@ import (
 	"github.com/closerelay/closerelay/httpapi/openapi"
 	"github.com/closerelay/closerelay/httpapi/ratelimit"
 	"github.com/closerelay/closerelay/ledger"
+	"github.com/closerelay/closerelay/ledgerapi"
 	"github.com/closerelay/closerelay/mediator"
 	"github.com/closerelay/closerelay/metrics"
 	"github.com/labstack/echo-contrib/echoprometheus"
@@ -65,7 +65,7 @@ type Mediator interface {
 // Options configure a Server. Only cmd reads the environment; it fills these.
 type Options struct {
 	Plans            *actor.Supervisor
-	Accounts         ledger.AccountReader
+	Accounts         ledgerapi.AccountReader
 	Mediator         Mediator // nil: an unconfigured mediator.Service (MEDIATOR_NOT_CONFIGURED)
 	Metrics          *metrics.Metrics
 	Log              *slog.Logger
@@ -86,7 +86,7 @@ type Options struct {
 // Server is the API's HTTP handler.
 type Server struct {
 	plans     *actor.Supervisor
-	accounts  ledger.AccountReader
+	accounts  ledgerapi.AccountReader
 	sweeps    *ledger.SweepGate
 	publicURL string
 	mediator  Mediator
@@ -382,26 +382,4 @@ func (s *Server) requestLog(next echo.HandlerFunc) echo.HandlerFunc {
 		line(c.Request().Context())
 		return nil
 	}
-}
-
-// normalizeID lowercases a path id; ok is false unless it is 64 hex characters.
-func normalizeID(id string) (string, bool) {
-	if len(id) != 64 {
-		return "", false
-	}
-	upper := false
-	for i := 0; i < len(id); i++ {
-		ch := id[i]
-		switch {
-		case ch >= '0' && ch <= '9', ch >= 'a' && ch <= 'f':
-		case ch >= 'A' && ch <= 'F':
-			upper = true
-		default:
-			return "", false
-		}
-	}
-	if !upper {
-		return id, true // the usual spelling: no second scan, no copy
-	}
-	return strings.ToLower(id), true
 }

@@ -141,7 +141,7 @@ func sbAccountGone(t *testing.T, r *rdRelay, account string) {
 func TestSubmitTwoOfThree(t *testing.T) {
 	r := rdStart(t, false)
 	account, keys := r.account([]int32{1, 1, 1}, 0, 0, 2)
-	dest := keypair.MustRandom().Address()
+	dest := planDest // the double knows it: a merge into an unknown account fails
 	unsigned, _ := ledgertest.BuildClose(keys[2], dest, rdSeq, 0, rdPass)
 	id := sbID(unsigned)
 
@@ -231,7 +231,7 @@ func TestSubmitTwoOfThree(t *testing.T) {
 func TestSubmitSetByRepublish(t *testing.T) {
 	r := rdStart(t, false)
 	account, keys := r.account([]int32{1, 1, 1}, 0, 0, 2)
-	unsigned, _ := ledgertest.BuildClose(keys[2], keypair.MustRandom().Address(), rdSeq, 0, rdPass)
+	unsigned, _ := ledgertest.BuildClose(keys[2], planDest, rdSeq, 0, rdPass)
 	id := sbID(unsigned)
 	if res := sbPublish(t, r.Client, r.URL, ledgertest.SignXDR(unsigned, rdPass, keys[0], keys[1]), nil); res.status != http.StatusOK {
 		t.Fatalf("publish: %d %s", res.status, res.body)
@@ -256,7 +256,7 @@ func TestSubmitSetByRepublish(t *testing.T) {
 func TestSubmitReadyAtPublish(t *testing.T) {
 	r := rdStart(t, false)
 	account, keys := r.account([]int32{1, 1, 1}, 0, 0, 2)
-	unsigned, _ := ledgertest.BuildClose(keys[2], keypair.MustRandom().Address(), rdSeq, 0, rdPass)
+	unsigned, _ := ledgertest.BuildClose(keys[2], planDest, rdSeq, 0, rdPass)
 	id := sbID(unsigned)
 	res := sbPublish(t, r.Client, r.URL, ledgertest.SignXDR(unsigned, rdPass, keys[0], keys[1]), map[string]any{"submit": true})
 	if res.status != http.StatusOK {
@@ -275,7 +275,7 @@ func TestSubmitRefusals(t *testing.T) {
 	payer := keypair.MustRandom()
 	feePaid := func(maxTime int64) string {
 		x, _ := ledgertest.BuildTx(payer.Address(), rdSeq, maxTime, rdPass,
-			[]txnbuild.Operation{&txnbuild.AccountMerge{Destination: keypair.MustRandom().Address(), SourceAccount: closing}}, keys[0])
+			[]txnbuild.Operation{&txnbuild.AccountMerge{Destination: planDest, SourceAccount: closing}}, keys[0])
 		return x
 	}
 	x := feePaid(0)
@@ -315,7 +315,7 @@ func TestSubmitFailedThenRetriedOnNewEnvelope(t *testing.T) {
 	r := rdStart(t, false)
 	// A, B, C of weight 1 and the master D of weight 2; the close needs 2.
 	account, keys := r.account([]int32{1, 1, 1, 2}, 0, 0, 2)
-	unsigned, _ := ledgertest.BuildClose(keys[3], keypair.MustRandom().Address(), rdSeq, 0, rdPass)
+	unsigned, _ := ledgertest.BuildClose(keys[3], planDest, rdSeq, 0, rdPass)
 	id := sbID(unsigned)
 	if !r.Horizon.SetSequence(account, rdSeq+5) {
 		t.Fatal("the double does not know the account")
@@ -393,7 +393,7 @@ func TestSubmitRetriesTimeouts(t *testing.T) {
 		acct := ledgertest.NewAccount(2, 1)
 		acct.Thresholds.HighThreshold = 2
 		r.Horizon.AddAccount(acct)
-		unsigned, _ := ledgertest.BuildClose(acct.Master, keypair.MustRandom().Address(), rdSeq, 0, rdPass)
+		unsigned, _ := ledgertest.BuildClose(acct.Master, planDest, rdSeq, 0, rdPass)
 		id := sbID(unsigned)
 		r.Horizon.StallSubmissions(2)
 
@@ -447,7 +447,7 @@ func TestSubmitAbandonedOnStop(t *testing.T) {
 		r := startBubbleRelay()
 		acct := ledgertest.NewAccount(0, 1)
 		r.Horizon.AddAccount(acct)
-		unsigned, _ := ledgertest.BuildClose(acct.Master, keypair.MustRandom().Address(), rdSeq, 0, rdPass)
+		unsigned, _ := ledgertest.BuildClose(acct.Master, planDest, rdSeq, 0, rdPass)
 		id := sbID(unsigned)
 		r.Horizon.StallSubmissions(100)
 		if res := sbPublish(t, r.Client, r.Base, ledgertest.SignXDR(unsigned, rdPass, acct.Master), map[string]any{"submit": true}); res.status != http.StatusOK {

@@ -1,24 +1,23 @@
-// Package ledger holds closerelay's Stellar knowledge: network identifiers and
-// passphrases, envelope decoding and encoding, the account-close classification,
-// transaction hashes, signature recovery and admission, the merge checks, plan
-// expiry arithmetic, and the account API client that reads an account's signer set.
+// Package ledger holds closerelay's Stellar rules: network identifiers and
+// passphrases, envelope decoding and encoding, the account-close
+// classification, transaction hashes, signature recovery and admission, the
+// candidate signer set of an account's state, the merge checks, plan expiry
+// arithmetic and what a ledger refusal means.
 //
-// It serves no HTTP and holds no package-level mutable state; everything here
-// is a pure function of its inputs except AccountClient, which makes bounded
-// HTTP calls, at most a set number at once, each on a goroutine of its own
-// and shared by the concurrent callers that ask for the same account, and
-// SweepGate, a value its caller creates and passes in, which bounds how many
-// expensive signature recoveries run at once.
+// It does no I/O and starts no goroutine, so every rule can be tested, fuzzed
+// and benchmarked on values alone; reading the ledger and submitting to it is
+// package ledgerapi's. It holds no package-level mutable state; everything
+// here is a pure function of its inputs except SweepGate, a value its caller
+// creates and passes in, which bounds how many expensive signature
+// recoveries run at once.
 package ledger
 
 // This file holds the types and constants other packages build on. The
 // behaviour lives beside it: network.go, envelope.go, close.go, expiry.go,
-// signers.go, admission.go, merge.go, plan.go and client.go.
+// signers.go, account.go, admission.go, merge.go, plan.go and refusal.go.
 
 import (
-	"context"
 	"crypto/ed25519"
-	"errors"
 	"time"
 
 	"github.com/closerelay/closerelay/errcode"
@@ -65,10 +64,6 @@ const (
 // CodeOf returns the Code carried by err, or "" when err carries none.
 func CodeOf(err error) Code { return errcode.CodeOf(err) }
 
-// ErrAccountUnreachable is returned (wrapped) by AccountClient when the account
-// cannot be read: not found, timeout, transport error, unparsable answer.
-var ErrAccountUnreachable = errors.New("account unreachable")
-
 // Signer is one candidate key of an account's signer set.
 type Signer struct {
 	Address string            // G… strkey
@@ -102,11 +97,4 @@ type Close struct {
 type Admitted struct {
 	Signer int
 	Sig    xdr.DecoratedSignature
-}
-
-// AccountReader reads an account's candidate signer set, with the account's
-// thresholds, from the account API. Implemented by *AccountClient; tests may
-// substitute the double's client.
-type AccountReader interface {
-	Signers(ctx context.Context, network Network, account string) (*SignerSet, error)
 }

@@ -1,48 +1,13 @@
 package ledger_test
 
 import (
-	"context"
 	"testing"
 	"time"
 
 	"github.com/closerelay/closerelay/ledger"
 	"github.com/closerelay/closerelay/ledger/ledgertest"
-	"github.com/stellar/go-stellar-sdk/protocols/horizon"
 	"github.com/stellar/go-stellar-sdk/txnbuild"
 )
-
-// TestAccountClientThresholds: the account API client reads the account's
-// low, medium and high thresholds with its signers, and the double's
-// NewAccount serves a high threshold of every signer's weight together (3
-// for three signers of weight 1, as the demo says).
-func TestAccountClientThresholds(t *testing.T) {
-	srv := ledgertest.New()
-	defer srv.Close()
-	k := keys(300, 2)
-	srv.SetAccount(k[0].Address(), []horizon.Signer{{Key: k[0].Address(), Weight: 1, Type: "ed25519_public_key"}},
-		horizon.AccountThresholds{LowThreshold: 1, MedThreshold: 7, HighThreshold: 200})
-	demo := ledgertest.NewAccount(2, 1)
-	srv.AddAccount(demo)
-	srv.SetAccount(k[1].Address(), []horizon.Signer{{Key: k[1].Address(), Weight: 1, Type: "ed25519_public_key"}}, horizon.AccountThresholds{})
-
-	c := srv.Client(5 * time.Second)
-	for _, tt := range []struct {
-		account string
-		want    ledger.Thresholds
-	}{
-		{k[0].Address(), ledger.Thresholds{Low: 1, Medium: 7, High: 200}},
-		{demo.Address, ledger.Thresholds{Low: 1, Medium: 1, High: 3}},
-		{k[1].Address(), ledger.Thresholds{}},
-	} {
-		set, err := c.Signers(context.Background(), ledger.Testnet, tt.account)
-		if err != nil {
-			t.Fatalf("Signers(%s): %v", tt.account, err)
-		}
-		if got := set.Thresholds(); got != tt.want {
-			t.Errorf("thresholds of %s = %+v, want %+v", tt.account, got, tt.want)
-		}
-	}
-}
 
 // TestSignerSetWithThresholds: WithThresholds makes a new set with the same
 // signers; the original keeps its thresholds, and a nil set has none.

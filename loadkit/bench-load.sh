@@ -6,12 +6,12 @@
 #   1. the raw crypto/ed25519.Verify rates (go test -bench
 #      BenchmarkRawEd25519Verify -cpu 1,2): the one-core and two-core rates
 #      every throughput is read against;
-#   2. `closerelayctl load local` (PLANS published plans of 20 signers, SPARE
+#   2. `closerelaylab load local` (PLANS published plans of 20 signers, SPARE
 #      closes left to publish) on free ports, and against it: k6 replay and
-#      fresh (and the same from wrk), the mix of every route (`closerelayctl
+#      fresh (and the same from wrk), the mix of every route (`closerelaylab
 #      load routes`), k6 attack without and with 32 attackers; the relay's
 #      CPU time is read from /proc around each run;
-#   3. a fresh `closerelayctl load local` of 100 plans and the stream load
+#   3. a fresh `closerelaylab load local` of 100 plans and the stream load
 #      (cmd/streamload: 5,000 streams, idle memory, then one signature per
 #      plan a second);
 #   4. loadkit/cmd/loadsummary: the figures, then the table; its exit status
@@ -56,7 +56,7 @@ if [ -z "$WRK" ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
 fi
 [ "$WRK" = none ] && WRK=
 echo "== building"
-$GO build -o bin/closerelayctl ./cmd/closerelayctl
+$GO build -o bin/closerelaylab ./cmd/closerelaylab
 $GO build -o "$OUT/loadsummary" ./loadkit/cmd/loadsummary
 $GO build -o "$OUT/streamload" ./cmd/streamload
 
@@ -92,13 +92,13 @@ stop_server() {
 }
 trap stop_server EXIT
 
-# start_server NAME [FLAGS...]: `closerelayctl load local` in the background
+# start_server NAME [FLAGS...]: `closerelaylab load local` in the background
 # on free ports, until its ready line, which names the relay's address.
 start_server() {
 	local name=$1
 	shift
 	local log="$OUT/server-$name.log"
-	./bin/closerelayctl load local --out "$OUT/payload-$name.json" "$@" >"$log" 2>&1 &
+	./bin/closerelaylab load local --out "$OUT/payload-$name.json" "$@" >"$log" 2>&1 &
 	SERVER=$!
 	for _ in $(seq 1 240); do
 		if grep -q '^ready ' "$log"; then
@@ -108,12 +108,12 @@ start_server() {
 		fi
 		if ! kill -0 "$SERVER" 2>/dev/null; then
 			cat "$log"
-			echo "closerelayctl load local exited before it was ready" >&2
+			echo "closerelaylab load local exited before it was ready" >&2
 			exit 1
 		fi
 		sleep 0.5
 	done
-	echo "closerelayctl load local not ready after 120 s" >&2
+	echo "closerelaylab load local not ready after 120 s" >&2
 	exit 1
 }
 
@@ -150,19 +150,19 @@ wrk_run() {
 	echo "$(($(cpu_ticks) - before)) $(getconf CLK_TCK)" >"$OUT/cpu-wrk-$kind.txt"
 }
 
-echo "== HTTP runs against closerelayctl load local"
+echo "== HTTP runs against closerelaylab load local"
 start_server sign --plans "$PLANS" --spare "$SPARE"
 k6_run replay replay
 wrk_run replay
 k6_run fresh fresh
 wrk_run fresh
-echo "-- closerelayctl load routes (every route, 64 connections, $DURATION)"
-timeout 150 ./bin/closerelayctl load routes --payload "$OUT/payload-sign.json" --duration "$DURATION" --json >"$OUT/routes.json" || true
+echo "-- closerelaylab load routes (every route, 64 connections, $DURATION)"
+timeout 150 ./bin/closerelaylab load routes --payload "$OUT/payload-sign.json" --duration "$DURATION" --json >"$OUT/routes.json" || true
 k6_run attack-quiet attack -e ATTACKERS=0
 k6_run attack attack -e ATTACKERS=32
 stop_server
 
-echo "== streams: cmd/streamload against a fresh closerelayctl load local"
+echo "== streams: cmd/streamload against a fresh closerelaylab load local"
 start_server stream --plans "$STREAM_PLANS" --spare 0 --fresh 0 --strangers 0 --expensive 0
 # -timeout 200s lets streamload stop itself and report before `timeout 240`
 # would kill it. JSON to a file, progress and the human summary to the

@@ -1,5 +1,5 @@
 // Package loadkit holds what the load tools share: the payload file that
-// `closerelayctl load prepare` (and `load local`) write and that the k6 script
+// `closerelaylab load prepare` (and `load local`) write and that the k6 script
 // and the stream load generator (cmd/streamload) replay.
 //
 // The file is JSON so that k6 (JavaScript) reads it as is. Every envelope in
@@ -27,7 +27,7 @@ type Payload struct {
 	ServerPID int    `json:"serverPid,omitempty"`
 	Plans     []Plan `json:"plans"`
 	// Spare are closes prepared but not published, each with its Close and
-	// its co-signers' Valid partials: the mixed load (`closerelayctl load
+	// its co-signers' Valid partials: the mixed load (`closerelaylab load
 	// routes`) publishes them, creating plans, and then signs them.
 	Spare []Plan `json:"spare,omitempty"`
 }

@@ -20,11 +20,12 @@ import (
 	"time"
 
 	"github.com/closerelay/closerelay/client/wallet"
+	"github.com/closerelay/closerelay/wire"
 	"github.com/stellar/go-stellar-sdk/keypair"
 	"github.com/stellar/go-stellar-sdk/txnbuild"
 )
 
-// The routes of the mixed load (`closerelayctl load routes`).
+// The routes of the mixed load (`closerelaylab load routes`).
 const (
 	RoutePublish = "publish" // POST /api/plan
 	RouteGet     = "get"     // GET /api/plan/{id}
@@ -178,8 +179,12 @@ type routesRun struct {
 	o        RoutesOptions
 	relay    string
 	network  string
-	routes   []string // one entry per unit of weight
+	routes   []string // one entry per unit of weight, in a seeded random order
 	deadline time.Time
+	// cover is when a run that has not yet drawn every route of its mix
+	// once stops all the same (Problems then names the route).
+	cover time.Time
+	drawn atomic.Int64 // routes drawn so far, over every connection
 
 	mu       sync.Mutex
 	live     []int     // plan indexes (payload plans, then published spares) requests may target
@@ -296,13 +301,21 @@ func RunRoutes(ctx context.Context, o RoutesOptions) (*RoutesResult, error) {
 	r.holdCtx = holdCtx
 	start := time.Now()
 	r.deadline = start.Add(o.Duration)
+	r.cover = start.Add(max(10*o.Duration, 10*time.Second))
+	// The routes are dealt as from a deck, one entry per unit of weight,
+	// shuffled once: every len(r.routes) consecutive requests send each
+	// route by its weight, so a short run on a slow machine still sends
+	// every route of its mix, and goes on past its duration until it has.
+	rand.New(rand.NewPCG(o.Seed, uint64(len(r.routes)))).Shuffle(len(r.routes), func(i, j int) {
+		r.routes[i], r.routes[j] = r.routes[j], r.routes[i]
+	})
 	workers := make([]*worker, o.Connections)
 	var wg sync.WaitGroup
 	for i := range workers {
 		w := &worker{rng: rand.New(rand.NewPCG(o.Seed, uint64(i))), lat: map[string][]time.Duration{}, stat: map[string]map[string]int{}, bad: map[string]int{}}
 		workers[i] = w
 		wg.Go(func() {
-			for ctx.Err() == nil && time.Now().Before(r.deadline) {
+			for ctx.Err() == nil && r.going(time.Now()) {
 				if o.Requests > 0 && r.sent.Add(1) > int64(o.Requests) {
 					return
 				}
@@ -370,9 +383,16 @@ func Percentiles(d []time.Duration) (p50, p95, p99, top float64) {
 	return at(0.50), at(0.95), at(0.99), float64(d[len(d)-1].Microseconds()) / 1000
 }
 
-// one sends one request of a route drawn by weight and tallies it.
+// going reports whether the run sends another request at now: until its
+// deadline, and past it until the whole deck has been dealt once (or the
+// cover bound).
+func (r *routesRun) going(now time.Time) bool {
+	return now.Before(r.deadline) || (r.drawn.Load() < int64(len(r.routes)) && now.Before(r.cover))
+}
+
+// one sends one request of the next route of the deck and tallies it.
 func (r *routesRun) one(ctx context.Context, w *worker) {
-	route := r.routes[w.rng.IntN(len(r.routes))]
+	route := r.routes[(r.drawn.Add(1)-1)%int64(len(r.routes))]
 	plan := r.pick(w.rng)
 	var status string
 	var d time.Duration
@@ -499,9 +519,7 @@ func (r *routesRun) publish(ctx context.Context, w *worker) (string, time.Durati
 			target = 0
 		}
 	}
-	var out struct {
-		ID string `json:"id"`
-	}
+	var out wire.Published
 	status, d, ok := r.send(ctx, RoutePublish, http.MethodPost, "/api/plan", map[string]string{"network": r.network, "xdr": r.plans[target].Close}, 200, &out)
 	if ok && out.ID != r.plans[target].ID {
 		r.example(RoutePublish, fmt.Sprintf("published as %s, want %s", out.ID, r.plans[target].ID))
@@ -631,17 +649,11 @@ func (r *routesRun) stream(ctx context.Context, plan int) (string, time.Duration
 	return status, d, true
 }
 
-// mintAnswer is the mediator's mint answer.
-type mintAnswer struct {
-	FlowToken         string `json:"flowToken"`
-	MediatorPublicKey string `json:"mediatorPublicKey"`
-}
-
 // mint asks for a flow to one of a few destinations with a text memo.
 func (r *routesRun) mint(ctx context.Context, w *worker) (string, time.Duration, bool, mint) {
 	m := mint{destination: r.destinations[w.rng.IntN(len(r.destinations))], memo: fmt.Sprintf("load-%d", r.memo.Add(1))}
 	q := url.Values{"destination": {m.destination}, "memo": {"text:" + m.memo}}
-	var a mintAnswer
+	var a wire.Flow
 	status, d, ok := r.send(ctx, RouteMint, http.MethodGet, "/api/mediator/sign?"+q.Encode(), nil, 200, &a)
 	if ok && (a.FlowToken == "" || a.MediatorPublicKey == "") {
 		r.example(RouteMint, "200 without flowToken or mediatorPublicKey")
@@ -673,9 +685,7 @@ func (r *routesRun) cosign(ctx context.Context, w *worker) (string, time.Duratio
 		r.example(RouteCosign, err.Error())
 		return "0-no-forward", 0, false
 	}
-	var out struct {
-		SignedXDR string `json:"signedXdr"`
-	}
+	var out wire.Cosigned
 	status, d, ok = r.send(ctx, RouteCosign, http.MethodPost, "/api/mediator/sign", map[string]string{"envelopeXdr": env, "flowToken": m.token, "network": r.network}, 200, &out)
 	if ok && out.SignedXDR == "" {
 		r.example(RouteCosign, "200 without signedXdr")

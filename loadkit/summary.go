@@ -237,7 +237,7 @@ func ReadStreams(path string) (*StreamFigures, error) {
 	return &s, nil
 }
 
-// ReadRoutes reads `closerelayctl load routes --json` output.
+// ReadRoutes reads `closerelaylab load routes --json` output.
 func ReadRoutes(path string) (*RoutesResult, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {

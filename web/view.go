@@ -52,11 +52,8 @@ func (h *Handler) view(d PageData, now time.Time) planView {
 	if v.NetworkName == "" {
 		v.NetworkName = string(d.Network)
 	}
-	if tx, err := Summarize(d.XDR); err != nil {
-		v.TxError = err.Error()
-	} else {
-		v.Tx = tx
-	}
+	parts := h.builds.get(d.ID, d.XDR, h.build(d))
+	v.Tx, v.TxError = parts.tx, parts.txError
 	for _, s := range d.Signers {
 		if s.Signed {
 			v.SignedCount++
@@ -81,14 +78,9 @@ func (h *Handler) view(d PageData, now time.Time) planView {
 		v.ExpiryISO = d.Expiry.UTC().Format(time.RFC3339)
 		v.TimeLeft = timeLeft(d.Expiry.Sub(now))
 	}
-	uri := sep7.ForPlan(d.Network, d.ID, d.XDR, h.cfg.PublicURL)
-	v.SEP7, v.SEP7Text = template.URL(uri), uri
+	v.SEP7, v.SEP7Text = template.URL(parts.sep7), parts.sep7
 	v.Callback = sep7.Callback(h.cfg.PublicURL, d.ID)
-	if qr, err := qrSVG(uri, "QR code of the SEP-7 signing link"); err != nil {
-		v.QRError = "The link is too long for a QR code: open it or copy it instead."
-	} else {
-		v.QR = qr
-	}
+	v.QR, v.QRError = parts.qr, parts.qrError
 	return v
 }
 

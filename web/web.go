@@ -17,7 +17,9 @@ package web
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"embed"
+	"encoding/hex"
 	"errors"
 	"html/template"
 	"io/fs"
@@ -29,16 +31,23 @@ import (
 	"time"
 
 	"github.com/closerelay/closerelay/ledger"
+	"github.com/closerelay/closerelay/wire"
 )
 
 // ErrNotFound is what Plans.Page returns for an unknown or expired plan.
 var ErrNotFound = errors.New("web: plan not found")
 
+// ErrUnavailable is what Plans.Page wraps when the plans cannot be read for
+// now (cluster mode with the store unreachable): the page answers 503, as
+// the JSON routes do, not 500.
+var ErrUnavailable = errors.New("web: plans unavailable")
+
 // Plans is the view of the plan store that the pages need.
 type Plans interface {
 	// Page returns the state of plan id (64 lowercase hex characters), or
-	// an error wrapping ErrNotFound when no such plan is open. Any other
-	// error is answered 500.
+	// an error wrapping ErrNotFound when no such plan is open, or
+	// ErrUnavailable when plans cannot be read now. Any other error is
+	// answered 500.
 	Page(ctx context.Context, id string) (PageData, error)
 }
 
@@ -101,9 +110,40 @@ var templateFS embed.FS
 //go:embed assets
 var assetFS embed.FS
 
+// assetNames maps each embedded asset's name to the name it is served
+// under: its content's hash in the name, so a page always loads the
+// version it was rendered with and a browser may keep it for good.
+var assetNames = func() map[string]string {
+	names := map[string]string{}
+	entries, err := fs.ReadDir(assetFS, "assets")
+	if err != nil {
+		panic("web: embedded assets: " + err.Error())
+	}
+	for _, e := range entries {
+		b, err := fs.ReadFile(assetFS, "assets/"+e.Name())
+		if err != nil {
+			panic("web: embedded assets: " + err.Error())
+		}
+		sum := sha256.Sum256(b)
+		ext := path.Ext(e.Name())
+		names[e.Name()] = strings.TrimSuffix(e.Name(), ext) + "." + hex.EncodeToString(sum[:6]) + ext
+	}
+	return names
+}()
+
+// assetFiles is the reverse of assetNames: served name to embedded file.
+var assetFiles = func() map[string]string {
+	files := map[string]string{}
+	for name, hashed := range assetNames {
+		files[hashed] = name
+	}
+	return files
+}()
+
 var funcs = template.FuncMap{
-	"when": func(t time.Time) string { return t.UTC().Format("2006-01-02 15:04:05 UTC") },
-	"iso":  func(t time.Time) string { return t.UTC().Format(time.RFC3339) },
+	"asset": func(name string) string { return PathAssets + assetNames[name] },
+	"when":  func(t time.Time) string { return t.UTC().Format("2006-01-02 15:04:05 UTC") },
+	"iso":   func(t time.Time) string { return t.UTC().Format(time.RFC3339) },
 }
 
 func page(name string) *template.Template {
@@ -118,9 +158,10 @@ var (
 
 // Handler serves the pages and their assets. Build it with New.
 type Handler struct {
-	plans Plans
-	cfg   Config
-	mux   *http.ServeMux
+	plans  Plans
+	cfg    Config
+	mux    *http.ServeMux
+	builds builds
 }
 
 // New returns the handler of the pages, reading plans through plans.
@@ -155,18 +196,36 @@ func SetHeaders(h http.Header) {
 // handler is the 404 page.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	SetHeaders(w.Header())
+	if hasDotSegment(r.URL.Path) {
+		// ServeMux would redirect to the cleaned path, and a path such as
+		// /plan/../%5Cevil.example cleans to one that a browser reads as
+		// another host: no page here has dot segments, so it is a 404.
+		h.notFound(w, r)
+		return
+	}
 	h.mux.ServeHTTP(w, r)
+}
+
+// hasDotSegment reports whether p has a "." or ".." segment, the only ones
+// path cleaning would remove besides empty ones, which are 404s too.
+func hasDotSegment(p string) bool {
+	for seg := range strings.SplitSeq(p, "/") {
+		if seg == "." || seg == ".." {
+			return true
+		}
+	}
+	return strings.Contains(p, "//")
 }
 
 // TooManyRequests writes the 429 page with Retry-After in whole seconds (at
 // least 1), for the lead's limiter on the HTML routes.
 func TooManyRequests(w http.ResponseWriter, retryAfter time.Duration) {
-	secs := int((retryAfter + time.Second - 1) / time.Second)
+	secs := wire.RetryAfterSeconds(retryAfter)
 	SetHeaders(w.Header())
-	w.Header().Set("Retry-After", strconv.Itoa(max(secs, 1)))
+	w.Header().Set("Retry-After", strconv.Itoa(secs))
 	render(w, http.StatusTooManyRequests, messagePage, message{
 		Title: "Too many requests", Heading: "Too many requests",
-		Text: "This address asked for pages too often. Wait " + plural(max(secs, 1), "second") + ", then reload.",
+		Text: "This address asked for pages too often. Wait " + plural(secs, "second") + ", then reload.",
 	})
 }
 
@@ -190,6 +249,15 @@ func (h *Handler) internal(w http.ResponseWriter) {
 	})
 }
 
+// unavailable is the 503 page: the plans cannot be read for now.
+func (h *Handler) unavailable(w http.ResponseWriter) {
+	w.Header().Set("Retry-After", "5")
+	render(w, http.StatusServiceUnavailable, messagePage, message{
+		Title: "Temporarily unavailable", Heading: "Temporarily unavailable",
+		Text: "The relay cannot read its plans right now. Nothing is lost: reload in a few seconds.",
+	})
+}
+
 type landing struct {
 	Value string // the rejected input, to correct it
 	Error string
@@ -202,10 +270,11 @@ func (h *Handler) landing(w http.ResponseWriter, _ *http.Request) {
 // open is the landing form's target: a valid id redirects to its page.
 func (h *Handler) open(w http.ResponseWriter, r *http.Request) {
 	raw := r.URL.Query().Get("id")
-	id := strings.TrimSpace(raw)
-	if !ValidID(id) {
+	typed := strings.TrimSpace(raw)
+	id, ok := wire.ParsePlanID(typed)
+	if !ok {
 		msg := "A plan id is 64 hexadecimal characters (0-9, a-f)."
-		if id == "" {
+		if typed == "" {
 			msg = "Enter a plan id: 64 hexadecimal characters."
 		}
 		if len(raw) > 200 {
@@ -214,34 +283,26 @@ func (h *Handler) open(w http.ResponseWriter, r *http.Request) {
 		render(w, http.StatusBadRequest, landingPage, landing{Value: strings.ToValidUTF8(raw, ""), Error: msg})
 		return
 	}
-	http.Redirect(w, r, PathPlan+strings.ToLower(id), http.StatusSeeOther)
+	http.Redirect(w, r, PathPlan+id, http.StatusSeeOther)
 }
 
-// ValidID reports whether id is 64 hex characters, in either case.
-func ValidID(id string) bool {
-	if len(id) != 64 {
-		return false
-	}
-	for i := 0; i < len(id); i++ {
-		c := id[i]
-		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
-			return false
-		}
-	}
-	return true
-}
+// ValidID reports whether id is a plan id, 64 hex characters in either
+// case; the API routes take the same ids (package wire).
+func ValidID(id string) bool { return wire.ValidPlanID(id) }
 
 func (h *Handler) plan(w http.ResponseWriter, r *http.Request) {
-	id := r.PathValue("id")
-	if !ValidID(id) {
+	id, ok := wire.ParsePlanID(r.PathValue("id"))
+	if !ok {
 		h.notFound(w, r)
 		return
 	}
-	id = strings.ToLower(id)
 	d, err := h.plans.Page(r.Context(), id)
 	switch {
 	case errors.Is(err, ErrNotFound):
 		h.notFound(w, r)
+		return
+	case errors.Is(err, ErrUnavailable):
+		h.unavailable(w)
 		return
 	case err != nil:
 		if r.Context().Err() == nil {
@@ -261,6 +322,10 @@ func (h *Handler) plan(w http.ResponseWriter, r *http.Request) {
 
 func (h *Handler) asset(w http.ResponseWriter, r *http.Request) {
 	name := r.PathValue("name")
+	file, hashed := assetFiles[name]
+	if !hashed {
+		file = name // a page rendered before a restart may name it plainly
+	}
 	var ctype string
 	switch path.Ext(name) {
 	case ".css":
@@ -271,10 +336,13 @@ func (h *Handler) asset(w http.ResponseWriter, r *http.Request) {
 		h.notFound(w, r)
 		return
 	}
-	b, err := fs.ReadFile(assetFS, "assets/"+name)
+	b, err := fs.ReadFile(assetFS, "assets/"+file)
 	if err != nil {
 		h.notFound(w, r)
 		return
+	}
+	if hashed {
+		w.Header().Set("Cache-Control", "public, max-age=31536000, immutable")
 	}
 	w.Header().Set("Content-Type", ctype)
 	w.Header().Set("Content-Length", strconv.Itoa(len(b)))

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -320,11 +321,20 @@ func TestPlanPageShowsEveryField(t *testing.T) {
 	// Assets: one stylesheet, one deferred script, both local.
 	links := doc.all(func(n *node) bool { return n.tag == "link" && n.attr["rel"] == "stylesheet" })
 	scripts := doc.byTag("script")
-	if len(links) != 1 || links[0].attr["href"] != "/assets/style.css" {
+	// Named by their content's hash, and kept for good by the browser.
+	hashed := regexp.MustCompile(`^/assets/(style|plan)\.[0-9a-f]{12}\.(css|js)$`)
+	if len(links) != 1 || !hashed.MatchString(links[0].attr["href"]) {
 		t.Errorf("stylesheets %v", links)
 	}
-	if len(scripts) != 1 || scripts[0].attr["src"] != "/assets/plan.js" || !scripts[0].has("defer") {
+	if len(scripts) != 1 || !hashed.MatchString(scripts[0].attr["src"]) || !scripts[0].has("defer") {
 		t.Errorf("scripts %v", scripts)
+	}
+	for _, n := range append(links, scripts...) {
+		url := n.attr["href"] + n.attr["src"]
+		a := get(t, srv, url)
+		if a.status != http.StatusOK || a.header.Get("Cache-Control") != "public, max-age=31536000, immutable" {
+			t.Errorf("%s: %d, Cache-Control %q", url, a.status, a.header.Get("Cache-Control"))
+		}
 	}
 	checkAccessible(t, doc)
 	checkNoInline(t, doc)

@@ -7,7 +7,7 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/closerelay/closerelay/ledger"
+	horizonapi "github.com/closerelay/closerelay/ledgerapi/horizon"
 	"github.com/stellar/go-stellar-sdk/clients/horizonclient"
 	hProtocol "github.com/stellar/go-stellar-sdk/protocols/horizon"
 )
@@ -47,20 +47,20 @@ type Horizon struct {
 
 // NewHorizon returns a reader of the Horizon at baseURL; hc nil means a
 // client of its own. Answers are size-capped as the relay's are
-// (ledger.CapBody), on a copy of hc, so the caller's client is unchanged.
+// (horizonapi.CapBody), on a copy of hc, so the caller's client is unchanged.
 func NewHorizon(baseURL string, hc *http.Client) *Horizon {
 	capped := &http.Client{}
 	if hc != nil {
 		*capped = *hc
 	}
-	capped.Transport = ledger.CapBody(capped.Transport)
+	capped.Transport = horizonapi.CapBody(capped.Transport)
 	return &Horizon{url: strings.TrimSuffix(baseURL, "/"), http: capped}
 }
 
 // Account reads one account. ctx bounds the call: the SDK's AccountDetail
-// takes no context, so the request is sent through a ledger.HorizonDoer.
+// takes no context, so the request is sent through a horizonapi.HorizonDoer.
 func (h *Horizon) Account(ctx context.Context, id string) (Account, error) {
-	hc := &horizonclient.Client{HorizonURL: h.url, HTTP: &ledger.HorizonDoer{Ctx: ctx, Client: h.http}}
+	hc := &horizonclient.Client{HorizonURL: h.url, HTTP: &horizonapi.HorizonDoer{Ctx: ctx, Client: h.http}}
 	acc, err := hc.AccountDetail(horizonclient.AccountRequest{AccountID: id})
 	if err != nil {
 		if ctx.Err() != nil {

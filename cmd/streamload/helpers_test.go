@@ -36,7 +36,7 @@ func startRelay(t *testing.T, maxSubscribers int) *testRelay {
 
 // publish creates nPlans accounts of nSigners signers each (the master, which
 // publishes, included), publishes one close per account and returns the
-// plans with their valid partials, as `closerelayctl load local` would.
+// plans with their valid partials, as `closerelaylab load local` would.
 func (r *testRelay) publish(t *testing.T, nPlans, nSigners int) []loadkit.Plan {
 	t.Helper()
 	passphrase := ledger.Testnet.Passphrase()

@@ -1,6 +1,6 @@
 // Command streamload is the stream half of closerelay's load kit (issue 7):
 // it opens many event streams (GET /api/plan/{id}/events) to the plans of a
-// payload file written by `closerelayctl load local` or `load prepare`, sends
+// payload file written by `closerelaylab load local` or `load prepare`, sends
 // each plan one new co-signer's partial a second, and reports how long the
 // resulting events took to reach every subscriber, how many were lost, and
 // how much resident memory the relay spends per idle stream.
@@ -32,7 +32,7 @@ func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
 const usage = `Usage: streamload -payload FILE [flags]
 
 Opens -subscribers event streams to each of -plans plans of a load payload
-(written by 'closerelayctl load local' or 'closerelayctl load prepare'), at most
+(written by 'closerelaylab load local' or 'closerelaylab load prepare'), at most
 -rate new streams a second. Once every stream has received its first event and
 -settle has passed, it reads the relay's resident memory again and then, for
 -duration, sends each plan the next of its valid partials every -interval

@@ -198,7 +198,7 @@ func writeSummary(w io.Writer, r *Result) {
 	p("signing", "one partial per plan every %gs for %gs: %d sent, %d added a signer, %d failed; answered in p50 %.2f ms, p99 %.2f ms",
 		sg.IntervalSeconds, sg.DurationSeconds, sg.Sent, sg.Changed, sg.Failed, sg.Latency.P50, sg.Latency.P99)
 	if sg.Sent > 0 && sg.Changed == 0 {
-		p("WARNING", "no sign request added a signer: the payload's partials are already on its plans (a second run against one `closerelayctl load local`?); start a fresh one")
+		p("WARNING", "no sign request added a signer: the payload's partials are already on its plans (a second run against one `closerelaylab load local`?); start a fresh one")
 	}
 	d := r.Delivery
 	p("delivery", "p50 %.2f ms, p99 %.2f ms, max %.2f ms over %d deliveries (event at the subscriber − sign request sent)", d.P50, d.P99, d.Max, d.Samples)

@@ -17,6 +17,7 @@ import (
 
 	"github.com/closerelay/closerelay/internal/procfs"
 	"github.com/closerelay/closerelay/loadkit"
+	"github.com/closerelay/closerelay/wire"
 )
 
 // maxPlans is the relay's plan capacity and the issue's SRE scenario.
@@ -327,9 +328,7 @@ func (l *load) post(ctx context.Context, id, partial string) postRecord {
 	defer resp.Body.Close()
 	b, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
 	rec.took = time.Since(l.start) - rec.sent
-	var ans struct {
-		Signers []string `json:"signers"`
-	}
+	var ans wire.Signed
 	switch {
 	case err != nil:
 		rec.err = failure("sign request", err)

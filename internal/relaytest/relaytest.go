@@ -53,8 +53,9 @@ func Start(t testing.TB, opts Options) *Relay {
 	conns := &tracked{Listener: ln, open: map[net.Conn]struct{}{}}
 	cfg := config(opts)
 	cfg.OpsAddr = "127.0.0.1:0"
+	cfg.HorizonTimeout = 5 * time.Second
 	rel, err := server.Start(server.Options{
-		Config: cfg, Listener: conns, Accounts: h.Client(5 * time.Second), MaxSubscribers: opts.MaxSubscribers,
+		Config: cfg, Listener: conns, Ledger: h.Backends(), MaxSubscribers: opts.MaxSubscribers,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -140,9 +141,11 @@ func StartInMemory(t *testing.T, opts Options) *InMemoryRelay {
 	t.Helper()
 	h := ledgertest.NewHandler()
 	ln := memlisten.New()
+	cfg := config(opts)
+	cfg.HorizonTimeout = 5 * time.Second
 	rel, err := server.Start(server.Options{
-		Config: config(opts), Listener: ln, OpsListener: memlisten.New(),
-		Accounts: ledgertest.InProcessClient(h, 5*time.Second), MaxSubscribers: opts.MaxSubscribers,
+		Config: cfg, Listener: ln, OpsListener: memlisten.New(),
+		Ledger: h.Backends(), MaxSubscribers: opts.MaxSubscribers,
 	})
 	if err != nil {
 		t.Fatal(err)

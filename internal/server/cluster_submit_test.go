@@ -10,27 +10,28 @@ import (
 	"github.com/closerelay/closerelay/internal/natstest"
 	"github.com/closerelay/closerelay/ledger"
 	"github.com/closerelay/closerelay/ledger/ledgertest"
+	"github.com/closerelay/closerelay/ledgerapi"
 )
 
 // hungSubmitter is an account API that never answers: it reports each
 // submission on started and holds it until the plan ends.
 type hungSubmitter struct{ started chan string }
 
-func (h hungSubmitter) Submit(ctx context.Context, _ ledger.Network, envelope string, _ func(ledger.SubmitAttempt)) ledger.SubmitOutcome {
+func (h hungSubmitter) Submit(ctx context.Context, _ ledger.Network, envelope string, _ func(ledgerapi.SubmitAttempt)) ledgerapi.SubmitOutcome {
 	h.started <- envelope
 	<-ctx.Done()
-	return ledger.SubmitOutcome{State: ledger.SubmitAbandoned, Err: ctx.Err()}
+	return ledgerapi.SubmitOutcome{State: ledgerapi.SubmitAbandoned, Err: ctx.Err()}
 }
 
 // reportingSubmitter is the account API's own submitter that also reports
 // each outcome on done.
 type reportingSubmitter struct {
-	ledger.Submitter
-	done chan ledger.SubmitOutcome
+	*ledgerapi.Client
+	done chan ledgerapi.SubmitOutcome
 }
 
-func (r reportingSubmitter) Submit(ctx context.Context, n ledger.Network, envelope string, observe func(ledger.SubmitAttempt)) ledger.SubmitOutcome {
-	out := r.Submitter.Submit(ctx, n, envelope, observe)
+func (r reportingSubmitter) Submit(ctx context.Context, n ledger.Network, envelope string, observe func(ledgerapi.SubmitAttempt)) ledgerapi.SubmitOutcome {
+	out := r.Client.Submit(ctx, n, envelope, observe)
 	r.done <- out
 	return out
 }
@@ -45,6 +46,7 @@ func (r reportingSubmitter) Submit(ctx context.Context, n ledger.Network, envelo
 func TestClusterSubmissionSurvivesItsOwner(t *testing.T) {
 	nats := natstest.Start(t)
 	h := ledgertest.New()
+	h.Fund(clusterDest, 10_0000000) // the close's destination must exist
 	t.Cleanup(h.Close)
 	const lease = 500 * time.Millisecond
 	hung := hungSubmitter{make(chan string, 1)}
@@ -62,7 +64,7 @@ func TestClusterSubmissionSurvivesItsOwner(t *testing.T) {
 	// B starts once A holds the claim (a B running at the publish might
 	// win the claim itself: any instance that sees the plan ready may),
 	// and its watch brings it the plan as it starts.
-	took := reportingSubmitter{h.Client(5 * time.Second).Submitter(), make(chan ledger.SubmitOutcome, 1)}
+	took := reportingSubmitter{h.Client(5 * time.Second), make(chan ledgerapi.SubmitOutcome, 1)}
 	b := startClusterRelayWith(t, nats.URL, h, nil, func(o *Options) { o.Submitter, o.SubmitLease = took, lease })
 	a.store.Close() // A is cut off: no renewal, no release...
 	if err := a.Stop(); err != nil {
@@ -71,7 +73,7 @@ func TestClusterSubmissionSurvivesItsOwner(t *testing.T) {
 
 	select {
 	case out := <-took.done:
-		if out.State != ledger.SubmitSubmitted {
+		if out.State != ledgerapi.SubmitSubmitted {
 			t.Fatalf("B's submission: %+v", out)
 		}
 	case <-time.After(20 * time.Second):

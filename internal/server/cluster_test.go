@@ -53,7 +53,8 @@ func startClusterRelayWith(t *testing.T, natsURL string, h *ledgertest.Server, e
 	if err != nil {
 		t.Fatal(err)
 	}
-	opts := Options{Config: cfg, Accounts: h.Client(5 * time.Second)}
+	cfg.HorizonTimeout = 5 * time.Second
+	opts := Options{Config: cfg, Ledger: h.Backends()}
 	if tune != nil {
 		tune(&opts)
 	}
@@ -445,6 +446,11 @@ func TestClusterStoreDownThenBack(t *testing.T) {
 	for _, path := range []string{"/api/plan/" + id, "/api/plan/" + id + "/status", "/api/plan/" + id + "/ready", "/api/plan/" + id + "/sep7"} {
 		r.must(t, "GET", path, "", 503, "UNAVAILABLE")
 	}
+	// The plan page says so too, as a 503 page (it answered 500 and
+	// logged an ERROR).
+	if code, body := r.call(t, "GET", "/plan/"+id, ""); code != 503 || !strings.Contains(body, "Temporarily unavailable") {
+		t.Fatalf("the plan page while NATS is down: %d %.200q, want the 503 page", code, body)
+	}
 	partial, _ := ledgertest.BuildClose(acct.Master, clusterDest, 1, 0, opsPassphrase, acct.Keys[1])
 	r.must(t, "POST", "/api/plan/"+id+"/sign", `{"xdr":"`+partial+`"}`, 503, "UNAVAILABLE")
 	if code, body := r.call(t, "GET", "/api/plan/"+id+"/events", ""); code != 503 || strings.HasPrefix(body, "{") {
@@ -476,7 +482,8 @@ func TestClusterFileBucketRefusedAtStart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = Start(Options{Config: cfg, Accounts: h.Client(time.Second)})
+	cfg.HorizonTimeout = time.Second
+	_, err = Start(Options{Config: cfg, Ledger: h.Backends()})
 	var cerr *ConfigError
 	if !asConfigError(err, &cerr) || cerr.Variable != "NATS_BUCKET" {
 		t.Fatalf("start on a file bucket: %v, want a NATS_BUCKET configuration error", err)

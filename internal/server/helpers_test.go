@@ -62,10 +62,11 @@ func startOpsRelay(t *testing.T, extraEnv map[string]string) *opsRelay {
 	}
 	logs := &syncbuf.Buffer{}
 	cfg.LogFormat = "json"
+	cfg.HorizonTimeout = 5 * time.Second
 	apiLn, opsLn := memlisten.New(), memlisten.New()
 	rel, err := Start(Options{
 		Config: cfg, Listener: apiLn, OpsListener: opsLn,
-		Accounts: ledgertest.InProcessClient(h, 5*time.Second), Log: NewLogger(cfg, logs),
+		Ledger: h.Backends(), Log: NewLogger(cfg, logs),
 	})
 	if err != nil {
 		t.Fatal(err)

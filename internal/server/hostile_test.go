@@ -238,7 +238,8 @@ func TestHeaderFloodIsRefused431(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rel, err := Start(Options{Config: cfg, Accounts: ledgertest.InProcessClient(h, 5*time.Second)})
+	cfg.HorizonTimeout = 5 * time.Second
+	rel, err := Start(Options{Config: cfg, Ledger: h.Backends()})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -50,9 +50,10 @@ func startTCPRelay(t *testing.T, env map[string]string) tcpRelay {
 	if err != nil {
 		t.Fatal(err)
 	}
+	cfg.HorizonTimeout = 5 * time.Second
 	rel, err := Start(Options{
 		Config: cfg, Listener: apiLn, OpsListener: opsLn,
-		Accounts: ledgertest.InProcessClient(h, 5*time.Second),
+		Ledger: h.Backends(),
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -4,7 +4,7 @@
 // with their bounds — and drains it in the order DESIGN.md gives.
 //
 // Everything that runs a relay goes through Start: the server binary, the
-// demo and the load tools of closerelayctl, and every test harness. Nothing
+// demo and the load tools of closerelaylab, and every test harness. Nothing
 // else wires one by hand, so a limit or a bound set here holds everywhere.
 package server
 
@@ -25,6 +25,8 @@ import (
 	"github.com/closerelay/closerelay/httpapi/bounds"
 	"github.com/closerelay/closerelay/internal/buildinfo"
 	"github.com/closerelay/closerelay/ledger"
+	"github.com/closerelay/closerelay/ledgerapi"
+	"github.com/closerelay/closerelay/ledgerapi/horizon"
 	"github.com/closerelay/closerelay/mediator"
 	"github.com/closerelay/closerelay/metrics"
 	"github.com/closerelay/closerelay/planstore"
@@ -52,15 +54,13 @@ type Options struct {
 	// Listener and OpsListener serve the API and the ops routes; nil
 	// listens on Config.ListenAddr and Config.OpsAddr.
 	Listener, OpsListener net.Listener
-	// Accounts reads signer sets; nil is the account API client of
-	// Config.HorizonURLs. An *ledger.AccountClient given here still gets
-	// HORIZON_CONCURRENCY and the metrics observer.
-	Accounts ledger.AccountReader
+	// Ledger is each network's ledger API backend (the account-API
+	// double's, say); nil is Horizon at Config.HorizonURLs. Either way the
+	// relay's client bounds the calls by HORIZON_TIMEOUT and
+	// HORIZON_CONCURRENCY and times them for the metrics.
+	Ledger map[ledger.Network]ledgerapi.Backend
 	// Submitter submits ready plans published with "submit": true; nil is
-	// the Submitter of the account client (Accounts when it is an
-	// *ledger.AccountClient, as the account-API double's clients are), or,
-	// for another AccountReader, none: such a relay's submissions fail
-	// with ledger.SubmitCodeUnconfigured.
+	// the relay's ledger API client (Relay.Ledger).
 	Submitter actor.Submitter
 	// SubmitLease shortens, for a test, how long a cluster instance's claim
 	// on a submission holds without renewal; 0 keeps
@@ -89,6 +89,7 @@ type Relay struct {
 	Metrics        *metrics.Metrics
 	Plans          *actor.Supervisor
 	API            *httpapi.Server
+	Ledger         *ledgerapi.Client // reads accounts and, unless Options.Submitter, submits
 
 	cfg      Config
 	log      *slog.Logger
@@ -159,19 +160,19 @@ func Start(opts Options) (*Relay, error) {
 	}
 
 	m.BuildInfo(buildinfo.Version(), buildinfo.Revision(), buildinfo.GoVersion())
-	accounts := opts.Accounts
-	if accounts == nil {
-		accounts = ledger.NewAccountClient(cfg.HorizonURLs, cfg.HorizonTimeout)
+	backends := opts.Ledger
+	if backends == nil {
+		backends = horizon.Backends(cfg.HorizonURLs, nil)
 	}
-	submitter := opts.Submitter
-	if a, ok := accounts.(*ledger.AccountClient); ok {
-		a.WithConcurrency(cfg.HorizonConc) // before any request shares it
-		a.WithObserver(func(n ledger.Network, ok bool, d time.Duration) { m.AccountAPI(string(n), ok, d) })
-		if submitter == nil {
-			// Taken once the client is configured: the same URLs, HTTP
-			// clients and HORIZON_TIMEOUT per try.
-			submitter = a.Submitter()
-		}
+	accounts := ledgerapi.New(ledgerapi.Options{
+		Backends:    backends,
+		Timeout:     cfg.HorizonTimeout,
+		Concurrency: cfg.HorizonConc,
+		Observe:     func(n ledger.Network, ok bool, d time.Duration) { m.AccountAPI(string(n), ok, d) },
+	})
+	var submitter actor.Submitter = accounts
+	if opts.Submitter != nil {
+		submitter = opts.Submitter
 	}
 	if !cfg.RateLimits {
 		log.Warn("RATE_LIMITS=off: every per-client limiter is disabled; use only for load tests")
@@ -191,6 +192,7 @@ func Start(opts Options) (*Relay, error) {
 		APIURL:  "http://" + lis.Addr().String(),
 		OpsURL:  "http://" + opsLis.Addr().String(),
 		Metrics: m,
+		Ledger:  accounts,
 		cfg:     cfg,
 		log:     log,
 		store:   store,

@@ -11,6 +11,7 @@ import (
 
 	"github.com/closerelay/closerelay/ledger"
 	"github.com/closerelay/closerelay/ledger/ledgertest"
+	"github.com/closerelay/closerelay/ledgerapi"
 	"github.com/stellar/go-stellar-sdk/clients/horizonclient"
 	"github.com/stellar/go-stellar-sdk/network"
 	"github.com/stellar/go-stellar-sdk/strkey"
@@ -82,7 +83,7 @@ func TestReleaseFreesStalledRequests(t *testing.T) {
 		}()
 		synctest.Wait()
 		h.Release()
-		if err := <-errc; !errors.Is(err, ledger.ErrAccountUnreachable) {
+		if err := <-errc; !errors.Is(err, ledgerapi.ErrAccountUnreachable) {
 			t.Fatalf("released request: %v, want unreachable", err)
 		}
 		if d := time.Since(start); d != 0 {

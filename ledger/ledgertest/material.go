@@ -29,7 +29,7 @@ type Account struct {
 // NewAccount makes an account with a random master key and nSigners extra
 // random signers, every one of weight weight. The signer list puts the extra
 // signers first and the master last, as Horizon does, so Keys[i] is signer i
-// of the candidate set ledger.AccountClient reads (when weight > 0).
+// of the candidate set the relay reads (ledger.CandidateSet: when weight > 0).
 func NewAccount(nSigners int, weight int32) Account {
 	return newAccount(keypair.MustRandom(), nSigners, weight, func(int) *keypair.Full { return keypair.MustRandom() })
 }

@@ -2,17 +2,56 @@
 // demo, and a kit of test material: accounts with signer sets, account-close
 // transactions, and signatures, forged hints included.
 //
-// The double answers GET /accounts/{id} with JSON built from the SDK's own
-// protocols/horizon types, so the real horizonclient (and ledger.AccountClient
-// on top of it) parses it exactly as it parses Horizon. An unknown account is
-// a 404 carrying Horizon's problem JSON. It can also fail (500), answer late,
-// stall until the client gives up, or hold requests until the test lets them
-// go, and it counts the requests it serves and the most it served at once.
+// The double is a small in-memory ledger. It holds accounts (native
+// balance, sequence number, thresholds and master weight, signers, flags
+// AUTH_REQUIRED / REVOCABLE / IMMUTABLE / CLAWBACK_ENABLED, home domain,
+// num_sponsoring and num_sponsored) and the sub-entries they own:
+// trustlines to credit assets (balance, limit, authorization flags) and to
+// liquidity-pool shares (two sub-entries each), offers (id, seller, selling,
+// buying, amount, price; their buying and selling liabilities are computed
+// from them) and data entries. numSubEntries is always what the account
+// holds: its signers, trustlines, offers and data entries. Entries can name
+// the account paying their reserve, which the sponsorship counters follow.
+// Tests build this state with SetAccount, AddAccount, Fund, SetBalance,
+// SetFlags, SetSponsorship, AddTrustline, AddOffer and SetData (setup.go).
+// The base reserve is 0.5 XLM and the base fee 100 stroops.
 //
-// It also takes transactions, as Horizon's POST /transactions (form field
-// tx): it applies the ledger's checks (time bounds, sequence number, and the
-// signature checks of ledger.CheckSignatures) and, on success, removes each
-// merged account; see submit.go.
+// It serves GET /accounts/{id} and GET /accounts/{id}/offers (Horizon's
+// paging: limit, cursor, order, _links) with JSON built from the SDK's own
+// protocols/horizon types, so the SDK's horizonclient and the relay's
+// Horizon backend (ledgerapi/horizon) parse it exactly as they parse
+// Horizon. An unknown account is a 404 carrying Horizon's problem JSON.
+// SetAccountDetail makes it answer a hand-made horizon.Account as given
+// (for tests of malformed answers) until something changes the account.
+// It can also fail (500), answer late, stall until the client gives up, or
+// hold requests until the test lets them go, and it counts the requests it
+// serves and the most it served at once.
+//
+// It takes transactions, as Horizon's POST /transactions (form field tx),
+// and applies them with stellar-core's rules and result codes, as Horizon
+// spells them in extras.result_codes (submit.go, apply.go; each rule names
+// the core source file it follows). Validation: time bounds, the minimum
+// fee, the source account, the sequence number, the signature checks of
+// ledger.CheckSignatures, the fee against the available balance, each
+// operation's own checks; a transaction refused there changes nothing.
+// Application: the fee is charged and the sequence number consumed, then
+// the operations are applied in order; if one fails the transaction is
+// tx_failed, every operation rolls back, and the fee and the sequence
+// number stay spent, as on the network. Modelled operations:
+// create_account, payment (native and credit), manage_sell_offer and
+// manage_buy_offer deleting an offer (amount 0), change_trust, manage_data,
+// set_options, account_merge and bump_sequence.
+//
+// Not modelled: offer crossing (an offer with a nonzero amount), path
+// payments, claimable balances, liquidity-pool deposits and withdrawals,
+// sponsoring future reserves, clawback, trustline authorization operations,
+// Soroban and every other operation type: they are refused in validation
+// with op_not_supported, never applied as a silent success. Nor are
+// fee-bump transactions (400), surge pricing (the fee charged is the base
+// fee per operation), ledger bounds, min_seq_age / min_seq_ledger_gap,
+// extra signers, one-time (pre-auth) signers being consumed, signers of
+// kinds other than ed25519 matching signatures, and the issuer's existence
+// for a payment (not checked by core since protocol 13 either).
 //
 // Handler is the double itself, usable on any listener (the demo serves it on
 // loopback) or, through Transport, with no listener at all, which lets tests
@@ -23,10 +62,14 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"slices"
+	"strconv"
 	"sync"
 	"time"
 
 	"github.com/closerelay/closerelay/ledger"
+	"github.com/closerelay/closerelay/ledgerapi"
+	horizonapi "github.com/closerelay/closerelay/ledgerapi/horizon"
 	"github.com/stellar/go-stellar-sdk/protocols/horizon"
 	"github.com/stellar/go-stellar-sdk/protocols/horizon/base"
 	"github.com/stellar/go-stellar-sdk/support/render/hal"
@@ -39,22 +82,24 @@ type Handler struct {
 	mux  *http.ServeMux
 	done chan struct{} // closed by Release: frees delayed and stalled requests
 
-	mu       sync.Mutex
-	accounts map[string]horizon.Account
-	failing  bool
-	delay    time.Duration
-	stalled  bool
-	held     chan struct{} // non-nil while held: closed by SetHeld(false)
-	requests int
-	serving  int // requests being served now
-	peak     int // the most requests served at once
-	released bool
+	mu        sync.Mutex
+	accounts  map[string]*account // the ledger's accounts (state.go)
+	lastOffer int64               // the last offer id handed out
+	failing   bool
+	delay     time.Duration
+	stalled   bool
+	held      chan struct{} // non-nil while held: closed by SetHeld(false)
+	requests  int
+	serving   int // requests being served now
+	peak      int // the most requests served at once
+	released  bool
 
 	// Submissions (submit.go).
 	network     ledger.Network                   // whose passphrase transactions are hashed under
 	clock       func() time.Time                 // the ledger's close time; nil is time.Now
 	lastLedger  int32                            // the last ledger a transaction closed in
 	applied     map[[32]byte]horizon.Transaction // by hash: a resubmission answers the same
+	failed      map[[32]byte]problem.P           // tx_failed in a ledger, by hash: likewise
 	submissions int
 	faults      []submitFault // the next submissions' scripted faults, in order
 	dropAnswers int           // the next successes applied but never answered
@@ -65,11 +110,13 @@ func NewHandler() *Handler {
 	h := &Handler{
 		mux:      http.NewServeMux(),
 		done:     make(chan struct{}),
-		accounts: make(map[string]horizon.Account),
+		accounts: make(map[string]*account),
 		network:  ledger.Testnet,
 		applied:  make(map[[32]byte]horizon.Transaction),
+		failed:   make(map[[32]byte]problem.P),
 	}
 	h.mux.HandleFunc("GET /accounts/{id}", h.account)
+	h.mux.HandleFunc("GET /accounts/{id}/offers", h.offers)
 	h.mux.HandleFunc("POST /transactions", h.submit)
 	h.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeProblem(w, notFound())
@@ -84,9 +131,24 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // SetAccount makes the double know account id with the given signers (as the
 // account API lists them, master key included) and thresholds, replacing any
-// earlier answer for id.
+// earlier state for id. The account holds DefaultBalance and nothing else;
+// its sequence number is 1<<32.
 func (h *Handler) SetAccount(id string, signers []horizon.Signer, thresholds horizon.AccountThresholds) {
-	h.SetAccountDetail(AccountDetail(id, signers, thresholds))
+	a := &account{
+		id: id, balance: DefaultBalance, seq: 1 << 32, data: map[string]dataEntry{},
+		low: thresholds.LowThreshold, med: thresholds.MedThreshold, high: thresholds.HighThreshold,
+	}
+	a.masterAt = len(signers)
+	for i, s := range signers {
+		if s.Key == id {
+			a.masterWeight, a.masterAt = clampByte(s.Weight), i
+			continue
+		}
+		a.signers = append(a.signers, signer{key: s.Key, typ: s.Type, weight: s.Weight, sponsor: s.Sponsor})
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.accounts[id] = a
 }
 
 // AddAccount is SetAccount for an Account made by NewAccount.
@@ -94,13 +156,15 @@ func (h *Handler) AddAccount(a Account) {
 	h.SetAccount(a.Address, a.Signers, a.Thresholds)
 }
 
-// SetAccountDetail makes the double answer acc, as given, for acc.ID. Tests
-// use it for answers SetAccount would not produce (an account_id that
-// differs from the id asked for, invalid keys, too many signers).
+// SetAccountDetail makes the double answer acc, as given, for acc.ID, until
+// a transaction or a setter changes the account. Tests use it for answers
+// SetAccount would not produce (an account_id that differs from the id
+// asked for, invalid keys, too many signers). Transactions see the account
+// as the answer describes it, as far as it can be read (fromHorizon).
 func (h *Handler) SetAccountDetail(acc horizon.Account) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	h.accounts[acc.ID] = acc
+	h.accounts[acc.ID] = fromHorizon(acc)
 }
 
 // Remove forgets account id: it answers 404 again.
@@ -187,7 +251,7 @@ func (h *Handler) Release() {
 // Transport is an http.RoundTripper that serves requests with h directly,
 // with no listener and no goroutine of its own. A request whose context ends
 // while h is delaying or stalling fails with the context's error, as it would
-// over a network. Pair it with ledger.AccountClient.WithTransport; under
+// over a network. Handler.Backends pairs it with the relay's client; under
 // testing/synctest a timeout then elapses in fake time.
 func (h *Handler) Transport() http.RoundTripper { return inProcess{h} }
 
@@ -208,7 +272,11 @@ func (h *Handler) account(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	h.mu.Lock()
-	acc, known := h.accounts[r.PathValue("id")]
+	var acc horizon.Account
+	a, known := h.accounts[r.PathValue("id")]
+	if known {
+		acc = a.horizonAccount()
+	}
 	failing := h.failing
 	h.mu.Unlock()
 	switch {
@@ -351,15 +419,21 @@ func (s *Server) Close() {
 // Handler is the double the server serves.
 func (s *Server) Handler() *Handler { return s.h }
 
-// URLs maps every network to this double, the shape NewAccountClient takes.
+// URLs maps every network to this double, the shape HORIZON_URL_* take.
 func (s *Server) URLs() map[ledger.Network]string {
 	return map[ledger.Network]string{ledger.Mainnet: s.URL, ledger.Testnet: s.URL, ledger.Futurenet: s.URL}
 }
 
-// Client is an AccountClient reading every network from this double, each
-// call bounded by timeout.
-func (s *Server) Client(timeout time.Duration) *ledger.AccountClient {
-	return ledger.NewAccountClient(s.URLs(), timeout)
+// Backends are Horizon backends reading every network from this double over
+// its listener, for ledgerapi.Options.Backends.
+func (s *Server) Backends() map[ledger.Network]ledgerapi.Backend {
+	return horizonapi.Backends(s.URLs(), nil)
+}
+
+// Client is a ledger API client reading every network from this double,
+// each call bounded by timeout, the other bounds production's.
+func (s *Server) Client(timeout time.Duration) *ledgerapi.Client {
+	return ledgerapi.New(ledgerapi.Options{Backends: s.Backends(), Timeout: timeout})
 }
 
 // SetAccount is Handler.SetAccount.
@@ -418,14 +492,124 @@ func (s *Server) Applied() int { return s.h.Applied() }
 // Requests is Handler.Requests.
 func (s *Server) Requests() int { return s.h.Requests() }
 
-// InProcessClient is an AccountClient that reads every network from h through
-// h.Transport, with no listener: the client for tests under testing/synctest.
-func InProcessClient(h *Handler, timeout time.Duration) *ledger.AccountClient {
+// Backends are Horizon backends reading every network from h through
+// h.Transport, with no listener: the backends for tests under
+// testing/synctest, for ledgerapi.Options.Backends.
+func (h *Handler) Backends() map[ledger.Network]ledgerapi.Backend {
 	urls := map[ledger.Network]string{
 		ledger.Mainnet: inProcessURL, ledger.Testnet: inProcessURL, ledger.Futurenet: inProcessURL,
 	}
-	return ledger.NewAccountClient(urls, timeout).WithTransport(h.Transport())
+	return horizonapi.Backends(urls, h.Transport())
 }
 
-// inProcessURL is the base URL InProcessClient uses; nothing resolves it.
+// InProcessClient is a ledger API client that reads every network from h
+// through h.Backends, each call bounded by timeout, the other bounds
+// production's.
+func InProcessClient(h *Handler, timeout time.Duration) *ledgerapi.Client {
+	return ledgerapi.New(ledgerapi.Options{Backends: h.Backends(), Timeout: timeout})
+}
+
+// inProcessURL is the base URL Handler.Backends uses; nothing resolves it.
 const inProcessURL = "http://ledgertest.invalid"
+
+// offers serves GET /accounts/{id}/offers as Horizon does: records as
+// horizon.Offer ordered by offer id, limit (1 to 200, default 10), cursor
+// (an offer id: records after it in the order asked) and order (asc or
+// desc), with _links self, next and prev. An unknown account has no offers
+// (Horizon answers an empty page, not 404).
+func (h *Handler) offers(w http.ResponseWriter, r *http.Request) {
+	h.mu.Lock()
+	h.requests++
+	h.serving++
+	h.peak = max(h.peak, h.serving)
+	held := h.held
+	h.mu.Unlock()
+	defer func() {
+		h.mu.Lock()
+		h.serving--
+		h.mu.Unlock()
+	}()
+	if !h.wait(w, r, held) {
+		return
+	}
+
+	q := r.URL.Query()
+	limit := 10
+	if s := q.Get("limit"); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 1 || n > 200 {
+			writeProblem(w, invalidField("limit", "The limit must be an integer from 1 to 200."))
+			return
+		}
+		limit = n
+	}
+	order := q.Get("order")
+	switch order {
+	case "":
+		order = "asc"
+	case "asc", "desc":
+	default:
+		writeProblem(w, invalidField("order", "The order must be asc or desc."))
+		return
+	}
+	var cursor int64
+	hasCursor := q.Get("cursor") != ""
+	if hasCursor {
+		n, err := strconv.ParseInt(q.Get("cursor"), 10, 64)
+		if err != nil || n < 0 {
+			writeProblem(w, invalidField("cursor", "The cursor must be an offer id."))
+			return
+		}
+		cursor = n
+	}
+
+	id := r.PathValue("id")
+	h.mu.Lock()
+	failing := h.failing
+	var all []horizon.Offer
+	if a := h.accounts[id]; a != nil {
+		for _, o := range a.offers {
+			all = append(all, o.horizonOffer())
+		}
+	}
+	h.mu.Unlock()
+	if failing {
+		writeProblem(w, problem.ServerError)
+		return
+	}
+	if order == "desc" {
+		slices.Reverse(all)
+	}
+	var page horizon.OffersPage
+	page.Embedded.Records = []horizon.Offer{}
+	for _, o := range all {
+		if len(page.Embedded.Records) == limit {
+			break
+		}
+		if hasCursor && ((order == "asc" && o.ID <= cursor) || (order == "desc" && o.ID >= cursor)) {
+			continue
+		}
+		page.Embedded.Records = append(page.Embedded.Records, o)
+	}
+	base := "/accounts/" + id + "/offers"
+	link := func(cursor, order string) hal.Link {
+		return hal.Link{Href: base + "?cursor=" + cursor + "&limit=" + strconv.Itoa(limit) + "&order=" + order}
+	}
+	next, prev := q.Get("cursor"), q.Get("cursor")
+	if recs := page.Embedded.Records; len(recs) > 0 {
+		prev, next = recs[0].PT, recs[len(recs)-1].PT
+	}
+	reverse := map[string]string{"asc": "desc", "desc": "asc"}[order]
+	page.Links.Self = link(q.Get("cursor"), order)
+	page.Links.Next = link(next, order)
+	page.Links.Prev = link(prev, reverse)
+	w.Header().Set("Content-Type", "application/hal+json; charset=utf-8")
+	_ = json.NewEncoder(w).Encode(page)
+}
+
+// invalidField is Horizon's bad_request problem for a query parameter.
+func invalidField(field, reason string) problem.P {
+	p := badRequest("The request you sent was invalid in some way.")
+	p.Extras = map[string]any{"invalid_field": field, "reason": reason}
+	return p
+}

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/closerelay/closerelay/ledger"
-	"github.com/stellar/go-stellar-sdk/amount"
 	"github.com/stellar/go-stellar-sdk/protocols/horizon"
 	"github.com/stellar/go-stellar-sdk/support/render/hal"
 	"github.com/stellar/go-stellar-sdk/support/render/problem"
@@ -111,20 +110,22 @@ func (h *Handler) SetClock(now func() time.Time) {
 func (h *Handler) SetSequence(id string, seq int64) bool {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	acc, ok := h.accounts[id]
-	if ok {
-		acc.Sequence = seq
-		h.accounts[id] = acc
+	acc := h.accounts[id]
+	if acc != nil {
+		acc.seq = seq
+		acc.raw = nil
 	}
-	return ok
+	return acc != nil
 }
 
 // Sequence is account id's sequence number, if the double knows id.
 func (h *Handler) Sequence(id string) (int64, bool) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	acc, ok := h.accounts[id]
-	return acc.Sequence, ok
+	if acc := h.accounts[id]; acc != nil {
+		return acc.seq, true
+	}
+	return 0, false
 }
 
 // Submissions is the number of POST /transactions requests received.
@@ -217,6 +218,16 @@ func (h *Handler) stall(w http.ResponseWriter, r *http.Request) {
 // apply validates env (the classic envelope b64 decodes to) and, if the
 // ledger would take it, applies it. It returns the success to answer, or the
 // refusal, and whether the success's answer is to be dropped. h.mu is held.
+//
+// Validation follows TransactionFrame.cpp checkValidWithOptionallyChargedFee
+// (commonValidPreSeqNum, then commonValid, then each operation's
+// checkValid, then checkAllSignaturesUsed), in its order: a transaction it
+// refuses changes nothing. Application follows processFeeSeqNum,
+// processSeqNum and applyOperations: the fee is charged and the sequence
+// number consumed first; then every operation is applied in order, each in
+// its own change set on top of the earlier ones, and core goes on after a
+// failed operation, so the operations after it report their own codes; if
+// any failed, the transaction is tx_failed and all of them roll back.
 func (h *Handler) apply(b64 string, env xdr.TransactionEnvelope) (horizon.Transaction, *problem.P, bool) {
 	hash, err := ledger.HashEnvelope(env, h.network.Passphrase())
 	if err != nil {
@@ -226,9 +237,12 @@ func (h *Handler) apply(b64 string, env xdr.TransactionEnvelope) (horizon.Transa
 	if tx, ok := h.applied[hash]; ok {
 		return tx, nil, false
 	}
+	if p, ok := h.failed[hash]; ok {
+		return horizon.Transaction{}, &p, false
+	}
 	ops := env.Operations()
-	refuse := func(code string, opCodes []string) (horizon.Transaction, *problem.P, bool) {
-		p := transactionFailed(b64, env, code, opCodes)
+	refuse := func(code string, results []xdr.OperationResult) (horizon.Transaction, *problem.P, bool) {
+		p := transactionFailed(b64, env, code, results)
 		return horizon.Transaction{}, &p, false
 	}
 	if len(ops) == 0 {
@@ -243,18 +257,26 @@ func (h *Handler) apply(b64 string, env xdr.TransactionEnvelope) (horizon.Transa
 			return refuse("tx_too_late", nil)
 		}
 	}
+	// commonValidPreSeqNum: the fee bid must reach the minimum, the base
+	// fee per operation.
+	if int64(env.Fee()) < BaseFee*int64(len(ops)) {
+		return refuse("tx_insufficient_fee", nil)
+	}
 	sourceID := env.SourceAccount().ToAccountId().Address()
-	source, ok := h.accounts[sourceID]
-	if !ok {
+	source := h.accounts[sourceID]
+	if source == nil {
 		return refuse(ledger.TxNoSourceAccount, nil)
 	}
-	if badSeq(source.Sequence, env) {
+	// The ledger this transaction would close in.
+	ledgerSeq := max(h.lastLedger, 1) + 1
+	if badSeq(source.seq, env, ledgerSeq) {
 		return refuse("tx_bad_seq", nil)
 	}
 
 	accounts := map[string]ledger.AccountAuth{}
-	for _, id := range append([]string{sourceID}, opSources(env)...) { // before any merge
-		if acc, ok := h.accounts[id]; ok {
+	sources := opSources(env)
+	for _, id := range append([]string{sourceID}, sources...) { // before any merge
+		if acc := h.accounts[id]; acc != nil {
 			accounts[id] = authOf(acc)
 		}
 	}
@@ -263,43 +285,74 @@ func (h *Handler) apply(b64 string, env xdr.TransactionEnvelope) (horizon.Transa
 		p := badRequest(err.Error())
 		return horizon.Transaction{}, &p, false
 	}
+	if res.Code == ledger.TxBadAuth {
+		return refuse(res.Code, nil)
+	}
+	// commonValid: the source's available balance (above its reserve and
+	// selling liabilities) must cover the full fee bid.
+	if source.available() < int64(env.Fee()) {
+		return refuse("tx_insufficient_balance", nil)
+	}
+	// Each operation's checkValid, in order, up to the first that fails:
+	// its signatures (and its source's existence), then doCheckValid. The
+	// others stand at op_inner with code 0, as core leaves them.
+	for i, op := range ops {
+		var r xdr.OperationResult
+		switch {
+		case res.Code == ledger.TxFailed && res.OpCodes[i] == ledger.OpBadAuth:
+			r = outer(xdr.OperationResultCodeOpBadAuth)
+		case res.Code == ledger.TxFailed && res.OpCodes[i] == ledger.OpNoSourceAccount:
+			r = outer(xdr.OperationResultCodeOpNoAccount)
+		default:
+			var ok bool
+			if r, ok = validate(op, sources[i]); ok {
+				continue
+			}
+		}
+		results := make([]xdr.OperationResult, len(ops))
+		for j, o := range ops {
+			results[j], _ = successOf(o.Body.Type)
+		}
+		results[i] = r
+		return refuse(ledger.TxFailed, results)
+	}
 	if res.Code != "" {
-		return refuse(res.Code, res.OpCodes)
+		return refuse(res.Code, nil) // tx_bad_auth_extra
 	}
 
-	// Apply: merged accounts go, their native balance reported in the
-	// merge's result; the source's sequence number advances.
+	// processFeeSeqNum: the fee, as much of it as the balance holds, then
+	// processSeqNum.
+	charged := min(source.balance, fee(env))
+	source.balance -= charged
+	source.seq = env.SeqNum()
+	source.raw = nil
+	h.lastLedger = ledgerSeq
+
+	tx := h.view()
 	results := make([]xdr.OperationResult, len(ops))
-	resultsOK := true
-	sources := opSources(env)
+	success := true
 	for i, op := range ops {
-		var balance xdr.Int64
-		if op.Body.Type == xdr.OperationTypeAccountMerge {
-			id := sources[i]
-			balance = nativeBalance(h.accounts[id])
-			delete(h.accounts, id)
-		}
+		v := tx.child()
 		var ok bool
-		if results[i], ok = opSuccess(op, balance); !ok {
-			resultsOK = false
+		if results[i], ok = applyOp(v, op, sources[i], ledgerSeq); ok {
+			v.commit()
+		} else {
+			success = false
 		}
 	}
-	if acc, ok := h.accounts[sourceID]; ok {
-		acc.Sequence = env.SeqNum()
-		h.accounts[sourceID] = acc
+	if !success {
+		p := transactionFailed(b64, env, ledger.TxFailed, results)
+		h.failed[hash] = p
+		return horizon.Transaction{}, &p, false
 	}
-	h.lastLedger = max(h.lastLedger, 1) + 1
-	var resultXDR string
-	if resultsOK {
-		resultXDR = encodeResult(xdr.TransactionResultCodeTxSuccess, env, results)
-	}
-	tx := h.transaction(b64, env, hash, resultXDR)
-	h.applied[hash] = tx
+	tx.commit()
+	t := h.transaction(b64, env, hash, encodeResult(xdr.TransactionResultCodeTxSuccess, env, results))
+	h.applied[hash] = t
 	drop := h.dropAnswers > 0
 	if drop {
 		h.dropAnswers--
 	}
-	return tx, nil, drop
+	return t, nil, drop
 }
 
 func (h *Handler) now() time.Time {
@@ -309,9 +362,15 @@ func (h *Handler) now() time.Time {
 	return time.Now()
 }
 
-// badSeq is core's isBadSeq for an account at sequence number current.
-func badSeq(current int64, env xdr.TransactionEnvelope) bool {
+// badSeq is core's isBadSeq (TransactionFrame.cpp) for an account at
+// sequence number current, in ledger ledgerSeq: a transaction may not use
+// the ledger's starting sequence number; with min_seq_num, min_seq_num <=
+// current < seq; else current + 1 == seq.
+func badSeq(current int64, env xdr.TransactionEnvelope, ledgerSeq int32) bool {
 	seq := env.SeqNum()
+	if seq == int64(ledgerSeq)<<32 {
+		return true
+	}
 	if minSeq := env.MinSeqNum(); minSeq != nil {
 		return current < *minSeq || current >= seq
 	}
@@ -333,14 +392,13 @@ func opSources(env xdr.TransactionEnvelope) []string {
 	return out
 }
 
-// authOf is what the signature checks read of an account the double
-// serves: its ed25519 signers (the master key among them, with its weight)
-// and its thresholds. Signers of other kinds are not modelled.
-func authOf(acc horizon.Account) ledger.AccountAuth {
-	a := ledger.AccountAuth{Thresholds: ledger.Thresholds{
-		Low: acc.Thresholds.LowThreshold, Medium: acc.Thresholds.MedThreshold, High: acc.Thresholds.HighThreshold,
-	}}
-	for _, s := range acc.Signers {
+// authOf is what the signature checks read of an account: its ed25519
+// signers (the master key among them, with its weight) and its thresholds.
+// Signers of other kinds are kept in the account but never match a
+// signature here.
+func authOf(acc *account) ledger.AccountAuth {
+	a := ledger.AccountAuth{Thresholds: ledger.Thresholds{Low: acc.low, Medium: acc.med, High: acc.high}}
+	for _, s := range acc.horizonAccount().Signers {
 		if s.Type == "ed25519_public_key" {
 			a.Signers = append(a.Signers, ledger.Signer{Address: s.Key, Weight: s.Weight})
 		}
@@ -348,58 +406,25 @@ func authOf(acc horizon.Account) ledger.AccountAuth {
 	return a
 }
 
-func nativeBalance(acc horizon.Account) xdr.Int64 {
-	for _, b := range acc.Balances {
-		if b.Asset.Type == "native" {
-			if v, err := amount.ParseInt64(b.Balance); err == nil {
-				return xdr.Int64(v)
-			}
-		}
-	}
-	return 0
-}
-
-// fee is what the double charges: the minimum base fee per operation.
+// fee is what the double charges: the base fee per operation (no surge
+// pricing), at most the fee bid.
 func fee(env xdr.TransactionEnvelope) int64 {
-	return min(int64(env.Fee()), 100*int64(max(len(env.Operations()), 1)))
-}
-
-// opSuccess is the successful result of op, for the operations whose
-// success carries nothing but the merge's balance; ok is false for others.
-func opSuccess(op xdr.Operation, balance xdr.Int64) (xdr.OperationResult, bool) {
-	tr := xdr.OperationResultTr{Type: op.Body.Type}
-	switch op.Body.Type {
-	case xdr.OperationTypeAccountMerge:
-		tr.AccountMergeResult = &xdr.AccountMergeResult{Code: xdr.AccountMergeResultCodeAccountMergeSuccess, SourceAccountBalance: &balance}
-	case xdr.OperationTypePayment:
-		tr.PaymentResult = &xdr.PaymentResult{Code: xdr.PaymentResultCodePaymentSuccess}
-	case xdr.OperationTypeCreateAccount:
-		tr.CreateAccountResult = &xdr.CreateAccountResult{Code: xdr.CreateAccountResultCodeCreateAccountSuccess}
-	case xdr.OperationTypeSetOptions:
-		tr.SetOptionsResult = &xdr.SetOptionsResult{Code: xdr.SetOptionsResultCodeSetOptionsSuccess}
-	case xdr.OperationTypeChangeTrust:
-		tr.ChangeTrustResult = &xdr.ChangeTrustResult{Code: xdr.ChangeTrustResultCodeChangeTrustSuccess}
-	case xdr.OperationTypeManageData:
-		tr.ManageDataResult = &xdr.ManageDataResult{Code: xdr.ManageDataResultCodeManageDataSuccess}
-	case xdr.OperationTypeBumpSequence:
-		tr.BumpSeqResult = &xdr.BumpSequenceResult{Code: xdr.BumpSequenceResultCodeBumpSequenceSuccess}
-	default:
-		return xdr.OperationResult{}, false
-	}
-	return xdr.OperationResult{Code: xdr.OperationResultCodeOpInner, Tr: &tr}, true
+	return min(int64(env.Fee()), BaseFee*int64(max(len(env.Operations()), 1)))
 }
 
 // txCodes are the transaction result codes the double gives, by Horizon's
 // name.
 var txCodes = map[string]xdr.TransactionResultCode{
-	"tx_missing_operation":   xdr.TransactionResultCodeTxMissingOperation,
-	"tx_too_early":           xdr.TransactionResultCodeTxTooEarly,
-	"tx_too_late":            xdr.TransactionResultCodeTxTooLate,
-	"tx_bad_seq":             xdr.TransactionResultCodeTxBadSeq,
-	ledger.TxNoSourceAccount: xdr.TransactionResultCodeTxNoAccount,
-	ledger.TxBadAuth:         xdr.TransactionResultCodeTxBadAuth,
-	ledger.TxBadAuthExtra:    xdr.TransactionResultCodeTxBadAuthExtra,
-	ledger.TxFailed:          xdr.TransactionResultCodeTxFailed,
+	"tx_missing_operation":    xdr.TransactionResultCodeTxMissingOperation,
+	"tx_too_early":            xdr.TransactionResultCodeTxTooEarly,
+	"tx_too_late":             xdr.TransactionResultCodeTxTooLate,
+	"tx_bad_seq":              xdr.TransactionResultCodeTxBadSeq,
+	"tx_insufficient_fee":     xdr.TransactionResultCodeTxInsufficientFee,
+	"tx_insufficient_balance": xdr.TransactionResultCodeTxInsufficientBalance,
+	ledger.TxNoSourceAccount:  xdr.TransactionResultCodeTxNoAccount,
+	ledger.TxBadAuth:          xdr.TransactionResultCodeTxBadAuth,
+	ledger.TxBadAuthExtra:     xdr.TransactionResultCodeTxBadAuthExtra,
+	ledger.TxFailed:           xdr.TransactionResultCodeTxFailed,
 }
 
 // encodeResult is the base64 TransactionResult of code with the operation
@@ -418,30 +443,19 @@ func encodeResult(code xdr.TransactionResultCode, env xdr.TransactionEnvelope, r
 }
 
 // transactionFailed is Horizon's problem for a transaction the ledger
-// refused with code (and, for tx_failed, the operations' codes).
-func transactionFailed(b64 string, env xdr.TransactionEnvelope, code string, opCodes []string) problem.P {
+// refused with code (and, for tx_failed, the operations' results).
+func transactionFailed(b64 string, env xdr.TransactionEnvelope, code string, results []xdr.OperationResult) problem.P {
+	var opCodes []string
+	for _, r := range results {
+		opCodes = append(opCodes, opCode(r))
+	}
 	extras := map[string]any{
 		"envelope_xdr": b64,
 		"result_codes": horizon.TransactionResultCodes{TransactionCode: code, OperationCodes: opCodes},
 	}
-	var results []xdr.OperationResult
-	buildable := true
-	if code == ledger.TxFailed {
-		for i, op := range env.Operations() {
-			var r xdr.OperationResult
-			switch c := opCodes[i]; c {
-			case ledger.OpBadAuth:
-				r.Code = xdr.OperationResultCodeOpBadAuth
-			case ledger.OpNoSourceAccount:
-				r.Code = xdr.OperationResultCodeOpNoAccount
-			default:
-				var ok bool
-				if r, ok = opSuccess(op, 0); !ok {
-					buildable = false
-				}
-			}
-			results = append(results, r)
-		}
+	buildable := true // not when an operation the double does not model stands at op_success
+	for _, r := range results {
+		buildable = buildable && (r.Code != xdr.OperationResultCodeOpInner || r.Tr != nil)
 	}
 	if xc, ok := txCodes[code]; ok && buildable {
 		if s := encodeResult(xc, env, results); s != "" {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/closerelay/closerelay/ledger"
 	"github.com/closerelay/closerelay/ledger/ledgertest"
+	horizonapi "github.com/closerelay/closerelay/ledgerapi/horizon"
 	"github.com/stellar/go-stellar-sdk/clients/horizonclient"
 	"github.com/stellar/go-stellar-sdk/txnbuild"
 	"github.com/stellar/go-stellar-sdk/xdr"
@@ -75,6 +76,7 @@ func TestSubmitTwoOfThree(t *testing.T) {
 	defer srv.Close()
 	a := twoOfThree(1)
 	srv.AddAccount(a)
+	srv.Fund(dest, 5_000_0000000) // the merge's destination must exist
 	hc := &horizonclient.Client{HorizonURL: srv.URL}
 	unsigned := closeOf(a, startSeq+1)
 
@@ -123,7 +125,7 @@ func TestSubmitTwoOfThree(t *testing.T) {
 	}
 	if tr.Result.Code != xdr.TransactionResultCodeTxSuccess || len(*tr.Result.Results) != 1 ||
 		(*tr.Result.Results)[0].Tr.AccountMergeResult.Code != xdr.AccountMergeResultCodeAccountMergeSuccess ||
-		*(*tr.Result.Results)[0].Tr.AccountMergeResult.SourceAccountBalance != 10000_0000000 {
+		*(*tr.Result.Results)[0].Tr.AccountMergeResult.SourceAccountBalance != xdr.Int64(ledgertest.DefaultBalance-100) { // the fee was charged first
 		t.Errorf("result = %+v", tr.Result)
 	}
 
@@ -147,6 +149,7 @@ func TestSubmitRefusals(t *testing.T) {
 	hc := &horizonclient.Client{HorizonURL: srv.URL}
 	now := time.Unix(1_800_000_000, 0)
 	srv.SetClock(func() time.Time { return now })
+	srv.Fund(dest, 5_000_0000000) // the merges' destination must exist
 
 	submit := func(b64 string) error {
 		_, err := hc.SubmitTransactionXDR(b64)
@@ -250,11 +253,12 @@ func TestSubmitFaults(t *testing.T) {
 		h := ledgertest.NewHandler()
 		a := twoOfThree(10)
 		h.AddAccount(a)
+		h.Fund(dest, 5_000_0000000)
 		ready := ledgertest.SignXDR(closeOf(a, startSeq+1), pass, a.Keys[0], a.Keys[1])
 		submit := func(timeout time.Duration) (int, error) {
 			ctx, cancel := context.WithTimeout(context.Background(), timeout)
 			defer cancel()
-			doer := &ledger.HorizonDoer{Ctx: ctx, Client: &http.Client{Transport: h.Transport()}}
+			doer := &horizonapi.HorizonDoer{Ctx: ctx, Client: &http.Client{Transport: h.Transport()}}
 			hc := &horizonclient.Client{HorizonURL: "http://double.invalid/", HTTP: doer}
 			_, err := hc.SubmitTransactionXDR(ready)
 			return doer.Status, err
@@ -314,6 +318,7 @@ func TestSubmitMinSeqNum(t *testing.T) {
 	hc := &horizonclient.Client{HorizonURL: srv.URL}
 	a := twoOfThree(11)
 	srv.AddAccount(a)
+	srv.Fund(dest, 5_000_0000000)
 	withMin := func(seq, minSeq int64) string {
 		return ledgertest.SignXDR(mutate(t, closeOf(a, seq), func(env *xdr.TransactionEnvelope) {
 			m := xdr.SequenceNumber(minSeq)

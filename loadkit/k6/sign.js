@@ -1,5 +1,5 @@
 // k6 load script for POST /api/plan/{id}/sign, replaying a payload file
-// written by `closerelayctl load local` or `closerelayctl load prepare`.
+// written by `closerelaylab load local` or `closerelaylab load prepare`.
 //
 //   k6 run -e SCENARIO=replay loadkit/k6/sign.js
 //   k6 run -e PAYLOAD=load-payload.json -e SCENARIO=fresh --summary-export=fresh.json loadkit/k6/sign.js
@@ -21,7 +21,7 @@
 //           replay:70,fresh:20,forged:5,stranger:5; also expensive), plans
 //           drawn among all (setup() admits every valid partial first). The
 //           mix of every route (publish, get, status, events, mediator) is
-//           `closerelayctl load routes`: k6 cannot read an event stream.
+//           `closerelaylab load routes`: k6 cannot read an event stream.
 //   attack  ATTACKERS connections (32) send expensive invalid partials to
 //           plan TARGET while an honest co-signer sends fresh partials to the
 //           same plan at HONEST_RATE per second (tag role=honest) and another

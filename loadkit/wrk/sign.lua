@@ -6,7 +6,7 @@
 --   PAYLOAD=load-payload.json KIND=replay CONNECTIONS=64 SUMMARY_JSON=out.json \
 --     wrk -t2 -c64 -d15s -s loadkit/wrk/sign.lua RELAY_URL
 --
--- (RELAY_URL is the relay= of `closerelayctl load local`'s ready line; the
+-- (RELAY_URL is the relay= of `closerelaylab load local`'s ready line; the
 -- payload's path is relative to the directory wrk runs in.)
 --
 -- KIND=replay sends plan TARGET's (default the first) valid and forged

@@ -1,0 +1,341 @@
+package ctl
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/closerelay/closerelay/client"
+	"github.com/closerelay/closerelay/client/wallet"
+	"github.com/closerelay/closerelay/ledger"
+	"github.com/closerelay/closerelay/ledgerapi"
+	"github.com/closerelay/closerelay/ledgerapi/horizon"
+	"github.com/stellar/go-stellar-sdk/keypair"
+	"github.com/stellar/go-stellar-sdk/strkey"
+	"github.com/stellar/go-stellar-sdk/txnbuild"
+)
+
+// minValidFor is the shortest time bound build accepts: the relay ends a
+// plan 60 seconds before its transaction's maxTime (SPEC "Plan", expiry).
+const minValidFor = time.Minute
+
+// buildOptions are build's settings once its flags are parsed.
+type buildOptions struct {
+	account, destination, network string
+	horizonURL                    string
+	sequence                      int64 // < 0: read from horizonURL
+	validFor                      time.Duration
+	mediator, token               string
+	sign                          bool
+	secretEnv                     string
+	timeout                       time.Duration
+	assets                        string // what to do with non-native balances (wallet.AssetDisposal)
+	force                         bool   // a direct close into a memo-required account
+}
+
+// built is a close build made, with what the account API said of the account.
+type built struct {
+	tx       *txnbuild.Transaction
+	xdr      string
+	hash     string
+	mergeTo  string
+	flow     *wallet.MediatorFlow
+	acct     *wallet.Account   // nil when --sequence was given without --horizon-url
+	signer   *keypair.Full     // nil unless --sign
+	progress wallet.Progress   // meaningful when acct and signer are set
+	steps    []string          // what each operation does, in words
+	check    *ledger.Preflight // the preflight's verdict; nil when built offline
+}
+
+func (c *CLI) build(args []string) int {
+	fs := NewFlagSet("build", "build [flags]",
+		"Build the transaction that closes --account into --destination: one account\n"+
+			"merge, valid for --valid-for (72h, the relay's signing window). The account's\n"+
+			"sequence number, signers, weights and high threshold are read from the account\n"+
+			"API (--horizon-url or $"+EnvHorizon+"; never from the relay), and\n"+
+			"the threshold check is printed on standard error: every signer with its\n"+
+			"weight, and whether the signer of --sign meets the threshold alone. With\n"+
+			"--sequence and no account API the close is built offline, unchecked.\n\n"+
+			"With --mediator and --token (from `closerelayctl mediator mint DESTINATION`)\n"+
+			"it builds the mediator plan instead: create_account funding the mediator with\n"+
+			"2 XLM first, then the merge into the mediator, whose forward then pays\n"+
+			"DESTINATION with the memo (`closerelayctl mediator forward`).\n\n"+
+			"With --sign the close is signed with the secret from $"+EnvSecret+" (or\n"+
+			"standard input, typed without echo at a terminal). Standard output carries\n"+
+			"only the base64 XDR (with --json, one JSON object), so it pipes into publish:\n"+
+			"  closerelayctl build --account G… --destination G… --sign | closerelayctl publish -\n"+
+			"Nothing is sent anywhere but to the account API; nothing is submitted.")
+	var o buildOptions
+	jsonOut := new(bool)
+	JSONFlag(fs, jsonOut)
+	fs.StringVar(&o.account, "account", "", "the `G…` account to close (required)")
+	fs.StringVar(&o.destination, "destination", "", "the `G…` account that receives its funds (required; with --mediator, the flow's destination)")
+	network := c.networkFlag(fs)
+	horizonURL := c.HorizonFlag(fs, "to read the account from")
+	fs.Int64Var(&o.sequence, "sequence", -1, "the account's current sequence number, to build without an account API (unchecked)")
+	fs.DurationVar(&o.validFor, "valid-for", wallet.RelayTimeout, "time bound of the transaction: more than 1m, at most 72h")
+	fs.StringVar(&o.mediator, "mediator", "", "build a mediator plan: the flow's mediator public key `G…` (with --token)")
+	fs.StringVar(&o.token, "token", "", "the mediator flow token (with --mediator)")
+	fs.BoolVar(&o.sign, "sign", false, "sign with the secret from $"+EnvSecret+" (or standard input)")
+	secretEnv := secretEnvFlag(fs)
+	fs.DurationVar(&o.timeout, "timeout", 30*time.Second, "give up reading the account API after this long (0: never)")
+	fs.StringVar(&o.assets, "assets", string(wallet.AssetsSend), "what the close does with each non-native balance: `send` it to the destination, return it to its issuer, or sell it (send|return|sell)")
+	fs.BoolVar(&o.force, "force", false, "build a direct close into an account that requires a memo (SEP-29) although it carries none")
+	if _, code, done := c.Parse(fs, args, 0, ""); done {
+		return code
+	}
+	o.network, o.horizonURL, o.secretEnv = *network, *horizonURL, *secretEnv
+
+	ctx := context.Background()
+	if o.timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, o.timeout)
+		defer cancel()
+	}
+	b, err := c.runBuild(ctx, o)
+	if err != nil {
+		return c.Fail("build", *jsonOut, err)
+	}
+	// A close the ledger would refuse is printed all the same, to be
+	// looked at, but the exit status says not to publish it.
+	code := ExitOK
+	if b.check != nil && b.check.State == ledger.PreflightBlocked {
+		code = ExitRefused
+	}
+	if *jsonOut {
+		c.PrintJSON(b.json(o))
+		return code
+	}
+	b.report(c.Stderr, o)
+	fmt.Fprintln(c.Stdout, b.xdr)
+	return code
+}
+
+// ledgerState reads, through the account API, what the clean-up and the
+// preflight need: the account with its offers, and the account its funds
+// go to (a mediator not created yet reads as absent).
+func (c *CLI) ledgerState(ctx context.Context, o buildOptions, mergeTo string) (ledger.LedgerState, error) {
+	timeout := o.timeout
+	if timeout <= 0 {
+		timeout = time.Hour
+	}
+	n := ledger.Network(o.network)
+	api := ledgerapi.New(ledgerapi.Options{
+		Backends: horizon.Backends(map[ledger.Network]string{n: o.horizonURL}, c.Transport),
+		Timeout:  timeout,
+	})
+	st, err := api.State(ctx, n, o.account, []string{mergeTo})
+	if err != nil {
+		return ledger.LedgerState{}, err
+	}
+	if why := st.Accounts[o.account].Incomplete; why != "" {
+		return ledger.LedgerState{}, fmt.Errorf("the account API's answer cannot be used: %s", why)
+	}
+	return st, nil
+}
+
+func (c *CLI) runBuild(ctx context.Context, o buildOptions) (*built, error) {
+	passphrase, err := wallet.Passphrase(o.network)
+	if err != nil {
+		return nil, Usagef("--network: %v", err)
+	}
+	switch {
+	case o.account == "" || o.destination == "":
+		return nil, Usagef("--account and --destination are required")
+	case !strkey.IsValidEd25519PublicKey(o.account) || !strkey.IsValidEd25519PublicKey(o.destination):
+		return nil, Usagef("--account and --destination must be G… public keys")
+	case o.validFor <= minValidFor || o.validFor > wallet.RelayTimeout:
+		return nil, Usagef("--valid-for must be more than %s and at most %s (the relay's signing window)", minValidFor, wallet.RelayTimeout)
+	case (o.mediator == "") != (o.token == ""):
+		// SPEC item 3: a mediator plan needs both the key and the token.
+		return nil, Usagef("a mediator plan needs both --mediator and --token (from closerelayctl mediator mint)")
+	case o.sequence < 0 && o.horizonURL == "":
+		return nil, Usagef("give --horizon-url (or set %s) to read the account's sequence number and signers, or --sequence to build offline", EnvHorizon)
+	}
+	b := &built{mergeTo: o.destination}
+	if o.token != "" {
+		flow, err := wallet.NewMediatorFlow(client.Flow{FlowToken: o.token, MediatorPublicKey: o.mediator}, o.destination)
+		if err != nil {
+			return nil, Usagef("%v", err)
+		}
+		if !flow.Expiry.After(time.Now()) {
+			return nil, &RefusedError{fmt.Errorf("the flow token expired at %s: mint a new flow", flow.Expiry.UTC().Format(time.RFC3339))}
+		}
+		b.flow, b.mergeTo = &flow, flow.MediatorPublicKey
+	}
+	if o.sign {
+		if b.signer, err = c.readSecret(o.secretEnv); err != nil {
+			return nil, err
+		}
+	}
+	seq := o.sequence
+	if o.horizonURL != "" {
+		acct, err := c.Horizon(o.horizonURL).Account(ctx, o.account)
+		if errors.Is(err, wallet.ErrAccountNotFound) {
+			return nil, &RefusedError{fmt.Errorf("%w on %s: it does not exist there, or is already closed", err, o.network)}
+		}
+		if err != nil {
+			return nil, err
+		}
+		b.acct = &acct
+		if seq < 0 {
+			seq = acct.Sequence
+		}
+	}
+	var prelude []txnbuild.Operation
+	var state ledger.LedgerState
+	if o.horizonURL != "" {
+		if state, err = c.ledgerState(ctx, o, b.mergeTo); err != nil {
+			return nil, err
+		}
+		reserved := 1 // the merge
+		if b.flow != nil {
+			reserved++ // the mediator's creation
+		}
+		prelude, err = wallet.CleanUp(wallet.CleanUpParams{
+			Account: o.account, Destination: b.mergeTo, State: state, Assets: wallet.AssetDisposal(o.assets),
+			Mediator: b.flow != nil, Force: o.force, Reserved: reserved,
+		})
+		var refusal *wallet.Refusal
+		if errors.As(err, &refusal) {
+			return nil, &RefusedError{refusal}
+		}
+		if err != nil {
+			return nil, Usagef("%v", err)
+		}
+	}
+	batches, err := wallet.BuildClose(wallet.CloseParams{
+		Account: o.account, Sequence: seq, Destination: o.destination, Flow: b.flow, Timeout: o.validFor, Prelude: prelude,
+	})
+	if err != nil {
+		return nil, Usagef("%v", err)
+	}
+	if len(batches) != 1 {
+		return nil, &RefusedError{fmt.Errorf("the close needs %d transactions; the relay plans one", len(batches))}
+	}
+	b.tx = batches[0]
+	env := b.tx.ToXDR()
+	for _, op := range env.Operations() {
+		b.steps = append(b.steps, ledger.Describe(op, env.SourceAccount()))
+	}
+	if o.horizonURL != "" {
+		v := ledger.CheckClose(env, state)
+		b.check = &v
+	}
+	if b.signer != nil {
+		if b.acct != nil && signerWeight(*b.acct, b.signer.Address()) == 0 {
+			return nil, &RefusedError{fmt.Errorf("%s is not a signer of %s: the relay would refuse the close (UNSIGNED)", b.signer.Address(), o.account)}
+		}
+		if b.tx, err = b.tx.Sign(passphrase, b.signer); err != nil {
+			return nil, fmt.Errorf("sign: %w", err)
+		}
+	}
+	if b.xdr, err = b.tx.Base64(); err != nil {
+		return nil, err
+	}
+	if b.hash, err = b.tx.HashHex(passphrase); err != nil {
+		return nil, err
+	}
+	if b.acct != nil {
+		if b.progress, err = wallet.Weigh(b.xdr, o.network, *b.acct); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+// signerWeight is key's weight as a public-key signer of acct; 0 when it
+// is none (a signature of it would not count).
+func signerWeight(acct wallet.Account, key string) int {
+	for _, s := range acct.Signers {
+		if s.Key == key && s.Type == "ed25519_public_key" {
+			return s.Weight
+		}
+	}
+	return 0
+}
+
+// needed is the weight a close of acct needs: its high threshold, or 1.
+func needed(acct wallet.Account) int { return max(acct.HighThreshold, 1) }
+
+func (b *built) json(o buildOptions) map[string]any {
+	m := map[string]any{
+		"ok": true, "network": o.network, "account": o.account, "destination": o.destination,
+		"mergeInto": b.mergeTo, "sequence": b.tx.SequenceNumber(), "maxTime": b.tx.Timebounds().MaxTime,
+		"hash": b.hash, "xdr": b.xdr, "signed": b.signer != nil, "checked": b.acct != nil,
+	}
+	if b.flow != nil {
+		m["mediator"], m["mediatorFunding"], m["flowExpiry"] = b.flow.MediatorPublicKey, wallet.MediatorFunding, b.flow.Expiry.UTC().Format(time.RFC3339)
+	}
+	if b.signer != nil {
+		m["signer"] = b.signer.Address()
+	}
+	m["operations"] = b.steps
+	if b.check != nil {
+		blockers := make([]map[string]any, 0, len(b.check.Blockers))
+		for _, bl := range b.check.Blockers {
+			blockers = append(blockers, map[string]any{"op": bl.Op, "code": bl.Code, "reason": bl.Reason})
+		}
+		m["preflight"] = map[string]any{"state": b.check.State, "blockers": blockers}
+	}
+	if b.acct != nil {
+		signers := make([]map[string]any, 0, len(b.acct.Signers))
+		for _, s := range b.acct.Signers {
+			signers = append(signers, map[string]any{"key": s.Key, "weight": s.Weight, "type": s.Type, "alone": s.Weight >= needed(*b.acct)})
+		}
+		m["signers"], m["highThreshold"], m["needed"] = signers, b.acct.HighThreshold, needed(*b.acct)
+		m["weight"], m["met"] = b.progress.Weight, b.progress.Met()
+	}
+	return m
+}
+
+// report prints the close and the threshold check for a person.
+func (b *built) report(w io.Writer, o buildOptions) {
+	maxTime := time.Unix(b.tx.Timebounds().MaxTime, 0).UTC()
+	fmt.Fprintf(w, "close of %s on %s into %s\n", o.account, o.network, b.mergeTo)
+	fmt.Fprintf(w, "  sequence %d, valid until %s (%s), hash %s\n", b.tx.SequenceNumber(), maxTime.Format(time.RFC3339), o.validFor, b.hash)
+	if b.flow != nil {
+		fmt.Fprintf(w, "  mediator plan: op 1 creates the mediator %s with %s XLM, the merge goes to it;\n", b.flow.MediatorPublicKey, wallet.MediatorFunding)
+		fmt.Fprintf(w, "  its forward (closerelayctl mediator forward) pays %s with the memo,\n", b.flow.Destination)
+		fmt.Fprintf(w, "  co-signed (closerelayctl mediator cosign) before the flow token expires at %s\n", b.flow.Expiry.UTC().Format(time.RFC3339))
+	}
+	for i, step := range b.steps {
+		fmt.Fprintf(w, "  %d. %s\n", i+1, step)
+	}
+	if b.check != nil {
+		fmt.Fprintf(w, "  preflight: %s\n", b.check.State)
+		for _, bl := range b.check.Blockers {
+			fmt.Fprintf(w, "    %s: %s\n", bl.Code, bl.Reason)
+		}
+	}
+	if b.acct == nil {
+		fmt.Fprintln(w, "  threshold not checked: built offline from --sequence, without an account API (--horizon-url)")
+		if b.signer == nil {
+			fmt.Fprintln(w, "  unsigned: the relay only accepts a close already signed by a signer of the account (--sign)")
+		}
+		return
+	}
+	fmt.Fprintf(w, "  account API %s: high threshold %d, signers:\n", o.horizonURL, b.acct.HighThreshold)
+	for _, s := range b.acct.Signers {
+		note := ""
+		if s.Key == o.account {
+			note = " (master key)"
+		}
+		if s.Weight >= needed(*b.acct) {
+			note += " (can close alone)"
+		}
+		fmt.Fprintf(w, "    %s weight %d%s\n", s.Key, s.Weight, note)
+	}
+	switch {
+	case b.signer == nil:
+		fmt.Fprintln(w, "  unsigned: the relay only accepts a close already signed by a signer of the account (--sign)")
+	case b.progress.Met():
+		fmt.Fprintf(w, "  signed by %s: %s, the threshold is met by this signer alone; no relay is needed\n", b.signer.Address(), b.progress)
+		fmt.Fprintln(w, "  (closerelayctl does not submit; a live single-signer close would use --valid-for 300s)")
+	default:
+		fmt.Fprintf(w, "  signed by %s: %s, not enough alone: publish it to the relay (closerelayctl publish)\n", b.signer.Address(), b.progress)
+		fmt.Fprintf(w, "  and have signers of %d more weight sign it (closerelayctl sign PLAN_ID)\n", b.progress.Needed-b.progress.Weight)
+	}
+}

@@ -1,0 +1,87 @@
+package ctl
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/closerelay/closerelay/ledger/ledgertest"
+	"github.com/stellar/go-stellar-sdk/keypair"
+	"github.com/stellar/go-stellar-sdk/xdr"
+)
+
+// build against an account that holds what real accounts hold: a USD
+// trustline with 50 USD, an offer and a data entry (issue 23). Before, it
+// printed one operation, [AccountMerge], and exited 0; the ledger refuses
+// that close with op_has_sub_entries.
+
+func holdingAccount(t *testing.T, rel *testRelay) (account, issuer string) {
+	t.Helper()
+	a := ledgertest.NewAccount(2, 1)
+	rel.horizon.AddAccount(a)
+	issuer = keypair.MustRandom().Address()
+	rel.horizon.Fund(issuer, 10_0000000)
+	usd := ledgertest.Credit("USD", issuer)
+	rel.horizon.AddTrustline(a.Address, ledgertest.Trustline{Asset: usd, Balance: 50_0000000})
+	rel.horizon.AddOffer(a.Address, ledgertest.Offer{Selling: usd, Buying: ledgertest.Native(), Amount: 10_0000000, Price: xdr.Price{N: 2, D: 1}})
+	rel.horizon.SetData(a.Address, "note", []byte("x"), "")
+	return a.Address, issuer
+}
+
+func TestBuildEmptiesTheAccountFirst(t *testing.T) {
+	rel := startTestRelay(t)
+	account, issuer := holdingAccount(t, rel)
+	env := map[string]string{EnvHorizon: rel.horizon.URL}
+	r := runCLI(t, env, "", "build", "--account", account, "--destination", cliDest, "--assets", "return")
+	if r.code != ExitOK {
+		t.Fatalf("build: %d %s", r.code, r.stderr)
+	}
+	for _, want := range []string{
+		"1. cancel offer ", "2. return 50 USD to its issuer " + issuer, "3. remove the trustline to USD (" + issuer + ")",
+		`4. delete data entry "note"`, "5. close account " + account, "preflight: landable",
+	} {
+		if !strings.Contains(r.stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
+		}
+	}
+	if strings.Count(r.stdout, "\n") != 1 {
+		t.Errorf("stdout is not the XDR alone: %q", r.stdout)
+	}
+}
+
+func TestBuildRefusals(t *testing.T) {
+	rel := startTestRelay(t)
+	account, _ := holdingAccount(t, rel)
+	env := map[string]string{EnvHorizon: rel.horizon.URL}
+
+	// The default sends each balance to the destination, which has no
+	// USD trustline: refused, naming the asset and the way out.
+	r := runCLI(t, env, "", "build", "--account", account, "--destination", cliDest)
+	if r.code != ExitRefused || !strings.Contains(r.stderr, "USD:") || !strings.Contains(r.stderr, "--assets return") {
+		t.Errorf("send without the trustline: %d %s", r.code, r.stderr)
+	}
+
+	memo := keypair.MustRandom().Address()
+	rel.horizon.Fund(memo, 10_0000000)
+	rel.horizon.SetData(memo, "config.memo_required", []byte("1"), "")
+	r = runCLI(t, env, "", "build", "--account", account, "--destination", memo, "--assets", "return")
+	if r.code != ExitRefused || !strings.Contains(r.stderr, "requires a memo") || !strings.Contains(r.stderr, "--mediator") {
+		t.Errorf("memo-required destination: %d %s", r.code, r.stderr)
+	}
+
+	rel.horizon.SetFlags(account, uint32(xdr.AccountFlagsAuthImmutableFlag))
+	r = runCLI(t, env, "", "build", "--account", account, "--destination", cliDest, "--assets", "return")
+	if r.code != ExitRefused || !strings.Contains(r.stderr, "AUTH_IMMUTABLE") {
+		t.Errorf("immutable account: %d %s", r.code, r.stderr)
+	}
+}
+
+// TestBuildBlockedExitsNonZero: a close the preflight finds blocked (here a
+// destination that does not exist) is printed, with the blocker, and build
+// exits 1 so that `build | publish -` stops.
+func TestBuildBlockedExitsNonZero(t *testing.T) {
+	rel := startTestRelay(t)
+	r := runCLI(t, map[string]string{EnvHorizon: rel.horizon.URL}, "", "build", "--account", rel.acct.Address, "--destination", keypair.MustRandom().Address())
+	if r.code != ExitRefused || !strings.Contains(r.stderr, "preflight: blocked") || !strings.Contains(r.stderr, "op_no_account") || r.stdout == "" {
+		t.Errorf("blocked close: %d %q %s", r.code, r.stdout, r.stderr)
+	}
+}

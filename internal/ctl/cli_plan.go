@@ -1,0 +1,494 @@
+package ctl
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/closerelay/closerelay/client"
+	"github.com/closerelay/closerelay/client/wallet"
+	"github.com/closerelay/closerelay/wire"
+	"github.com/stellar/go-stellar-sdk/txnbuild"
+)
+
+func (c *CLI) networkDefault() string {
+	if n := c.Getenv(EnvNetwork); n != "" {
+		return n
+	}
+	return "testnet"
+}
+
+// networkFlag registers --network.
+func (c *CLI) networkFlag(fs *FlagSet) *string {
+	return fs.String("network", c.networkDefault(), "mainnet, testnet or futurenet (env "+EnvNetwork+")")
+}
+
+// secretEnvFlag registers --secret-env, the variable the secret is read from.
+func secretEnvFlag(fs *FlagSet) *string {
+	return fs.String("secret-env", EnvSecret, "name of the environment variable holding the secret (unset: read standard input)")
+}
+
+// HorizonFlag registers --horizon-url, the account API to read accounts from.
+func (c *CLI) HorizonFlag(fs *FlagSet, what string) *string {
+	return fs.String("horizon-url", c.Getenv(EnvHorizon), "account API (Horizon) base `URL` "+what+" (env "+EnvHorizon+")")
+}
+
+// Horizon reads accounts from the account API at url, on c's transport.
+func (c *CLI) Horizon(url string) *wallet.Horizon {
+	return wallet.NewHorizon(url, c.httpClient(15*time.Second))
+}
+
+func (c *CLI) publish(args []string) int {
+	fs := NewFlagSet("publish", "publish [flags] [XDR|-]",
+		"Publish a partly signed account-close transaction (base64 XDR, as an argument\n"+
+			"or on standard input; `closerelayctl build --json` output is read too) and\n"+
+			"print the plan id. The envelope must already carry a signature of a signer of\n"+
+			"the account; with --sign, the CLI adds one first. --network must be the\n"+
+			"network the transaction was built and signed for. With --submit the relay\n"+
+			"submits the close to the ledger once its signatures reach the threshold\n"+
+			"(a close whose transaction source is not the closing account is refused\n"+
+			"with SUBMIT_UNSUPPORTED).")
+	o := c.CommonFlags(fs, 30*time.Second)
+	network := c.networkFlag(fs)
+	submit := fs.Bool("submit", false, "ask the relay to submit the close to the ledger once it is ready")
+	sign := fs.Bool("sign", false, "sign with the secret from $"+EnvSecret+" (or standard input) before publishing")
+	secretEnv := secretEnvFlag(fs)
+	pos, code, done := c.Parse(fs, args, -1, "")
+	if done {
+		return code
+	}
+	if len(pos) > 1 {
+		return c.Fail("publish", o.JSON, Usagef("%d arguments given, at most 1 expected", len(pos)))
+	}
+	if *sign && c.Getenv(*secretEnv) == "" && (len(pos) == 0 || pos[0] == "-") {
+		return c.Fail("publish", o.JSON, Usagef("--sign reads the secret from standard input, so give the XDR as an argument, or set %s", *secretEnv))
+	}
+	x, err := c.readInput(pos, "transaction XDR")
+	if err != nil {
+		return c.Fail("publish", o.JSON, err)
+	}
+	if x, err = fromBuildJSON(x, network, flagGiven(fs, "network")); err != nil {
+		return c.Fail("publish", o.JSON, err)
+	}
+	if *sign {
+		kp, err := c.readSecret(*secretEnv)
+		if err != nil {
+			return c.Fail("publish", o.JSON, err)
+		}
+		tx, err := txnbuild.TransactionFromXDR(x)
+		if err != nil {
+			return c.Fail("publish", o.JSON, Usagef("the XDR does not decode as a transaction envelope"))
+		}
+		inner, ok := tx.Transaction()
+		passphrase, perr := wallet.Passphrase(*network)
+		if !ok || perr != nil {
+			return c.Fail("publish", o.JSON, Usagef("cannot sign: a classic transaction on mainnet, testnet or futurenet is needed"))
+		}
+		if inner, err = inner.Sign(passphrase, kp); err != nil {
+			return c.Fail("publish", o.JSON, Usagef("sign: %v", err))
+		}
+		if x, err = inner.Base64(); err != nil {
+			return c.Fail("publish", o.JSON, err)
+		}
+	}
+	cl, err := c.Client(o)
+	if err != nil {
+		return c.Fail("publish", o.JSON, err)
+	}
+	ctx, cancel := o.Context(context.Background())
+	defer cancel()
+	var popts []client.PublishOption
+	if *submit {
+		popts = append(popts, client.PublishSubmit())
+	}
+	id, err := cl.Publish(ctx, *network, x, popts...)
+	if err != nil {
+		return c.Fail("publish", o.JSON, err)
+	}
+	if o.JSON {
+		c.PrintJSON(map[string]any{"ok": true, "id": id, "network": *network, "submit": *submit})
+	} else if *submit {
+		fmt.Fprintf(c.Stdout, "published plan %s on %s; the relay submits it once it is ready\n", id, *network)
+	} else {
+		fmt.Fprintf(c.Stdout, "published plan %s on %s\n", id, *network)
+	}
+	return ExitOK
+}
+
+// fromBuildJSON takes the envelope out of `build --json` output, and its
+// network unless --network was given; any other input is returned as is.
+func fromBuildJSON(in string, network *string, networkGiven bool) (string, error) {
+	if !strings.HasPrefix(in, "{") {
+		return in, nil
+	}
+	var b struct {
+		XDR     string `json:"xdr"`
+		Network string `json:"network"`
+	}
+	if err := json.Unmarshal([]byte(in), &b); err != nil || b.XDR == "" {
+		return "", Usagef("the input is JSON but not `closerelayctl build --json` output (no \"xdr\")")
+	}
+	if !networkGiven && b.Network != "" {
+		*network = b.Network
+	}
+	return b.XDR, nil
+}
+
+// flagGiven reports whether flag name was set on the command line.
+func flagGiven(fs *FlagSet, name string) bool {
+	given := false
+	fs.Visit(func(f *flag.Flag) { given = given || f.Name == name })
+	return given
+}
+
+func (c *CLI) get(args []string) int {
+	fs := NewFlagSet("get", "get [flags] PLAN_ID", "Print a plan's network and current merged envelope.")
+	o := c.CommonFlags(fs, 30*time.Second)
+	pos, code, done := c.Parse(fs, args, 1, "PLAN_ID")
+	if done {
+		return code
+	}
+	cl, err := c.Client(o)
+	if err != nil {
+		return c.Fail("get", o.JSON, err)
+	}
+	ctx, cancel := o.Context(context.Background())
+	defer cancel()
+	p, err := cl.Get(ctx, pos[0])
+	if err != nil {
+		return c.Fail("get", o.JSON, err)
+	}
+	if o.JSON {
+		c.PrintJSON(map[string]any{"ok": true, "id": strings.ToLower(pos[0]), "network": p.Network, "xdr": p.XDR})
+		return ExitOK
+	}
+	fmt.Fprintf(c.Stdout, "plan %s on %s, %d signature(s)\n%s\n", strings.ToLower(pos[0]), p.Network, signatureCount(p.XDR), p.XDR)
+	return ExitOK
+}
+
+func signatureCount(x string) int {
+	tx, err := txnbuild.TransactionFromXDR(x)
+	if err != nil {
+		return 0
+	}
+	if inner, ok := tx.Transaction(); ok {
+		return len(inner.Signatures())
+	}
+	return 0
+}
+
+func (c *CLI) sign(args []string) int {
+	fs := NewFlagSet("sign", "sign [flags] PLAN_ID",
+		"Add your signature to a plan. The secret seed (S…) is read from $"+EnvSecret+",\n"+
+			"or, when that is unset, from standard input: its first line from a pipe, or\n"+
+			"typed without echo at a terminal; never from an argument. The plan is fetched,\n"+
+			"its transaction signed locally under the plan's network, and only the\n"+
+			"signature is sent.")
+	o := c.CommonFlags(fs, 30*time.Second)
+	secretEnv := secretEnvFlag(fs)
+	pos, code, done := c.Parse(fs, args, 1, "PLAN_ID")
+	if done {
+		return code
+	}
+	kp, err := c.readSecret(*secretEnv)
+	if err != nil {
+		return c.Fail("sign", o.JSON, err)
+	}
+	cl, err := c.Client(o)
+	if err != nil {
+		return c.Fail("sign", o.JSON, err)
+	}
+	ctx, cancel := o.Context(context.Background())
+	defer cancel()
+	p, err := cl.Get(ctx, pos[0])
+	if err != nil {
+		return c.Fail("sign", o.JSON, err)
+	}
+	account, err := wallet.CloseAccount(p.XDR)
+	if err != nil {
+		return c.Fail("sign", o.JSON, fmt.Errorf("the plan's envelope is not an account close: %w", err))
+	}
+	partial, err := wallet.SignPartial(p.XDR, p.Network, kp)
+	if err != nil {
+		return c.Fail("sign", o.JSON, err)
+	}
+	s, err := cl.Sign(ctx, pos[0], partial)
+	if err != nil {
+		return c.Fail("sign", o.JSON, err)
+	}
+	if o.JSON {
+		c.PrintJSON(map[string]any{"ok": true, "id": strings.ToLower(pos[0]), "network": s.Network, "signer": kp.Address(), "signers": s.Signers, "xdr": s.XDR})
+		return ExitOK
+	}
+	fmt.Fprintf(c.Stdout, "signed the close of %s on %s as %s\nthe plan now carries %d signature(s): %s\n",
+		account, s.Network, kp.Address(), len(s.Signers), strings.Join(s.Signers, ", "))
+	return ExitOK
+}
+
+func (c *CLI) watch(args []string) int {
+	fs := NewFlagSet("watch", "watch [flags] PLAN_ID",
+		"Follow a plan and print each new state with its progress, e.g. \"v2 weight 2/3\":\n"+
+			"the weight of the signers present and the threshold the close needs, as the\n"+
+			"relay reports them (it weighs every signature against the account's signers and\n"+
+			"thresholds, read from its account API at publish). For a relay that reports no\n"+
+			"weight (an older one), and for states polled while the stream refuses this\n"+
+			"watcher, an account API (--horizon-url or $"+EnvHorizon+") weighs each state\n"+
+			"locally against the account's signers and high threshold; without one, watch\n"+
+			"lists the signers the relay reports, unweighed. Ends when the plan expires, on\n"+
+			"Ctrl-C, or with --until-complete when the threshold is met; then `closerelayctl\n"+
+			"ready` prints the envelope to submit.")
+	o := c.CommonFlags(fs, 0)
+	horizonURL := c.HorizonFlag(fs, "to weigh signatures locally when the relay does not")
+	until := fs.Bool("until-complete", false, "exit 0 once the threshold is met, 1 if the plan expires first")
+	poll := fs.Duration("poll", 2*time.Second, "polling interval while the stream refuses this watcher (503)")
+	pos, code, done := c.Parse(fs, args, 1, "PLAN_ID")
+	if done {
+		return code
+	}
+	cl, err := c.Client(o, client.WithPollInterval(*poll))
+	if err != nil {
+		return c.Fail("watch", o.JSON, err)
+	}
+	ctx, cancel := o.Context(context.Background())
+	defer cancel()
+	if c.Signals != nil {
+		var stop context.CancelFunc
+		ctx, stop = c.Signals(ctx)
+		defer stop()
+	}
+
+	var acct *wallet.Account
+	met, warned := false, false
+	err = cl.Watch(ctx, pos[0], func(s client.State) error {
+		if s.Submission != nil {
+			c.printSubmission(o.JSON, s)
+			return nil
+		}
+		switch {
+		case s.Threshold > 0:
+			// The relay weighed it: no account API is needed.
+			met = s.Ready
+			c.printRelayState(o.JSON, s)
+		case *horizonURL != "":
+			if acct == nil {
+				id, err := wallet.CloseAccount(s.XDR)
+				if err != nil {
+					return err
+				}
+				a, err := c.Horizon(*horizonURL).Account(ctx, id)
+				if err != nil {
+					return err
+				}
+				acct = &a
+			}
+			prog, err := wallet.Weigh(s.XDR, s.Network, *acct)
+			if err != nil {
+				return err
+			}
+			met = prog.Met()
+			c.printState(o.JSON, s, prog)
+		case !s.Polled && *until:
+			// A relay older than the readiness fields, and nothing else to
+			// weigh with: the threshold can never be seen met.
+			return Usagef("the relay reports no weight or threshold (an older relay): --until-complete needs --horizon-url or %s", EnvHorizon)
+		default:
+			if !s.Polled && !warned && !o.JSON {
+				warned = true
+				fmt.Fprintf(c.Stderr, "the relay reports no weight or threshold (an older relay), and no account API is given (--horizon-url or %s): listing the signers the relay reports, not weighed\n", EnvHorizon)
+			}
+			c.printSignatures(o.JSON, s)
+		}
+		if met && *until {
+			return client.ErrStopWatch
+		}
+		return nil
+	}, client.WatchNotify(func(n client.Notice) {
+		if o.JSON {
+			return
+		}
+		switch n.Kind {
+		case client.NoticePolling:
+			fmt.Fprintf(c.Stderr, "stream refused (%s); polling every %s for %s\n", Message(n.Err), *poll, n.Wait)
+		case client.NoticeReconnecting:
+			fmt.Fprintf(c.Stderr, "stream dropped; reconnecting in %s\n", n.Wait)
+		}
+	}))
+	switch {
+	case err == nil:
+		return ExitOK
+	case errors.Is(err, client.ErrExpired):
+		if o.JSON {
+			c.PrintJSON(map[string]any{"ok": true, "id": strings.ToLower(pos[0]), "expired": true, "met": met})
+		} else {
+			fmt.Fprintln(c.Stdout, "plan expired")
+		}
+		if *until && !met {
+			return ExitRefused
+		}
+		return ExitOK
+	case errors.Is(err, context.Canceled) && ctx.Err() != nil:
+		return ExitOK // interrupted
+	case errors.Is(err, wallet.ErrAccountNotFound):
+		err = &RefusedError{err}
+	}
+	return c.Fail("watch", o.JSON, err)
+}
+
+// printSubmission prints the relay's submission outcome (`event:
+// submitted` or `event: submit_failed`) as watch follows the plan.
+func (c *CLI) printSubmission(jsonOut bool, s client.State) {
+	sub := s.Submission
+	if jsonOut {
+		// The relay's event data, named by the event it came in.
+		if sub.State == "submitted" {
+			c.PrintJSON(struct {
+				Event string `json:"event"`
+				wire.Submitted
+			}{"submitted", wire.Submitted{ID: s.ID, Hash: sub.Hash, Ledger: int(sub.Ledger)}})
+			return
+		}
+		c.PrintJSON(struct {
+			Event string `json:"event"`
+			wire.SubmitFailed
+		}{"submit_failed", wire.SubmitFailed{ID: s.ID, Code: sub.Code, Reason: sub.Reason}})
+		return
+	}
+	if sub.State == "submitted" {
+		fmt.Fprintf(c.Stdout, "submitted by the relay: transaction %s in ledger %d\n", sub.Hash, sub.Ledger)
+		return
+	}
+	fmt.Fprintf(c.Stdout, "the relay's submission failed: %s (%s); the next change of the submit-ready envelope tries again\n", sub.Code, sub.Reason)
+}
+
+// stateJSON is what watch prints of a state in JSON mode, with or without
+// the weighing.
+func stateJSON(s client.State) map[string]any {
+	signers := s.Signers
+	if signers == nil {
+		signers = []string{}
+	}
+	return map[string]any{
+		"id": s.ID, "version": s.Version, "network": s.Network, "xdr": s.XDR, "signers": signers,
+		"signatures": signatureCount(s.XDR), "polled": s.Polled, "weighed": false,
+	}
+}
+
+// printSignatures prints a state as the relay reports it, unweighed.
+func (c *CLI) printSignatures(jsonOut bool, s client.State) {
+	if jsonOut {
+		c.PrintJSON(stateJSON(s))
+		return
+	}
+	via := fmt.Sprintf("v%d", s.Version)
+	if s.Polled {
+		via = "polled"
+	}
+	fmt.Fprintf(c.Stdout, "%s %d signature(s)", via, signatureCount(s.XDR))
+	if len(s.Signers) > 0 {
+		keys := make([]string, len(s.Signers))
+		for i, k := range s.Signers {
+			keys[i] = ShortKey(k)
+		}
+		fmt.Fprintf(c.Stdout, " by %s", strings.Join(keys, ", "))
+	}
+	fmt.Fprintln(c.Stdout, " (as the relay reports them; not weighed)")
+}
+
+// printRelayState prints a state with the weight and threshold the relay
+// reports.
+func (c *CLI) printRelayState(jsonOut bool, s client.State) {
+	if jsonOut {
+		m := stateJSON(s)
+		m["weighed"], m["weighedBy"] = true, "relay"
+		m["weight"], m["threshold"], m["ready"] = s.Weight, s.Threshold, s.Ready
+		m["needed"], m["met"] = s.Threshold, s.Ready
+		c.PrintJSON(m)
+		return
+	}
+	keys := make([]string, len(s.Signers))
+	for i, k := range s.Signers {
+		keys[i] = ShortKey(k)
+	}
+	fmt.Fprintf(c.Stdout, "v%d weight %d/%d signers: %s", s.Version, s.Weight, s.Threshold, strings.Join(keys, ", "))
+	if s.Ready {
+		fmt.Fprintf(c.Stdout, " — threshold met: ready to submit (closerelayctl ready %s prints the envelope)", s.ID)
+	}
+	fmt.Fprintln(c.Stdout)
+}
+
+// printState prints a state weighed locally against the account API.
+func (c *CLI) printState(jsonOut bool, s client.State, p wallet.Progress) {
+	if jsonOut {
+		m := stateJSON(s)
+		m["weighed"], m["weighedBy"], m["weight"], m["needed"], m["met"] = true, "horizon", p.Weight, p.Needed, p.Met()
+		c.PrintJSON(m)
+		return
+	}
+	var keys []string
+	for _, sg := range p.Signers {
+		keys = append(keys, ShortKey(sg.Key))
+	}
+	via := fmt.Sprintf("v%d", s.Version)
+	if s.Polled {
+		via = "polled"
+	}
+	fmt.Fprintf(c.Stdout, "%s %s signers: %s", via, p, strings.Join(keys, ", "))
+	if p.Unverified > 0 {
+		fmt.Fprintf(c.Stdout, " (%d signature(s) verify under no signer)", p.Unverified)
+	}
+	if p.Met() {
+		fmt.Fprintf(c.Stdout, " — threshold met: ready to submit (closerelayctl ready %s prints the envelope)", s.ID)
+	}
+	fmt.Fprintln(c.Stdout)
+}
+
+func (c *CLI) ready(args []string) int {
+	fs := NewFlagSet("ready", "ready [flags] PLAN_ID",
+		"Print the plan's submit-ready envelope (base64 XDR) on standard output: the\n"+
+			"fewest of its signatures that reach the close's threshold, largest weights\n"+
+			"first, so the ledger uses every one (an envelope with every co-signer's\n"+
+			"signature may fail with tx_bad_auth_extra). The signers, the weight and the\n"+
+			"threshold go to standard error; --json prints the relay's whole answer. While\n"+
+			"the plan is below its threshold the relay refuses with NOT_READY (exit 1).\n"+
+			"closerelayctl submit PLAN_ID submits it to the ledger.")
+	o := c.CommonFlags(fs, 30*time.Second)
+	pos, code, done := c.Parse(fs, args, 1, "PLAN_ID")
+	if done {
+		return code
+	}
+	cl, err := c.Client(o)
+	if err != nil {
+		return c.Fail("ready", o.JSON, err)
+	}
+	ctx, cancel := o.Context(context.Background())
+	defer cancel()
+	r, err := cl.Ready(ctx, pos[0])
+	if err != nil {
+		return c.Fail("ready", o.JSON, err)
+	}
+	if o.JSON {
+		c.PrintJSON(wire.Ready{
+			OK: true, ID: r.ID, Network: r.Network, XDR: r.XDR, Signers: nonNilStrings(r.Signers),
+			Weight: r.Weight, Threshold: r.Threshold,
+		})
+		return ExitOK
+	}
+	keys := make([]string, len(r.Signers))
+	for i, k := range r.Signers {
+		keys[i] = ShortKey(k)
+	}
+	fmt.Fprintf(c.Stderr, "plan %s on %s: weight %d/%d with %d signature(s): %s\n", r.ID, r.Network, r.Weight, r.Threshold, len(r.Signers), strings.Join(keys, ", "))
+	fmt.Fprintln(c.Stdout, r.XDR)
+	return ExitOK
+}
+
+func nonNilStrings(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}

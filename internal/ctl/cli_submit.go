@@ -1,0 +1,82 @@
+package ctl
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/closerelay/closerelay/ledger"
+	"github.com/closerelay/closerelay/ledgerapi"
+	"github.com/closerelay/closerelay/ledgerapi/horizon"
+)
+
+// submit is `closerelayctl submit PLAN_ID`: fetch the plan's submit-ready
+// envelope from the relay and post it to the account API (Horizon's POST
+// /transactions) itself, retrying timeouts, 429 and 5xx like the relay
+// does (ledgerapi.Client.Submit), until an answer or --timeout.
+func (c *CLI) submit(args []string) int {
+	fs := NewFlagSet("submit", "submit [flags] PLAN_ID",
+		"Fetch the plan's submit-ready envelope (as `closerelayctl ready` prints it) and\n"+
+			"submit it to the ledger through the account API given with --horizon-url (or\n"+
+			"$"+EnvHorizon+"; required), retrying the same envelope on a timeout, 429 or\n"+
+			"5xx until an answer or --timeout. Prints the transaction hash and the ledger it\n"+
+			"closed in. A refusal by the ledger exits 1 with its result code (tx_bad_seq,\n"+
+			"tx_bad_auth, ...). For a plan published with --submit the relay submits it\n"+
+			"itself; `closerelayctl watch` shows the outcome.")
+	o := c.CommonFlags(fs, 2*time.Minute)
+	horizonURL := c.HorizonFlag(fs, "to submit to")
+	pos, code, done := c.Parse(fs, args, 1, "PLAN_ID")
+	if done {
+		return code
+	}
+	if *horizonURL == "" {
+		return c.Fail("submit", o.JSON, Usagef("--horizon-url (or %s) is required: the account API to submit to", EnvHorizon))
+	}
+	cl, err := c.Client(o)
+	if err != nil {
+		return c.Fail("submit", o.JSON, err)
+	}
+	ctx, cancel := o.Context(context.Background())
+	defer cancel()
+	r, err := cl.Ready(ctx, pos[0])
+	if err != nil {
+		return c.Fail("submit", o.JSON, err)
+	}
+	network := ledger.Network(r.Network)
+	api := ledgerapi.New(ledgerapi.Options{
+		Backends: horizon.Backends(map[ledger.Network]string{network: *horizonURL}, c.Transport),
+		Timeout:  30 * time.Second,
+	})
+	retries := 0
+	out := api.Submit(ctx, network, r.XDR, func(a ledgerapi.SubmitAttempt) {
+		retries++
+		if !o.JSON {
+			fmt.Fprintf(c.Stderr, "retrying (try %d) after %s\n", a.Try, a.Cause)
+		}
+	})
+	switch out.State {
+	case ledgerapi.SubmitSubmitted:
+		if o.JSON {
+			c.PrintJSON(map[string]any{"ok": true, "id": r.ID, "network": r.Network, "hash": out.Hash, "ledger": out.Ledger, "retries": retries})
+		} else {
+			fmt.Fprintf(c.Stdout, "submitted plan %s: transaction %s in ledger %d\n", r.ID, out.Hash, out.Ledger)
+		}
+		return ExitOK
+	case ledgerapi.SubmitFailed:
+		if out.Tries == 0 && out.Code == ledgerapi.SubmitCodeUnconfigured {
+			return c.Fail("submit", o.JSON, Usagef("--horizon-url %q is not a usable account API URL", *horizonURL))
+		}
+		if o.JSON {
+			c.PrintJSON(map[string]any{"ok": false, "id": r.ID, "code": out.Code, "reason": out.Reason, "hash": out.Hash, "opCodes": out.OpCodes})
+		} else {
+			fmt.Fprintf(c.Stderr, "closerelayctl submit: the ledger refused the transaction: %s (%s)\n", out.Code, out.Reason)
+		}
+		return ExitRefused
+	}
+	err = out.Err
+	if err == nil {
+		err = errors.New(out.Reason)
+	}
+	return c.Fail("submit", o.JSON, fmt.Errorf("no answer from the account API: %s: %w", out.Reason, err))
+}

@@ -1,0 +1,94 @@
+package ctl
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stellar/go-stellar-sdk/keypair"
+)
+
+// TestSubmitCommand: `submit` needs --horizon-url; refuses with NOT_READY
+// before the threshold; a ledger refusal exits 1 with its result code; then
+// it submits the submit-ready envelope, prints the hash and ledger, and the
+// account is gone from the double.
+func TestSubmitCommand(t *testing.T) {
+	rel := startTestRelay(t)
+	a := rel.acct
+	id := publishSigned(t, rel)
+	env := map[string]string{EnvURL: rel.url}
+
+	if r := runCLI(t, env, "", "submit", id); r.code != ExitUsage || !strings.Contains(r.stderr, "--horizon-url") {
+		t.Fatalf("submit without an account API: %d %q", r.code, r.stderr)
+	}
+	env[EnvHorizon] = rel.horizon.URL
+	if r := runCLI(t, env, "", "submit", id); r.code != ExitRefused || !strings.Contains(r.stderr, "NOT_READY") {
+		t.Fatalf("submit before the threshold: %d %q", r.code, r.stderr)
+	}
+	for _, kp := range []*keypair.Full{a.Keys[1], a.Master} {
+		if r := runCLI(t, env, kp.Seed()+"\n", "sign", id); r.code != ExitOK {
+			t.Fatalf("sign: %d %q", r.code, r.stderr)
+		}
+	}
+	seq, _ := rel.horizon.Sequence(a.Address)
+	rel.horizon.SetSequence(a.Address, seq+7)
+	r := runCLI(t, env, "", "submit", "--json", id)
+	if m := r.json(t); r.code != ExitRefused || m["ok"] != false || m["code"] != "tx_bad_seq" {
+		t.Fatalf("submit with a wrong sequence: %d %q", r.code, r.stdout)
+	}
+	rel.horizon.SetSequence(a.Address, seq)
+	r = runCLI(t, env, "", "submit", id)
+	if r.code != ExitOK || !strings.HasPrefix(r.stdout, "submitted plan "+id+": transaction "+id+" in ledger ") {
+		t.Fatalf("submit: %d %q %q", r.code, r.stdout, r.stderr)
+	}
+	res, err := http.Get(rel.horizon.URL + "/accounts/" + a.Address)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusNotFound {
+		t.Errorf("the double answers %d for the closed account, want 404", res.StatusCode)
+	}
+}
+
+// TestPublishSubmit: `publish --submit` has the relay submit the close once
+// the threshold is met; watch prints the relay's submitted event.
+func TestPublishSubmit(t *testing.T) {
+	rel := startTestRelay(t)
+	a := rel.acct
+	env := map[string]string{EnvURL: rel.url, EnvNetwork: "testnet", EnvSecret: a.Keys[0].Seed(), EnvHorizon: rel.horizon.URL}
+	r := runCLI(t, env, "", "build", "--account", a.Address, "--destination", cliDest, "--sign")
+	r = runCLI(t, env, r.stdout, "publish", "--submit", "--json", "-")
+	m := r.json(t)
+	id, _ := m["id"].(string)
+	if r.code != ExitOK || id == "" || m["submit"] != true {
+		t.Fatalf("publish --submit: %d %q %q", r.code, r.stdout, r.stderr)
+	}
+	delete(env, EnvSecret)
+	for _, kp := range []*keypair.Full{a.Keys[1], a.Master} {
+		if r := runCLI(t, env, kp.Seed()+"\n", "sign", id); r.code != ExitOK {
+			t.Fatalf("sign: %d %q", r.code, r.stderr)
+		}
+	}
+	// A watcher that comes after the submission is told its outcome too.
+	r = runCLI(t, env, "", "watch", "--timeout", "1s", id)
+	if !strings.Contains(r.stdout, "submitted by the relay: transaction "+id+" in ledger ") {
+		t.Fatalf("watch: %d %q %q", r.code, r.stdout, r.stderr)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		res, err := http.Get(rel.horizon.URL + "/accounts/" + a.Address)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if res.StatusCode == http.StatusNotFound {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the account is still served: %d", res.StatusCode)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}

@@ -1,0 +1,467 @@
+package lab
+
+import (
+	"context"
+	"crypto/ed25519"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/closerelay/closerelay/client"
+	"github.com/closerelay/closerelay/client/wallet"
+	"github.com/closerelay/closerelay/internal/ctl"
+	"github.com/closerelay/closerelay/ledger/ledgertest"
+	"github.com/closerelay/closerelay/wire"
+	"github.com/stellar/go-stellar-sdk/keypair"
+	"github.com/stellar/go-stellar-sdk/strkey"
+	"github.com/stellar/go-stellar-sdk/txnbuild"
+	"github.com/stellar/go-stellar-sdk/xdr"
+)
+
+// demoOptions tune the demo; the zero value is what `closerelaylab demo` runs.
+type demoOptions struct {
+	timeout time.Duration // the whole demo fails after this; 60 s when zero
+	logs    io.Writer     // the relay's logs; discarded when nil
+}
+
+func (c *tool) demo(args []string) int {
+	fs := ctl.NewFlagSet("demo", "demo [flags]",
+		"Run the whole flow end to end, in process, on 127.0.0.1 only: an account-API\n"+
+			"double holding a fresh account with three signers (weight 1 each, high\n"+
+			"threshold 3), the relay with rate limits on and a fresh MEDIATOR_SECRET, and\n"+
+			"the Go client: publish, watch, co-sign to 3/3, then a mediator flow. Exits 0\n"+
+			"on success, 1 on any failure. To run the commands yourself against such a\n"+
+			"stack, start `closerelaylab load local --plans 2 --signers 3` instead.")
+	timeout := fs.Duration("timeout", 60*time.Second, "fail if the demo takes longer")
+	verbose := fs.Bool("verbose", false, "show the relay's logs on standard error")
+	jsonOut := new(bool)
+	ctl.JSONFlag(fs, jsonOut)
+	if _, code, done := c.Parse(fs, args, 0, ""); done {
+		return code
+	}
+	opts := demoOptions{timeout: *timeout}
+	if *verbose {
+		opts.logs = c.Stderr
+	}
+	narration := c.Stdout
+	if *jsonOut {
+		narration = io.Discard
+	}
+	err := runDemo(context.Background(), narration, opts)
+	switch {
+	case *jsonOut && err != nil:
+		c.PrintJSON(wire.Error{OK: false, Code: "FAILED", Reason: ctl.Message(err)})
+	case *jsonOut:
+		c.PrintJSON(map[string]any{"ok": true})
+	case err != nil:
+		fmt.Fprintf(c.Stderr, "%s demo: FAILED: %s\n", c.Name(), ctl.Message(err))
+	}
+	if err != nil {
+		return 1
+	}
+	return ctl.ExitOK
+}
+
+// narrator numbers the demo's steps on its output.
+type narrator struct {
+	w    io.Writer
+	step int
+}
+
+func (n *narrator) stepf(format string, args ...any) {
+	n.step++
+	fmt.Fprintf(n.w, "\n[%d] "+format+"\n", append([]any{n.step}, args...)...)
+}
+
+func (n *narrator) notef(format string, args ...any) {
+	fmt.Fprintf(n.w, "    "+format+"\n", args...)
+}
+
+// watched is one state seen by the demo's watcher, with its progress.
+type watched struct {
+	state    client.State
+	progress wallet.Progress
+}
+
+// runDemo runs the demo, narrating on out. Every wait is bounded by
+// opts.timeout, and everything it starts is stopped before it returns.
+func runDemo(parent context.Context, out io.Writer, opts demoOptions) (err error) {
+	if opts.timeout <= 0 {
+		opts.timeout = 60 * time.Second
+	}
+	ctx, cancel := context.WithTimeoutCause(parent, opts.timeout, fmt.Errorf("the demo did not finish within %s", opts.timeout))
+	defer cancel()
+	defer func() {
+		if err != nil && context.Cause(ctx) != nil && ctx.Err() != nil {
+			err = fmt.Errorf("%w (%v)", err, context.Cause(ctx))
+		}
+	}()
+	n := &narrator{w: out}
+	fmt.Fprintln(out, "closerelaylab demo: the relay, its account-API double and the client all run in this process, on 127.0.0.1; nothing reaches the network.")
+
+	// The account API double, on a loopback listener of its own.
+	double := ledgertest.NewHandler()
+	acct := ledgertest.NewAccount(2, 1) // two extra signers and the master, weight 1 each; high threshold 3
+	double.AddAccount(acct)
+	names := map[string]string{
+		acct.Keys[0].Address(): "signer A",
+		acct.Keys[1].Address(): "signer B",
+		acct.Master.Address():  "signer C (the master key)",
+	}
+
+	// The relay, wired exactly as `closerelay serve` wires it.
+	stack, err := startLocalStack(double, map[string]string{
+		"LISTEN_ADDR":      "127.0.0.1:0",
+		"OPS_ADDR":         "127.0.0.1:0",
+		"HORIZON_TIMEOUT":  "5s",
+		"MEDIATOR_SECRET":  keypair.MustRandom().Seed(),
+		"RATE_LIMITS":      "on",
+		"SHUTDOWN_TIMEOUT": "5s",
+		"LOG_FORMAT":       "text",
+	}, opts.logs)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if serr := stack.stop(); serr != nil && err == nil {
+			err = serr
+		}
+	}()
+	horizonURL, relayURL, opsURL := stack.horizonURL, stack.relayURL, stack.opsURL
+	n.stepf("account API double (Horizon's JSON shapes) on %s", horizonURL)
+	n.notef("account %s: signers A, B and C (its master key), weight 1 each; high threshold 3", acct.Address)
+	n.stepf("relay serving on %s (ops on %s), rate limits on, a fresh MEDIATOR_SECRET", relayURL, opsURL)
+	if err := checkReady(ctx, opsURL); err != nil {
+		return err
+	}
+	n.notef("GET %s/readyz: 200", opsURL)
+
+	cl, err := client.New(relayURL, client.WithUserAgent("closerelay-demo/1"))
+	if err != nil {
+		return err
+	}
+	horizon := wallet.NewHorizon(horizonURL, nil)
+
+	// Publish a close signed by one key.
+	account, err := horizon.Account(ctx, acct.Address)
+	if err != nil {
+		return fmt.Errorf("read the account: %w", err)
+	}
+	destination := keypair.MustRandom().Address()
+	double.Fund(destination, 10_0000000) // the ledger refuses a merge into an account that does not exist
+	batches, err := wallet.BuildClose(wallet.CloseParams{Account: acct.Address, Sequence: account.Sequence, Destination: destination})
+	if err != nil {
+		return err
+	}
+	closeXDR, err := batches[0].Base64()
+	if err != nil {
+		return err
+	}
+	signedA, err := wallet.SignPartial(closeXDR, "testnet", acct.Keys[0])
+	if err != nil {
+		return err
+	}
+	id, err := cl.Publish(ctx, "testnet", signedA, client.PublishSubmit())
+	if err != nil {
+		return fmt.Errorf("publish: %w", err)
+	}
+	n.stepf("signer A publishes the close (merge into %s, 72 h time bound), signed by A alone, asking the relay to submit it once ready", ctl.ShortKey(destination))
+	n.notef("plan id %s (the transaction hash)", id)
+	n.notef("a co-signer's page for it: %s/plan/%s (live while the demo runs)", relayURL, id)
+
+	// A watcher: every state it receives is weighed locally against the
+	// account API, and checked against the weight the relay reports.
+	watchCtx, stopWatch := context.WithCancel(ctx)
+	defer stopWatch()
+	states := make(chan watched, 8)
+	submissions := make(chan client.Submission, 1)
+	watchDone := make(chan error, 1)
+	go func() {
+		watchDone <- cl.Watch(watchCtx, id, func(s client.State) error {
+			if s.Submission != nil {
+				select {
+				case submissions <- *s.Submission:
+					return nil
+				case <-watchCtx.Done():
+					return watchCtx.Err()
+				}
+			}
+			p, err := wallet.Weigh(s.XDR, s.Network, account)
+			if err != nil {
+				return err
+			}
+			if s.Weight != p.Weight || s.Threshold != p.Needed || s.Ready != p.Met() {
+				return fmt.Errorf("the relay reports weight %d/%d at version %d, the local check %s", s.Weight, s.Threshold, s.Version, p)
+			}
+			select {
+			case states <- watched{s, p}:
+				return nil
+			case <-watchCtx.Done():
+				return watchCtx.Err()
+			}
+		})
+	}()
+	expect := func(weight int) error {
+		select {
+		case w := <-states:
+			var who []string
+			for _, s := range w.progress.Signers {
+				who = append(who, strings.SplitN(names[s.Key], " ", 3)[1])
+			}
+			n.notef("watcher: version %d, %s (signed by %s), as the relay reports too", w.state.Version, w.progress, strings.Join(who, ", "))
+			if w.progress.Weight != weight {
+				return fmt.Errorf("the watcher saw %s, want weight %d", w.progress, weight)
+			}
+			return nil
+		case err := <-watchDone:
+			return fmt.Errorf("the watcher ended: %v", err)
+		case <-ctx.Done():
+			return fmt.Errorf("no state reached the watcher: %w", ctx.Err())
+		}
+	}
+	n.stepf("a watcher connects to the plan's event stream")
+	if err := expect(1); err != nil {
+		return err
+	}
+
+	for i, kp := range []*keypair.Full{acct.Keys[1], acct.Master} {
+		p, err := cl.Get(ctx, id)
+		if err != nil {
+			return fmt.Errorf("get: %w", err)
+		}
+		partial, err := wallet.SignPartial(p.XDR, p.Network, kp)
+		if err != nil {
+			return err
+		}
+		s, err := cl.Sign(ctx, id, partial)
+		if err != nil {
+			return fmt.Errorf("sign as %s: %w", names[kp.Address()], err)
+		}
+		n.stepf("%s fetches the plan, signs it locally and sends only its signature", names[kp.Address()])
+		n.notef("relay: merged; the envelope now carries %d signatures", len(s.Signers))
+		if err := expect(2 + i); err != nil {
+			return err
+		}
+	}
+	n.notef("threshold met: the relay submits the close to the ledger (the account API double's POST /transactions)")
+	select {
+	case sub := <-submissions:
+		if sub.State != "submitted" {
+			return fmt.Errorf("the relay's submission failed: %s (%s)", sub.Code, sub.Reason)
+		}
+		n.stepf("the watcher receives event: submitted")
+		n.notef("transaction %s in ledger %d", sub.Hash, sub.Ledger)
+	case err := <-watchDone:
+		return fmt.Errorf("the watcher ended before the submission: %v", err)
+	case <-ctx.Done():
+		return fmt.Errorf("no submission reached the watcher: %w", ctx.Err())
+	}
+	st, err := cl.Status(ctx, id)
+	if err != nil {
+		return fmt.Errorf("status: %w", err)
+	}
+	if !st.Submit || st.Submission == nil || st.Submission.State != "submitted" || st.Submission.Hash != id {
+		return fmt.Errorf("status after the submission: submit %v, submission %+v", st.Submit, st.Submission)
+	}
+	n.notef("GET /api/plan/{id}/status: submission submitted, ledger %d", st.Submission.Ledger)
+	if err := checkClosed(ctx, horizonURL, acct.Address); err != nil {
+		return err
+	}
+	n.stepf("the account is closed: the account API answers 404 for %s", ctl.ShortKey(acct.Address))
+	ready, err := cl.Ready(ctx, id)
+	if err != nil {
+		return fmt.Errorf("ready: %w", err)
+	}
+	var who []string
+	for _, k := range ready.Signers {
+		who = append(who, strings.SplitN(names[k], " ", 3)[1])
+	}
+	n.stepf("the relay hands out the submit-ready envelope (GET /api/plan/{id}/ready)")
+	n.notef("%d signatures (%s), weight %d/%d: the fewest that reach the threshold, each used by the ledger's checks (the plan stays until its expiry)",
+		len(ready.Signers), strings.Join(who, ", "), ready.Weight, ready.Threshold)
+	stopWatch()
+	if err := <-watchDone; err != nil && !errors.Is(err, context.Canceled) {
+		return fmt.Errorf("the watcher: %w", err)
+	}
+
+	// The mediator half closes an account of its own: the first is gone.
+	macct := ledgertest.NewAccount(2, 1)
+	double.AddAccount(macct)
+	maccount, err := horizon.Account(ctx, macct.Address)
+	if err != nil {
+		return fmt.Errorf("read the mediator flow's account: %w", err)
+	}
+	if err := demoMediator(ctx, n, cl, macct, maccount); err != nil {
+		return err
+	}
+
+	if err := stack.stop(); err != nil {
+		return err
+	}
+	stack.stop = func() error { return nil }
+	n.stepf("relay drained and stopped")
+	fmt.Fprintln(out, "\ndemo complete: OK")
+	return nil
+}
+
+// demoMediator is the mediator half of the demo: mint, plan, forward,
+// co-sign, verify, and resume from a recovery record.
+func demoMediator(ctx context.Context, n *narrator, cl *client.Client, acct ledgertest.Account, account wallet.Account) error {
+	exchange := keypair.MustRandom().Address()
+	minted, err := cl.MediatorMint(ctx, exchange)
+	if err != nil {
+		return fmt.Errorf("mediator mint: %w", err)
+	}
+	flow, err := wallet.NewMediatorFlow(minted, exchange)
+	if err != nil {
+		return err
+	}
+	n.stepf("mediator flow minted for an exchange that needs a memo (%s)", ctl.ShortKey(exchange))
+	n.notef("mediator %s; the token commits to the exchange and expires %s", flow.MediatorPublicKey, flow.Expiry.UTC().Format(time.RFC3339))
+
+	batches, err := wallet.BuildClose(wallet.CloseParams{Account: acct.Address, Sequence: account.Sequence, Destination: exchange, Flow: &flow})
+	if err != nil {
+		return err
+	}
+	planXDR, err := batches[0].Base64()
+	if err != nil {
+		return err
+	}
+	ops := batches[0].Operations()
+	create, ok := ops[0].(*txnbuild.CreateAccount)
+	merge, ok2 := ops[len(ops)-1].(*txnbuild.AccountMerge)
+	if !ok || !ok2 {
+		return errors.New("the mediator plan does not start with create_account and end with account_merge")
+	}
+	signed, err := wallet.SignPartial(planXDR, "testnet", acct.Keys[0])
+	if err != nil {
+		return err
+	}
+	planID, err := cl.Publish(ctx, "testnet", signed)
+	if err != nil {
+		return fmt.Errorf("publish the mediator plan: %w", err)
+	}
+	n.stepf("mediator close plan built and published (plan %s…)", planID[:16])
+	n.notef("op 1: create_account %s with %s XLM; last op: account_merge into %s (the mediator, not the exchange)",
+		ctl.ShortKey(create.Destination), strings.TrimRight(strings.TrimRight(create.Amount, "0"), "."), ctl.ShortKey(merge.Destination))
+
+	// The mediator account does not exist until the close is applied; on a
+	// ledger its sequence number would then be read from the account API.
+	mediatorSeq := int64(1) << 32
+	fwd, err := wallet.BuildForward(wallet.ForwardParams{
+		Mediator: flow.MediatorPublicKey, Sequence: mediatorSeq, Destination: exchange,
+		Amount: "9990", Memo: txnbuild.MemoText("demo deposit 42"),
+	})
+	if err != nil {
+		return err
+	}
+	fwdXDR, err := fwd.Base64()
+	if err != nil {
+		return err
+	}
+	n.stepf("forward built: pay 9990 XLM with memo \"demo deposit 42\", then merge, both to the exchange; valid until %s UTC",
+		time.Unix(fwd.Timebounds().MaxTime, 0).UTC().Format(time.TimeOnly))
+
+	dir, err := os.MkdirTemp("", "closerelay-demo-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	recordPath := filepath.Join(dir, "forward.json")
+	rec, err := wallet.NewRecord("testnet", flow, fwdXDR, time.Now())
+	if err != nil {
+		return err
+	}
+	if err := rec.Save(recordPath); err != nil {
+		return err
+	}
+	n.notef("recovery record written before sending: %s", recordPath)
+
+	cosigned, err := wallet.CosignForward(ctx, cl, "testnet", flow, fwdXDR)
+	if err != nil {
+		return fmt.Errorf("co-sign the forward: %w", err)
+	}
+	n.stepf("the mediator co-signed the forward: hash %s", cosigned.Hash)
+	if err := verifyMediatorSignature(cosigned, flow.MediatorPublicKey); err != nil {
+		return err
+	}
+	n.notef("verified: an ed25519 signature over the transaction hash under the mediator key %s", ctl.ShortKey(flow.MediatorPublicKey))
+
+	loaded, err := wallet.LoadRecord(recordPath)
+	if err != nil {
+		return err
+	}
+	resumed, err := wallet.Resume(ctx, cl, loaded, wallet.ResumeOptions{})
+	if err != nil {
+		return fmt.Errorf("resume from the recovery record: %w", err)
+	}
+	if resumed.Hash != cosigned.Hash {
+		return fmt.Errorf("resume co-signed %s, not the recorded forward %s", resumed.Hash, cosigned.Hash)
+	}
+	n.stepf("resumed from the recovery record as a wallet would after a crash: co-signed again, same hash")
+	return nil
+}
+
+// verifyMediatorSignature checks the co-signed forward the long way round,
+// as a reader of the demo would: the hash from the answer, the signature
+// from the envelope, ed25519 with the mediator's public key.
+func verifyMediatorSignature(c client.Cosigned, mediatorKey string) error {
+	hash, err := hex.DecodeString(c.Hash)
+	if err != nil || len(hash) != 32 {
+		return fmt.Errorf("the co-sign answer's hash %q is not 32 bytes of hex", c.Hash)
+	}
+	pub, err := strkey.Decode(strkey.VersionByteAccountID, mediatorKey)
+	if err != nil {
+		return err
+	}
+	var env xdr.TransactionEnvelope
+	if err := xdr.SafeUnmarshalBase64(c.SignedXDR, &env); err != nil {
+		return fmt.Errorf("the co-signed envelope does not decode: %w", err)
+	}
+	for _, sig := range env.Signatures() {
+		if ed25519.Verify(ed25519.PublicKey(pub), hash, sig.Signature) {
+			return nil
+		}
+	}
+	return errors.New("no signature of the co-signed forward verifies under the mediator key")
+}
+
+// checkClosed checks that the account API no longer serves account: the
+// close was applied.
+func checkClosed(ctx context.Context, horizonURL, account string) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, horizonURL+"/accounts/"+account, nil)
+	if err != nil {
+		return err
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return fmt.Errorf("read the closed account: %w", err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusNotFound {
+		return fmt.Errorf("the account API answers %d for the closed account, want 404", resp.StatusCode)
+	}
+	return nil
+}
+
+func checkReady(ctx context.Context, opsURL string) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, opsURL+"/readyz", nil)
+	if err != nil {
+		return err
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return fmt.Errorf("readyz: %w", err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("readyz answered %d", resp.StatusCode)
+	}
+	return nil
+}

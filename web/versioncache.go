@@ -1,0 +1,88 @@
+package web
+
+import (
+	"html/template"
+	"sync"
+	"sync/atomic"
+
+	"github.com/closerelay/closerelay/sep7"
+)
+
+// built is what the plan page shows that depends only on a plan's version
+// (its envelope): the decoded transaction, the SEP-7 link and its QR code.
+// Encoding the QR code alone takes tens of milliseconds for a plan of many
+// signatures, so a page served again must not do it again (CONTRACT
+// section 9, round 3): each is built once per version and kept.
+type built struct {
+	xdr  string
+	once sync.Once
+
+	tx      *Summary
+	txError string
+	sep7    string
+	qr      template.HTML
+	qrError string
+}
+
+// maxBuilt bounds the versions kept: one per plan, and more plans than the
+// capacity of a single relay; past it the oldest plan's is dropped, and
+// built again if its page is asked for.
+const maxBuilt = 1024
+
+// builds keeps the latest version's built parts of each plan.
+type builds struct {
+	mu    sync.Mutex
+	byID  map[string]*built
+	order []string // ids in the order they were first kept, for eviction
+
+	count atomic.Int64 // parts built, for Handler.Builds
+}
+
+// get returns the built parts of plan id at envelope xdr, building them
+// once: concurrent first requests for one version share one build.
+func (b *builds) get(id, xdr string, build func(*built)) *built {
+	b.mu.Lock()
+	e := b.byID[id]
+	if e == nil || e.xdr != xdr {
+		if b.byID == nil {
+			b.byID = make(map[string]*built)
+		}
+		if e == nil {
+			if len(b.order) >= maxBuilt {
+				delete(b.byID, b.order[0])
+				b.order = b.order[1:]
+			}
+			b.order = append(b.order, id)
+		}
+		e = &built{xdr: xdr}
+		b.byID[id] = e
+	}
+	b.mu.Unlock()
+	e.once.Do(func() {
+		b.count.Add(1)
+		build(e)
+	})
+	return e
+}
+
+// build fills in what version d of a plan shows.
+func (h *Handler) build(d PageData) func(*built) {
+	return func(e *built) {
+		if tx, err := Summarize(d.XDR); err != nil {
+			e.txError = err.Error()
+		} else {
+			e.tx = tx
+		}
+		e.sep7 = sep7.ForPlan(d.Network, d.ID, d.XDR, h.cfg.PublicURL)
+		if qr, err := qrSVG(e.sep7, "QR code of the SEP-7 signing link"); err != nil {
+			e.qrError = "The link is too long for a QR code: open it or copy it instead."
+		} else {
+			e.qr = qr
+		}
+	}
+}
+
+// Builds is how many times the handler has built a plan version's page
+// parts (decoded transaction, SEP-7 link, QR code): once per version seen,
+// however often its page is served.
+func (h *Handler) Builds() int64 { return h.builds.count.Load() }

@@ -1,0 +1,130 @@
+package wire
+
+// Error is every JSON error body (CONTRACT section 3): OK is always false.
+type Error struct {
+	OK     bool   `json:"ok"`
+	Code   string `json:"code"`
+	Reason string `json:"reason"`
+}
+
+// Published is POST /api/plan's success body (section 4), also when a
+// re-publish merged.
+type Published struct {
+	OK bool   `json:"ok"`
+	ID string `json:"id"`
+}
+
+// Plan is GET /api/plan/{id}'s success body: exactly these three fields
+// (section 4), which older browser clients read.
+type Plan struct {
+	OK      bool   `json:"ok"`
+	Network string `json:"network"`
+	XDR     string `json:"xdr"`
+}
+
+// Signed is POST /api/plan/{id}/sign's success body (section 4): the full
+// merged envelope, its signers' keys in envelope order, and the plan's
+// readiness after the merge (section 10).
+type Signed struct {
+	OK        bool     `json:"ok"`
+	Network   string   `json:"network"`
+	XDR       string   `json:"xdr"`
+	Signers   []string `json:"signers"`
+	Weight    int      `json:"weight"`
+	Threshold int      `json:"threshold"`
+	Ready     bool     `json:"ready"`
+}
+
+// State is the data of one unnamed event of a plan's stream (section 5):
+// the whole state at the event's version, with its readiness (section 10).
+// The version itself is the event's id line, not a field.
+type State struct {
+	Network   string   `json:"network"`
+	XDR       string   `json:"xdr"`
+	ID        string   `json:"id"`
+	Signers   []string `json:"signers"`
+	Weight    int      `json:"weight"`
+	Threshold int      `json:"threshold"`
+	Ready     bool     `json:"ready"`
+}
+
+// Expired is the data of `event: expired` (section 5), the stream's last.
+type Expired struct {
+	ID string `json:"id"`
+}
+
+// Submitted is the data of `event: submitted` (section 10).
+type Submitted struct {
+	ID     string `json:"id"`
+	Hash   string `json:"hash"`
+	Ledger int    `json:"ledger"`
+}
+
+// SubmitFailed is the data of `event: submit_failed` (section 10): the
+// transaction result code and a reason.
+type SubmitFailed struct {
+	ID     string `json:"id"`
+	Code   string `json:"code"`
+	Reason string `json:"reason"`
+}
+
+// Ready is GET /api/plan/{id}/ready's success body (section 10): the
+// submit-ready envelope, its signers in its order, its weight, and the
+// plan's threshold.
+type Ready struct {
+	OK        bool     `json:"ok"`
+	ID        string   `json:"id"`
+	Network   string   `json:"network"`
+	XDR       string   `json:"xdr"`
+	Signers   []string `json:"signers"`
+	Weight    int      `json:"weight"`
+	Threshold int      `json:"threshold"`
+}
+
+// Status is GET /api/plan/{id}/status's success body (section 10). Expiry
+// is RFC 3339 in UTC; Submission is null until a submission starts (always,
+// for a plan published without "submit").
+type Status struct {
+	OK         bool        `json:"ok"`
+	ID         string      `json:"id"`
+	Network    string      `json:"network"`
+	Version    uint64      `json:"version"`
+	Signers    []string    `json:"signers"`
+	Weight     int         `json:"weight"`
+	Threshold  int         `json:"threshold"`
+	Ready      bool        `json:"ready"`
+	Expiry     string      `json:"expiry"`
+	Submit     bool        `json:"submit"`
+	Submission *Submission `json:"submission"`
+}
+
+// Submission is Status.Submission: the state ("pending", "submitted" or
+// "failed"), with hash and ledger once submitted and code when failed.
+// Unlike the submit_failed event it carries no reason.
+type Submission struct {
+	State  string `json:"state"`
+	Hash   string `json:"hash,omitempty"`
+	Ledger int    `json:"ledger,omitempty"`
+	Code   string `json:"code,omitempty"`
+}
+
+// SEP7 is GET /api/plan/{id}/sep7's success body (section 11).
+type SEP7 struct {
+	OK  bool   `json:"ok"`
+	URI string `json:"uri"`
+}
+
+// Flow is GET /api/mediator/sign's success body: exactly SPEC's two fields,
+// with no ok field (section 6).
+type Flow struct {
+	FlowToken         string `json:"flowToken"`
+	MediatorPublicKey string `json:"mediatorPublicKey"`
+}
+
+// Cosigned is POST /api/mediator/sign's success body (section 6): the
+// forward with the mediator's signature added, and its transaction hash.
+type Cosigned struct {
+	OK        bool   `json:"ok"`
+	SignedXDR string `json:"signedXdr"`
+	Hash      string `json:"hash"`
+}
