@@ -37,6 +37,10 @@ type State struct {
 	Threshold int
 	Ready     bool
 
+	// Landable is the plan's preflight verdict when this version was made
+	// (CONTRACT section 14): true, false, or nil when it could not tell.
+	Landable *bool
+
 	// memo is shared by every copy of one version's State (see Render).
 	memo *renderMemo
 }
@@ -193,6 +197,7 @@ func (p *Plan) newView(st State, env xdr.TransactionEnvelope, known map[string]i
 	st.Weight = ledger.Weight(p.published.Canonical().Signers, admitted)
 	st.Threshold = p.published.Threshold()
 	st.Ready = st.Weight >= st.Threshold
+	st.Landable = p.Preflight().Landable()
 	return &planState{state: st, env: env, known: known, present: present, admitted: admitted, ready: new(readyMemo)}
 }
 

@@ -50,11 +50,35 @@ func storeError(err error) error {
 }
 
 func submissionOf(r planstore.SubmissionRecord) *Submission {
-	return &Submission{Submit: r.Submit, State: r.State, Hash: r.Hash, Ledger: r.Ledger, Code: r.Code, Reason: r.Reason, seq: r.Seq, tried: r.Tried, owner: r.Owner, lease: r.Lease}
+	return &Submission{Submit: r.Submit, State: r.State, Hash: r.Hash, Ledger: r.Ledger, Code: r.Code, Reason: r.Reason, Preflight: preflightOf(r.Preflight), seq: r.Seq, tried: r.Tried, owner: r.Owner, lease: r.Lease}
 }
 
 func (s *Submission) record() planstore.SubmissionRecord {
-	return planstore.SubmissionRecord{Submit: s.Submit, Seq: s.seq, State: s.State, Hash: s.Hash, Ledger: s.Ledger, Code: s.Code, Reason: s.Reason, Tried: s.tried, Owner: s.owner, Lease: s.lease}
+	return planstore.SubmissionRecord{Submit: s.Submit, Seq: s.seq, State: s.State, Hash: s.Hash, Ledger: s.Ledger, Code: s.Code, Reason: s.Reason, Preflight: preflightRecord(s.Preflight), Tried: s.tried, Owner: s.owner, Lease: s.lease}
+}
+
+// preflightOf and preflightRecord convert a preflight run to and from the
+// store's record; nil is no run.
+func preflightOf(r *planstore.PreflightRecord) *ledger.PreflightRun {
+	if r == nil {
+		return nil
+	}
+	run := &ledger.PreflightRun{Preflight: ledger.Preflight{State: ledger.PreflightState(r.State)}, Checked: r.Checked}
+	for _, b := range r.Blockers {
+		run.Blockers = append(run.Blockers, ledger.Blocker{Op: b.Op, Code: b.Code, Reason: b.Reason})
+	}
+	return run
+}
+
+func preflightRecord(run *ledger.PreflightRun) *planstore.PreflightRecord {
+	if run == nil || run.State == "" {
+		return nil
+	}
+	r := &planstore.PreflightRecord{State: string(run.State), Checked: run.Checked}
+	for _, b := range run.Blockers {
+		r.Blockers = append(r.Blockers, planstore.BlockerRecord{Op: b.Op, Code: b.Code, Reason: b.Reason})
+	}
+	return r
 }
 
 // record is v with sub as the store holds it. The parts that never change
@@ -75,6 +99,9 @@ func (p *Plan) record(v *planState, sub *Submission) planstore.Record {
 		Set: p.set, XDR: v.state.XDR, Version: v.state.Version, Submission: sub.record(),
 		SignerOf: make([]int, len(v.admitted)),
 	}
+	if run := p.published.Preflight(); run.State != "" {
+		r.Preflight = preflightRecord(&run)
+	}
 	for i, a := range v.admitted {
 		r.SignerOf[i] = a.Signer
 	}
@@ -92,6 +119,9 @@ func (s *Supervisor) restore(r planstore.Record, revision uint64) (*Plan, error)
 	published, err := ledger.RestorePlan(ledger.Network(r.Network), r.XDR, r.SignerOf, set, r.Expiry, r.Account, r.Threshold)
 	if err != nil {
 		return nil, err
+	}
+	if run := preflightOf(r.Preflight); run != nil {
+		published = published.WithPreflight(*run)
 	}
 	p := newPlan(s, published, max(r.Version, 1))
 	p.set = r.Set

@@ -16,12 +16,33 @@ type Submitter interface {
 	Submit(ctx context.Context, n ledger.Network, envelopeXDR string, observe func(ledgerapi.SubmitAttempt)) ledgerapi.SubmitOutcome
 }
 
+// Preflighter runs the preflight of envelopeXDR, plan's submit-ready
+// envelope, against the ledger as it stands (CONTRACT section 14): the
+// account may have moved on since the publish. A failed read is an
+// unchecked run, which does not hold the submission back.
+type Preflighter interface {
+	Recheck(ctx context.Context, plan *ledger.AdmittedPlan, envelopeXDR string) ledger.PreflightRun
+}
+
+// Preflight is the plan's latest preflight run: the one before its
+// submission's first try once made, else the publish's.
+func (p *Plan) Preflight() ledger.PreflightRun {
+	if v := p.settled.Load(); v != nil && v.sub.Preflight != nil {
+		return *v.sub.Preflight
+	}
+	return p.published.Preflight()
+}
+
 // The states of Submission.State (CONTRACT section 10's status.submission);
 // "" is no submission yet (JSON null).
 const (
 	SubmissionPending   = "pending"
 	SubmissionSubmitted = "submitted"
 	SubmissionFailed    = "failed"
+	// SubmissionBlocked: the preflight before the first try found the
+	// close blocked (CONTRACT section 14), so it was not posted; Code is
+	// the first blocker's.
+	SubmissionBlocked = "blocked"
 )
 
 // Submission is a plan's submission as GET /status tells it, and, carried
@@ -42,6 +63,9 @@ type Submission struct {
 	// Code and Reason are set when failed: the transaction result code (for
 	// example tx_bad_seq) or the account API's refusal, and a sentence.
 	Code, Reason string
+	// Preflight is the run before the submission's first try, once made:
+	// it then stands for the plan's preflight in place of the publish's.
+	Preflight *ledger.PreflightRun
 
 	// seq orders a plan's submission changes (the newest wins on every
 	// instance); tried is the submit-ready envelope of the
@@ -163,11 +187,25 @@ func (p *Plan) maybeSubmit() {
 	// Counted in the Supervisor's WaitGroup, which this plan's own goroutine
 	// holds a count of now, so that Stop waits for the submission too; it
 	// ends soon after finish cancels ctx.
+	published := p.published
 	sup.running.Go(func() {
-		out := sup.submitter.Submit(ctx, network, envelope, func(ledgerapi.SubmitAttempt) {
-			sup.metrics.Submission(metrics.SubmissionRetried)
-		})
-		req := planRequest(submittedReq{out})
+		var run *ledger.PreflightRun
+		if sup.preflighter != nil {
+			r := sup.preflighter.Recheck(ctx, published, envelope)
+			run = &r
+		}
+		var out ledgerapi.SubmitOutcome
+		if run != nil && run.State == ledger.PreflightBlocked {
+			// Never posted: a refused close would spend its fee and its
+			// sequence number, and every signature on it.
+			b := run.Blockers[0]
+			out = ledgerapi.SubmitOutcome{State: ledgerapi.SubmitFailed, Code: b.Code, Reason: b.Reason}
+		} else {
+			out = sup.submitter.Submit(ctx, network, envelope, func(ledgerapi.SubmitAttempt) {
+				sup.metrics.Submission(metrics.SubmissionRetried)
+			})
+		}
+		req := planRequest(submittedReq{out, run})
 		select {
 		case p.mailbox <- req:
 		case <-p.done: // the plan ended: nobody is told
@@ -274,7 +312,10 @@ func (s *submitState) takeoverC() <-chan time.Time {
 }
 
 // submittedReq is a submission's outcome, posted by its goroutine.
-type submittedReq struct{ out ledgerapi.SubmitOutcome }
+type submittedReq struct {
+	out ledgerapi.SubmitOutcome
+	run *ledger.PreflightRun // the run before the try; nil when none ran
+}
 
 func (r submittedReq) serve(p *Plan) {
 	p.owner.check()
@@ -296,7 +337,7 @@ func (r submittedReq) serve(p *Plan) {
 	var told *Submission
 	_, _, err := p.persist(func() (*planState, bool, error) {
 		cur := p.settled.Load()
-		next, ok := settle(cur.sub, out)
+		next, ok := settle(cur.sub, out, r.run)
 		told = next
 		return cur.with(next), ok, nil
 	})
@@ -318,7 +359,7 @@ func (r submittedReq) serve(p *Plan) {
 	p.broadcastSubmission(told)
 	// A failure with an envelope that has changed meanwhile tries the new
 	// one at once.
-	if told.State == SubmissionFailed {
+	if told.State == SubmissionFailed || told.State == SubmissionBlocked {
 		p.maybeSubmit()
 	}
 }

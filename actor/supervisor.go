@@ -56,6 +56,10 @@ type Options struct {
 	// 10); nil is a ledger API client with no backend, whose every
 	// submission fails with ledgerapi.SubmitCodeUnconfigured.
 	Submitter Submitter
+	// Preflighter runs the preflight of a plan's submit-ready envelope
+	// before each submission's first try (CONTRACT section 14): a blocked
+	// close is not posted. nil runs none: every envelope is posted.
+	Preflighter Preflighter
 	// Store is where the plans live: cluster mode's shared store
 	// (CONTRACT section 12), or nil for a planstore.Memory of the
 	// Supervisor's own, which keeps them in this process only (single
@@ -88,6 +92,7 @@ type Supervisor struct {
 	metrics        *metrics.Metrics
 	log            *slog.Logger
 	submitter      Submitter
+	preflighter    Preflighter
 	store          Store
 	lease          time.Duration
 	instance       string
@@ -132,6 +137,7 @@ func NewSupervisor(opts Options) *Supervisor {
 		metrics:        opts.Metrics,
 		log:            opts.Log,
 		submitter:      opts.Submitter,
+		preflighter:    opts.Preflighter,
 		store:          opts.Store,
 		lease:          opts.SubmitLease,
 		instance:       opts.Instance,

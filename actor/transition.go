@@ -3,6 +3,7 @@ package actor
 import (
 	"time"
 
+	"github.com/closerelay/closerelay/ledger"
 	"github.com/closerelay/closerelay/ledgerapi"
 )
 
@@ -43,7 +44,7 @@ func claim(cur *Submission, envelope, instance string, now time.Time, lease time
 	case cur.State != SubmissionPending && envelope == cur.tried:
 		return nil, false
 	}
-	return &Submission{Submit: true, State: SubmissionPending, seq: cur.seq + 1, tried: envelope,
+	return &Submission{Submit: true, State: SubmissionPending, Preflight: cur.Preflight, seq: cur.seq + 1, tried: envelope,
 		owner: instance, lease: now.Add(lease)}, true
 }
 
@@ -74,7 +75,10 @@ func release(cur *Submission) (*Submission, bool) {
 // instance's try of the same envelope, which then finds its sequence used)
 // never replaces it. An abandoned submission settles nothing: only the
 // plan's end abandons one.
-func settle(cur *Submission, out ledgerapi.SubmitOutcome) (*Submission, bool) {
+//
+// run is the preflight run before the try (nil: none ran, and the last
+// one stands): a blocked run makes the submission blocked, not failed.
+func settle(cur *Submission, out ledgerapi.SubmitOutcome, run *ledger.PreflightRun) (*Submission, bool) {
 	var next Submission
 	switch out.State {
 	case ledgerapi.SubmitSubmitted:
@@ -84,9 +88,16 @@ func settle(cur *Submission, out ledgerapi.SubmitOutcome) (*Submission, bool) {
 			return nil, false
 		}
 		next = Submission{Submit: true, State: SubmissionFailed, Hash: out.Hash, Code: out.Code, Reason: out.Reason}
+		if run != nil && run.State == ledger.PreflightBlocked {
+			next.State = SubmissionBlocked
+		}
 	default:
 		return nil, false
 	}
 	next.seq, next.tried = cur.seq+1, cur.tried
+	next.Preflight = cur.Preflight
+	if run != nil {
+		next.Preflight = run
+	}
 	return &next, true
 }

@@ -71,7 +71,7 @@ func FuzzSubmissionTransitions(f *testing.F) {
 				if cur.State != SubmissionPending {
 					break // an outcome comes only of a claim
 				}
-				next, ok = settle(cur, out)
+				next, ok = settle(cur, out, nil)
 				if before.State == SubmissionSubmitted && ok && next.State != SubmissionSubmitted {
 					t.Fatalf("a failure replaced a success: %+v", next)
 				}

@@ -279,7 +279,7 @@ func writeSubmissionEvent(buf *bytes.Buffer, id string, sub *actor.Submission) {
 	case actor.SubmissionSubmitted:
 		buf.WriteString("event: submitted\ndata: ")
 		_ = json.NewEncoder(buf).Encode(wire.Submitted{ID: id, Hash: sub.Hash, Ledger: sub.Ledger})
-	case actor.SubmissionFailed:
+	case actor.SubmissionFailed, actor.SubmissionBlocked:
 		buf.WriteString("event: submit_failed\ndata: ")
 		_ = json.NewEncoder(buf).Encode(wire.SubmitFailed{ID: id, Code: sub.Code, Reason: sub.Reason})
 	default:
@@ -299,7 +299,7 @@ func renderStateEvent(st actor.State) []byte {
 	// Encode appends a newline, which ends the data line.
 	_ = json.NewEncoder(buf).Encode(wire.State{
 		Network: string(st.Network), XDR: st.XDR, ID: st.ID, Signers: nonNil(st.Signers),
-		Weight: st.Weight, Threshold: st.Threshold, Ready: st.Ready,
+		Weight: st.Weight, Threshold: st.Threshold, Ready: st.Ready, Landable: st.Landable,
 	})
 	buf.WriteString("\n")
 	return buf.Bytes()

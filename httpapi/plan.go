@@ -10,6 +10,7 @@ import (
 	"mime"
 	"net/http"
 	"net/url"
+	"time"
 	"unicode/utf8"
 
 	"github.com/closerelay/closerelay/actor"
@@ -19,6 +20,7 @@ import (
 	"github.com/closerelay/closerelay/metrics"
 	"github.com/closerelay/closerelay/wire"
 	"github.com/labstack/echo/v4"
+	"github.com/stellar/go-stellar-sdk/xdr"
 )
 
 // readObject reads a capped JSON body as an object of raw fields. It answers
@@ -251,8 +253,16 @@ func (s *Server) publish(c echo.Context) error {
 		return s.publishFailure(err)
 	}
 	// Guard 6: the account API round trip happens here, in the request
-	// goroutine, so the supervisor never waits on I/O.
-	signers, err := s.accounts.Signers(ctx, network, closeTx.Account)
+	// goroutine, so the supervisor never waits on I/O. A reader that
+	// also gives the account's state lets the preflight reuse it.
+	pf, preflights := s.accounts.(preflighter)
+	var signers *ledger.SignerSet
+	var acc ledger.AccountState
+	if preflights {
+		acc, signers, err = pf.Read(ctx, network, closeTx.Account)
+	} else {
+		signers, err = s.accounts.Signers(ctx, network, closeTx.Account)
+	}
 	if err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
@@ -269,6 +279,16 @@ func (s *Server) publish(c echo.Context) error {
 	case err != nil:
 		return err // the client has gone while a signature waited for a sweep, or a bug of ours
 	}
+	// The preflight (CONTRACT section 14), once guard 7 has passed: the
+	// account's offers and the accounts the close pays or merges into,
+	// bounded by the account API's timeout; a failed read is an unchecked
+	// run, never a failed publish.
+	run := ledger.Unchecked(now)
+	if preflights {
+		run = pf.PreflightWith(ctx, network, acc, closeTx.Envelope, now)
+	}
+	s.metrics.Preflight(string(run.State), blockerCodes(run.Blockers))
+	published = published.WithPreflight(run)
 	// Guard 8: insert atomically with the second capacity check and the
 	// second expiry check (the account API round trip took time).
 	create := s.plans.Create
@@ -288,6 +308,21 @@ func (s *Server) publish(c echo.Context) error {
 	s.metrics.Signatures(metrics.SignatureDropped, counts.Dropped)
 	s.log.Info("plan created", "id", id, "network", string(network), "signatures", counts.Admitted, "expiry", published.Expiry())
 	return c.JSON(http.StatusOK, wire.Published{OK: true, ID: id})
+}
+
+// preflighter reads an account's state with its signer set, and runs the
+// preflight of a close from it (ledgerapi.Client does both).
+type preflighter interface {
+	Read(ctx context.Context, n ledger.Network, account string) (ledger.AccountState, *ledger.SignerSet, error)
+	PreflightWith(ctx context.Context, n ledger.Network, acc ledger.AccountState, env xdr.TransactionEnvelope, now time.Time) ledger.PreflightRun
+}
+
+func blockerCodes(bs []ledger.Blocker) []string {
+	codes := make([]string, len(bs))
+	for i, b := range bs {
+		codes[i] = b.Code
+	}
+	return codes
 }
 
 // republish merges a published envelope into an existing plan; any merge
@@ -370,7 +405,7 @@ func (s *Server) sign(c echo.Context) error {
 func signOKOf(st actor.State) wire.Signed {
 	return wire.Signed{
 		OK: true, Network: string(st.Network), XDR: st.XDR, Signers: nonNil(st.Signers),
-		Weight: st.Weight, Threshold: st.Threshold, Ready: st.Ready,
+		Weight: st.Weight, Threshold: st.Threshold, Ready: st.Ready, Landable: st.Landable,
 	}
 }
 

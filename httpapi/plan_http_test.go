@@ -30,7 +30,7 @@ func planWantSigned(t *testing.T, res response) planSigned {
 	if res.status != http.StatusOK {
 		t.Fatalf("status = %d, want 200 (body %s)", res.status, res.body)
 	}
-	m := planFields(t, res, "ok", "network", "xdr", "signers", "weight", "threshold", "ready")
+	m := planFields(t, res, "ok", "network", "xdr", "signers", "weight", "threshold", "ready", "landable")
 	planOKField(t, m, true)
 	var signers []string
 	if err := json.Unmarshal(m["signers"], &signers); err != nil || signers == nil {

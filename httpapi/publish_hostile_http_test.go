@@ -161,8 +161,10 @@ func TestPublishExpiredAtInsert(t *testing.T) {
 	if took < delay {
 		t.Errorf("EXPIRED after %v, before the account API's %v: refused before the call, not at insert", took, delay)
 	}
-	if n := r.horizon.Requests(); n != 1 {
-		t.Errorf("account API requests = %d, want 1", n)
+	// Guard 6's read, then the preflight's: the offers and the
+	// destination (CONTRACT section 14).
+	if n := r.horizon.Requests(); n != 3 {
+		t.Errorf("account API requests = %d, want 3", n)
 	}
 	planWantErr(t, r.get(t, fmt.Sprintf("%x", hash)), http.StatusNotFound, "NOT_FOUND")
 	if open, err := r.plans.Open(context.Background()); err != nil || open != 0 {

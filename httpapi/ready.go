@@ -7,6 +7,7 @@ import (
 
 	"github.com/closerelay/closerelay/actor"
 	"github.com/closerelay/closerelay/errcode"
+	"github.com/closerelay/closerelay/ledger"
 	"github.com/closerelay/closerelay/sep7"
 	"github.com/closerelay/closerelay/wire"
 	"github.com/labstack/echo/v4"
@@ -19,10 +20,23 @@ func submissionOf(sub actor.Submission) *wire.Submission {
 		return &wire.Submission{State: sub.State}
 	case actor.SubmissionSubmitted:
 		return &wire.Submission{State: sub.State, Hash: sub.Hash, Ledger: sub.Ledger}
-	case actor.SubmissionFailed:
+	case actor.SubmissionFailed, actor.SubmissionBlocked:
 		return &wire.Submission{State: sub.State, Code: sub.Code}
 	}
 	return nil
+}
+
+// preflightOf is run as status.preflight: null when no preflight ran (a
+// plan restored from a store written before there was one).
+func preflightOf(run ledger.PreflightRun) *wire.Preflight {
+	if run.State == "" {
+		return nil
+	}
+	p := &wire.Preflight{State: string(run.State), Blockers: []wire.Blocker{}, Checked: run.Checked.UTC().Format(time.RFC3339)}
+	for _, b := range run.Blockers {
+		p.Blockers = append(p.Blockers, wire.Blocker{Op: b.Op, Code: b.Code, Reason: b.Reason})
+	}
+	return p
 }
 
 // ready is GET (and HEAD) /api/plan/:id/ready: the submit-ready envelope of
@@ -59,6 +73,7 @@ func (s *Server) status(c echo.Context) error {
 		OK: true, ID: st.ID, Network: string(st.Network), Version: st.Version, Signers: nonNil(st.Signers),
 		Weight: st.Weight, Threshold: st.Threshold, Ready: st.Ready,
 		Expiry: plan.Expiry().UTC().Format(time.RFC3339), Submit: sub.Submit, Submission: submissionOf(sub),
+		Preflight: preflightOf(plan.Preflight()),
 	})
 }
 

@@ -100,7 +100,7 @@ func (r *rdRelay) sign(t *testing.T, id, unsigned string, kps ...*keypair.Full) 
 	if res.status != http.StatusOK {
 		t.Fatalf("sign: %d %s", res.status, res.body)
 	}
-	planFields(t, res, "ok", "network", "xdr", "signers", "weight", "threshold", "ready")
+	planFields(t, res, "ok", "network", "xdr", "signers", "weight", "threshold", "ready", "landable")
 	rdWantOrder(t, string(res.body), `"ok"`, `"network"`, `"xdr"`, `"signers"`, `"weight"`, `"threshold"`, `"ready"`)
 	var a rdSignAnswer
 	if err := json.Unmarshal(res.body, &a); err != nil {
@@ -197,7 +197,7 @@ func (r *rdRelay) status(t *testing.T, id string) rdStatus {
 	if res.status != http.StatusOK {
 		t.Fatalf("status: %d %s", res.status, res.body)
 	}
-	planFields(t, res, "ok", "id", "network", "version", "signers", "weight", "threshold", "ready", "expiry", "submit", "submission")
+	planFields(t, res, "ok", "id", "network", "version", "signers", "weight", "threshold", "ready", "expiry", "submit", "submission", "preflight")
 	var out rdStatus
 	if err := json.Unmarshal(res.body, &out); err != nil {
 		t.Fatal(err)

@@ -676,8 +676,8 @@ func sseCheckState(t *testing.T, ev sse.Event, f sseFixture, version int, signer
 		names = append(names, k)
 	}
 	sort.Strings(names)
-	if strings.Join(names, ",") != "id,network,ready,signers,threshold,weight,xdr" {
-		t.Errorf("data keys = %v, want exactly network,xdr,id,signers,weight,threshold,ready", names)
+	if strings.Join(names, ",") != "id,landable,network,ready,signers,threshold,weight,xdr" {
+		t.Errorf("data keys = %v, want exactly network,xdr,id,signers,weight,threshold,ready,landable", names)
 	}
 	checkSchema(t, "EventData", []byte(ev.Data))
 	var d sseData

@@ -59,7 +59,7 @@ func sbGetStatus(t *testing.T, c *http.Client, base, id string) sbStatus {
 	if res.status != http.StatusOK {
 		t.Fatalf("status: %d %s", res.status, res.body)
 	}
-	planFields(t, res, "ok", "id", "network", "version", "signers", "weight", "threshold", "ready", "expiry", "submit", "submission")
+	planFields(t, res, "ok", "id", "network", "version", "signers", "weight", "threshold", "ready", "expiry", "submit", "submission", "preflight")
 	var out sbStatus
 	if err := json.Unmarshal(res.body, &out); err != nil {
 		t.Fatal(err)
@@ -307,10 +307,12 @@ func TestSubmitRefusals(t *testing.T) {
 	}
 }
 
-// A refusal by the ledger (tx_bad_seq: the account's sequence number moved)
-// is status failed with its code and `event: submit_failed`; a change of the
-// envelope that keeps the submit-ready envelope does not try again, one that
-// changes it (a heavier signer) tries once more.
+// A close the ledger would refuse (tx_bad_seq: the account's sequence number
+// moved) is found by the preflight before the first try and never posted
+// (CONTRACT section 14): status blocked with its code and `event:
+// submit_failed`; a change of the envelope that keeps the submit-ready
+// envelope does not try again, one that changes it (a heavier signer) is
+// checked again, and, the account being back in step, posted once.
 func TestSubmitFailedThenRetriedOnNewEnvelope(t *testing.T) {
 	r := rdStart(t, false)
 	// A, B, C of weight 1 and the master D of weight 2; the close needs 2.
@@ -340,11 +342,14 @@ func TestSubmitFailedThenRetriedOnNewEnvelope(t *testing.T) {
 		t.Errorf("submit_failed data = %s, want id %s, code tx_bad_seq and a reason", ev.Data, id)
 	}
 	sub := sbGetStatus(t, r.Client, r.URL, id).submission(t)
-	if sub == nil || sub.State != "failed" || sub.Code != "tx_bad_seq" || sub.Ledger != 0 {
-		t.Errorf("status.submission = %+v, want failed with code tx_bad_seq", sub)
+	if sub == nil || sub.State != "blocked" || sub.Code != "tx_bad_seq" || sub.Ledger != 0 {
+		t.Errorf("status.submission = %+v, want blocked with code tx_bad_seq", sub)
 	}
 	if v := metricValue(t, r.m, "closerelay_submissions_total", "result", metrics.SubmissionFailed); v != 1 {
 		t.Errorf("submissions_total{failed} = %v, want 1", v)
+	}
+	if n := r.Horizon.Submissions(); n != 0 {
+		t.Fatalf("%d submissions of a blocked close, want none", n)
 	}
 
 	// C changes the envelope but not the submit-ready one (A+B stay the
@@ -354,11 +359,11 @@ func TestSubmitFailedThenRetriedOnNewEnvelope(t *testing.T) {
 	// The loop decides before it answers the sign, and a submission it
 	// starts is pending at once: the status check below is the proof; no
 	// need to wait.
-	if n := r.Horizon.Submissions(); n != 1 {
-		t.Fatalf("%d submissions after a change that kept the submit-ready envelope, want 1", n)
+	if n := r.Horizon.Submissions(); n != 0 {
+		t.Fatalf("%d submissions after a change that kept the submit-ready envelope, want 0", n)
 	}
-	if sub := sbGetStatus(t, r.Client, r.URL, id).submission(t); sub.State != "failed" {
-		t.Errorf("status.submission = %+v, want still failed", sub)
+	if sub := sbGetStatus(t, r.Client, r.URL, id).submission(t); sub.State != "blocked" {
+		t.Errorf("status.submission = %+v, want still blocked", sub)
 	}
 
 	// D (weight 2) alone reaches the threshold: a new submit-ready
@@ -372,8 +377,8 @@ func TestSubmitFailedThenRetriedOnNewEnvelope(t *testing.T) {
 	if sub := sbGetStatus(t, r.Client, r.URL, id).submission(t); sub.State != "submitted" || sub.Hash != id {
 		t.Errorf("status.submission = %+v, want submitted", sub)
 	}
-	if n := r.Horizon.Submissions(); n != 2 {
-		t.Errorf("%d submissions, want 2", n)
+	if n := r.Horizon.Submissions(); n != 1 {
+		t.Errorf("%d submissions, want 1", n)
 	}
 	if ready := r.ready(t, id); len(ready.Signers) != 1 || ready.Signers[0] != keys[3].Address() {
 		t.Errorf("the submit-ready envelope is signed by %v, want D alone", ready.Signers)

@@ -32,6 +32,7 @@ type AdmittedPlan struct {
 	expiry    time.Time
 	account   string // G… address of the account being closed
 	threshold int    // CloseThreshold of the close under the set's thresholds
+	preflight PreflightRun
 }
 
 // AdmitPlan builds the plan that a publish at instant published creates
@@ -111,6 +112,18 @@ func (p *AdmittedPlan) Expiry() time.Time { return p.expiry }
 
 // Account is the G… address of the account being closed.
 func (p *AdmittedPlan) Account() string { return p.account }
+
+// WithPreflight is p with the preflight run at its publish (CONTRACT
+// section 14), p itself unchanged.
+func (p *AdmittedPlan) WithPreflight(run PreflightRun) *AdmittedPlan {
+	c := *p
+	c.preflight = run
+	return &c
+}
+
+// Preflight is the preflight run at the plan's publish; the zero value
+// (State "") when none was run.
+func (p *AdmittedPlan) Preflight() PreflightRun { return p.preflight }
 
 // Threshold is CONTRACT section 10's threshold of the plan: the weight its
 // signatures must reach for the ledger to take the close (CloseThreshold of

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/stellar/go-stellar-sdk/xdr"
 )
@@ -1068,4 +1069,49 @@ func stroops(v int64) string {
 		s = "-" + s
 	}
 	return s
+}
+
+// PreflightRun is one run of the preflight on a plan: its verdict and when
+// the state it read was read.
+type PreflightRun struct {
+	Preflight
+	Checked time.Time
+}
+
+// Unchecked is the run of a preflight whose reads failed at checked.
+func Unchecked(checked time.Time) PreflightRun {
+	return PreflightRun{Preflight: Preflight{State: PreflightUnchecked}, Checked: checked}
+}
+
+// Destinations are the accounts other than its operations' source that a
+// close pays, creates, merges into or names as inflation destination: what
+// the preflight reads besides the closing account, in operation order,
+// each once.
+func Destinations(env xdr.TransactionEnvelope) []string {
+	var out []string
+	add := func(id string) {
+		if id != "" && !slices.Contains(out, id) {
+			out = append(out, id)
+		}
+	}
+	for _, op := range env.Operations() {
+		b := op.Body
+		switch b.Type {
+		case xdr.OperationTypeCreateAccount:
+			add(b.MustCreateAccountOp().Destination.Address())
+		case xdr.OperationTypePayment:
+			add(accountAddress(b.MustPaymentOp().Destination))
+		case xdr.OperationTypePathPaymentStrictReceive:
+			add(accountAddress(b.MustPathPaymentStrictReceiveOp().Destination))
+		case xdr.OperationTypePathPaymentStrictSend:
+			add(accountAddress(b.MustPathPaymentStrictSendOp().Destination))
+		case xdr.OperationTypeAccountMerge:
+			add(accountAddress(b.MustDestination()))
+		case xdr.OperationTypeSetOptions:
+			if d := b.MustSetOptionsOp().InflationDest; d != nil {
+				add(d.Address())
+			}
+		}
+	}
+	return out
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/closerelay/closerelay/ledger"
 	"github.com/stellar/go-stellar-sdk/strkey"
 	"github.com/stellar/go-stellar-sdk/xdr"
+	"golang.org/x/sync/singleflight"
 )
 
 // DefaultTimeout bounds one call when Options.Timeout is not positive
@@ -88,6 +89,8 @@ type Client struct {
 	mu      sync.Mutex
 	flights map[flightKey]*flight // the reads under way
 	waiting int                   // callers waiting on a flight, over all flights
+
+	offerFlights singleflight.Group // the offers listings under way, by network and account
 }
 
 // flightKey names what a read reads: callers with the same key share it.
@@ -193,6 +196,16 @@ func (c *Client) Account(ctx context.Context, n ledger.Network, account string) 
 		return ledger.AccountState{}, err
 	}
 	return f.state, nil
+}
+
+// Read is Account and Signers from one shared read: guard 6 takes the set,
+// and the preflight reuses the state rather than reading it again.
+func (c *Client) Read(ctx context.Context, n ledger.Network, account string) (ledger.AccountState, *ledger.SignerSet, error) {
+	f, err := c.share(ctx, n, account)
+	if err != nil {
+		return ledger.AccountState{}, nil, err
+	}
+	return f.state, f.set, nil
 }
 
 // share joins the read of account on n under way, or starts one, and
@@ -372,6 +385,17 @@ const MaxOffers = 1000
 // ledger does not hold is in the state as absent (nil). Any other failure
 // fails the whole read; its error wraps ErrAccountUnreachable.
 func (c *Client) State(ctx context.Context, n ledger.Network, account string, others []string) (ledger.LedgerState, error) {
+	return c.state(ctx, n, account, nil, others)
+}
+
+// StateWith is State for an account whose state was read already (guard
+// 6's read, which the preflight reuses): only its offers and others are
+// read.
+func (c *Client) StateWith(ctx context.Context, n ledger.Network, acc ledger.AccountState, others []string) (ledger.LedgerState, error) {
+	return c.state(ctx, n, acc.ID, &acc, others)
+}
+
+func (c *Client) state(ctx context.Context, n ledger.Network, account string, known *ledger.AccountState, others []string) (ledger.LedgerState, error) {
 	b, why := c.usable(n)
 	if b == nil {
 		return ledger.LedgerState{}, Unreachable(why, nil)
@@ -391,18 +415,42 @@ func (c *Client) State(ctx context.Context, n ledger.Network, account string, ot
 		}
 	}
 	reads := make(chan read, len(ids))
+	type listing struct {
+		offers   []ledger.Offer
+		complete bool
+	}
 	var offers []ledger.Offer
 	var complete bool
 	offersErr := make(chan error, 1)
 	go func() {
-		err := c.acquire(ctx, c.slots)
-		if err == nil {
-			offers, complete, err = b.Offers(ctx, account, MaxOffers)
-			<-c.slots
+		// Shared like the account read: a burst of publishes of one
+		// account lists its offers once, and takes one slot.
+		ch := c.offerFlights.DoChan(string(n)+"/"+account, func() (any, error) {
+			fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), c.timeout)
+			defer cancel()
+			if err := c.acquire(fctx, c.slots); err != nil {
+				return nil, err
+			}
+			defer func() { <-c.slots }()
+			o, done, err := b.Offers(fctx, account, MaxOffers)
+			return listing{o, done}, err
+		})
+		select {
+		case r := <-ch:
+			if r.Err == nil {
+				l := r.Val.(listing)
+				offers, complete = l.offers, l.complete
+			}
+			offersErr <- r.Err
+		case <-ctx.Done():
+			offersErr <- Unreachable("the account API did not answer in time", ctx.Err())
 		}
-		offersErr <- err
 	}()
 	for _, id := range ids {
+		if id == account && known != nil {
+			reads <- read{id: id, state: known}
+			continue
+		}
 		go func() {
 			st, err := c.Account(ctx, n, id)
 			switch {
@@ -433,7 +481,8 @@ func (c *Client) State(ctx context.Context, n ledger.Network, account string, ot
 	// The account's state is shared with guard 6's callers: the offers go
 	// on a copy.
 	acc := *out.Accounts[account]
-	acc.Offers, acc.OffersComplete = offers, complete
+	// The listing is shared too: a copy, for the preflight's own changes.
+	acc.Offers, acc.OffersComplete = slices.Clone(offers), complete
 	out.Accounts[account] = &acc
 	return out, nil
 }

@@ -100,6 +100,8 @@ type Metrics struct {
 	mediatorCosign     *prometheus.CounterVec
 	streamEvents       prometheus.Counter
 	submissions        *prometheus.CounterVec
+	preflights         *prometheus.CounterVec
+	preflightBlockers  *prometheus.CounterVec
 	store              storeMetrics
 	planCount          *planCount
 }
@@ -140,9 +142,16 @@ func New() *Metrics {
 			Help: "Mediator co-sign requests, by result (signed or the failure code)."}, []string{"result"}),
 		submissions: f.NewCounterVec(prometheus.CounterOpts{Namespace: Namespace, Name: "submissions_total",
 			Help: "The relay's submissions of ready plans to the ledger: outcomes (submitted, failed) and retries."}, []string{"result"}),
+		preflights: f.NewCounterVec(prometheus.CounterOpts{Namespace: Namespace, Name: "preflight_total",
+			Help: "Preflights run at publish, by verdict (landable, blocked, uncertain, unchecked)."}, []string{"state"}),
+		preflightBlockers: f.NewCounterVec(prometheus.CounterOpts{Namespace: Namespace, Name: "preflight_blockers_total",
+			Help: "Blockers the publish preflight found, by result code (op_has_sub_entries, memo_required, …)."}, []string{"code"}),
 	}
 	m.store = newStoreMetrics(reg)
 	m.planCount = newPlanCount(reg)
+	for _, st := range []string{"landable", "blocked", "uncertain", "unchecked"} {
+		m.preflights.WithLabelValues(st)
+	}
 	for _, r := range []string{SubmissionSubmitted, SubmissionFailed, SubmissionRetried} {
 		m.submissions.WithLabelValues(r)
 	}
@@ -301,6 +310,19 @@ func (m *Metrics) Submission(result string) {
 		return
 	}
 	m.submissions.WithLabelValues(result).Inc()
+}
+
+// Preflight counts one publish's preflight: its verdict, and each of its
+// blockers by code. The codes come from the preflight's own fixed set, so
+// no request can add a label value.
+func (m *Metrics) Preflight(state string, codes []string) {
+	if m == nil {
+		return
+	}
+	m.preflights.WithLabelValues(state).Inc()
+	for _, c := range codes {
+		m.preflightBlockers.WithLabelValues(c).Inc()
+	}
 }
 
 // PlanRestored raises the open gauge for a plan this instance took from the

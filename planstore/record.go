@@ -78,6 +78,22 @@ type Record struct {
 	SignerOf   []int            `json:"signer_of"` // per signature of XDR, its index in Set
 	Version    uint64           `json:"version"`
 	Submission SubmissionRecord `json:"submission"`
+	// Preflight is the preflight run at publish (CONTRACT section 14).
+	Preflight *PreflightRecord `json:"preflight,omitempty"`
+}
+
+// PreflightRecord is one run of the preflight.
+type PreflightRecord struct {
+	State    string           `json:"state"`
+	Blockers []BlockerRecord  `json:"blockers,omitempty"`
+	Checked  time.Time        `json:"checked"`
+}
+
+// BlockerRecord is one blocker of a preflight run.
+type BlockerRecord struct {
+	Op     int    `json:"op"`
+	Code   string `json:"code"`
+	Reason string `json:"reason"`
 }
 
 // Signer is one signer of a plan's set, with its weight.
@@ -101,6 +117,9 @@ type SubmissionRecord struct {
 	Tried  string    `json:"tried,omitempty"`
 	Owner  string    `json:"owner,omitempty"`
 	Lease  time.Time `json:"lease,omitzero"`
+	// Preflight is the run before the submission's first try, when one
+	// was made (it then replaces the publish's).
+	Preflight *PreflightRecord `json:"preflight,omitempty"`
 }
 
 // CapacityError is a refusal of CheckCapacity or Reserve, with the counts

@@ -33,6 +33,7 @@ type Signed struct {
 	Weight    int      `json:"weight"`
 	Threshold int      `json:"threshold"`
 	Ready     bool     `json:"ready"`
+	Landable  *bool    `json:"landable"`
 }
 
 // State is the data of one unnamed event of a plan's stream (section 5):
@@ -46,6 +47,9 @@ type State struct {
 	Weight    int      `json:"weight"`
 	Threshold int      `json:"threshold"`
 	Ready     bool     `json:"ready"`
+	// Landable is the preflight's verdict (section 14): null when it
+	// could not tell.
+	Landable *bool `json:"landable"`
 }
 
 // Expired is the data of `event: expired` (section 5), the stream's last.
@@ -96,6 +100,25 @@ type Status struct {
 	Expiry     string      `json:"expiry"`
 	Submit     bool        `json:"submit"`
 	Submission *Submission `json:"submission"`
+	Preflight  *Preflight  `json:"preflight"`
+}
+
+// Preflight is Status.Preflight (section 14): the latest run's verdict,
+// its blockers in operation order (none unless blocked) and when the state
+// it read was read (RFC 3339, UTC).
+type Preflight struct {
+	State    string    `json:"state"`
+	Blockers []Blocker `json:"blockers"`
+	Checked  string    `json:"checked"`
+}
+
+// Blocker is one reason a close would not land: the operation's index (-1
+// for the transaction), the result code as Horizon spells it (or
+// memo_required), and a reason in words.
+type Blocker struct {
+	Op     int    `json:"op"`
+	Code   string `json:"code"`
+	Reason string `json:"reason"`
 }
 
 // Submission is Status.Submission: the state ("pending", "submitted" or

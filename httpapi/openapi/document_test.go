@@ -496,6 +496,7 @@ func components() obj {
 	weight := obj{"type": "integer", "minimum": 0, "description": "The sum of the weights of the distinct signers whose signatures the envelope carries."}
 	threshold := obj{"type": "integer", "minimum": 1, "description": "max(1, the largest threshold among the levels the ledger checks for the account)."}
 	ready := obj{"type": "boolean", "description": "weight >= threshold."}
+	landable := obj{"type": []string{"boolean", "null"}, "description": "The preflight's verdict (CONTRACT section 14): true landable, false blocked, null when it cannot tell (uncertain, unchecked)."}
 	codes := make([]string, 0, len(errcode.All()))
 	for _, c := range errcode.All() {
 		codes = append(codes, string(c))
@@ -549,9 +550,9 @@ func components() obj {
 				},
 				"anyOf": []obj{{"required": []string{"xdr"}}, {"required": []string{"signed_envelope_xdr"}}},
 			},
-			"SignOK": object("The merged plan.", []string{"ok", "network", "xdr", "signers", "weight", "threshold", "ready"}, obj{
+			"SignOK": object("The merged plan.", []string{"ok", "network", "xdr", "signers", "weight", "threshold", "ready", "landable"}, obj{
 				"ok": okTrue, "network": network, "xdr": envelope, "signers": signers,
-				"weight": weight, "threshold": threshold, "ready": ready,
+				"weight": weight, "threshold": threshold, "ready": ready, "landable": landable,
 			}),
 			"ReadyOK": object("The submit-ready envelope.", []string{"ok", "id", "network", "xdr", "signers", "weight", "threshold"}, obj{
 				"ok": okTrue, "id": planID, "network": network,
@@ -560,13 +561,24 @@ func components() obj {
 				"weight":    obj{"type": "integer", "minimum": 1, "description": "The submit-ready envelope's weight."},
 				"threshold": threshold,
 			}),
-			"StatusOK": object("A plan's state.", []string{"ok", "id", "network", "version", "signers", "weight", "threshold", "ready", "expiry", "submit", "submission"}, obj{
+			"StatusOK": object("A plan's state.", []string{"ok", "id", "network", "version", "signers", "weight", "threshold", "ready", "expiry", "submit", "submission", "preflight"}, obj{
 				"ok": okTrue, "id": planID, "network": network,
 				"version": obj{"type": "integer", "minimum": 1, "description": "1 at publish, +1 for every change."},
 				"signers": signers, "weight": weight, "threshold": threshold, "ready": ready,
 				"expiry":     obj{"type": "string", "format": "date-time", "description": "The plan's end, RFC 3339, UTC."},
 				"submit":     obj{"type": "boolean", "description": "Whether the relay submits the plan once ready."},
 				"submission": obj{"oneOf": []obj{{"type": "null"}, schemaRef("Submission")}, "description": "null until a submission starts."},
+				"preflight":  obj{"oneOf": []obj{{"type": "null"}, schemaRef("Preflight")}, "description": "The latest preflight run (CONTRACT section 14): at publish, then before the submission's first try."},
+			}),
+			"Preflight": object("Will the close land? The preflight's verdict.", []string{"state", "blockers", "checked"}, obj{
+				"state":    obj{"enum": []string{"landable", "blocked", "uncertain", "unchecked"}, "description": "blocked has at least one blocker; the others none."},
+				"blockers": obj{"type": "array", "items": schemaRef("Blocker"), "description": "In operation order, the transaction's (op -1) first."},
+				"checked":  obj{"type": "string", "format": "date-time", "description": "When the state the run read was read, RFC 3339, UTC."},
+			}),
+			"Blocker": object("One reason the close would not land.", []string{"op", "code", "reason"}, obj{
+				"op":     obj{"type": "integer", "minimum": -1, "description": "The operation's index; -1 for the transaction."},
+				"code":   obj{"type": "string", "minLength": 1, "description": "The result code as Horizon spells it (op_has_sub_entries, tx_bad_seq, …) or memo_required."},
+				"reason": str("What blocks it, in words."),
 			}),
 			"Submission": obj{"oneOf": []obj{
 				object("Submitting.", []string{"state"}, obj{"state": obj{"const": "pending"}}),
@@ -576,14 +588,17 @@ func components() obj {
 				object("Refused by the ledger.", []string{"state", "code"}, obj{
 					"state": obj{"const": "failed"}, "code": obj{"type": "string", "minLength": 1, "description": "The transaction result code, e.g. tx_bad_seq."},
 				}),
+				object("Not posted: the preflight before the first try found the close blocked.", []string{"state", "code"}, obj{
+					"state": obj{"const": "blocked"}, "code": obj{"type": "string", "minLength": 1, "description": "The first blocker's code."},
+				}),
 			}},
 			"TxHash": obj{"type": "string", "pattern": "^[0-9a-f]{64}$", "description": "A transaction hash, 64 lowercase hex characters."},
 			"Sep7OK": object("A SEP-7 link.", []string{"ok", "uri"}, obj{
 				"ok": okTrue, "uri": obj{"type": "string", "pattern": "^web\\+stellar:tx\\?", "description": "The web+stellar:tx link."},
 			}),
-			"EventData": object("The data of an unnamed event: the plan's state at the event's version.", []string{"network", "xdr", "id", "signers", "weight", "threshold", "ready"}, obj{
+			"EventData": object("The data of an unnamed event: the plan's state at the event's version.", []string{"network", "xdr", "id", "signers", "weight", "threshold", "ready", "landable"}, obj{
 				"network": network, "xdr": envelope, "id": planID, "signers": signers,
-				"weight": weight, "threshold": threshold, "ready": ready,
+				"weight": weight, "threshold": threshold, "ready": ready, "landable": landable,
 			}),
 			"ExpiredEventData":   object("The data of `event: expired`.", []string{"id"}, obj{"id": planID}),
 			"SubmittedEventData": object("The data of `event: submitted`.", []string{"id", "hash", "ledger"}, obj{"id": planID, "hash": schemaRef("TxHash"), "ledger": obj{"type": "integer", "minimum": 1}}),

@@ -174,6 +174,7 @@ var (
 	opsDropped         = opsSignatures(metrics.SignatureDropped)
 	opsAccountAPIOK    = opsAccountAPI("ok")
 	opsAccountAPIError = opsAccountAPI("error")
+	opsLandable        = opsSeries("closerelay_preflight_total", "state", "landable")
 	opsCosignSigned    = opsCosign("signed")
 	opsHexID           = regexp.MustCompile(`[0-9a-fA-F]{64}`)
 	opsUnknownID       = strings.Repeat("ab", 32)
@@ -226,13 +227,17 @@ func TestOpsScenarioMovesEveryContractMetric(t *testing.T) {
 		start := time.Now()
 		maxTime := start.Add(2 * time.Hour).Unix()
 		dest := ledgertest.Keypair(9001).Address()
-		stranger := ledgertest.Keypair(9002) // signs, but is no signer of the account
+		r.horizon.Fund(dest, 10_0000000)         // a merge into an account the ledger holds: landable
+		r.horizon.SetSequence(r.acct.Address, 0) // the first close (sequence 1) follows it
+		stranger := ledgertest.Keypair(9002)     // signs, but is no signer of the account
 		k := r.acct.Keys
 		close1, hash1 := ledgertest.BuildClose(r.acct.Master, dest, 1, maxTime, opsPassphrase, k[0])
 		id1 := fmt.Sprintf("%x", hash1)
 		var id2 string
 
-		step("publish", map[string]float64{opsPlansCreated: 1, opsPlansOpen: 1, opsClusterOpen: 1, opsAdmitted: 1, opsAccountAPIOK: 1}, func() {
+		// Two account reads: guard 6's, and the preflight's of the
+		// destination (CONTRACT section 14).
+		step("publish", map[string]float64{opsPlansCreated: 1, opsPlansOpen: 1, opsClusterOpen: 1, opsAdmitted: 1, opsAccountAPIOK: 2, opsLandable: 1}, func() {
 			publish(close1, http.StatusOK, "")
 		})
 		var s1 *opsStream
@@ -251,7 +256,10 @@ func TestOpsScenarioMovesEveryContractMetric(t *testing.T) {
 			sign(id1, partial1, http.StatusOK, "")
 		})
 		step("unsubscribe", map[string]float64{opsSubscribers: -1}, func() { s1.close() })
-		step("publish with a signature of a non-signer", map[string]float64{opsPlansCreated: 1, opsPlansOpen: 1, opsClusterOpen: 1, opsAdmitted: 1, opsDropped: 1, opsAccountAPIOK: 1}, func() {
+		// Its sequence number does not follow the account's (the first
+		// close's does): the preflight finds it blocked, tx_bad_seq.
+		step("publish with a signature of a non-signer", map[string]float64{opsPlansCreated: 1, opsPlansOpen: 1, opsClusterOpen: 1, opsAdmitted: 1, opsDropped: 1, opsAccountAPIOK: 2,
+			opsSeries("closerelay_preflight_total", "state", "blocked"): 1, opsSeries("closerelay_preflight_blockers_total", "code", "tx_bad_seq"): 1}, func() {
 			close2, hash2 := ledgertest.BuildClose(r.acct.Master, dest, 2, maxTime, opsPassphrase, k[0], stranger)
 			id2 = fmt.Sprintf("%x", hash2)
 			publish(close2, http.StatusOK, "")
@@ -662,6 +670,8 @@ func TestOpsCapacityRefusal(t *testing.T) {
 		// One account fills the relay: lift its own limit to reach the global one.
 		r := startOpsRelay(t, map[string]string{"PLANS_PER_ACCOUNT": "500"})
 		dest := ledgertest.Keypair(9001).Address()
+		r.horizon.Fund(dest, 10_0000000)         // a merge into an account the ledger holds: landable
+		r.horizon.SetSequence(r.acct.Address, 0) // the first close (sequence 1) follows it
 		publish := func(seq int64, status int, code string) {
 			t.Helper()
 			x, _ := ledgertest.BuildClose(r.acct.Master, dest, seq, 0, opsPassphrase, r.acct.Keys[0])

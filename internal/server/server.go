@@ -210,6 +210,7 @@ func Start(opts Options) (*Relay, error) {
 		Metrics:         m,
 		Log:             log,
 		Submitter:       submitter,
+		Preflighter:     ledgerapi.Rechecker{Client: accounts, Now: opts.Now},
 		Store:           plans,
 		SubmitLease:     opts.SubmitLease,
 	})

@@ -1,0 +1,58 @@
+package ledgerapi
+
+import (
+	"context"
+	"time"
+
+	"github.com/closerelay/closerelay/ledger"
+	"github.com/stellar/go-stellar-sdk/xdr"
+)
+
+// Preflight reads what the preflight of env, a close of account on
+// network n, needs (State) and runs it (ledger.CheckClose), as of now. A
+// failed read, or balances the account API's answer did not let it read,
+// is an unchecked run: the preflight never fails a publish or a
+// submission, it only tells.
+func (c *Client) Preflight(ctx context.Context, n ledger.Network, account string, env xdr.TransactionEnvelope, now time.Time) ledger.PreflightRun {
+	st, err := c.State(ctx, n, account, ledger.Destinations(env))
+	return run(st, err, env, now)
+}
+
+// PreflightWith is Preflight with the account's state read already (guard
+// 6's read at publish).
+func (c *Client) PreflightWith(ctx context.Context, n ledger.Network, acc ledger.AccountState, env xdr.TransactionEnvelope, now time.Time) ledger.PreflightRun {
+	st, err := c.StateWith(ctx, n, acc, ledger.Destinations(env))
+	return run(st, err, env, now)
+}
+
+func run(st ledger.LedgerState, err error, env xdr.TransactionEnvelope, now time.Time) ledger.PreflightRun {
+	if err != nil {
+		return ledger.Unchecked(now)
+	}
+	for _, a := range st.Accounts {
+		if a != nil && a.Incomplete != "" {
+			return ledger.Unchecked(now)
+		}
+	}
+	return ledger.PreflightRun{Preflight: ledger.CheckClose(env, st), Checked: now}
+}
+
+// Rechecker runs the preflight of a plan's submit-ready envelope before a
+// submission's first try (the actor's Preflighter).
+type Rechecker struct {
+	Client *Client
+	Now    func() time.Time // time.Now when nil
+}
+
+// Recheck implements the actor's Preflighter.
+func (r Rechecker) Recheck(ctx context.Context, plan *ledger.AdmittedPlan, envelopeXDR string) ledger.PreflightRun {
+	now := time.Now
+	if r.Now != nil {
+		now = r.Now
+	}
+	env, err := ledger.DecodeEnvelope(envelopeXDR)
+	if err != nil {
+		return ledger.Unchecked(now())
+	}
+	return r.Client.Preflight(ctx, plan.Network(), plan.Account(), env, now())
+}
