@@ -84,9 +84,9 @@ type Record struct {
 
 // PreflightRecord is one run of the preflight.
 type PreflightRecord struct {
-	State    string           `json:"state"`
-	Blockers []BlockerRecord  `json:"blockers,omitempty"`
-	Checked  time.Time        `json:"checked"`
+	State    string          `json:"state"`
+	Blockers []BlockerRecord `json:"blockers,omitempty"`
+	Checked  time.Time       `json:"checked"`
 }
 
 // BlockerRecord is one blocker of a preflight run.
