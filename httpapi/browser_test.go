@@ -17,6 +17,8 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/closerelay/closerelay/ledger"
 	"github.com/closerelay/closerelay/ledger/ledgertest"
+	"github.com/stellar/go-stellar-sdk/txnbuild"
+	"github.com/stellar/go-stellar-sdk/xdr"
 )
 
 // These tests drive the co-signer's page (GET /plan/{id}) in a real headless
@@ -298,6 +300,42 @@ func TestBrowserPlanPage(t *testing.T) {
 		t.Errorf("%d copy buttons shown, want 2 (plan.js shows them)", f.CopyShown)
 	}
 	browserShots(t, ctx, "plan")
+}
+
+// TestBrowserPlanPageSaysEveryOperation: a close that also gives 9,000 XLM
+// to a third party as a claimable balance and offers 5,000 XLM at
+// 1/1,000,000 USD each reads plainly in the browser: each operation in
+// words, who in full, the price, marked as funds that go elsewhere than
+// the destination (issue 25 item 7).
+func TestBrowserPlanPageSaysEveryOperation(t *testing.T) {
+	ctx := newBrowser(t)
+	r := planStart(t, 0)
+	acc := ledgertest.NewAccount(0, 1)
+	r.horizon.AddAccount(acc)
+	third := ledgertest.Keypair(6).Address()
+	usd := txnbuild.CreditAsset{Code: "USD", Issuer: ledgertest.Keypair(8).Address()}
+	x, hash := ledgertest.BuildTx(acc.Address, 1, time.Now().Add(time.Hour).Unix(), planPass(planTest), []txnbuild.Operation{
+		&txnbuild.CreateClaimableBalance{Amount: "9000", Asset: txnbuild.NativeAsset{},
+			Destinations: []txnbuild.Claimant{txnbuild.NewClaimant(third, nil)}},
+		&txnbuild.ManageSellOffer{Selling: txnbuild.NativeAsset{}, Buying: usd, Amount: "5000", Price: xdr.Price{N: 1, D: 1_000_000}},
+		&txnbuild.AccountMerge{Destination: planDest},
+	}, acc.Master)
+	id := planWantPublished(t, r.publish(t, planTest, x), hash)
+	if st := browserOpen(t, ctx, r.url+"/plan/"+id); st != http.StatusOK {
+		t.Fatalf("status %d, want 200", st)
+	}
+	ops := browserRun(t, ctx, "read the operations", chromedp.Evaluate[[]string](
+		`Array.from(document.querySelectorAll("#ops li")).map((li) => li.className + "|" + li.innerText.trim())`))
+	const mark = " ⚠ funds go to someone other than the destination"
+	want := []string{
+		"elsewhere|give 9000 XLM away as a claimable balance for " + third + mark + " (create claimable balance)",
+		"elsewhere|offer to sell 5000 XLM for USD (" + usd.Issuer + ") at 0.000001 USD each" + mark + " (manage sell offer)",
+		"|close account " + acc.Address + ": all its remaining XLM goes to " + planDest + " (account merge)",
+	}
+	if strings.Join(ops, "\n") != strings.Join(want, "\n") {
+		t.Errorf("operations shown:\n%s\nwant\n%s", strings.Join(ops, "\n"), strings.Join(want, "\n"))
+	}
+	browserShots(t, ctx, "plan-every-operation")
 }
 
 func TestBrowserPlanPageLiveUpdate(t *testing.T) {
