@@ -215,13 +215,13 @@ func TestPlanPageShowsEveryField(t *testing.T) {
 
 	// The decoded transaction.
 	for name, want := range map[string]string{
-		"Network":                   "Testnet",
-		"Account closed":            c.Closing,
-		"Remaining lumens go to":    c.Dest,
-		"Fee":                       "0.0000200 XLM (200 stroops)",
-		"Valid":                     "from now until 2026-11-24 14:14:30 UTC",
-		"Memo":                      "text: order 42",
-		"Sequence number":           "42",
+		"Network":                "Testnet",
+		"Account closed":         c.Closing,
+		"Remaining lumens go to": c.Dest,
+		"Fee":                    "0.0000200 XLM (200 stroops)",
+		"Valid":                  "from now until 2026-11-24 14:14:30 UTC",
+		"Memo":                   "text: order 42",
+		"Sequence number":        "42",
 	} {
 		if got := fact(t, doc, name); got != want {
 			t.Errorf("%s: %q, want %q", name, got, want)
