@@ -200,7 +200,8 @@ func TestPlanPageShowsEveryField(t *testing.T) {
 	root := doc.byID(t, "plan")
 	for k, want := range map[string]string{
 		"data-id": d.ID, "data-events": "/api/plan/" + d.ID + "/events", "data-ready-url": "/api/plan/" + d.ID + "/ready",
-		"data-threshold": "3", "data-weight": "2", "data-ready": "false", "data-expiry": "2026-11-24T14:13:30Z",
+		"data-status-url": "/api/plan/" + d.ID + "/status",
+		"data-threshold":  "3", "data-weight": "2", "data-ready": "false", "data-expiry": "2026-11-24T14:13:30Z",
 	} {
 		if root.attr[k] != want {
 			t.Errorf("#plan %s = %q, want %q", k, root.attr[k], want)
