@@ -3,6 +3,7 @@ package httpapi_test
 import (
 	"context"
 	"errors"
+	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -15,8 +16,11 @@ import (
 
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
+	"github.com/closerelay/closerelay/actor"
 	"github.com/closerelay/closerelay/ledger"
 	"github.com/closerelay/closerelay/ledger/ledgertest"
+	"github.com/stellar/go-stellar-sdk/txnbuild"
+	"github.com/stellar/go-stellar-sdk/xdr"
 )
 
 // These tests drive the co-signer's page (GET /plan/{id}) in a real headless
@@ -300,6 +304,42 @@ func TestBrowserPlanPage(t *testing.T) {
 	browserShots(t, ctx, "plan")
 }
 
+// TestBrowserPlanPageSaysEveryOperation: a close that also gives 9,000 XLM
+// to a third party as a claimable balance and offers 5,000 XLM at
+// 1/1,000,000 USD each reads plainly in the browser: each operation in
+// words, who in full, the price, marked as funds that go elsewhere than
+// the destination (issue 25 item 7).
+func TestBrowserPlanPageSaysEveryOperation(t *testing.T) {
+	ctx := newBrowser(t)
+	r := planStart(t, 0)
+	acc := ledgertest.NewAccount(0, 1)
+	r.horizon.AddAccount(acc)
+	third := ledgertest.Keypair(6).Address()
+	usd := txnbuild.CreditAsset{Code: "USD", Issuer: ledgertest.Keypair(8).Address()}
+	x, hash := ledgertest.BuildTx(acc.Address, 1, time.Now().Add(time.Hour).Unix(), planPass(planTest), []txnbuild.Operation{
+		&txnbuild.CreateClaimableBalance{Amount: "9000", Asset: txnbuild.NativeAsset{},
+			Destinations: []txnbuild.Claimant{txnbuild.NewClaimant(third, nil)}},
+		&txnbuild.ManageSellOffer{Selling: txnbuild.NativeAsset{}, Buying: usd, Amount: "5000", Price: xdr.Price{N: 1, D: 1_000_000}},
+		&txnbuild.AccountMerge{Destination: planDest},
+	}, acc.Master)
+	id := planWantPublished(t, r.publish(t, planTest, x), hash)
+	if st := browserOpen(t, ctx, r.url+"/plan/"+id); st != http.StatusOK {
+		t.Fatalf("status %d, want 200", st)
+	}
+	ops := browserRun(t, ctx, "read the operations", chromedp.Evaluate[[]string](
+		`Array.from(document.querySelectorAll("#ops li")).map((li) => li.className + "|" + li.innerText.trim())`))
+	const mark = " ⚠ funds go to someone other than the destination"
+	want := []string{
+		"elsewhere|give 9000 XLM away as a claimable balance for " + third + mark + " (create claimable balance)",
+		"elsewhere|offer to sell 5000 XLM for USD (" + usd.Issuer + ") at 0.000001 USD each" + mark + " (manage sell offer)",
+		"|close account " + acc.Address + ": all its remaining XLM goes to " + planDest + " (account merge)",
+	}
+	if strings.Join(ops, "\n") != strings.Join(want, "\n") {
+		t.Errorf("operations shown:\n%s\nwant\n%s", strings.Join(ops, "\n"), strings.Join(want, "\n"))
+	}
+	browserShots(t, ctx, "plan-every-operation")
+}
+
 func TestBrowserPlanPageLiveUpdate(t *testing.T) {
 	ctx := newBrowser(t)
 	r := planStart(t, 0)
@@ -363,6 +403,78 @@ func TestBrowserPlanPageLiveUpdate(t *testing.T) {
 		t.Errorf("page's ready envelope %q is not the relay's (status %d body %s)", ready, res.status, res.body)
 	}
 	browserShots(t, ctx, "plan-ready")
+}
+
+// TestBrowserPlanPageCatchesUpAfterTheCap: with the plan's 50 stream slots
+// taken (issue 25's squatter), the page's stream is refused 503; the page
+// says that live updates are paused and polls /status, so a signature made
+// meanwhile shows; once the squatter leaves, the page is back on a stream
+// and the notice goes. Before, plan.js treated the refusal as final: the
+// page stayed at one signature while the relay held more, with no word.
+func TestBrowserPlanPageCatchesUpAfterTheCap(t *testing.T) {
+	ctx := newBrowser(t)
+	r := planStart(t, 0)
+	acc, id := browserPlan(t, r, time.Now().Add(2*time.Hour).Unix())
+	addr := strings.TrimPrefix(r.url, "http://")
+	var squatters []net.Conn
+	for range actor.DefaultMaxSubscribers {
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { c.Close() })
+		s := openRawStream(t, c, addr, id, "")
+		s.chunk(t) // retry line
+		s.chunk(t) // the state: the slot is taken
+		squatters = append(squatters, c)
+	}
+	const countOpens = `window.__opens = 0;
+(() => {
+  const Native = window.EventSource;
+  window.EventSource = class extends Native {
+    constructor(url, init) {
+      super(url, init);
+      this.addEventListener("open", () => { window.__opens++; });
+    }
+  };
+})();`
+	browserDo(t, ctx, "instrument EventSource", chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
+		_, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: countOpens})
+		return err
+	}))
+	if st := browserOpen(t, ctx, r.url+"/plan/"+id); st != http.StatusOK {
+		t.Fatalf("status %d, want 200", st)
+	}
+	browserPoll(t, ctx, "the paused notice",
+		`!document.getElementById("live-notice").hidden &&
+		 /^Live updates paused, checking every \d+ s\.$/.test(document.getElementById("live-notice").textContent)`)
+
+	// Another co-signer signs while no stream is to be had.
+	pass := planPass(planTest)
+	_, cur := planWantPlan(t, r.get(t, id))
+	if res := r.sign(t, id, ledgertest.SignXDR(cur, pass, acc.Keys[1])); res.status != http.StatusOK {
+		t.Fatalf("sign: status %d body %s", res.status, res.body)
+	}
+	key1 := acc.Keys[1].Address()
+	browserPoll(t, ctx, "the page to catch up by polling",
+		`document.getElementById("status").textContent === "Weight 2 of 2: ready to submit" &&
+		 document.querySelector('#signers li[data-key="`+key1+`"]').className === "signed" &&
+		 !document.getElementById("ready").hidden && document.getElementById("xdr-ready").value !== ""`)
+	if n := browserRun(t, ctx, "count opens", chromedp.Evaluate[int](`window.__opens`)); n != 0 {
+		t.Fatalf("%d streams opened with the cap full", n)
+	}
+	if cur := browserRun(t, ctx, "read the current envelope", chromedp.Value(chromedp.CSS("#xdr-current"))); !strings.Contains(
+		string(send(t, http.DefaultClient, http.MethodGet, r.url+"/api/plan/"+id, nil, nil).body), cur) {
+		t.Errorf("the page's current envelope is not the relay's after polling")
+	}
+
+	// The squatter leaves: the page goes back to a stream, and says nothing.
+	for _, c := range squatters {
+		c.Close()
+	}
+	browserPoll(t, ctx, "a stream accepted again",
+		`window.__opens >= 1 && document.getElementById("live-notice").hidden`)
+	browserShots(t, ctx, "plan-caught-up")
 }
 
 func TestBrowserPlanPageTimeLeft(t *testing.T) {

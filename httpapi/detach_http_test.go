@@ -430,3 +430,161 @@ func TestSSEStopCutsAStalledStream(t *testing.T) {
 		})
 	}
 }
+
+// TestSSEEveryRequestShapeDetached: a GET on the stream is a stream
+// whatever the request carries (CONTRACT section 9, round 3): a body (by
+// length or in chunks), HTTP/1.0 (sent unchunked, ended by the connection's
+// end) or Connection: close. Each is taken over from net/http like a plain
+// one, so that it holds the same memory, and its client's end frees its
+// subscriber slot at once, before any heartbeat is due. Before, a body or
+// HTTP/1.0 kept the stream inside net/http (about 30 KiB instead of 14), and
+// with a body a closed client held its slot until heartbeats failed.
+func TestSSEEveryRequestShapeDetached(t *testing.T) {
+	for _, tc := range []struct{ name, proto, extra string }{
+		{"plain", "HTTP/1.1", ""},
+		{"Content-Length: 1", "HTTP/1.1", "Content-Length: 1\r\n\r\nx"},
+		{"chunked body", "HTTP/1.1", "Transfer-Encoding: chunked\r\n\r\n2\r\nhi\r\n0\r\n\r\n"},
+		{"Connection: close", "HTTP/1.1", "Connection: close\r\n\r\n"},
+		{"HTTP/1.0", "HTTP/1.0", ""},
+		{"HTTP/1.0 keep-alive with a body", "HTTP/1.0", "Connection: keep-alive\r\nContent-Length: 1\r\n\r\nx"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				r := startBubbleRelay()
+				f := sseNewFixture(1, 0)
+				r.Horizon.AddAccount(f.acct)
+				ssePublish(t, r.Client, r.Base, f.signed(f.acct.Keys[0]))
+				conn, err := r.Dial(context.Background(), "tcp", "relay.test")
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer conn.Close()
+				req := "GET /api/plan/" + f.id + "/events " + tc.proto + "\r\nHost: relay.test\r\n" + tc.extra
+				if tc.extra == "" {
+					req += "\r\n"
+				}
+				go func() { _, _ = io.WriteString(conn, req) }()
+				res, err := http.ReadResponse(bufio.NewReader(conn), nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if res.StatusCode != http.StatusOK || res.Header.Get("Content-Type") != "text/event-stream" {
+					t.Fatalf("answer %d %q, want the stream", res.StatusCode, res.Header.Get("Content-Type"))
+				}
+				if chunked := len(res.TransferEncoding) > 0; chunked != (tc.proto == "HTTP/1.1") {
+					t.Errorf("chunked %v to %s", chunked, tc.proto)
+				}
+				body := bufio.NewReader(res.Body)
+				var got strings.Builder
+				for !strings.Contains(got.String(), "}\n\n") {
+					line, err := body.ReadString('\n')
+					got.WriteString(line)
+					if err != nil {
+						t.Fatalf("stream %q: %v", got.String(), err)
+					}
+				}
+				if !strings.HasPrefix(got.String(), "retry: 2000\n\nid: 1\ndata: {") {
+					t.Fatalf("stream %q, want the retry line, then the state", got.String())
+				}
+				synctest.Wait()
+				if n := r.relay.DetachedStreams(); n != 1 {
+					t.Errorf("detached streams = %d, want 1: the stream stays inside net/http", n)
+				}
+				subscribers := func() float64 {
+					return metricValue(t, r.relay.Metrics, "closerelay_stream_subscribers")
+				}
+				if n := subscribers(); n != 1 {
+					t.Fatalf("subscribers = %v, want 1", n)
+				}
+				start := time.Now()
+				conn.Close()
+				synctest.Wait()
+				if n := subscribers(); n != 0 || time.Since(start) != 0 {
+					t.Errorf("subscribers = %v %v after the client left, want 0 at once", n, time.Since(start))
+				}
+				if n := r.relay.DetachedStreams(); n != 0 {
+					t.Errorf("detached streams = %d after the client left, want 0", n)
+				}
+				r.Stop(t)
+			})
+		})
+	}
+}
+
+// TestSSEBodyNeverSent: a stream request that declares a body and does not
+// send it takes no subscriber slot while the body is awaited; a client
+// that leaves meanwhile holds nothing, and one that stays is answered 408
+// at the body bound (10 s), in the stream's plain text. Before, the stream
+// began at once, unread body and all, and a closed client kept its slot
+// until heartbeats failed (48 s under load).
+func TestSSEBodyNeverSent(t *testing.T) {
+	for _, leave := range []bool{true, false} {
+		t.Run(fmt.Sprintf("leave=%v", leave), func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				r := startBubbleRelay()
+				f := sseNewFixture(1, 0)
+				r.Horizon.AddAccount(f.acct)
+				ssePublish(t, r.Client, r.Base, f.signed(f.acct.Keys[0]))
+				conn, err := r.Dial(context.Background(), "tcp", "relay.test")
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer conn.Close()
+				go func() {
+					_, _ = io.WriteString(conn, "GET /api/plan/"+f.id+"/events HTTP/1.1\r\nHost: relay.test\r\nContent-Length: 5\r\n\r\nab")
+				}()
+				subscribers := func() float64 {
+					return metricValue(t, r.relay.Metrics, "closerelay_stream_subscribers")
+				}
+				synctest.Wait()
+				if n := subscribers(); n != 0 {
+					t.Fatalf("subscribers = %v while the body is awaited, want 0", n)
+				}
+				if leave {
+					conn.Close()
+					synctest.Wait()
+					if n, d := subscribers(), r.relay.DetachedStreams(); n != 0 || d != 0 {
+						t.Errorf("subscribers = %v, detached = %d after the client left, want none", n, d)
+					}
+					r.Stop(t)
+					return
+				}
+				start := time.Now()
+				res, err := http.ReadResponse(bufio.NewReader(conn), nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				b, _ := io.ReadAll(res.Body)
+				if res.StatusCode != http.StatusRequestTimeout || time.Since(start) != 10*time.Second ||
+					!strings.HasPrefix(res.Header.Get("Content-Type"), "text/plain") || !res.Close {
+					t.Errorf("answer %d %q %q after %v (close %v), want a plain-text 408 at 10 s and the connection's end",
+						res.StatusCode, res.Header.Get("Content-Type"), b, time.Since(start), res.Close)
+				}
+				if n := subscribers(); n != 0 {
+					t.Errorf("subscribers = %v, want 0", n)
+				}
+				r.Stop(t)
+			})
+		})
+	}
+}
+
+// TestSSEBodyTooLarge: a stream request whose body is above the bound of
+// every body is refused 413 in the stream's plain text, by its length or,
+// in chunks, once the bound is passed (the OpenAPI document lists both).
+func TestSSEBodyTooLarge(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		r := startBubbleRelay()
+		f := sseNewFixture(1, 0)
+		r.Horizon.AddAccount(f.acct)
+		ssePublish(t, r.Client, r.Base, f.signed(f.acct.Keys[0]))
+		big := strings.Repeat("x", httpapi.MaxBodyBytes+1)
+		for _, body := range []io.Reader{strings.NewReader(big), io.MultiReader(strings.NewReader(big))} {
+			res := send(t, r.Client, http.MethodGet, r.Base+"/api/plan/"+f.id+"/events", body, nil)
+			if res.status != http.StatusRequestEntityTooLarge || string(res.body) != "request body is larger than 16384 bytes" {
+				t.Errorf("answer %d %q, want 413", res.status, res.body)
+			}
+		}
+		r.Stop(t)
+	})
+}

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"io"
 	"net/http"
 	"strconv"
 	"sync"
@@ -33,6 +35,9 @@ func (s *Server) events(c echo.Context) error {
 	}
 	plan, err := s.plans.Lookup(ctx, id)
 	if err == nil {
+		if ok, err := s.skipBody(c); !ok {
+			return err
+		}
 		var sub *actor.Subscription
 		if sub, err = plan.Subscribe(ctx); err == nil {
 			return s.stream(c, sub) // it closes sub
@@ -50,6 +55,35 @@ func (s *Server) events(c echo.Context) error {
 		return s.streamRefusal(c, errcode.Unavailable, "the relay's plan store is unreachable; retry shortly")
 	}
 	return err
+}
+
+// skipBody reads a stream request's body, which means nothing to the
+// stream, to its end before the stream begins (and before it takes a
+// subscriber slot): a stream is a stream whatever its request carries, and
+// a request read to its end is detached as any other (bounds.Detach), so
+// that it holds no more memory and its client's end frees its slot at once.
+// A body above MaxBodyBytes (413) or one that does not arrive within the
+// body bound (408) is refused, in the stream's plain text: ok is false, and
+// err is what the handler returns.
+func (s *Server) skipBody(c echo.Context) (ok bool, err error) {
+	r := c.Request()
+	if r.ContentLength == 0 {
+		return true, nil
+	}
+	if r.ContentLength > MaxBodyBytes {
+		return false, s.streamRefusal(c, errcode.PayloadTooLarge, "request body is larger than 16384 bytes")
+	}
+	_, err = io.Copy(io.Discard, http.MaxBytesReader(c.Response(), r.Body, MaxBodyBytes))
+	var tooBig *http.MaxBytesError
+	switch {
+	case err == nil:
+		return true, nil
+	case errors.As(err, &tooBig):
+		return false, s.streamRefusal(c, errcode.PayloadTooLarge, "request body is larger than 16384 bytes")
+	case errors.Is(err, bounds.ErrBodyTimeout):
+		return false, s.streamRefusal(c, errcode.RequestTimeout, "the request body did not arrive within 10 s of its headers")
+	}
+	return false, fmt.Errorf("%w: reading the body: %w", errClientGone, err)
 }
 
 // eventsHead is HEAD /api/plan/:id/events: the stream's status and headers,
@@ -97,9 +131,10 @@ var retryLine = []byte("retry: 2000\n\n")
 // goroutine (whose stack the first write through the middleware grew to
 // 16 KiB) nor its background read, its 4 KiB read and write buffers, the
 // request and the echo context: about three quarters of what a stream
-// cost. The bytes on the wire are the same. A response that cannot be
-// detached (HTTP/1.0, a request with a body, a server not made by
-// bounds.NewServer) is streamed through net/http here, as before.
+// cost. The bytes on the wire are the same. Every request is detached,
+// HTTP/1.0 (whose stream is sent unchunked and ends with the connection)
+// and one that came with a body (read by skipBody) included; only a
+// server not made by bounds.NewServer streams through net/http here.
 func (s *Server) stream(c echo.Context, sub *actor.Subscription) error {
 	w := c.Response()
 	h := w.Header()

@@ -9,6 +9,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/closerelay/closerelay/ledger"
 	"github.com/stellar/go-stellar-sdk/amount"
 	"github.com/stellar/go-stellar-sdk/xdr"
 )
@@ -42,6 +43,19 @@ type Operation struct {
 	Amount      string // with Asset: the amount sent or the starting balance
 	Asset       string // "XLM" or "CODE:ISSUER"
 	Quoted      bool   // Asset had to be quoted (see Summary)
+
+	// Words is what the operation does, said as ledger.Describe says it
+	// (the command line's build and sign use the same words): what it
+	// moves, to whom in full, at what price. WordsQuoted: Words held text
+	// from the transaction that had to be quoted (see Summary).
+	Words       string
+	WordsQuoted bool
+	// Elsewhere: the operation sends value away from the closing account
+	// to someone other than the merge's destination, or offers it for
+	// sale to anyone (a payment, a claimable balance, an offer), so the
+	// page marks it. Returning an asset to its issuer is not marked: a
+	// close does that to remove its trustlines.
+	Elsewhere bool
 }
 
 // Payment is a PAYMENT operation.
@@ -91,6 +105,7 @@ func Summarize(b64 string) (*Summary, error) {
 			src = *op.SourceAccount
 		}
 		o := Operation{Number: i + 1, Type: opType(op.Body.Type), Source: address(&src)}
+		o.Words, o.WordsQuoted = display(ledger.Describe(op, txSource))
 		switch op.Body.Type {
 		case xdr.OperationTypeAccountMerge:
 			if d, ok := op.Body.GetDestination(); ok {
@@ -122,7 +137,38 @@ func Summarize(b64 string) (*Summary, error) {
 		}
 		s.Operations = append(s.Operations, o)
 	}
+	for i, op := range env.Operations() {
+		s.Operations[i].Elsewhere = elsewhere(op, s.Operations[i].Destination, s.MergeDestination)
+	}
 	return s, nil
+}
+
+// elsewhere reports whether op sends value to someone other than the
+// merge's destination (to, when op has one destination) or offers it to
+// anyone: see Operation.Elsewhere.
+func elsewhere(op xdr.Operation, to, mergeDest string) bool {
+	b := op.Body
+	switch b.Type {
+	case xdr.OperationTypePayment:
+		p := b.MustPaymentOp()
+		if p.Asset.Type != xdr.AssetTypeAssetTypeNative {
+			var typ, code, issuer string
+			if p.Asset.Extract(&typ, &code, &issuer) == nil && issuer == p.Destination.ToAccountId().Address() {
+				return false // back to its issuer
+			}
+		}
+		return to != mergeDest
+	case xdr.OperationTypeCreateAccount, xdr.OperationTypePathPaymentStrictSend, xdr.OperationTypePathPaymentStrictReceive:
+		return to != mergeDest
+	case xdr.OperationTypeManageSellOffer:
+		return b.MustManageSellOfferOp().Amount != 0 // 0 cancels the offer
+	case xdr.OperationTypeManageBuyOffer:
+		return b.MustManageBuyOfferOp().BuyAmount != 0
+	case xdr.OperationTypeCreateClaimableBalance, xdr.OperationTypeCreatePassiveSellOffer,
+		xdr.OperationTypeLiquidityPoolDeposit:
+		return true
+	}
+	return false
 }
 
 func address(m *xdr.MuxedAccount) string {

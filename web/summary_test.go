@@ -67,10 +67,13 @@ func TestSummarizeShapes(t *testing.T) {
 		t.Errorf("payments %+v", s.Payments)
 	}
 	wantOps := []web.Operation{
-		{Number: 1, Type: "create account", Source: closing.Address(), Destination: mediator, Amount: "2.0000000", Asset: "XLM"},
-		{Number: 2, Type: "payment", Source: closing.Address(), Destination: mediator, Amount: "0.0000001", Asset: "USD:" + usd.Issuer},
-		{Number: 3, Type: "bump sequence", Source: closing.Address()},
-		{Number: 4, Type: "account merge", Source: closing.Address(), Destination: muxed.Address()},
+		{Number: 1, Type: "create account", Source: closing.Address(), Destination: mediator, Amount: "2.0000000", Asset: "XLM",
+			Words: "create account " + mediator + " with 2 XLM", Elsewhere: true},
+		{Number: 2, Type: "payment", Source: closing.Address(), Destination: mediator, Amount: "0.0000001", Asset: "USD:" + usd.Issuer,
+			Words: "send 0.0000001 USD (" + usd.Issuer + ") to " + mediator, Elsewhere: true},
+		{Number: 3, Type: "bump sequence", Source: closing.Address(), Words: "set the account's sequence number to 99"},
+		{Number: 4, Type: "account merge", Source: closing.Address(), Destination: muxed.Address(),
+			Words: "close account " + closing.Address() + ": all its remaining XLM goes to " + ledgertest.Keypair(2).Address()},
 	}
 	if len(s.Operations) != len(wantOps) {
 		t.Fatalf("%d operations", len(s.Operations))
@@ -115,4 +118,68 @@ func TestSummarizeRefuses(t *testing.T) {
 func sampleXDR(t *testing.T) string {
 	t.Helper()
 	return buildClose(t, nil, 0).XDR
+}
+
+// giveAwayClose is a testnet close of key 1's account into key 2 that also
+// gives 9,000 XLM to key 6 as a claimable balance and offers 5,000 XLM for
+// USD at 1/1,000,000 USD each (issue 25's attack 7), as page data.
+func giveAwayClose(t *testing.T) (web.PageData, string, string, string) {
+	t.Helper()
+	closing := ledgertest.Keypair(1)
+	dest, third := ledgertest.Keypair(2).Address(), ledgertest.Keypair(6).Address()
+	usd := txnbuild.CreditAsset{Code: "USD", Issuer: ledgertest.Keypair(8).Address()}
+	tx, err := txnbuild.NewTransaction(txnbuild.TransactionParams{
+		SourceAccount: &txnbuild.SimpleAccount{AccountID: closing.Address(), Sequence: 42},
+		Operations: []txnbuild.Operation{
+			&txnbuild.CreateClaimableBalance{Amount: "9000", Asset: txnbuild.NativeAsset{},
+				Destinations: []txnbuild.Claimant{txnbuild.NewClaimant(third, nil)}},
+			&txnbuild.ManageSellOffer{Selling: txnbuild.NativeAsset{}, Buying: usd, Amount: "5000",
+				Price: xdr.Price{N: 1, D: 1_000_000}},
+			&txnbuild.AccountMerge{Destination: dest},
+		},
+		BaseFee:       100,
+		Preconditions: txnbuild.Preconditions{TimeBounds: txnbuild.NewTimebounds(0, now.Add(time.Hour).Unix())},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b64, err := tx.Base64()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return web.PageData{ID: strings.Repeat("c", 64), Network: "testnet", XDR: b64, Expiry: now.Add(30 * time.Minute)},
+		third, usd.Issuer, closing.Address()
+}
+
+// TestEveryOperationInWords: the page says what each operation of a close
+// does, in ledger.Describe's words, not only its type: a claimable balance
+// to a third party and an offer at a ruinous price read plainly (amount,
+// who in full, the price) and are marked as funds that go elsewhere than
+// the destination. Before, the page showed "create claimable balance" and
+// "manage sell offer" and "Payments before the merge: none".
+func TestEveryOperationInWords(t *testing.T) {
+	d, third, issuer, closing := giveAwayClose(t)
+	srv := newServer(t, &fakePlans{plans: map[string]web.PageData{d.ID: d}})
+	doc := parseHTML(t, get(t, srv, "/plan/"+d.ID).body)
+	ops := doc.byID(t, "ops").byTag("li")
+	const mark = " ⚠ funds go to someone other than the destination"
+	want := []string{
+		"give 9000 XLM away as a claimable balance for " + third + mark + " (create claimable balance)",
+		"offer to sell 5000 XLM for USD (" + issuer + ") at 0.000001 USD each" + mark + " (manage sell offer)",
+		"close account " + closing + ": all its remaining XLM goes to " + ledgertest.Keypair(2).Address() + " (account merge)",
+	}
+	if len(ops) != len(want) {
+		t.Fatalf("%d operations listed, want %d", len(ops), len(want))
+	}
+	for i, w := range want {
+		if got := ops[i].textContent(); got != w {
+			t.Errorf("operation %d: %q\nwant %q", i+1, got, w)
+		}
+		if marked := ops[i].attr["class"] == "elsewhere"; marked != (i < 2) {
+			t.Errorf("operation %d marked %v", i+1, marked)
+		}
+	}
+	if strings.Contains(doc.textContent(), "Payments before the merge") {
+		t.Error("a list of payments that says none while the close gives funds away")
+	}
 }

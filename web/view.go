@@ -34,6 +34,7 @@ type planView struct {
 
 	EventsURL string
 	ReadyURL  string
+	StatusURL string
 }
 
 var networkNames = map[ledger.Network]string{
@@ -47,6 +48,7 @@ func (h *Handler) view(d PageData, now time.Time) planView {
 		PageData:  d,
 		EventsURL: "/api/plan/" + d.ID + "/events",
 		ReadyURL:  "/api/plan/" + d.ID + "/ready",
+		StatusURL: "/api/plan/" + d.ID + "/status",
 	}
 	v.NetworkName = networkNames[d.Network]
 	if v.NetworkName == "" {

@@ -200,7 +200,8 @@ func TestPlanPageShowsEveryField(t *testing.T) {
 	root := doc.byID(t, "plan")
 	for k, want := range map[string]string{
 		"data-id": d.ID, "data-events": "/api/plan/" + d.ID + "/events", "data-ready-url": "/api/plan/" + d.ID + "/ready",
-		"data-threshold": "3", "data-weight": "2", "data-ready": "false", "data-expiry": "2026-11-24T14:13:30Z",
+		"data-status-url": "/api/plan/" + d.ID + "/status",
+		"data-threshold":  "3", "data-weight": "2", "data-ready": "false", "data-expiry": "2026-11-24T14:13:30Z",
 	} {
 		if root.attr[k] != want {
 			t.Errorf("#plan %s = %q, want %q", k, root.attr[k], want)
@@ -215,23 +216,31 @@ func TestPlanPageShowsEveryField(t *testing.T) {
 
 	// The decoded transaction.
 	for name, want := range map[string]string{
-		"Network":                   "Testnet",
-		"Account closed":            c.Closing,
-		"Remaining lumens go to":    c.Dest,
-		"Payments before the merge": "12.5000000 XLM to " + c.Payee,
-		"Fee":                       "0.0000200 XLM (200 stroops)",
-		"Valid":                     "from now until 2026-11-24 14:14:30 UTC",
-		"Memo":                      "text: order 42",
-		"Sequence number":           "42",
+		"Network":                "Testnet",
+		"Account closed":         c.Closing,
+		"Remaining lumens go to": c.Dest,
+		"Fee":                    "0.0000200 XLM (200 stroops)",
+		"Valid":                  "from now until 2026-11-24 14:14:30 UTC",
+		"Memo":                   "text: order 42",
+		"Sequence number":        "42",
 	} {
 		if got := fact(t, doc, name); got != want {
 			t.Errorf("%s: %q, want %q", name, got, want)
 		}
 	}
-	ops := doc.byTag("ol")[0].byTag("li")
-	if len(ops) != 2 || !strings.HasPrefix(ops[0].textContent(), "payment of 12.5000000 XLM to "+c.Payee) ||
-		!strings.HasPrefix(ops[1].textContent(), "account merge to "+c.Dest) {
+	// Every operation in words (ledger.Describe's), the payment marked as
+	// funds that go to someone other than the destination; no separate
+	// list of payments.
+	ops := doc.byID(t, "ops").byTag("li")
+	if len(ops) != 2 ||
+		ops[0].textContent() != "send 12.5 XLM to "+c.Payee+" ⚠ funds go to someone other than the destination (payment)" ||
+		ops[0].attr["class"] != "elsewhere" ||
+		ops[1].textContent() != "close account "+c.Closing+": all its remaining XLM goes to "+c.Dest+" (account merge)" ||
+		ops[1].has("class") {
 		t.Errorf("operations: %q, %q", ops[0].textContent(), ops[1].textContent())
+	}
+	if strings.Contains(doc.textContent(), "Payments before the merge") {
+		t.Error("a list of payments apart from the operations")
 	}
 	if strings.Contains(doc.textContent(), "Fee paid by") {
 		t.Error("a fee payer shown for a self-paid close")

@@ -112,6 +112,20 @@ func (s *Server) Open() int {
 	return n
 }
 
+// Detached reports how many responses the server has taken over from
+// net/http (Detach) and not yet ended: those still being written.
+func (s *Server) Detached() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := 0
+	for d := range s.detached {
+		if d.state == detachActive {
+			n++
+		}
+	}
+	return n
+}
+
 // Shutdown is http.Server's Shutdown that also closes the idle connections
 // of detached responses that have ended, and waits for those still under
 // way, until ctx ends.
@@ -191,7 +205,8 @@ func Guard(h http.Handler, timeout time.Duration) http.Handler {
 		body := &guardedBody{ReadCloser: r.Body, rc: rc}
 		r.Body = body
 		gw := &guardedWriter{ResponseWriter: w, body: body}
-		h.ServeHTTP(gw, r)
+		// The handler's request carries the body's state, for Detach.
+		h.ServeHTTP(gw, r.WithContext(context.WithValue(r.Context(), bodyKey{}, body)))
 		// A handler that wrote nothing still gets an implicit answer from
 		// net/http; it must not wait for the body either.
 		gw.beforeHeader()
@@ -234,6 +249,15 @@ func (b *guardedBody) Read(p []byte) (int, error) {
 		err = ErrBodyTimeout
 	}
 	return n, err
+}
+
+// bodyKey carries a request's *guardedBody in its context.
+type bodyKey struct{}
+
+// bodyRead reports whether r's handler has read r's body to its end.
+func bodyRead(r *http.Request) bool {
+	b, ok := r.Context().Value(bodyKey{}).(*guardedBody)
+	return ok && b.finished()
 }
 
 func (b *guardedBody) finished() bool {

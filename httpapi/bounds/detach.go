@@ -39,6 +39,7 @@ type Detached struct {
 	conn      net.Conn
 	out       net.Conn // where the body's bytes go: conn without its wrappers
 	keepAlive bool     // the request allows the connection's reuse
+	chunked   bool     // HTTP/1.1: the body goes in chunks; HTTP/1.0: as is, to the connection's end
 
 	gone  chan struct{} // closed by watch when the client ends its side (or its read fails)
 	ended chan struct{} // closed by End or Close; watch waits for it
@@ -70,11 +71,17 @@ const (
 // written and flushed the headers of a response that has a body (a status
 // other than 1xx, 204 and 304), and any body so far, and returns the rest of
 // the body's writer. ok is false, and w is untouched, when the response
-// cannot be detached: a request that is not HTTP/1.1, a HEAD, a request
-// with a body, a response with a Content-Length, a Transfer-Encoding of its
+// cannot be detached: a HEAD, a request whose body the handler has not read
+// to its end, a response with a Content-Length, a Transfer-Encoding of its
 // own or Connection: close, a connection that cannot be hijacked (HTTP/2)
 // or a server not made by NewServer; the handler then goes on writing to w.
-// net/http sends such a response in chunks, and so does the writer.
+// net/http sends such a response in chunks, and so does the writer; to an
+// HTTP/1.0 request, which cannot take chunks, both send the body as it is
+// and end it by closing the connection.
+//
+// A request with a body can be detached once its handler has read the body
+// to its end (net/http's keep-alive reads the next request after it): the
+// body's bound (Guard) knows when it has.
 //
 // The handler must return at once after a successful Detach, and then call
 // End or Close, once, when the body is complete.
@@ -82,14 +89,16 @@ func Detach(w http.ResponseWriter, r *http.Request) (*Detached, bool) {
 	s, _ := r.Context().Value(serverKey{}).(*Server)
 	h := w.Header()
 	switch {
-	case s == nil, !r.ProtoAtLeast(1, 1), r.Method == http.MethodHead, r.ContentLength != 0,
+	case s == nil, !r.ProtoAtLeast(1, 0), r.Method == http.MethodHead, r.ContentLength != 0 && !bodyRead(r),
 		h.Get("Content-Length") != "", h.Get("Transfer-Encoding") != "",
 		hasToken(h.Get("Connection"), "close"):
 		return nil, false
 	}
+	chunked := r.ProtoAtLeast(1, 1)
 	d := &Detached{
 		srv:       s,
-		keepAlive: !r.Close && !hasToken(r.Header.Get("Connection"), "close"),
+		keepAlive: chunked && !r.Close && !hasToken(r.Header.Get("Connection"), "close"),
+		chunked:   chunked,
 		gone:      make(chan struct{}),
 		ended:     make(chan struct{}),
 	}
@@ -129,10 +138,14 @@ func (d *Detached) Gone() <-chan struct{} { return d.gone }
 // SetWriteDeadline bounds the writes that follow.
 func (d *Detached) SetWriteDeadline(t time.Time) error { return d.conn.SetWriteDeadline(t) }
 
-// Write sends p as one chunk of the body; an empty p sends nothing.
+// Write sends p as one chunk of the body (to an HTTP/1.0 request, as it
+// is); an empty p sends nothing.
 func (d *Detached) Write(p []byte) (int, error) {
 	if len(p) == 0 {
 		return 0, nil
+	}
+	if !d.chunked {
+		return d.out.Write(p)
 	}
 	size := append(strconv.AppendUint(d.size[:0], uint64(len(p)), 16), '\r', '\n')
 	d.iov = [3][]byte{size, p, crlf}
@@ -153,9 +166,9 @@ var aLongTimeAgo = time.Unix(1, 0)
 // End completes the body with its last chunk, then lets the connection wait
 // for the client's next request, as net/http's keep-alive does (the
 // Server's IdleTimeout, then the request is served as any other), unless
-// the request asked for Connection: close, the client has gone, the last
-// chunk could not be written or the Server is shutting down: then the
-// connection closes. The last chunk's write is bounded by the current write
+// the request asked for Connection: close (or was HTTP/1.0, whose body
+// ends with the connection), the client has gone, the last chunk could not
+// be written or the Server is shutting down: then the connection closes. The last chunk's write is bounded by the current write
 // deadline. End or Close, whichever comes first, counts.
 func (d *Detached) End() {
 	s := d.srv
@@ -166,7 +179,10 @@ func (d *Detached) End() {
 	if !first {
 		return
 	}
-	_, err := io.WriteString(d.out, "0\r\n\r\n")
+	var err error
+	if d.chunked {
+		_, err = io.WriteString(d.out, "0\r\n\r\n")
+	}
 	s.mu.Lock()
 	keep := err == nil && d.keepAlive && d.readErr == nil && !s.draining
 	if keep {

@@ -20,7 +20,8 @@ import (
 // chunk through net/http, then the rest of the body, "bb" and "ccc", from a
 // detached writer that the test ends (End or Close, on its signal) — or,
 // when detach is false or Detach refuses, from net/http in the handler.
-// Any other path answers "ok".
+// A request with X-Read-Body has its body read to the end first. Any other
+// path answers "ok".
 type streamer struct {
 	detach   bool
 	detached chan *bounds.Detached // every detached response, after its "ccc"
@@ -35,6 +36,9 @@ func (s *streamer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.URL.Path != "/stream" {
 		_, _ = io.WriteString(w, "ok")
 		return
+	}
+	if r.Header.Get("X-Read-Body") != "" {
+		_, _ = io.Copy(io.Discard, r.Body)
 	}
 	h := w.Header()
 	h.Set("Content-Type", "text/event-stream")
@@ -119,6 +123,12 @@ func TestDetachedBodyIsNetHTTPs(t *testing.T) {
 		{"then a second request", stream, nil},
 		{"pipelined", stream + next, twoAnswers},
 		{"asking to close", "GET /stream HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", func(string) bool { return false }},
+		// The body read to its end, then a pipelined request.
+		{"with a body", "GET /stream HTTP/1.1\r\nHost: x\r\nX-Read-Body: 1\r\nContent-Length: 3\r\n\r\nabc" + next, twoAnswers},
+		{"with a chunked body", "GET /stream HTTP/1.1\r\nHost: x\r\nX-Read-Body: 1\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n" + next, twoAnswers},
+		// No chunks: the body ends with the connection.
+		{"HTTP/1.0", "GET /stream HTTP/1.0\r\nHost: x\r\n\r\n", func(string) bool { return false }},
+		{"HTTP/1.0 keep-alive with a body", "GET /stream HTTP/1.0\r\nHost: x\r\nConnection: keep-alive\r\nX-Read-Body: 1\r\nContent-Length: 1\r\n\r\nz", func(string) bool { return false }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			exchange := func(addr string) string {
@@ -153,17 +163,21 @@ func TestDetachedBodyIsNetHTTPs(t *testing.T) {
 			if got != want {
 				t.Errorf("detached:\n%q\nnet/http:\n%q", got, want)
 			}
-			if !strings.Contains(want, "\r\n1\r\na\r\n2\r\nbb\r\n3\r\nccc\r\n0\r\n\r\n") {
+			body := "\r\n1\r\na\r\n2\r\nbb\r\n3\r\nccc\r\n0\r\n\r\n"
+			if strings.HasPrefix(tc.raw, "GET /stream HTTP/1.0") {
+				body = "\r\n\r\nabbccc"
+			}
+			if !strings.Contains(want, body) {
 				t.Errorf("the comparison is moot: net/http sent %q", want)
 			}
 			if refused := <-detached.refused; refused {
-				t.Error("Detach refused a plain HTTP/1.1 stream")
+				t.Errorf("Detach refused %q", tc.raw)
 			}
 		})
 	}
 }
 
-// TestDetachRefusals: a request that is not HTTP/1.1, one with a body, and
+// TestDetachRefusals: a request with a body its handler has not read, and
 // an answer with a length of its own are not detached; the handler goes on
 // through net/http, which answers as usual.
 func TestDetachRefusals(t *testing.T) {
@@ -171,8 +185,8 @@ func TestDetachRefusals(t *testing.T) {
 		st := newStreamer(true)
 		_, ln := bubbleServer(t, st, bounds.APIIdleTimeout)
 		for _, raw := range []string{
-			"GET /stream HTTP/1.0\r\nHost: x\r\n\r\n",
 			"GET /stream HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\nhi",
+			"GET /stream HTTP/1.0\r\nHost: x\r\nContent-Length: 2\r\n\r\nhi",
 		} {
 			c := dial(t, ln)
 			send(c, raw)
@@ -255,27 +269,61 @@ func openDetached(t *testing.T, st *streamer, ln *memlisten.Listener) (*bounds.D
 }
 
 // TestDetachedGone: the client's end closes Gone at once, as it would
-// cancel a request's context.
+// cancel a request's context, whatever the request's shape: a body read to
+// its end or HTTP/1.0 are detached as any other stream (Detached counts
+// each while it is written).
 func TestDetachedGone(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
-		st := newStreamer(true)
-		_, ln := bubbleServer(t, st, bounds.APIIdleTimeout)
-		d, c, _ := openDetached(t, st, ln)
-		synctest.Wait()
-		select {
-		case <-d.Gone():
-			t.Fatal("Gone before the client left")
-		default:
-		}
-		c.Close()
-		synctest.Wait()
-		select {
-		case <-d.Gone():
-		default:
-			t.Fatal("Gone still open after the client left")
-		}
-		d.End()
-	})
+	for _, raw := range []string{
+		"GET /stream HTTP/1.1\r\nHost: x\r\n\r\n",
+		"GET /stream HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+		"GET /stream HTTP/1.1\r\nHost: x\r\nX-Read-Body: 1\r\nContent-Length: 1\r\n\r\nz",
+		"GET /stream HTTP/1.0\r\nHost: x\r\n\r\n",
+		"GET /stream HTTP/1.0\r\nHost: x\r\nX-Read-Body: 1\r\nContent-Length: 1\r\n\r\nz",
+	} {
+		synctest.Test(t, func(t *testing.T) {
+			st := newStreamer(true)
+			srv, ln := bubbleServer(t, st, bounds.APIIdleTimeout)
+			c := dial(t, ln)
+			send(c, raw)
+			br := bufio.NewReader(c)
+			if _, err := http.ReadResponse(br, nil); err != nil {
+				t.Fatal(err)
+			}
+			want := streamChunks
+			if strings.Contains(raw, "HTTP/1.0") {
+				want = "abbccc" // no chunks
+			}
+			b := make([]byte, len(want))
+			if _, err := io.ReadFull(br, b); err != nil || string(b) != want {
+				t.Fatalf("%q: stream body %q, %v", raw, b, err)
+			}
+			if refused := <-st.refused; refused {
+				t.Fatalf("%q: not detached", raw)
+			}
+			d := <-st.detached
+			synctest.Wait()
+			if n := srv.Detached(); n != 1 {
+				t.Errorf("%q: Detached = %d, want 1", raw, n)
+			}
+			select {
+			case <-d.Gone():
+				t.Fatalf("%q: Gone before the client left", raw)
+			default:
+			}
+			c.Close()
+			synctest.Wait()
+			select {
+			case <-d.Gone():
+			default:
+				t.Fatalf("%q: Gone still open after the client left", raw)
+			}
+			d.End()
+			synctest.Wait()
+			if n := srv.Detached(); n != 0 {
+				t.Errorf("%q: Detached = %d after the end, want 0", raw, n)
+			}
+		})
+	}
 }
 
 // TestDrainWaitsForDetached: Shutdown and Drain count a detached response as

@@ -396,6 +396,12 @@ func paths() obj {
 			}}},
 		},
 	}, eventsRefusals)), ref("parameters", "PlanID"))
+	// A body means nothing to the stream: it is read to its end first
+	// (CONTRACT section 9, round 3), within the bounds of every body.
+	events["responses"].(obj)["408"] = text("`REQUEST_TIMEOUT`: the request came with a body that did not arrive within 10 s of its headers.",
+		"the request body did not arrive within 10 s of its headers", errcode.RequestTimeout)
+	events["responses"].(obj)["413"] = text("`PAYLOAD_TOO_LARGE`: the request came with a body above 16,384 bytes.",
+		"request body is larger than 16384 bytes", errcode.PayloadTooLarge)
 	headRefusals := obj{}
 	for k, v := range eventsRefusals {
 		r := merge(v.(obj))

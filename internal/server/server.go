@@ -102,6 +102,11 @@ type Relay struct {
 	stopErr  error
 }
 
+// DetachedStreams reports how many responses on the API listener have been
+// taken over from net/http and are still being written: the event streams
+// that hold only their connection and a small goroutine (bounds.Detach).
+func (r *Relay) DetachedStreams() int { return r.apiSrv.Detached() }
+
 // NewLogger is LOG_FORMAT and LOG_LEVEL applied to w: JSON lines unless the
 // format is "text" (slog's key=value lines, for humans).
 func NewLogger(cfg Config, w io.Writer) *slog.Logger {

@@ -13,6 +13,9 @@
   var readyXDR = $("xdr-ready") ? $("xdr-ready").value : "";
   var lastXDR = $("xdr-current") ? $("xdr-current").value : "";
   var stream = null;
+  var gone = false;          // the plan has expired: nothing more to follow
+  var pollTimer = null;      // the next poll of /status, while no stream is live
+  var notice = $("live-notice");
 
   // Words shared with the server (view.go: progressText, timeLeft).
   function plural(n, unit) { return n === 1 ? "1 " + unit : n + " " + unit + "s"; }
@@ -80,8 +83,11 @@
   }
 
   function expired() {
+    gone = true;
     if (timer !== null) { window.clearInterval(timer); timer = null; }
+    if (pollTimer !== null) { window.clearTimeout(pollTimer); pollTimer = null; }
     if (stream) { stream.close(); stream = null; }
+    say("");
     if (timeEl) { timeEl.textContent = "expired"; }
     var banner = $("expired");
     if (banner) { banner.hidden = false; }
@@ -160,23 +166,94 @@
       .then(function () { fetching = false; });
   }
 
-  // Live updates.
+  // Live updates: the plan's event stream, and while no stream is to be
+  // had (refused at the cap, throttled, the relay draining, or a stream
+  // that ended before the plan did) GET /status with backoff, saying so,
+  // until a stream is accepted again (CONTRACT section 9, round 3).
   var url = root.dataset.events;
-  if (url && window.EventSource) {
-    stream = new EventSource(url);
-    stream.onmessage = function (ev) {
+  var statusURL = root.dataset.statusUrl;
+  var planURL = "/api/plan/" + root.dataset.id;
+  var pollDelay = 0;         // seconds; 0 while the stream is live
+  var lastVersion = -1;
+  var POLL_FIRST = 2, POLL_MAX = 30;
+
+  function say(text) {
+    if (!notice) { return; }
+    notice.textContent = text || "";
+    notice.hidden = !text;
+  }
+  function stopPolling() {
+    if (pollTimer !== null) { window.clearTimeout(pollTimer); pollTimer = null; }
+    pollDelay = 0;
+  }
+  function schedulePoll() {
+    if (gone || pollTimer !== null || !statusURL || !window.fetch) { return; }
+    pollDelay = pollDelay ? Math.min(pollDelay * 2, POLL_MAX) : POLL_FIRST;
+    say("Live updates paused, checking every " + pollDelay + " s.");
+    pollTimer = window.setTimeout(poll, pollDelay * 1000);
+  }
+  function poll() {
+    pollTimer = null;
+    window.fetch(statusURL, { headers: { "Accept": "application/json" }, cache: "no-store" })
+      .then(function (r) {
+        if (r.status === 404) { expired(); return null; }
+        return r.ok ? r.json() : null;
+      })
+      .then(function (body) {
+        if (!body || !body.ok) { return; }
+        var changed = typeof body.version === "number" && body.version !== lastVersion;
+        if (typeof body.version === "number") { lastVersion = body.version; }
+        apply(body);
+        if (body.ready && readyXDR === "") { fetchReady(); }
+        if (changed) { return fetchEnvelope(); }
+      })
+      .catch(function () { /* the next poll tries again */ })
+      .then(function () {
+        if (gone) { return; }
+        openStream(); // back to the stream if one is accepted now
+      });
+  }
+  // The current envelope is not in /status: read it from the plan route.
+  function fetchEnvelope() {
+    return window.fetch(planURL, { headers: { "Accept": "application/json" }, cache: "no-store" })
+      .then(function (r) { return r.ok ? r.json() : null; })
+      .then(function (body) {
+        if (body && typeof body.xdr === "string" && body.xdr !== "") {
+          var cur = $("xdr-current");
+          if (cur) { cur.value = body.xdr; }
+          lastXDR = body.xdr;
+        }
+      });
+  }
+  function openStream() {
+    if (gone || !url || !window.EventSource) { return; }
+    if (stream) { stream.close(); }
+    var es = new EventSource(url);
+    stream = es;
+    es.onopen = function () {
+      if (stream !== es) { return; }
+      stopPolling();
+      say("");
+    };
+    es.onmessage = function (ev) {
       var state;
       try { state = JSON.parse(ev.data); } catch (e) { return; }
+      if (ev.lastEventId) { lastVersion = parseInt(ev.lastEventId, 10); }
       apply(state);
     };
-    stream.addEventListener("expired", expired);
-    stream.onerror = function () {
-      // A closed stream is final (404: the plan is gone); otherwise the
-      // browser reconnects by itself.
-      if (stream && stream.readyState === EventSource.CLOSED) {
-        stream = null;
-        if (!isNaN(expiry) && expiry <= Date.now()) { expired(); }
-      }
+    es.addEventListener("expired", function () { gone = true; expired(); });
+    es.onerror = function () {
+      if (stream !== es) { return; }
+      if (es.readyState !== EventSource.CLOSED) { return; } // the browser reconnects by itself
+      // Refused (404 when the plan is gone, 429, 503) or failed: poll.
+      stream = null;
+      if (!isNaN(expiry) && expiry <= Date.now()) { expired(); return; }
+      schedulePoll();
     };
+  }
+  if (url && window.EventSource) {
+    openStream();
+  } else {
+    schedulePoll();
   }
 })();
