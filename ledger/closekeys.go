@@ -127,7 +127,9 @@ func StateFromEntries(keys []xdr.LedgerKey, entries []xdr.LedgerEntry) (LedgerSt
 	out := LedgerState{Accounts: map[string]*AccountState{}}
 	for _, k := range keys {
 		if k.Type == xdr.LedgerEntryTypeAccount && k.Account != nil {
-			out.Accounts[k.Account.AccountId.Address()] = nil
+			if id, ok := address(k.Account.AccountId); ok {
+				out.Accounts[id] = nil
+			}
 		}
 	}
 	for _, e := range entries {
@@ -146,7 +148,7 @@ func StateFromEntries(keys []xdr.LedgerKey, entries []xdr.LedgerEntry) (LedgerSt
 	}
 	for _, k := range keys {
 		if k.Type == xdr.LedgerEntryTypeOffer && k.Offer != nil {
-			if a := out.Accounts[k.Offer.SellerId.Address()]; a != nil {
+			if a := out.owner(k.Offer.SellerId); a != nil {
 				a.OffersRead = append(a.OffersRead, int64(k.Offer.OfferId))
 			}
 		}
@@ -156,7 +158,7 @@ func StateFromEntries(keys []xdr.LedgerKey, entries []xdr.LedgerEntry) (LedgerSt
 		switch {
 		case e.Data.Type == xdr.LedgerEntryTypeTrustline && e.Data.TrustLine != nil:
 			tl := e.Data.TrustLine
-			a := out.Accounts[tl.AccountId.Address()]
+			a := out.owner(tl.AccountId)
 			if a == nil {
 				continue
 			}
@@ -167,6 +169,10 @@ func StateFromEntries(keys []xdr.LedgerKey, entries []xdr.LedgerEntry) (LedgerSt
 				}
 				t.PoolID = xdr.Hash(*tl.Asset.LiquidityPoolId).HexString()
 			} else {
+				if (tl.Asset.Type == xdr.AssetTypeAssetTypeCreditAlphanum4 && tl.Asset.AlphaNum4 == nil) ||
+					(tl.Asset.Type == xdr.AssetTypeAssetTypeCreditAlphanum12 && tl.Asset.AlphaNum12 == nil) {
+					continue // not an entry a ledger holds; its arm is read below
+				}
 				t.Asset = tl.Asset.ToAsset()
 			}
 			if v1 := tl.Ext.V1; tl.Ext.V == 1 && v1 != nil {
@@ -178,14 +184,14 @@ func StateFromEntries(keys []xdr.LedgerKey, entries []xdr.LedgerEntry) (LedgerSt
 			a.Trustlines = append(a.Trustlines, t)
 		case e.Data.Type == xdr.LedgerEntryTypeOffer && e.Data.Offer != nil:
 			o := e.Data.Offer
-			a := out.Accounts[o.SellerId.Address()]
+			a := out.owner(o.SellerId)
 			if a == nil {
 				continue
 			}
 			a.Offers = append(a.Offers, Offer{ID: int64(o.OfferId), Selling: o.Selling, Buying: o.Buying, Amount: int64(o.Amount), Price: o.Price, Sponsored: sponsored})
 		case e.Data.Type == xdr.LedgerEntryTypeData && e.Data.Data != nil:
 			d := e.Data.Data
-			a := out.Accounts[d.AccountId.Address()]
+			a := out.owner(d.AccountId)
 			if a == nil {
 				continue
 			}
@@ -212,4 +218,14 @@ func StateFromEntries(keys []xdr.LedgerKey, entries []xdr.LedgerEntry) (LedgerSt
 		a.OffersComplete = listed == int(a.NumSubEntries)
 	}
 	return out, nil
+}
+
+// owner is the account read for id; nil when it was not read, is absent, or
+// id is not an address.
+func (s LedgerState) owner(id xdr.AccountId) *AccountState {
+	a, ok := address(id)
+	if !ok {
+		return nil
+	}
+	return s.Accounts[a]
 }

@@ -27,8 +27,8 @@ func AccountFromEntry(e xdr.LedgerEntry) (AccountState, error) {
 		return AccountState{}, ErrNotAccountEntry
 	}
 	acc := *e.Data.Account
-	id, err := acc.AccountId.GetAddress()
-	if err != nil {
+	id, ok := address(acc.AccountId)
+	if !ok {
 		return AccountState{}, ErrNotAccountEntry
 	}
 	st := AccountState{
@@ -43,6 +43,9 @@ func AccountFromEntry(e xdr.LedgerEntry) (AccountState, error) {
 		st.Signers = append(st.Signers, AccountSigner{Type: SignerEd25519, Key: id, Weight: int32(acc.Thresholds[0])})
 	}
 	for _, s := range acc.Signers {
+		if !signerKeySet(s.Key) {
+			return AccountState{}, ErrNotAccountEntry
+		}
 		key, err := s.Key.GetAddress()
 		if err != nil {
 			return AccountState{}, ErrNotAccountEntry
@@ -57,4 +60,30 @@ func AccountFromEntry(e xdr.LedgerEntry) (AccountState, error) {
 		}
 	}
 	return st, nil
+}
+
+// address is id's G… strkey; false when its key is not set. The SDK's
+// accessors dereference the union's arm, and a value not decoded from XDR
+// may leave it nil: nothing read from a ledger API may panic.
+func address(id xdr.AccountId) (string, bool) {
+	if id.Type != xdr.PublicKeyTypePublicKeyTypeEd25519 || id.Ed25519 == nil {
+		return "", false
+	}
+	s, err := id.GetAddress()
+	return s, err == nil
+}
+
+// signerKeySet reports whether k's arm for its type is set.
+func signerKeySet(k xdr.SignerKey) bool {
+	switch k.Type {
+	case xdr.SignerKeyTypeSignerKeyTypeEd25519:
+		return k.Ed25519 != nil
+	case xdr.SignerKeyTypeSignerKeyTypePreAuthTx:
+		return k.PreAuthTx != nil
+	case xdr.SignerKeyTypeSignerKeyTypeHashX:
+		return k.HashX != nil
+	case xdr.SignerKeyTypeSignerKeyTypeEd25519SignedPayload:
+		return k.Ed25519SignedPayload != nil
+	}
+	return false
 }

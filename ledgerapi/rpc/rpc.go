@@ -196,8 +196,11 @@ type rpcError struct {
 
 func (e *rpcError) Error() string { return fmt.Sprintf("JSON-RPC error %d", e.Code) }
 
-// statusError is a non-2xx HTTP answer.
-type statusError struct{ status int }
+// statusError is a non-2xx HTTP answer, with its Retry-After header.
+type statusError struct {
+	status     int
+	retryAfter string
+}
 
 func (e *statusError) Error() string { return fmt.Sprintf("status %d", e.status) }
 
@@ -230,7 +233,7 @@ func (b *Backend) call(ctx context.Context, method string, params, v any) (int, 
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		return resp.StatusCode, &statusError{status: resp.StatusCode}
+		return resp.StatusCode, &statusError{status: resp.StatusCode, retryAfter: resp.Header.Get("Retry-After")}
 	}
 	var answer struct {
 		JSONRPC string          `json:"jsonrpc"`

@@ -10,6 +10,7 @@ import (
 
 	"github.com/closerelay/closerelay/ledger"
 	"github.com/closerelay/closerelay/ledgerapi"
+	"github.com/closerelay/closerelay/ledgerapi/horizon"
 	"github.com/stellar/go-stellar-sdk/xdr"
 )
 
@@ -131,6 +132,12 @@ func failedCall(ctx context.Context, err error, status int, hash string) ledgera
 	switch {
 	case status != 0 && (status < 200 || status > 299):
 		if t, ok := retryable(status); ok {
+			// As the Horizon backend: a 429's or 503's Retry-After is the
+			// least wait before the next try.
+			var se *statusError
+			if (status == http.StatusTooManyRequests || status == http.StatusServiceUnavailable) && errors.As(err, &se) {
+				t.RetryAfter = horizon.ParseRetryAfter(se.retryAfter, time.Now())
+			}
 			return t
 		}
 		out := ledgerapi.Failed(fmt.Sprintf("http_%d", status), fmt.Sprintf("the account API refused the submission with status %d", status))

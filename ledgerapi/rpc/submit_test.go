@@ -1,6 +1,8 @@
 package rpc_test
 
 import (
+	"context"
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"reflect"
@@ -12,6 +14,7 @@ import (
 	"github.com/closerelay/closerelay/ledgerapi"
 	rpcapi "github.com/closerelay/closerelay/ledgerapi/rpc"
 	"github.com/stellar/go-stellar-sdk/txnbuild"
+	"github.com/stellar/go-stellar-sdk/xdr"
 )
 
 var dest = ledgertest.Keypair(99).Address()
@@ -269,4 +272,105 @@ func TestMalformedEnvelopeRefused(t *testing.T) {
 	if try.Outcome == nil || try.Outcome.Code != ledgerapi.SubmitCodeMalformed {
 		t.Fatalf("%+v", try)
 	}
+}
+
+func TestRetryAfterHonoured(t *testing.T) {
+	for _, status := range []int{http.StatusTooManyRequests, http.StatusServiceUnavailable} {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Retry-After", "7")
+			w.WriteHeader(status)
+		}))
+		b, _ := rpcapi.New(srv.URL, nil)
+		try := b.Send(t.Context(), "AAAA", "00")
+		srv.Close()
+		if try.Outcome != nil || try.RetryAfter != 7*time.Second || try.Status != status {
+			t.Fatalf("%d: %+v", status, try)
+		}
+	}
+}
+
+// scripted answers each JSON-RPC call of a method with the next of its
+// bodies (the last one again once they run out), echoing the call's id.
+func scripted(t *testing.T, bodies map[string][]string) *httptest.Server {
+	t.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var req struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+		}
+		_ = json.NewDecoder(r.Body).Decode(&req)
+		list := bodies[req.Method]
+		if len(list) == 0 {
+			http.Error(w, "no script", http.StatusInternalServerError)
+			return
+		}
+		body := list[0]
+		if len(list) > 1 {
+			bodies[req.Method] = list[1:]
+		}
+		_, _ = w.Write([]byte(`{"jsonrpc":"2.0","id":` + string(req.ID) + `,` + body + `}`))
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// TestPollAnswers: what getTransaction answers after PENDING decides the
+// try: SUCCESS with a ledger, FAILED with its codes, a retry for an answer
+// that is no outcome or a failed poll.
+func TestPollAnswers(t *testing.T) {
+	const hash = "00000000000000000000000000000000000000000000000000000000000000aa"
+	pending := `"result":{"status":"PENDING","hash":"` + hash + `"}`
+	failed := failedResult(t)
+	for name, c := range map[string]struct {
+		polls  []string
+		state  ledgerapi.SubmitState
+		code   string
+		ledger int
+		cause  string
+	}{
+		"success":          {polls: []string{`"result":{"status":"NOT_FOUND"}`, `"result":{"status":"SUCCESS","ledger":42}`}, state: ledgerapi.SubmitSubmitted, ledger: 42},
+		"failed":           {polls: []string{`"result":{"status":"FAILED","ledger":42,"resultXdr":"` + failed + `"}`}, state: ledgerapi.SubmitFailed, code: "tx_failed"},
+		"failed, no xdr":   {polls: []string{`"result":{"status":"FAILED","ledger":42}`}, state: ledgerapi.SubmitFailed, code: ledgerapi.SubmitCodeRefused},
+		"success ledger 0": {polls: []string{`"result":{"status":"SUCCESS","ledger":0}`}, cause: ledgerapi.RetryBadAnswer},
+		"unknown status":   {polls: []string{`"result":{"status":"LOST"}`}, cause: ledgerapi.RetryBadAnswer},
+		"poll error":       {polls: []string{`"error":{"code":-32603,"message":"x"}`}, cause: ledgerapi.RetryServerError},
+	} {
+		t.Run(name, func(t *testing.T) {
+			srv := scripted(t, map[string][]string{"sendTransaction": {pending}, "getTransaction": c.polls})
+			b, _ := rpcapi.New(srv.URL, nil)
+			try := b.Send(t.Context(), "AAAA", hash)
+			if c.cause != "" {
+				if try.Outcome != nil || try.Cause != c.cause {
+					t.Fatalf("%+v", try)
+				}
+				return
+			}
+			out := try.Outcome
+			if out == nil || out.State != c.state || out.Code != c.code || out.Ledger != c.ledger || out.Hash != hash {
+				t.Fatalf("%+v %+v", try, out)
+			}
+		})
+	}
+	t.Run("poll until the try's end", func(t *testing.T) {
+		srv := scripted(t, map[string][]string{"sendTransaction": {pending}, "getTransaction": {`"result":{"status":"NOT_FOUND"}`}})
+		b, _ := rpcapi.New(srv.URL, nil)
+		ctx, cancel := context.WithTimeout(t.Context(), 150*time.Millisecond)
+		defer cancel()
+		if try := b.Send(ctx, "AAAA", hash); try.Outcome != nil || try.Cause != ledgerapi.RetryTimeout {
+			t.Fatalf("%+v", try)
+		}
+	})
+}
+
+// failedResult is a tx_failed TransactionResult whose one operation, a
+// merge, failed with op_has_sub_entries.
+func failedResult(t *testing.T) string {
+	t.Helper()
+	results := []xdr.OperationResult{{Code: xdr.OperationResultCodeOpInner, Tr: &xdr.OperationResultTr{
+		Type: xdr.OperationTypeAccountMerge, AccountMergeResult: &xdr.AccountMergeResult{Code: xdr.AccountMergeResultCodeAccountMergeHasSubEntries}}}}
+	s, err := xdr.MarshalBase64(xdr.TransactionResult{FeeCharged: 100, Result: xdr.TransactionResultResult{Code: xdr.TransactionResultCodeTxFailed, Results: &results}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
 }
