@@ -53,6 +53,12 @@
 // kinds other than ed25519 matching signatures, and the issuer's existence
 // for a payment (not checked by core since protocol 13 either).
 //
+// It also answers Stellar RPC's JSON-RPC at POST /rpc over the same ledger
+// (rpc.go: getHealth, getNetwork, getLatestLedger, getLedgerEntries,
+// sendTransaction, getTransaction), with faults of its own (FailRPC,
+// TryAgainLater, NotFoundFor); RPCBackends and Server.RPCBackends are the
+// relay's Stellar RPC backends reading it.
+//
 // Handler is the double itself, usable on any listener (the demo serves it on
 // loopback) or, through Transport, with no listener at all, which lets tests
 // run under testing/synctest. Server wraps a Handler in an httptest.Server.
