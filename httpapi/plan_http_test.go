@@ -53,8 +53,10 @@ func planSigBy(t *testing.T, sigs []xdr.DecoratedSignature, hash [32]byte, kp *k
 	return found, n
 }
 
-func TestPlanPublishCodes(t *testing.T) {
-	r := planStart(t, 0)
+func TestPlanPublishCodes(t *testing.T) { eachLedgerAPI(t, testPlanPublishCodes) }
+
+func testPlanPublishCodes(t *testing.T, api string) {
+	r := planStartAPI(t, 0, api)
 	pass := planPass(planTest)
 	acc := planAccount(r, 1)
 	good, _ := ledgertest.BuildClose(acc.Master, planDest, 1, 0, pass, acc.Keys[0])
@@ -131,7 +133,11 @@ func TestPlanPublishCodes(t *testing.T) {
 }
 
 func TestPlanPublishAccountAPIFailing(t *testing.T) {
-	r := planStart(t, 0)
+	eachLedgerAPI(t, testPlanPublishAccountAPIFailing)
+}
+
+func testPlanPublishAccountAPIFailing(t *testing.T, api string) {
+	r := planStartAPI(t, 0, api)
 	pass := planPass(planTest)
 	acc := planAccount(r, 0)
 	x, hash := ledgertest.BuildClose(acc.Master, planDest, 1, 0, pass, acc.Master)
@@ -142,7 +148,11 @@ func TestPlanPublishAccountAPIFailing(t *testing.T) {
 }
 
 func TestPlanPublishSuccessAndRepublish(t *testing.T) {
-	r := planStart(t, 0)
+	eachLedgerAPI(t, testPlanPublishSuccessAndRepublish)
+}
+
+func testPlanPublishSuccessAndRepublish(t *testing.T, api string) {
+	r := planStartAPI(t, 0, api)
 	pass := planPass(planTest)
 	acc := planAccount(r, 2)
 	base, hash := ledgertest.BuildClose(acc.Master, planDest, 1, time.Now().Unix()+3600, pass)
@@ -382,8 +392,10 @@ func TestPlanGet(t *testing.T) {
 	}
 }
 
-func TestPlanSign(t *testing.T) {
-	r := planStart(t, 0)
+func TestPlanSign(t *testing.T) { eachLedgerAPI(t, testPlanSign) }
+
+func testPlanSign(t *testing.T, api string) {
+	r := planStartAPI(t, 0, api)
 	pass := planPass(planTest)
 	acc := planAccount(r, 2)
 	base, hash := ledgertest.BuildClose(acc.Master, planDest, 1, 0, pass)
@@ -453,6 +465,10 @@ func TestPlanSign(t *testing.T) {
 	}
 	if _, got := planWantPlan(t, r.get(t, id)); got != s.xdr {
 		t.Fatalf("a refused sign changed the plan")
+	}
+	// Guard 6's read went through the API under test.
+	if n := r.horizon.Handler().RPCCalls("getLedgerEntries"); (api == "rpc") != (n > 0) {
+		t.Errorf("under %s, %d getLedgerEntries calls", api, n)
 	}
 }
 
@@ -568,8 +584,10 @@ func TestPlanAdmissionSignatureCap(t *testing.T) {
 	}
 }
 
-func TestPlanSignerSetReadAtPublish(t *testing.T) {
-	r := planStart(t, 0)
+func TestPlanSignerSetReadAtPublish(t *testing.T) { eachLedgerAPI(t, testPlanSignerSetReadAtPublish) }
+
+func testPlanSignerSetReadAtPublish(t *testing.T, api string) {
+	r := planStartAPI(t, 0, api)
 	pass := planPass(planTest)
 	acc := planAccount(r, 2)
 	base, hash := ledgertest.BuildClose(acc.Master, planDest, 1, 0, pass)

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/closerelay/closerelay/httpapi"
+	"github.com/closerelay/closerelay/internal/server"
 	"github.com/closerelay/closerelay/ledger"
 	"github.com/closerelay/closerelay/ledger/ledgertest"
 	"github.com/closerelay/closerelay/metrics"
@@ -43,8 +44,14 @@ type rdRelay struct {
 
 func rdStart(t *testing.T, rateLimits bool) *rdRelay {
 	t.Helper()
+	return rdStartAPI(t, rateLimits, server.LedgerAPIHorizon)
+}
+
+// rdStartAPI is rdStart through api (eachLedgerAPI).
+func rdStartAPI(t *testing.T, rateLimits bool, api string) *rdRelay {
+	t.Helper()
 	m := metrics.New()
-	return &rdRelay{startRelay(t, httpapi.Options{Metrics: m, RateLimits: rateLimits}, 0, nil), m}
+	return &rdRelay{startRelayAPI(t, api, httpapi.Options{Metrics: m, RateLimits: rateLimits}, 0, nil), m}
 }
 
 // account registers an account on the double: its master key and n extra
@@ -248,8 +255,10 @@ func rdMaxTime() int64 { return time.Now().Add(time.Hour).Unix() }
 // weight 3; /ready hands out its first two signatures, which the ledger
 // takes, while the full envelope of GET /api/plan/{id} fails with
 // tx_bad_auth_extra.
-func TestReadyTwoOfThree(t *testing.T) {
-	r := rdStart(t, false)
+func TestReadyTwoOfThree(t *testing.T) { eachLedgerAPI(t, testReadyTwoOfThree) }
+
+func testReadyTwoOfThree(t *testing.T, api string) {
+	r := rdStartAPI(t, false, api)
 	_, k := r.account([]int32{1, 1, 1}, 1, 2, 2)
 	unsigned, _ := ledgertest.BuildClose(k[2], planDest, rdSeq, rdMaxTime(), rdPass)
 	id := r.publish(t, ledgertest.SignXDR(unsigned, rdPass, k[0]))
@@ -475,8 +484,10 @@ var rdRFC3339UTC = regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$`)
 // TestStatusFields: /status answers exactly CONTRACT section 10's fields,
 // the version and signers of the current envelope, the expiry in RFC 3339
 // (UTC, whole seconds) of the plan's end, and submit false, submission null.
-func TestStatusFields(t *testing.T) {
-	r := rdStart(t, false)
+func TestStatusFields(t *testing.T) { eachLedgerAPI(t, testStatusFields) }
+
+func testStatusFields(t *testing.T, api string) {
+	r := rdStartAPI(t, false, api)
 	_, k := r.account([]int32{1, 1, 1}, 1, 1, 3)
 	unsigned, _ := ledgertest.BuildClose(k[2], planDest, rdSeq, 0, rdPass) // no maxTime: 72 h
 	id := r.publish(t, ledgertest.SignXDR(unsigned, rdPass, k[2]))

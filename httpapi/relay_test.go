@@ -73,6 +73,26 @@ func serverOptions(o httpapi.Options) server.Options {
 // wraps the listener (to shrink socket buffers, for instance).
 func startRelay(tb testing.TB, opts httpapi.Options, capacity int, wrap func(net.Listener) net.Listener) *testRelay {
 	tb.Helper()
+	return startRelayAPI(tb, server.LedgerAPIHorizon, opts, capacity, wrap)
+}
+
+// ledgerAPIs are LEDGER_API's values (CONTRACT section 15): the tests that
+// run under each (eachLedgerAPI) make a difference between the backends a
+// failing test.
+var ledgerAPIs = []string{server.LedgerAPIHorizon, server.LedgerAPIRPC}
+
+// eachLedgerAPI runs test once per ledger API, as a sub-test named after it.
+func eachLedgerAPI(t *testing.T, test func(t *testing.T, api string)) {
+	for _, api := range ledgerAPIs {
+		t.Run(api, func(t *testing.T) { test(t, api) })
+	}
+}
+
+// startRelayAPI is startRelay with the relay reading and submitting through
+// api: Horizon's routes of the double, or its Stellar RPC face, over the
+// same in-memory ledger.
+func startRelayAPI(tb testing.TB, api string, opts httpapi.Options, capacity int, wrap func(net.Listener) net.Listener) *testRelay {
+	tb.Helper()
 	h := ledgertest.New()
 	h.Fund(planDest, 10_0000000) // the closes' destination: the ledger refuses a merge into nothing
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -86,6 +106,10 @@ func startRelay(tb testing.TB, opts httpapi.Options, capacity int, wrap func(net
 	so.Config.OpsAddr = "127.0.0.1:0"
 	so.Config.HorizonTimeout = 5 * time.Second
 	so.Listener, so.Ledger, so.Capacity = ln, h.Backends(), capacity
+	so.Config.LedgerAPI = api
+	if api == server.LedgerAPIRPC {
+		so.Ledger = h.RPCBackends()
+	}
 	rel, err := server.Start(so)
 	if err != nil {
 		tb.Fatal(err)
@@ -345,7 +369,13 @@ type planRelay struct {
 // is the production 500.
 func planStart(t *testing.T, capacity int) *planRelay {
 	t.Helper()
-	r := startRelay(t, httpapi.Options{}, capacity, nil)
+	return planStartAPI(t, capacity, server.LedgerAPIHorizon)
+}
+
+// planStartAPI is planStart through api (eachLedgerAPI).
+func planStartAPI(t *testing.T, capacity int, api string) *planRelay {
+	t.Helper()
+	r := startRelayAPI(t, api, httpapi.Options{}, capacity, nil)
 	return &planRelay{url: r.URL, horizon: r.Horizon, plans: r.Plans}
 }
 

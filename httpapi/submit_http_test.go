@@ -138,8 +138,10 @@ func sbAccountGone(t *testing.T, r *rdRelay, account string) {
 // A 2-of-3 close published with submit true: nothing is sent until it is
 // ready; then one submission, `event: submitted`, status submitted, the
 // account gone from the ledger, and every route as before.
-func TestSubmitTwoOfThree(t *testing.T) {
-	r := rdStart(t, false)
+func TestSubmitTwoOfThree(t *testing.T) { eachLedgerAPI(t, testSubmitTwoOfThree) }
+
+func testSubmitTwoOfThree(t *testing.T, api string) {
+	r := rdStartAPI(t, false, api)
 	account, keys := r.account([]int32{1, 1, 1}, 0, 0, 2)
 	dest := planDest // the double knows it: a merge into an unknown account fails
 	unsigned, _ := ledgertest.BuildClose(keys[2], dest, rdSeq, 0, rdPass)
@@ -224,6 +226,10 @@ func TestSubmitTwoOfThree(t *testing.T) {
 	if n := r.Horizon.Submissions(); n != 1 {
 		t.Errorf("the double got %d submissions after submitted, want 1", n)
 	}
+	// The submission went through the API under test, and only through it.
+	if n := r.Horizon.Handler().RPCCalls("sendTransaction"); (api == "rpc") != (n == 1) {
+		t.Errorf("under %s, %d sendTransaction calls", api, n)
+	}
 }
 
 // A plan published without submit is never submitted; a re-publish may set
@@ -268,8 +274,10 @@ func TestSubmitReadyAtPublish(t *testing.T) {
 	sbAccountGone(t, r, account)
 }
 
-func TestSubmitRefusals(t *testing.T) {
-	r := rdStart(t, false)
+func TestSubmitRefusals(t *testing.T) { eachLedgerAPI(t, testSubmitRefusals) }
+
+func testSubmitRefusals(t *testing.T, api string) {
+	r := rdStartAPI(t, false, api)
 	_, keys := r.account([]int32{1, 1, 1}, 0, 0, 2)
 	closing := keys[2].Address()
 	payer := keypair.MustRandom()
@@ -314,7 +322,11 @@ func TestSubmitRefusals(t *testing.T) {
 // envelope does not try again, one that changes it (a heavier signer) is
 // checked again, and, the account being back in step, posted once.
 func TestSubmitFailedThenRetriedOnNewEnvelope(t *testing.T) {
-	r := rdStart(t, false)
+	eachLedgerAPI(t, testSubmitFailedThenRetriedOnNewEnvelope)
+}
+
+func testSubmitFailedThenRetriedOnNewEnvelope(t *testing.T, api string) {
+	r := rdStartAPI(t, false, api)
 	// A, B, C of weight 1 and the master D of weight 2; the close needs 2.
 	account, keys := r.account([]int32{1, 1, 1, 2}, 0, 0, 2)
 	unsigned, _ := ledgertest.BuildClose(keys[3], planDest, rdSeq, 0, rdPass)

@@ -33,8 +33,12 @@ type AccountState struct {
 	Trustlines                  []Trustline
 	Offers                      []Offer
 	OffersComplete              bool
-	Data                        map[string][]byte
-	DataSponsored               map[string]bool
+	// OffersRead, when OffersComplete is false, are the offers a ledger
+	// API that reads by key looked for (Stellar RPC): one of them missing
+	// from Offers is known not to exist.
+	OffersRead    []int64
+	Data          map[string][]byte
+	DataSponsored map[string]bool
 	// Incomplete, when not empty, says why the balances or data could not
 	// be read: the preflight is then unchecked.
 	Incomplete string

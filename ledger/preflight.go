@@ -113,6 +113,11 @@ type Trustline struct {
 	Buying, Selling int64
 	Flags           xdr.TrustLineFlags
 	Sponsored       bool // another account pays its reserve
+	// PoolUse is how many of the account's pool-share trustlines use this
+	// asset (the entry's liquidityPoolUseCount), where the ledger API
+	// gives it (Stellar RPC); 0 where it does not (Horizon, whose listing
+	// shows the pool shares themselves).
+	PoolUse int32
 }
 
 // IsPoolShare reports whether t is a pool share's trustline.
@@ -556,7 +561,7 @@ func (p *preflight) manageOffer(i int, source string, o offerArgs) verdict {
 	src := p.mutable(source)
 	at := slices.IndexFunc(src.Offers, func(x Offer) bool { return x.ID == o.id })
 	if at < 0 {
-		if !src.OffersComplete {
+		if !src.OffersComplete && !slices.Contains(src.OffersRead, o.id) {
 			return vUncertain
 		}
 		return p.block(i, "op_offer_not_found", fmt.Sprintf("the account has no offer %d", o.id))
@@ -602,7 +607,7 @@ func (p *preflight) changeTrust(i int, source string, b xdr.ChangeTrustOp) verdi
 	if tl.Balance+tl.Buying > 0 {
 		return p.block(i, "op_invalid_limit", fmt.Sprintf("the trustline to %s still holds %s (and %s promised to it by offers): it can only be removed empty", tl.name(), stroops(tl.Balance), stroops(tl.Buying)))
 	}
-	if !tl.IsPoolShare() && src.hasPoolShares() {
+	if !tl.IsPoolShare() && (src.hasPoolShares() || tl.PoolUse > 0) {
 		// op_cannot_delete when a pool share uses the asset; Horizon does
 		// not show which assets a pool share's trustline uses.
 		return vUncertain
@@ -873,7 +878,8 @@ func (a *AccountState) hasPoolShares() bool {
 func (a *AccountState) releaseLiabilities(off Offer) {
 	buying := offerBuying(off)
 	sub := func(native *int64, asset xdr.Asset, amount int64, sells bool) {
-		still := slices.ContainsFunc(a.Offers, func(o Offer) bool {
+		// With a partial listing an offer not read may still use the asset.
+		still := !a.OffersComplete || slices.ContainsFunc(a.Offers, func(o Offer) bool {
 			if sells {
 				return o.Selling.Equals(asset)
 			}
@@ -951,7 +957,7 @@ func (a *AccountState) remaining(self string) string {
 		}
 	}
 	if unlisted := int(a.NumSubEntries) - listed; unlisted > 0 {
-		parts = append(parts, fmt.Sprintf("%d more not listed by the ledger API (offers beyond the first page)", unlisted))
+		parts = append(parts, countOf(unlisted, "sub-entry")+" the ledger API did not list")
 	}
 	if len(parts) == 0 {
 		return fmt.Sprintf("%d sub-entries", int(a.NumSubEntries)-a.extraSigners(self))

@@ -483,6 +483,54 @@ func (c *Client) state(ctx context.Context, n ledger.Network, account string, kn
 	acc := *out.Accounts[account]
 	// The listing is shared too: a copy, for the preflight's own changes.
 	acc.Offers, acc.OffersComplete = slices.Clone(offers), complete
+	if _, keyed := b.(KeyedOnly); keyed {
+		// Its trustlines and data were not read: a preflight on this state
+		// would see none. CloseState reads what the close names.
+		acc.Incomplete = "the ledger API reads entries by key only: the close's entries are read by CloseState"
+	}
 	out.Accounts[account] = &acc
 	return out, nil
+}
+
+// KeyedOnly is a Backend that reads ledger entries by key only and cannot
+// list an account's trustlines, offers or data (Stellar RPC): its Account
+// gives none of them and its Offers none. The preflight's reads through it
+// are CloseState's one Entries call of the keys the close names.
+type KeyedOnly interface {
+	Backend
+	CannotList()
+}
+
+// CloseState reads, on network n, what the preflight of the close env
+// needs (CONTRACT sections 14 and 15). Through a backend that lists
+// (Horizon) it is State of env's source account and others. Through a
+// KeyedOnly backend it is one Entries call, within the concurrency bound
+// and the timeout, of the entries the close names (ledger.CloseKeys: the
+// accounts, their config.memo_required data entries, the trustlines,
+// offers and data entries its operations name), read into the state by
+// ledger.StateFromEntries; others are ignored (the close names them).
+// Every failure wraps ErrAccountUnreachable.
+func (c *Client) CloseState(ctx context.Context, n ledger.Network, env xdr.TransactionEnvelope, others []string) (ledger.LedgerState, error) {
+	b, why := c.usable(n)
+	if b == nil {
+		return ledger.LedgerState{}, Unreachable(why, nil)
+	}
+	source := env.SourceAccount().ToAccountId().Address()
+	if _, keyed := b.(KeyedOnly); !keyed {
+		return c.State(ctx, n, source, others)
+	}
+	keys := ledger.CloseKeys(env)
+	entries, err := c.Entries(ctx, n, keys)
+	if err != nil {
+		return ledger.LedgerState{}, err
+	}
+	st, err := ledger.StateFromEntries(keys, entries)
+	if err != nil {
+		return ledger.LedgerState{}, Unreachable("the account API's answer is not an account the ledger can hold", nil)
+	}
+	if st.Accounts[source] == nil {
+		// As State: the closing account must be read, and exist.
+		return ledger.LedgerState{}, Unreachable("the account API does not know the account", ErrNoAccount)
+	}
+	return st, nil
 }

@@ -14,13 +14,28 @@ import (
 // is an unchecked run: the preflight never fails a publish or a
 // submission, it only tells.
 func (c *Client) Preflight(ctx context.Context, n ledger.Network, account string, env xdr.TransactionEnvelope, now time.Time) ledger.PreflightRun {
+	if c.keyedOnly(n) {
+		st, err := c.CloseState(ctx, n, env, ledger.Destinations(env))
+		return run(st, err, env, now)
+	}
 	st, err := c.State(ctx, n, account, ledger.Destinations(env))
 	return run(st, err, env, now)
+}
+
+// keyedOnly reports whether network n's backend reads entries by key only
+// (Stellar RPC): the preflight then reads what the close names, in one call.
+func (c *Client) keyedOnly(n ledger.Network) bool {
+	b, _ := c.usable(n)
+	_, keyed := b.(KeyedOnly)
+	return keyed
 }
 
 // PreflightWith is Preflight with the account's state read already (guard
 // 6's read at publish).
 func (c *Client) PreflightWith(ctx context.Context, n ledger.Network, acc ledger.AccountState, env xdr.TransactionEnvelope, now time.Time) ledger.PreflightRun {
+	if c.keyedOnly(n) {
+		return c.Preflight(ctx, n, acc.ID, env, now)
+	}
 	st, err := c.StateWith(ctx, n, acc, ledger.Destinations(env))
 	return run(st, err, env, now)
 }

@@ -46,6 +46,10 @@ const (
 	// SubmitCodeRefused: a transaction_failed problem whose transaction
 	// result code is missing or not one we can pass on.
 	SubmitCodeRefused = "transaction_failed"
+	// SubmitCodeRPCError: Stellar RPC refused the call with a JSON-RPC
+	// error other than invalid params (the envelope's) or internal
+	// (retried).
+	SubmitCodeRPCError = "rpc_error"
 )
 
 // Why a try is retried (Try.Cause, SubmitAttempt.Cause).
@@ -55,6 +59,10 @@ const (
 	RetryServerError = "server_error" // another 5xx
 	RetryUnreachable = "unreachable"  // a transport error: no answer at all
 	RetryBadAnswer   = "bad_answer"   // a 2xx that does not parse or is not this transaction's
+	// RetryTryAgainLater: Stellar RPC's sendTransaction answered
+	// TRY_AGAIN_LATER (its core is too busy to take it now), retried as a
+	// rate limit is.
+	RetryTryAgainLater = "try_again_later"
 )
 
 // SubmitOutcome is how one Submit ended.
@@ -243,6 +251,8 @@ func describe(r Try) string {
 		return fmt.Sprintf("a server error (status %d)", r.Status)
 	case RetryBadAnswer:
 		return "an answer that does not parse"
+	case RetryTryAgainLater:
+		return "a TRY_AGAIN_LATER answer"
 	}
 	return "a transport error"
 }

@@ -188,6 +188,22 @@ func (m *Metrics) BuildInfo(version, revision, goVersion string) {
 	g.WithLabelValues(version, revision, goVersion).Set(1)
 }
 
+// LedgerAPIInfo publishes closerelay_ledger_api_info{network,backend} = 1
+// for each network's ledger API (CONTRACT section 15: horizon or rpc), so
+// dashboards can tell which API an instance reads and submits through.
+// Call it once.
+func (m *Metrics) LedgerAPIInfo(backends map[string]string) {
+	if m == nil {
+		return
+	}
+	g := prometheus.NewGaugeVec(prometheus.GaugeOpts{Namespace: Namespace, Name: "ledger_api_info",
+		Help: "Always 1; the labels name each network's ledger API."}, []string{"network", "backend"})
+	m.Registry.MustRegister(g)
+	for n, b := range backends {
+		g.WithLabelValues(n, b).Set(1)
+	}
+}
+
 // Handler serves the registry in the Prometheus text format.
 func (m *Metrics) Handler() http.Handler {
 	return promhttp.HandlerFor(m.Registry, promhttp.HandlerOpts{Registry: m.Registry})

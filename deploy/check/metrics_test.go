@@ -65,6 +65,7 @@ var httpMetrics = map[string]metricInfo{
 var startMetrics = map[string]metricInfo{
 	"closerelay_build_info":         {dto.MetricType_GAUGE, []string{"goversion", "revision", "version"}},
 	"closerelay_cluster_plans_open": {dto.MetricType_GAUGE, nil},
+	"closerelay_ledger_api_info":    {dto.MetricType_GAUGE, []string{"backend", "network"}},
 }
 
 // runtimeMetrics are the go_* and process_* families the dashboard and
@@ -92,6 +93,7 @@ var closedLabelValues = map[string][]string{
 	"route":   metrics.Routes,
 	"outcome": {"ok", "error"},
 	"network": {"mainnet", "testnet", "futurenet"},
+	"backend": {"horizon", "rpc"},
 	"method":  {"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "other"},
 	// Route templates served by the middleware (the event stream is skipped).
 	"url": {"/api/plan", "/api/plan/:id", "/api/plan/:id/sign", "/api/plan/:id/ready", "/api/plan/:id/status", "/api/mediator/sign"},

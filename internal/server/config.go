@@ -17,11 +17,16 @@ import (
 // the environment by ParseEnv. Only a command hands ParseEnv the real
 // environment (os.Getenv); everything else builds a Config or takes Options.
 type Config struct {
-	ListenAddr       string
-	OpsAddr          string
-	HorizonURLs      map[ledger.Network]string
-	HorizonTimeout   time.Duration
-	HorizonConc      int    // HORIZON_CONCURRENCY: account API calls in flight at most
+	ListenAddr     string
+	OpsAddr        string
+	HorizonURLs    map[ledger.Network]string
+	HorizonTimeout time.Duration
+	HorizonConc    int // HORIZON_CONCURRENCY: account API calls in flight at most
+	// LedgerAPI is LEDGER_API (CONTRACT section 15): LedgerAPIHorizon or
+	// LedgerAPIRPC, for every network. RPCURLs are RPC_URL_*, used with
+	// LedgerAPIRPC; mainnet's has no default.
+	LedgerAPI        string
+	RPCURLs          map[ledger.Network]string
 	PlansPerAccount  int    // PLANS_PER_ACCOUNT: open plans of one closing account at most
 	MediatorSecret   string // never logged, never echoed in an error
 	TrustedProxyHops int
@@ -39,6 +44,12 @@ type Config struct {
 	NATSBucket   string   // NATS_BUCKET: the JetStream key-value bucket of the plans
 	NATSReplicas int      // NATS_REPLICAS: the bucket's replicas, 1 to 5
 }
+
+// The ledger APIs LEDGER_API names.
+const (
+	LedgerAPIHorizon = "horizon"
+	LedgerAPIRPC     = "rpc"
+)
 
 // ConfigError names the variable at fault; its message is one line and never
 // contains the variable's value when the value may be a secret.
@@ -84,6 +95,14 @@ func ParseEnv(getenv func(string) string) (Config, error) {
 			ledger.Mainnet:   str("HORIZON_URL_MAINNET", "https://horizon.stellar.org"),
 			ledger.Testnet:   str("HORIZON_URL_TESTNET", "https://horizon-testnet.stellar.org"),
 			ledger.Futurenet: str("HORIZON_URL_FUTURENET", "https://horizon-futurenet.stellar.org"),
+		},
+		LedgerAPI: str("LEDGER_API", LedgerAPIHorizon),
+		// SDF's public RPC serves testnet and futurenet; mainnet has no
+		// public default, so an operator names theirs (CONTRACT section 15).
+		RPCURLs: map[ledger.Network]string{
+			ledger.Mainnet:   getenv("RPC_URL_MAINNET"),
+			ledger.Testnet:   str("RPC_URL_TESTNET", "https://soroban-testnet.stellar.org"),
+			ledger.Futurenet: str("RPC_URL_FUTURENET", "https://rpc-futurenet.stellar.org"),
 		},
 		MediatorSecret: getenv("MEDIATOR_SECRET"),
 		LogFormat:      str("LOG_FORMAT", "json"),
@@ -158,6 +177,19 @@ func ParseEnv(getenv func(string) string) (Config, error) {
 	for _, n := range []ledger.Network{ledger.Mainnet, ledger.Testnet, ledger.Futurenet} {
 		if u := c.HorizonURLs[n]; !strings.HasPrefix(u, "http://") && !strings.HasPrefix(u, "https://") {
 			errs = append(errs, &ConfigError{"HORIZON_URL_" + strings.ToUpper(string(n)), fmt.Sprintf("%q is not an http(s) URL", u)})
+		}
+	}
+	if c.LedgerAPI != LedgerAPIHorizon && c.LedgerAPI != LedgerAPIRPC {
+		errs = append(errs, &ConfigError{"LEDGER_API", fmt.Sprintf("%q is neither horizon nor rpc", c.LedgerAPI)})
+	}
+	for _, n := range []ledger.Network{ledger.Mainnet, ledger.Testnet, ledger.Futurenet} {
+		name := "RPC_URL_" + strings.ToUpper(string(n))
+		switch u := c.RPCURLs[n]; {
+		case u == "" && c.LedgerAPI == LedgerAPIRPC:
+			errs = append(errs, &ConfigError{name, "must be set when LEDGER_API=rpc (there is no public default)"})
+		case u != "" && !strings.HasPrefix(u, "http://") && !strings.HasPrefix(u, "https://"):
+			// Checked whichever API is chosen, as every variable is.
+			errs = append(errs, &ConfigError{name, fmt.Sprintf("%q is not an http(s) URL", u)})
 		}
 	}
 	if len(errs) > 0 {

@@ -61,6 +61,12 @@ func TestConfigInvalidNamesTheVariable(t *testing.T) {
 		{map[string]string{"LOG_FORMAT": "xml"}, "LOG_FORMAT"},
 		{map[string]string{"HORIZON_URL_TESTNET": "ftp://x"}, "HORIZON_URL_TESTNET"},
 		{map[string]string{"HORIZON_CONCURRENCY": "0"}, "HORIZON_CONCURRENCY"},
+		{map[string]string{"LEDGER_API": "soroban"}, "LEDGER_API"},
+		{map[string]string{"LEDGER_API": "RPC"}, "LEDGER_API"},
+		{map[string]string{"LEDGER_API": "rpc"}, "RPC_URL_MAINNET"},
+		{map[string]string{"LEDGER_API": "rpc", "RPC_URL_MAINNET": "ftp://x"}, "RPC_URL_MAINNET"},
+		{map[string]string{"LEDGER_API": "rpc", "RPC_URL_MAINNET": "https://rpc.example", "RPC_URL_TESTNET": "soroban-testnet.stellar.org"}, "RPC_URL_TESTNET"},
+		{map[string]string{"RPC_URL_FUTURENET": "ws://x"}, "RPC_URL_FUTURENET"},
 		{map[string]string{"HORIZON_CONCURRENCY": "many"}, "HORIZON_CONCURRENCY"},
 		{map[string]string{"PLANS_PER_ACCOUNT": "-5"}, "PLANS_PER_ACCOUNT"},
 		{map[string]string{"PLANS_PER_ACCOUNT": "5.5"}, "PLANS_PER_ACCOUNT"},
@@ -100,5 +106,26 @@ func TestConfigPublicURL(t *testing.T) {
 		if err != nil || c.PublicURL != want {
 			t.Errorf("PUBLIC_URL=%q: %q, %v; want %q", in, c.PublicURL, err, want)
 		}
+	}
+}
+
+// TestConfigLedgerAPI: CONTRACT section 15's defaults, and rpc with its
+// mainnet URL named.
+func TestConfigLedgerAPI(t *testing.T) {
+	c, err := ParseEnv(envOf(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.LedgerAPI != LedgerAPIHorizon || c.RPCURLs[ledger.Mainnet] != "" ||
+		c.RPCURLs[ledger.Testnet] != "https://soroban-testnet.stellar.org" ||
+		c.RPCURLs[ledger.Futurenet] != "https://rpc-futurenet.stellar.org" {
+		t.Fatalf("defaults: %q %v", c.LedgerAPI, c.RPCURLs)
+	}
+	c, err = ParseEnv(envOf(map[string]string{"LEDGER_API": "rpc", "RPC_URL_MAINNET": "https://rpc.example.com", "RPC_URL_TESTNET": "http://127.0.0.1:8000"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.LedgerAPI != LedgerAPIRPC || c.RPCURLs[ledger.Mainnet] != "https://rpc.example.com" || c.RPCURLs[ledger.Testnet] != "http://127.0.0.1:8000" {
+		t.Fatalf("parsed: %q %v", c.LedgerAPI, c.RPCURLs)
 	}
 }

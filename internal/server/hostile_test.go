@@ -228,6 +228,32 @@ func TestBuildInfoOnMetricsAndInTheStartLine(t *testing.T) {
 	})
 }
 
+// TestLedgerAPIInfoOnMetrics: closerelay_ledger_api_info is 1 for each
+// network with its backend (CONTRACT section 15).
+func TestLedgerAPIInfoOnMetrics(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		r := startOpsRelay(t, nil)
+		mf := opsScrape(t, r.ops)["closerelay_ledger_api_info"]
+		if mf == nil || len(mf.GetMetric()) != 3 {
+			t.Fatalf("closerelay_ledger_api_info = %v, want a series per network", mf)
+		}
+		seen := map[string]bool{}
+		for _, m := range mf.GetMetric() {
+			labels := map[string]string{}
+			for _, lp := range m.GetLabel() {
+				labels[lp.GetName()] = lp.GetValue()
+			}
+			if m.GetGauge().GetValue() != 1 || labels["backend"] != LedgerAPIHorizon {
+				t.Errorf("series %v = %v", labels, m.GetGauge().GetValue())
+			}
+			seen[labels["network"]] = true
+		}
+		if !seen["mainnet"] || !seen["testnet"] || !seen["futurenet"] {
+			t.Errorf("networks %v", seen)
+		}
+	})
+}
+
 // TestHeaderFloodIsRefused431 runs a relay on real loopback sockets: headers
 // above 16 KiB get 431 on both listeners instead of being read up to
 // net/http's 1 MiB default (2,500 such connections took the process past

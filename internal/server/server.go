@@ -27,6 +27,7 @@ import (
 	"github.com/closerelay/closerelay/ledger"
 	"github.com/closerelay/closerelay/ledgerapi"
 	"github.com/closerelay/closerelay/ledgerapi/horizon"
+	"github.com/closerelay/closerelay/ledgerapi/rpc"
 	"github.com/closerelay/closerelay/mediator"
 	"github.com/closerelay/closerelay/metrics"
 	"github.com/closerelay/closerelay/planstore"
@@ -55,7 +56,8 @@ type Options struct {
 	// listens on Config.ListenAddr and Config.OpsAddr.
 	Listener, OpsListener net.Listener
 	// Ledger is each network's ledger API backend (the account-API
-	// double's, say); nil is Horizon at Config.HorizonURLs. Either way the
+	// double's, say); nil is Config.LedgerAPI's: Horizon at
+	// Config.HorizonURLs, or Stellar RPC at Config.RPCURLs. Either way the
 	// relay's client bounds the calls by HORIZON_TIMEOUT and
 	// HORIZON_CONCURRENCY and times them for the metrics.
 	Ledger map[ledger.Network]ledgerapi.Backend
@@ -165,10 +167,23 @@ func Start(opts Options) (*Relay, error) {
 	}
 
 	m.BuildInfo(buildinfo.Version(), buildinfo.Revision(), buildinfo.GoVersion())
+	api := cfg.LedgerAPI
+	if api == "" {
+		api = LedgerAPIHorizon // a Config built without ParseEnv
+	}
 	backends := opts.Ledger
 	if backends == nil {
-		backends = horizon.Backends(cfg.HorizonURLs, nil)
+		if api == LedgerAPIRPC {
+			backends = rpc.Backends(cfg.RPCURLs, nil)
+		} else {
+			backends = horizon.Backends(cfg.HorizonURLs, nil)
+		}
 	}
+	info := make(map[string]string, 3)
+	for _, n := range []ledger.Network{ledger.Mainnet, ledger.Testnet, ledger.Futurenet} {
+		info[string(n)] = api
+	}
+	m.LedgerAPIInfo(info)
 	accounts := ledgerapi.New(ledgerapi.Options{
 		Backends:    backends,
 		Timeout:     cfg.HorizonTimeout,

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/closerelay/closerelay/ledger"
+	"github.com/stellar/go-stellar-sdk/xdr"
 )
 
 // ReadState reads, through the relay's own Horizon backend over the
@@ -12,4 +13,11 @@ import (
 // reads: the account, its offers, and each of others (absent ones as nil).
 func (h *Handler) ReadState(account string, others ...string) (ledger.LedgerState, error) {
 	return InProcessClient(h, 5*time.Second).State(context.Background(), ledger.Testnet, account, others)
+}
+
+// ReadCloseState reads what the preflight of env reads through the relay's
+// own Stellar RPC backend over the double's JSON-RPC face: the entries the
+// close names, in one getLedgerEntries call (ledgerapi.Client.CloseState).
+func (h *Handler) ReadCloseState(env xdr.TransactionEnvelope) (ledger.LedgerState, error) {
+	return InProcessRPCClient(h, 5*time.Second).CloseState(context.Background(), ledger.Testnet, env, nil)
 }

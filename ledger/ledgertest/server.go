@@ -53,6 +53,12 @@
 // kinds other than ed25519 matching signatures, and the issuer's existence
 // for a payment (not checked by core since protocol 13 either).
 //
+// It also answers Stellar RPC's JSON-RPC at POST /rpc over the same ledger
+// (rpc.go: getHealth, getNetwork, getLatestLedger, getLedgerEntries,
+// sendTransaction, getTransaction), with faults of its own (FailRPC,
+// TryAgainLater, NotFoundFor); RPCBackends and Server.RPCBackends are the
+// relay's Stellar RPC backends reading it.
+//
 // Handler is the double itself, usable on any listener (the demo serves it on
 // loopback) or, through Transport, with no listener at all, which lets tests
 // run under testing/synctest. Server wraps a Handler in an httptest.Server.
@@ -103,6 +109,13 @@ type Handler struct {
 	submissions int
 	faults      []submitFault // the next submissions' scripted faults, in order
 	dropAnswers int           // the next successes applied but never answered
+
+	// The Stellar RPC face (rpc.go).
+	rpcFaults     []rpcFault               // the next calls' scripted faults, in order
+	tryAgainLater int                      // the next sendTransaction calls answering TRY_AGAIN_LATER
+	notFoundFor   int                      // NOT_FOUND answers each new transaction gives first
+	rpcCalls      map[string]int           // calls received, by method
+	rpcTxs        map[[32]byte]*rpcOutcome // sent through the RPC face, by hash
 }
 
 // NewHandler returns a double that knows no account yet.
@@ -114,10 +127,13 @@ func NewHandler() *Handler {
 		network:  ledger.Testnet,
 		applied:  make(map[[32]byte]horizon.Transaction),
 		failed:   make(map[[32]byte]problem.P),
+		rpcCalls: make(map[string]int),
+		rpcTxs:   make(map[[32]byte]*rpcOutcome),
 	}
 	h.mux.HandleFunc("GET /accounts/{id}", h.account)
 	h.mux.HandleFunc("GET /accounts/{id}/offers", h.offers)
 	h.mux.HandleFunc("POST /transactions", h.submit)
+	h.mux.HandleFunc("POST /rpc", h.rpc)
 	h.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeProblem(w, notFound())
 	})

@@ -97,3 +97,10 @@ func (d *HorizonDoer) PostForm(u string, data url.Values) (*http.Response, error
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	return d.Do(req)
 }
+
+// IsBodyTooLarge reports whether err is a read past CapBody's cap, so that
+// another backend sharing CapBody can say so.
+func IsBodyTooLarge(err error) bool { return errors.Is(err, errBodyTooLarge) }
+
+// MaxBody is CapBody's cap in bytes.
+const MaxBody = maxBody

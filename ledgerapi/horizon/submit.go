@@ -186,6 +186,10 @@ func opCodes(in []string) []string {
 	return out
 }
 
+// ParseRetryAfter is parseRetryAfter, for the Stellar RPC backend, which
+// honours Retry-After the same way.
+func ParseRetryAfter(v string, now time.Time) time.Duration { return parseRetryAfter(v, now) }
+
 // parseRetryAfter reads Retry-After (seconds, or an HTTP date) as a wait
 // from now; 0 when absent, unreadable or past.
 func parseRetryAfter(v string, now time.Time) time.Duration {
