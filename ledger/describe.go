@@ -28,21 +28,21 @@ func Describe(op xdr.Operation, txSource xdr.MuxedAccount) string {
 		return fmt.Sprintf("create account %s with %s XLM", c.Destination.Address(), stroops(int64(c.StartingBalance)))
 	case xdr.OperationTypePayment:
 		p := b.MustPaymentOp()
-		to := accountAddress(p.Destination)
-		if p.Asset.Type != xdr.AssetTypeAssetTypeNative && to == assetIssuer(p.Asset) {
+		to := shown(p.Destination)
+		if p.Asset.Type != xdr.AssetTypeAssetTypeNative && accountAddress(p.Destination) == assetIssuer(p.Asset) {
 			return fmt.Sprintf("return %s %s to its issuer %s", stroops(int64(p.Amount)), assetCode(p.Asset), to)
 		}
 		return fmt.Sprintf("send %s %s to %s", stroops(int64(p.Amount)), assetName(p.Asset), to)
 	case xdr.OperationTypePathPaymentStrictSend:
 		p := b.MustPathPaymentStrictSendOp()
-		to := accountAddress(p.Destination)
-		if to == from {
+		to := shown(p.Destination)
+		if accountAddress(p.Destination) == from {
 			return fmt.Sprintf("sell %s %s for at least %s %s", stroops(int64(p.SendAmount)), assetName(p.SendAsset), stroops(int64(p.DestMin)), assetName(p.DestAsset))
 		}
 		return fmt.Sprintf("send %s %s to %s, who receives at least %s %s", stroops(int64(p.SendAmount)), assetName(p.SendAsset), to, stroops(int64(p.DestMin)), assetName(p.DestAsset))
 	case xdr.OperationTypePathPaymentStrictReceive:
 		p := b.MustPathPaymentStrictReceiveOp()
-		return fmt.Sprintf("pay up to %s %s so that %s receives %s %s", stroops(int64(p.SendMax)), assetName(p.SendAsset), accountAddress(p.Destination), stroops(int64(p.DestAmount)), assetName(p.DestAsset))
+		return fmt.Sprintf("pay up to %s %s so that %s receives %s %s", stroops(int64(p.SendMax)), assetName(p.SendAsset), shown(p.Destination), stroops(int64(p.DestAmount)), assetName(p.DestAsset))
 	case xdr.OperationTypeManageSellOffer:
 		o := b.MustManageSellOfferOp()
 		if o.Amount == 0 {
@@ -85,7 +85,7 @@ func Describe(op xdr.Operation, txSource xdr.MuxedAccount) string {
 	case xdr.OperationTypeSetOptions:
 		return describeSetOptions(b.MustSetOptionsOp())
 	case xdr.OperationTypeAccountMerge:
-		return fmt.Sprintf("close account %s: all its remaining XLM goes to %s", from, accountAddress(b.MustDestination()))
+		return fmt.Sprintf("close account %s: all its remaining XLM goes to %s", from, shown(b.MustDestination()))
 	case xdr.OperationTypeCreateClaimableBalance:
 		c := b.MustCreateClaimableBalanceOp()
 		to := make([]string, len(c.Claimants))
@@ -100,6 +100,12 @@ func Describe(op xdr.Operation, txSource xdr.MuxedAccount) string {
 		return fmt.Sprintf("set the account's sequence number to %d", b.MustBumpSequenceOp().BumpTo)
 	}
 	return opName(b.Type)
+}
+
+// shown is a destination as its owner gave it: an M… address keeps its
+// muxed id, which an exchange reads to credit the right customer.
+func shown(m xdr.MuxedAccount) string {
+	return m.Address()
 }
 
 func describeSetOptions(o xdr.SetOptionsOp) string {

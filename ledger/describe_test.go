@@ -33,3 +33,18 @@ func TestDescribe(t *testing.T) {
 		}
 	}
 }
+
+// TestDescribeKeepsAMuxedDestination: an M… destination is shown as given,
+// with its muxed id, not as the G… account under it.
+func TestDescribeKeepsAMuxedDestination(t *testing.T) {
+	w := newWorld(t)
+	muxed, err := xdr.MuxedAccountFromAccountId(w.dest, 42)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := muxed.Address()
+	env := w.close(t, nil, &txnbuild.AccountMerge{Destination: m})
+	if got, want := ledger.Describe(env.Operations()[0], env.SourceAccount()), "close account "+w.closing+": all its remaining XLM goes to "+m; got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+}
