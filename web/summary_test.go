@@ -73,7 +73,7 @@ func TestSummarizeShapes(t *testing.T) {
 			Words: "send 0.0000001 USD (" + usd.Issuer + ") to " + mediator, Elsewhere: true},
 		{Number: 3, Type: "bump sequence", Source: closing.Address(), Words: "set the account's sequence number to 99"},
 		{Number: 4, Type: "account merge", Source: closing.Address(), Destination: muxed.Address(),
-			Words: "close account " + closing.Address() + ": all its remaining XLM goes to " + ledgertest.Keypair(2).Address()},
+			Words: "close account " + closing.Address() + ": all its remaining XLM goes to " + muxed.Address()},
 	}
 	if len(s.Operations) != len(wantOps) {
 		t.Fatalf("%d operations", len(s.Operations))
