@@ -353,6 +353,7 @@ var commands = []struct {
 	{[]string{"get"}, true},
 	{[]string{"sign"}, true},
 	{[]string{"watch"}, true},
+	{[]string{"status"}, true},
 	{[]string{"ready"}, true},
 	{[]string{"mediator", "mint"}, true},
 	{[]string{"mediator", "forward"}, false},

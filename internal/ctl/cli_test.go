@@ -19,7 +19,7 @@ import (
 
 func TestCLIHelpEverywhere(t *testing.T) {
 	for _, args := range [][]string{
-		{"build", "--help"}, {"publish", "--help"}, {"get", "-h"}, {"sign", "--help"}, {"watch", "--help"},
+		{"build", "--help"}, {"publish", "--help"}, {"get", "-h"}, {"sign", "--help"}, {"watch", "--help"}, {"status", "--help"},
 		{"mediator", "mint", "--help"}, {"mediator", "forward", "--help"}, {"mediator", "cosign", "--help"}, {"mediator", "resume", "--help"},
 	} {
 		r := runCLI(t, nil, "", args...)
