@@ -134,3 +134,41 @@ func TestStatusChecksThePlanIDLocally(t *testing.T) {
 		t.Fatalf("status with a valid id and no relay: %d %q", r.code, r.stderr)
 	}
 }
+
+// TestWatchPrintsThePreflight: watch marks each state landable or blocked;
+// on a blocked close it says not to sign and lists the blockers, once; in
+// JSON each state carries landable and the first its preflight.
+func TestWatchPrintsThePreflight(t *testing.T) {
+	rel := startTestRelay(t)
+	a := ledgertest.NewAccount(2, 1)
+	rel.horizon.AddAccount(a)
+	issuer := keypair.MustRandom().Address()
+	rel.horizon.Fund(issuer, 10_0000000)
+	rel.horizon.AddTrustline(a.Address, ledgertest.Trustline{Asset: ledgertest.Credit("USD", issuer), Balance: 50_0000000})
+	id := publishBareMerge(t, rel, a.Master, a.Keys[0])
+	env := map[string]string{EnvURL: rel.url}
+	if r := runCLI(t, env, a.Keys[1].Seed()+"\n", "sign", id); r.code != ExitOK {
+		t.Fatalf("sign: %d %q", r.code, r.stderr)
+	}
+
+	r := runCLI(t, env, "", "watch", "--timeout", "1s", id)
+	lines := strings.Split(r.stdout, "\n")
+	if len(lines) < 3 || !strings.HasPrefix(lines[0], "v2 weight 2/3 signers: ") || !strings.HasSuffix(lines[0], " — blocked: do not sign") ||
+		lines[1] != "do not sign this close: the ledger would refuse it" ||
+		!strings.HasPrefix(lines[2], "  operation 1: op_has_sub_entries: the account still holds ") || !strings.Contains(lines[2], "USD") {
+		t.Fatalf("watch of a blocked close: %d %q %q", r.code, r.stdout, r.stderr)
+	}
+	if strings.Count(r.stdout, "do not sign this close") != 1 {
+		t.Errorf("the blockers are printed more than once:\n%s", r.stdout)
+	}
+
+	r = runCLI(t, env, "", "watch", "--json", "--timeout", "1s", id)
+	var m struct {
+		Landable  *bool           `json:"landable"`
+		Preflight *wire.Preflight `json:"preflight"`
+	}
+	if err := json.Unmarshal([]byte(strings.SplitN(r.stdout, "\n", 2)[0]), &m); err != nil || m.Landable == nil || *m.Landable ||
+		m.Preflight == nil || m.Preflight.State != "blocked" || len(m.Preflight.Blockers) != 1 || m.Preflight.Blockers[0].Code != "op_has_sub_entries" {
+		t.Fatalf("watch --json of a blocked close: %q", r.stdout)
+	}
+}
