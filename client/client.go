@@ -183,6 +183,11 @@ type Signed struct {
 	Weight    int
 	Threshold int
 	Ready     bool
+	// Landable is the preflight's verdict after the merge (CONTRACT
+	// section 14): true when the close would land, false when it is
+	// blocked, nil when the relay could not tell (uncertain, unchecked) or
+	// is older than the preflight.
+	Landable *bool
 }
 
 // ReadyEnvelope is GET /api/plan/{id}/ready's answer: the submit-ready
@@ -217,15 +222,37 @@ type PlanStatus struct {
 	// it starts.
 	Submit     bool
 	Submission *Submission
+	// Preflight is the latest preflight's verdict (CONTRACT section 14):
+	// will the close land? Nil from a relay older than the preflight.
+	Preflight *Preflight
 }
+
+// Preflight is status.preflight as the relay sends it: State is one of the
+// Preflight… constants, Blockers (in operation order) are set only when
+// State is PreflightBlocked, and Checked is when the relay read the ledger
+// (RFC 3339, UTC).
+type Preflight = wire.Preflight
+
+// Blocker is one reason a close would not land: Op is the operation's index
+// (-1 for the transaction), Code the result code as Horizon spells it (or
+// memo_required) and Reason says why in words.
+type Blocker = wire.Blocker
+
+// The preflight's states (status.preflight.state).
+const (
+	PreflightLandable  = "landable"  // the close would land as it is
+	PreflightBlocked   = "blocked"   // the ledger would refuse it: do not sign
+	PreflightUncertain = "uncertain" // it depends on what the relay did not read
+	PreflightUnchecked = "unchecked" // the relay could not read the ledger
+)
 
 // Submission is the relay's submission of a plan's submit-ready envelope to
 // the ledger (CONTRACT section 10).
 type Submission struct {
-	State  string // "pending", "submitted" or "failed"
+	State  string // "pending", "submitted", "failed" or "blocked" (never posted: the preflight refused it)
 	Hash   string // the transaction hash, once submitted
 	Ledger int64  // the ledger it closed in, once submitted
-	Code   string // the transaction result code, when failed
+	Code   string // the transaction result code, when failed; the first blocker's code, when blocked
 	// Reason says why it failed; only `event: submit_failed` carries one
 	// (Watch), GET /status does not.
 	Reason string
@@ -309,7 +336,7 @@ func (c *Client) Sign(ctx context.Context, id, xdr string) (Signed, error) {
 	}
 	return Signed{
 		Network: out.Network, XDR: out.XDR, Signers: out.Signers,
-		Weight: out.Weight, Threshold: out.Threshold, Ready: out.Ready,
+		Weight: out.Weight, Threshold: out.Threshold, Ready: out.Ready, Landable: out.Landable,
 	}, nil
 }
 
@@ -330,22 +357,34 @@ func (c *Client) Ready(ctx context.Context, id string) (ReadyEnvelope, error) {
 	}, nil
 }
 
-// Status fetches the plan's current version, readiness, expiry and
-// submission.
+// Status fetches the plan's current version, readiness, expiry, submission
+// and preflight.
 func (c *Client) Status(ctx context.Context, id string) (PlanStatus, error) {
-	var out wire.Status
-	if err := c.do(ctx, http.MethodGet, planPath(id)+"/status", nil, nil, &out); err != nil {
+	out, err := c.StatusWire(ctx, id)
+	if err != nil {
 		return PlanStatus{}, err
 	}
-	expiry, err := time.Parse(time.RFC3339, out.Expiry)
-	if !out.OK || out.Version == 0 || out.Threshold < 1 || err != nil || expiry.IsZero() {
-		return PlanStatus{}, fmt.Errorf("%w: the status answer lacks version, threshold or expiry", ErrUnexpectedResponse)
-	}
+	expiry, _ := time.Parse(time.RFC3339, out.Expiry) // checked by StatusWire
 	return PlanStatus{
 		ID: out.ID, Network: out.Network, Version: out.Version, Signers: out.Signers,
 		Weight: out.Weight, Threshold: out.Threshold, Ready: out.Ready, Expiry: expiry,
-		Submit: out.Submit, Submission: submissionOf(out.Submission),
+		Submit: out.Submit, Submission: submissionOf(out.Submission), Preflight: out.Preflight,
 	}, nil
+}
+
+// StatusWire is Status's answer as the relay sent it (wire.Status), for a
+// caller that passes it on as it is (closerelayctl status --json). It is
+// checked as Status checks it: version, threshold and an RFC 3339 expiry.
+func (c *Client) StatusWire(ctx context.Context, id string) (wire.Status, error) {
+	var out wire.Status
+	if err := c.do(ctx, http.MethodGet, planPath(id)+"/status", nil, nil, &out); err != nil {
+		return wire.Status{}, err
+	}
+	expiry, err := time.Parse(time.RFC3339, out.Expiry)
+	if !out.OK || out.Version == 0 || out.Threshold < 1 || err != nil || expiry.IsZero() {
+		return wire.Status{}, fmt.Errorf("%w: the status answer lacks version, threshold or expiry", ErrUnexpectedResponse)
+	}
+	return out, nil
 }
 
 // MediatorMint mints a mediator flow committed to destination.

@@ -43,6 +43,11 @@ type State struct {
 	Weight    int
 	Threshold int
 	Ready     bool
+	// Landable is the preflight's verdict at this version (CONTRACT
+	// section 14): true when the close would land, false when it is
+	// blocked, nil when the relay could not tell, for a state that came
+	// from polling, or from a relay older than the preflight.
+	Landable *bool
 	// Polled is true when the state was fetched with GET while the stream
 	// refused the watcher.
 	Polled bool
@@ -288,7 +293,7 @@ func (w *watcher) parseState(ev sse.Event) (State, bool) {
 	version, _ := strconv.ParseUint(ev.ID, 10, 64)
 	return State{
 		ID: w.id, Network: data.Network, XDR: data.XDR, Signers: data.Signers, Version: version,
-		Weight: data.Weight, Threshold: data.Threshold, Ready: data.Ready,
+		Weight: data.Weight, Threshold: data.Threshold, Ready: data.Ready, Landable: data.Landable,
 	}, true
 }
 

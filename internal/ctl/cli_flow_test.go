@@ -287,7 +287,7 @@ func TestWatchReadsAccountAPIOnlyWhenGiven(t *testing.T) {
 	rel := startTestRelay(t)
 	a := rel.acct
 	env := map[string]string{EnvURL: rel.url, EnvNetwork: "testnet", EnvSecret: a.Keys[0].Seed(), EnvHorizon: rel.horizon.URL}
-	r := runCLI(t, env, "", "build", "--account", a.Address, "--destination", keypair.MustRandom().Address(), "--sign")
+	r := runCLI(t, env, "", "build", "--account", a.Address, "--destination", cliDest, "--sign") // a destination that exists: the close is landable
 	r = runCLI(t, env, r.stdout, "publish", "--json", "-")
 	id, _ := r.json(t)["id"].(string)
 	if r.code != ExitOK {
@@ -299,7 +299,7 @@ func TestWatchReadsAccountAPIOnlyWhenGiven(t *testing.T) {
 	tc := newTestCLI(noHorizon, strings.NewReader(""), nil, nil)
 	tc.Transport = dials.transport()
 	w := start(t, tc, "watch", id)
-	if l := w.next(); l != "v1 weight 1/3 signers: "+ShortKey(a.Keys[0].Address()) {
+	if l := w.next(); l != "v1 weight 1/3 signers: "+ShortKey(a.Keys[0].Address())+" — landable" {
 		t.Fatalf("watch line 1: %q", l)
 	}
 	if r := runCLI(t, map[string]string{EnvURL: rel.url}, a.Keys[1].Seed()+"\n", "sign", id); r.code != ExitOK {
@@ -353,6 +353,7 @@ var commands = []struct {
 	{[]string{"get"}, true},
 	{[]string{"sign"}, true},
 	{[]string{"watch"}, true},
+	{[]string{"status"}, true},
 	{[]string{"ready"}, true},
 	{[]string{"mediator", "mint"}, true},
 	{[]string{"mediator", "forward"}, false},

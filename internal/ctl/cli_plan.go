@@ -263,6 +263,7 @@ func (c *CLI) watch(args []string) int {
 
 	var acct *wallet.Account
 	met, warned := false, false
+	lastVerdict := "none yet"
 	err = cl.Watch(ctx, pos[0], func(s client.State) error {
 		if s.Submission != nil {
 			c.printSubmission(o.JSON, s)
@@ -272,7 +273,17 @@ func (c *CLI) watch(args []string) int {
 		case s.Threshold > 0:
 			// The relay weighed it: no account API is needed.
 			met = s.Ready
-			c.printRelayState(o.JSON, s)
+			var pf *wire.Preflight
+			if verdict := landableText(s.Landable); verdict != lastVerdict {
+				// The verdict is new or changed: the relay's status says
+				// why (one request, no ledger call); a relay that cannot
+				// answer it leaves the landable flag alone.
+				lastVerdict = verdict
+				if st, err := cl.StatusWire(ctx, pos[0]); err == nil {
+					pf = st.Preflight
+				}
+			}
+			c.printRelayState(o.JSON, s, pf)
 		case *horizonURL != "":
 			if acct == nil {
 				id, err := wallet.CloseAccount(s.XDR)
@@ -374,6 +385,7 @@ func stateJSON(s client.State) map[string]any {
 	return map[string]any{
 		"id": s.ID, "version": s.Version, "network": s.Network, "xdr": s.XDR, "signers": signers,
 		"signatures": signatureCount(s.XDR), "polled": s.Polled, "weighed": false,
+		"landable": s.Landable,
 	}
 }
 
@@ -398,14 +410,33 @@ func (c *CLI) printSignatures(jsonOut bool, s client.State) {
 	fmt.Fprintln(c.Stdout, " (as the relay reports them; not weighed)")
 }
 
+// landableText is the state's landable flag as watch prints it after the
+// weight: "" when the relay could not tell (uncertain, unchecked, or a
+// relay older than the preflight).
+func landableText(l *bool) string {
+	switch {
+	case l == nil:
+		return ""
+	case *l:
+		return "landable"
+	}
+	return "blocked: do not sign"
+}
+
 // printRelayState prints a state with the weight and threshold the relay
-// reports.
-func (c *CLI) printRelayState(jsonOut bool, s client.State) {
+// reports, and whether the close would land. pf is the relay's preflight
+// when the verdict is new or changed (nil otherwise, or when the relay's
+// status could not be read): a blocked one is followed by its blockers, an
+// uncertain or unchecked one by a line that says so.
+func (c *CLI) printRelayState(jsonOut bool, s client.State, pf *wire.Preflight) {
 	if jsonOut {
 		m := stateJSON(s)
 		m["weighed"], m["weighedBy"] = true, "relay"
 		m["weight"], m["threshold"], m["ready"] = s.Weight, s.Threshold, s.Ready
 		m["needed"], m["met"] = s.Threshold, s.Ready
+		if pf != nil {
+			m["preflight"] = pf
+		}
 		c.PrintJSON(m)
 		return
 	}
@@ -414,10 +445,25 @@ func (c *CLI) printRelayState(jsonOut bool, s client.State) {
 		keys[i] = ShortKey(k)
 	}
 	fmt.Fprintf(c.Stdout, "v%d weight %d/%d signers: %s", s.Version, s.Weight, s.Threshold, strings.Join(keys, ", "))
-	if s.Ready {
+	blocked := s.Landable != nil && !*s.Landable
+	if v := landableText(s.Landable); v != "" {
+		fmt.Fprintf(c.Stdout, " — %s", v)
+	}
+	switch {
+	case s.Ready && blocked:
+		fmt.Fprint(c.Stdout, " — threshold met, but the ledger would refuse this close: do not submit it")
+	case s.Ready:
 		fmt.Fprintf(c.Stdout, " — threshold met: ready to submit (closerelayctl ready %s prints the envelope)", s.ID)
 	}
 	fmt.Fprintln(c.Stdout)
+	switch {
+	case pf == nil:
+	case pf.State == client.PreflightBlocked:
+		fmt.Fprintln(c.Stdout, "do not sign this close: the ledger would refuse it")
+		writeBlockers(c.Stdout, pf.Blockers)
+	case pf.State == client.PreflightUncertain || pf.State == client.PreflightUnchecked:
+		fmt.Fprintln(c.Stdout, "preflight: "+PreflightText(pf))
+	}
 }
 
 // printState prints a state weighed locally against the account API.

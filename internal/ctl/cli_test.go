@@ -19,7 +19,7 @@ import (
 
 func TestCLIHelpEverywhere(t *testing.T) {
 	for _, args := range [][]string{
-		{"build", "--help"}, {"publish", "--help"}, {"get", "-h"}, {"sign", "--help"}, {"watch", "--help"},
+		{"build", "--help"}, {"publish", "--help"}, {"get", "-h"}, {"sign", "--help"}, {"watch", "--help"}, {"status", "--help"},
 		{"mediator", "mint", "--help"}, {"mediator", "forward", "--help"}, {"mediator", "cosign", "--help"}, {"mediator", "resume", "--help"},
 	} {
 		r := runCLI(t, nil, "", args...)
@@ -77,7 +77,8 @@ func TestCLIPlanCommands(t *testing.T) {
 	rel := startTestRelay(t)
 	a := rel.acct
 	env := map[string]string{EnvURL: rel.url}
-	unsigned, _ := ledgertest.BuildClose(a.Master, keypair.MustRandom().Address(), 1<<32+1, time.Now().Add(time.Hour).Unix(), network.TestNetworkPassphrase)
+	// Into cliDest, which the double knows: a landable close.
+	unsigned, _ := ledgertest.BuildClose(a.Master, cliDest, 1<<32+1, time.Now().Add(time.Hour).Unix(), network.TestNetworkPassphrase)
 
 	// publish --sign: the secret from the environment, the XDR as an argument.
 	withSecret := map[string]string{EnvURL: rel.url, EnvSecret: a.Keys[0].Seed()}

@@ -30,6 +30,8 @@ func (c *CLI) Run(args []string) int {
 		return c.sign(args[1:])
 	case "watch":
 		return c.watch(args[1:])
+	case "status":
+		return c.status(args[1:])
 	case "ready":
 		return c.ready(args[1:])
 	case "submit":
@@ -57,6 +59,7 @@ Usage:
   closerelayctl get [flags] PLAN_ID      print a plan's current envelope
   closerelayctl sign [flags] PLAN_ID     add your signature (secret from $CLOSERELAY_SECRET or stdin)
   closerelayctl watch [flags] PLAN_ID    follow a plan and its progress ("weight 2/3")
+  closerelayctl status [flags] PLAN_ID   print a plan's state: will it land (the preflight), weight, expiry, submission
   closerelayctl ready [flags] PLAN_ID    print the plan's submit-ready envelope once its threshold is met
   closerelayctl submit [flags] PLAN_ID   submit the plan's submit-ready envelope to the ledger (--horizon-url)
   closerelayctl mediator COMMAND         mint, forward, cosign, resume: mediator flows

@@ -16,6 +16,7 @@ import (
 	"github.com/closerelay/closerelay/client"
 	"github.com/closerelay/closerelay/client/wallet"
 	"github.com/closerelay/closerelay/internal/ctl"
+	"github.com/closerelay/closerelay/ledger"
 	"github.com/closerelay/closerelay/ledger/ledgertest"
 	"github.com/closerelay/closerelay/wire"
 	"github.com/stellar/go-stellar-sdk/keypair"
@@ -34,8 +35,11 @@ func (c *tool) demo(args []string) int {
 	fs := ctl.NewFlagSet("demo", "demo [flags]",
 		"Run the whole flow end to end, in process, on 127.0.0.1 only: an account-API\n"+
 			"double holding a fresh account with three signers (weight 1 each, high\n"+
-			"threshold 3), the relay with rate limits on and a fresh MEDIATOR_SECRET, and\n"+
-			"the Go client: publish, watch, co-sign to 3/3, then a mediator flow. Exits 0\n"+
+			"threshold 3) that holds what real accounts hold (a USD trustline with a\n"+
+			"balance, an offer and a data entry), the relay with rate limits on and a fresh\n"+
+			"MEDIATOR_SECRET, and the Go client: a bare merge the relay's preflight finds\n"+
+			"blocked, then the close that empties the account first, landable: publish,\n"+
+			"watch, co-sign to 3/3, submitted; then a mediator flow. Exits 0\n"+
 			"on success, 1 on any failure. To run the commands yourself against such a\n"+
 			"stack, start `closerelaylab load local --plans 2 --signers 3` instead.")
 	timeout := fs.Duration("timeout", 60*time.Second, "fail if the demo takes longer")
@@ -109,6 +113,16 @@ func runDemo(parent context.Context, out io.Writer, opts demoOptions) (err error
 	double := ledgertest.NewHandler()
 	acct := ledgertest.NewAccount(2, 1) // two extra signers and the master, weight 1 each; high threshold 3
 	double.AddAccount(acct)
+	// What most real accounts hold: a trustline with a balance, an offer
+	// and a data entry. A bare merge of it fails with op_has_sub_entries.
+	issuer := keypair.MustRandom().Address()
+	double.Fund(issuer, 10_0000000)
+	usd := ledgertest.Credit("USD", issuer)
+	if !double.AddTrustline(acct.Address, ledgertest.Trustline{Asset: usd, Balance: 50_0000000}) ||
+		double.AddOffer(acct.Address, ledgertest.Offer{Selling: usd, Buying: ledgertest.Native(), Amount: 10_0000000, Price: xdr.Price{N: 2, D: 1}}) == 0 ||
+		!double.SetData(acct.Address, "note", []byte("demo"), "") {
+		return errors.New("the account API double refused the demo account's entries")
+	}
 	names := map[string]string{
 		acct.Keys[0].Address(): "signer A",
 		acct.Keys[1].Address(): "signer B",
@@ -136,6 +150,7 @@ func runDemo(parent context.Context, out io.Writer, opts demoOptions) (err error
 	horizonURL, relayURL, opsURL := stack.horizonURL, stack.relayURL, stack.opsURL
 	n.stepf("account API double (Horizon's JSON shapes) on %s", horizonURL)
 	n.notef("account %s: signers A, B and C (its master key), weight 1 each; high threshold 3", acct.Address)
+	n.notef("it holds a trustline with 50 USD (issuer %s), an offer selling 10 USD and a data entry \"note\"", ctl.ShortKey(issuer))
 	n.stepf("relay serving on %s (ops on %s), rate limits on, a fresh MEDIATOR_SECRET", relayURL, opsURL)
 	if err := checkReady(ctx, opsURL); err != nil {
 		return err
@@ -155,9 +170,30 @@ func runDemo(parent context.Context, out io.Writer, opts demoOptions) (err error
 	}
 	destination := keypair.MustRandom().Address()
 	double.Fund(destination, 10_0000000) // the ledger refuses a merge into an account that does not exist
-	batches, err := wallet.BuildClose(wallet.CloseParams{Account: acct.Address, Sequence: account.Sequence, Destination: destination})
+	if err := demoBareMerge(ctx, n, cl, acct, account, destination); err != nil {
+		return err
+	}
+
+	// The close that lands: the clean-up closerelayctl build makes (cancel
+	// the offer, pay the USD back to its issuer, remove the trustline and
+	// the data entry), then the merge, from the state the account API
+	// serves.
+	state, err := double.ReadState(acct.Address, destination)
+	if err != nil {
+		return fmt.Errorf("read the account's state: %w", err)
+	}
+	prelude, err := wallet.CleanUp(wallet.CleanUpParams{
+		Account: acct.Address, Destination: destination, State: state, Assets: wallet.AssetsReturn, Reserved: 1,
+	})
+	if err != nil {
+		return fmt.Errorf("clean up: %w", err)
+	}
+	batches, err := wallet.BuildClose(wallet.CloseParams{Account: acct.Address, Sequence: account.Sequence, Destination: destination, Prelude: prelude})
 	if err != nil {
 		return err
+	}
+	if len(batches) != 1 {
+		return fmt.Errorf("the close needs %d transactions, want one", len(batches))
 	}
 	closeXDR, err := batches[0].Base64()
 	if err != nil {
@@ -171,9 +207,21 @@ func runDemo(parent context.Context, out io.Writer, opts demoOptions) (err error
 	if err != nil {
 		return fmt.Errorf("publish: %w", err)
 	}
-	n.stepf("signer A publishes the close (merge into %s, 72 h time bound), signed by A alone, asking the relay to submit it once ready", ctl.ShortKey(destination))
+	n.stepf("signer A builds the close that empties the account first, and publishes it signed by A alone, asking the relay to submit it once ready (72 h time bound)")
+	env := batches[0].ToXDR()
+	for i, op := range env.Operations() {
+		n.notef("op %d: %s", i+1, ledger.Describe(op, env.SourceAccount()))
+	}
 	n.notef("plan id %s (the transaction hash)", id)
 	n.notef("a co-signer's page for it: %s/plan/%s (live while the demo runs)", relayURL, id)
+	pst, err := cl.Status(ctx, id)
+	if err != nil {
+		return fmt.Errorf("status: %w", err)
+	}
+	if pst.Preflight == nil || pst.Preflight.State != client.PreflightLandable {
+		return fmt.Errorf("the relay's preflight of the full close: %+v, want landable", pst.Preflight)
+	}
+	n.notef("relay's preflight (GET /api/plan/{id}/status): %s", ctl.PreflightText(pst.Preflight))
 
 	// A watcher: every state it receives is weighed locally against the
 	// account API, and checked against the weight the relay reports.
@@ -199,6 +247,9 @@ func runDemo(parent context.Context, out io.Writer, opts demoOptions) (err error
 			if s.Weight != p.Weight || s.Threshold != p.Needed || s.Ready != p.Met() {
 				return fmt.Errorf("the relay reports weight %d/%d at version %d, the local check %s", s.Weight, s.Threshold, s.Version, p)
 			}
+			if s.Landable == nil || !*s.Landable {
+				return fmt.Errorf("the relay reports landable %v at version %d, want true", fmtLandable(s.Landable), s.Version)
+			}
 			select {
 			case states <- watched{s, p}:
 				return nil
@@ -214,7 +265,7 @@ func runDemo(parent context.Context, out io.Writer, opts demoOptions) (err error
 			for _, s := range w.progress.Signers {
 				who = append(who, strings.SplitN(names[s.Key], " ", 3)[1])
 			}
-			n.notef("watcher: version %d, %s (signed by %s), as the relay reports too", w.state.Version, w.progress, strings.Join(who, ", "))
+			n.notef("watcher: version %d, %s (signed by %s), as the relay reports too; landable", w.state.Version, w.progress, strings.Join(who, ", "))
 			if w.progress.Weight != weight {
 				return fmt.Errorf("the watcher saw %s, want weight %d", w.progress, weight)
 			}
@@ -244,7 +295,10 @@ func runDemo(parent context.Context, out io.Writer, opts demoOptions) (err error
 			return fmt.Errorf("sign as %s: %w", names[kp.Address()], err)
 		}
 		n.stepf("%s fetches the plan, signs it locally and sends only its signature", names[kp.Address()])
-		n.notef("relay: merged; the envelope now carries %d signatures", len(s.Signers))
+		if s.Landable == nil || !*s.Landable {
+			return fmt.Errorf("the sign answer says landable %v, want true", fmtLandable(s.Landable))
+		}
+		n.notef("relay: merged; the envelope now carries %d signatures; landable", len(s.Signers))
 		if err := expect(2 + i); err != nil {
 			return err
 		}
@@ -273,7 +327,10 @@ func runDemo(parent context.Context, out io.Writer, opts demoOptions) (err error
 	if err := checkClosed(ctx, horizonURL, acct.Address); err != nil {
 		return err
 	}
-	n.stepf("the account is closed: the account API answers 404 for %s", ctl.ShortKey(acct.Address))
+	if _, ok := double.AccountState(acct.Address); ok {
+		return errors.New("the account API double still holds the closed account")
+	}
+	n.stepf("the account is closed: the account API answers 404 for %s; its offer, 50 USD, trustline and data entry went first", ctl.ShortKey(acct.Address))
 	ready, err := cl.Ready(ctx, id)
 	if err != nil {
 		return fmt.Errorf("ready: %w", err)
@@ -308,6 +365,52 @@ func runDemo(parent context.Context, out io.Writer, opts demoOptions) (err error
 	n.stepf("relay drained and stopped")
 	fmt.Fprintln(out, "\ndemo complete: OK")
 	return nil
+}
+
+// demoBareMerge publishes, signed by A, the close a wallet that ignores
+// sub-entries builds (one account_merge), and shows the relay's preflight
+// find it blocked with op_has_sub_entries, with the reason: nobody should
+// sign it. It is not submitted.
+func demoBareMerge(ctx context.Context, n *narrator, cl *client.Client, acct ledgertest.Account, account wallet.Account, destination string) error {
+	batches, err := wallet.BuildClose(wallet.CloseParams{Account: acct.Address, Sequence: account.Sequence, Destination: destination})
+	if err != nil {
+		return err
+	}
+	bare, err := batches[0].Base64()
+	if err != nil {
+		return err
+	}
+	signed, err := wallet.SignPartial(bare, "testnet", acct.Keys[0])
+	if err != nil {
+		return err
+	}
+	id, err := cl.Publish(ctx, "testnet", signed)
+	if err != nil {
+		return fmt.Errorf("publish the bare merge: %w", err)
+	}
+	n.stepf("signer A first publishes a bare merge into %s (one account_merge, as a wallet that ignores sub-entries builds it): plan %s…", ctl.ShortKey(destination), id[:16])
+	st, err := cl.Status(ctx, id)
+	if err != nil {
+		return fmt.Errorf("status of the bare merge: %w", err)
+	}
+	pf := st.Preflight
+	if pf == nil || pf.State != client.PreflightBlocked || len(pf.Blockers) == 0 || pf.Blockers[0].Code != "op_has_sub_entries" {
+		return fmt.Errorf("the relay's preflight of the bare merge: %+v, want blocked with op_has_sub_entries", pf)
+	}
+	n.notef("relay's preflight (GET /api/plan/{id}/status): %s", ctl.PreflightText(pf))
+	for _, b := range pf.Blockers {
+		n.notef("op %d: %s: %s", b.Op+1, b.Code, b.Reason)
+	}
+	n.notef("do not sign this close: the ledger would refuse it, and its fee and sequence number would be spent")
+	return nil
+}
+
+// fmtLandable is a landable flag as JSON writes it.
+func fmtLandable(l *bool) string {
+	if l == nil {
+		return "null"
+	}
+	return fmt.Sprint(*l)
 }
 
 // demoMediator is the mediator half of the demo: mint, plan, forward,

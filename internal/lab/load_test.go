@@ -221,6 +221,36 @@ func TestDemo(t *testing.T) {
 			t.Errorf("demo output lacks %q:\n%s", want, out.String())
 		}
 	}
+	// Issue 21 item 5: a real-looking account; its bare merge blocked by the
+	// relay's preflight with the reason, then the full close, landable at
+	// every step, submitted, and the account gone.
+	steps := []string{
+		"it holds a trustline with 50 USD (issuer ",
+		"signer A first publishes a bare merge into ",
+		"relay's preflight (GET /api/plan/{id}/status): blocked (op_has_sub_entries): the ledger would refuse the close; do not sign it (checked ",
+		"op 1: op_has_sub_entries: the account still holds 1 trustline: USD (",
+		"1 data entry: \"note\"",
+		"do not sign this close",
+		"op 1: cancel offer ",
+		"op 2: return 50 USD to its issuer ",
+		"op 3: remove the trustline to USD (",
+		"op 4: delete data entry \"note\"",
+		"op 5: close account ",
+		"relay's preflight (GET /api/plan/{id}/status): landable: the close would land as it is (checked ",
+		"watcher: version 1, weight 1/3 (signed by A), as the relay reports too; landable",
+		"relay: merged; the envelope now carries 3 signatures; landable",
+		"watcher: version 3, weight 3/3 (signed by A, B, C), as the relay reports too; landable",
+		"the watcher receives event: submitted",
+		"the account is closed: the account API answers 404 for ",
+	}
+	rest := out.String()
+	for _, want := range steps {
+		i := strings.Index(rest, want)
+		if i < 0 {
+			t.Fatalf("demo output lacks %q after the steps before it:\n%s", want, out.String())
+		}
+		rest = rest[i+len(want):]
+	}
 }
 
 func TestDemoFailsWhenOutOfTime(t *testing.T) {

@@ -1,0 +1,149 @@
+package ctl
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/closerelay/closerelay/client"
+	"github.com/closerelay/closerelay/wire"
+)
+
+// checkPlanID refuses locally what cannot be a plan id, so that a truncated
+// or mistyped id is never sent (issue 26 item 3). The value is not echoed:
+// a secret pasted in its place should not reach the terminal's logs.
+func checkPlanID(id string) error {
+	if wire.ValidPlanID(id) {
+		return nil
+	}
+	return Usagef("PLAN_ID must be the 64 hex characters of the close's transaction hash (as publish prints it); this one has %d character(s)", len(id))
+}
+
+func (c *CLI) status(args []string) int {
+	fs := NewFlagSet("status", "status [flags] PLAN_ID",
+		"Print a plan's state as the relay reports it: whether the close would land\n"+
+			"(the preflight, CONTRACT section 14; a blocked close is printed first, with\n"+
+			"each blocker's code and reason: do not sign it), its version, the weight of\n"+
+			"its signers against the close's threshold, its expiry and the relay's\n"+
+			"submission. --json prints the relay's answer as it is. It makes one request\n"+
+			"and no ledger call: the relay ran the preflight at publish (and runs it again\n"+
+			"before it submits).")
+	o := c.CommonFlags(fs, 30*time.Second)
+	pos, code, done := c.Parse(fs, args, 1, "PLAN_ID")
+	if done {
+		return code
+	}
+	if err := checkPlanID(pos[0]); err != nil {
+		return c.Fail("status", o.JSON, err)
+	}
+	cl, err := c.Client(o)
+	if err != nil {
+		return c.Fail("status", o.JSON, err)
+	}
+	ctx, cancel := o.Context(context.Background())
+	defer cancel()
+	st, err := cl.StatusWire(ctx, pos[0])
+	if err != nil {
+		return c.Fail("status", o.JSON, err)
+	}
+	if o.JSON {
+		c.PrintJSON(st)
+		return ExitOK
+	}
+	c.printStatus(c.Stdout, st, time.Now())
+	return ExitOK
+}
+
+// printStatus writes st for a person: a blocked preflight first, then the
+// plan's progress, expiry, submission and the preflight's verdict.
+func (c *CLI) printStatus(w io.Writer, st wire.Status, now time.Time) {
+	pf := st.Preflight
+	if pf != nil && pf.State == client.PreflightBlocked {
+		fmt.Fprintln(w, "do not sign this close: the ledger would refuse it")
+		writeBlockers(w, pf.Blockers)
+	}
+	fmt.Fprintf(w, "plan %s on %s\n", st.ID, st.Network)
+	fmt.Fprintf(w, "  version %d, weight %d/%d", st.Version, st.Weight, st.Threshold)
+	if st.Ready {
+		fmt.Fprintf(w, ": threshold met (%s ready %s prints the envelope to submit)\n", c.Name(), st.ID)
+	} else {
+		fmt.Fprintf(w, ": %d more needed\n", st.Threshold-st.Weight)
+	}
+	if len(st.Signers) > 0 {
+		keys := make([]string, len(st.Signers))
+		for i, k := range st.Signers {
+			keys[i] = ShortKey(k)
+		}
+		fmt.Fprintf(w, "  signers: %s\n", strings.Join(keys, ", "))
+	}
+	if exp, err := time.Parse(time.RFC3339, st.Expiry); err == nil {
+		fmt.Fprintf(w, "  expires %s (in %s)\n", st.Expiry, max(exp.Sub(now), 0).Round(time.Second))
+	}
+	fmt.Fprintf(w, "  submission: %s\n", submissionText(st))
+	fmt.Fprintf(w, "  preflight: %s\n", PreflightText(pf))
+}
+
+// writeBlockers lists a blocked preflight's blockers, one a line: where,
+// the code, the reason.
+func writeBlockers(w io.Writer, blockers []wire.Blocker) {
+	for _, b := range blockers {
+		where := "the transaction"
+		if b.Op >= 0 {
+			where = fmt.Sprintf("operation %d", b.Op+1)
+		}
+		fmt.Fprintf(w, "  %s: %s: %s\n", where, b.Code, b.Reason)
+	}
+}
+
+// PreflightText is the preflight's verdict in words, with when the relay
+// read the ledger.
+func PreflightText(pf *wire.Preflight) string {
+	if pf == nil {
+		return "not reported (a relay older than the preflight)"
+	}
+	var s string
+	switch pf.State {
+	case client.PreflightLandable:
+		s = "landable: the close would land as it is"
+	case client.PreflightBlocked:
+		codes := make([]string, len(pf.Blockers))
+		for i, b := range pf.Blockers {
+			codes[i] = b.Code
+		}
+		s = "blocked (" + strings.Join(codes, ", ") + "): the ledger would refuse the close; do not sign it"
+	case client.PreflightUncertain:
+		s = "uncertain: the outcome depends on what the relay did not read"
+	case client.PreflightUnchecked:
+		s = "unchecked: the relay could not read the ledger"
+	default:
+		s = pf.State
+	}
+	if pf.Checked != "" {
+		s += " (checked " + pf.Checked + ")"
+	}
+	return s
+}
+
+// submissionText is st.submission in words.
+func submissionText(st wire.Status) string {
+	sub := st.Submission
+	switch {
+	case sub == nil && st.Submit:
+		return "the relay submits the close once it is ready"
+	case sub == nil:
+		return "none (not published with --submit)"
+	}
+	switch sub.State {
+	case "pending":
+		return "pending: the relay is submitting the close"
+	case "submitted":
+		return fmt.Sprintf("submitted: transaction %s in ledger %d", sub.Hash, sub.Ledger)
+	case "failed":
+		return "failed: " + sub.Code + "; the next change of the submit-ready envelope tries again"
+	case "blocked":
+		return "blocked: " + sub.Code + "; the relay did not post a close the ledger would refuse"
+	}
+	return sub.State
+}
