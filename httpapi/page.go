@@ -36,6 +36,8 @@ func (p pagePlans) Page(ctx context.Context, id string) (web.PageData, error) {
 		ID: st.ID, Network: st.Network, XDR: st.XDR,
 		Weight: st.Weight, Threshold: st.Threshold, Ready: st.Ready,
 		Expiry: plan.Expiry(),
+		// The latest run: the publish's, or the one before the first try.
+		Preflight: plan.Preflight(),
 	}
 	for _, sg := range plan.Canonical().Signers.Signers() {
 		data.Signers = append(data.Signers, web.Signer{

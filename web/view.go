@@ -35,6 +35,8 @@ type planView struct {
 	EventsURL string
 	ReadyURL  string
 	StatusURL string
+
+	PF preflightView
 }
 
 var networkNames = map[ledger.Network]string{
@@ -56,6 +58,7 @@ func (h *Handler) view(d PageData, now time.Time) planView {
 	}
 	parts := h.builds.get(d.ID, d.XDR, h.build(d))
 	v.Tx, v.TxError = parts.tx, parts.txError
+	v.PF = viewPreflight(d.Preflight, v.Tx)
 	for _, s := range d.Signers {
 		if s.Signed {
 			v.SignedCount++

@@ -74,6 +74,12 @@ type PageData struct {
 	// ReadyXDR is the submit-ready envelope (GET /api/plan/{id}/ready) once
 	// Ready, else "".
 	ReadyXDR string
+
+	// Preflight is the plan's latest preflight run (CONTRACT section 14),
+	// shown above everything else; a zero State means none ran (a plan
+	// restored from a store written before there was one) and the page
+	// says nothing of it.
+	Preflight ledger.PreflightRun
 }
 
 // Signer is one candidate signer of the closing account.
@@ -142,9 +148,12 @@ var assetFiles = func() map[string]string {
 
 var funcs = template.FuncMap{
 	"asset": func(name string) string { return PathAssets + assetNames[name] },
-	"when":  func(t time.Time) string { return t.UTC().Format("2006-01-02 15:04:05 UTC") },
+	"when":  when,
 	"iso":   func(t time.Time) string { return t.UTC().Format(time.RFC3339) },
 }
+
+// when is a time as the pages write it; plan.js writes the same.
+func when(t time.Time) string { return t.UTC().Format("2006-01-02 15:04:05 UTC") }
 
 func page(name string) *template.Template {
 	return template.Must(template.New(name).Funcs(funcs).ParseFS(templateFS, "templates/layout.html", "templates/"+name+".html"))

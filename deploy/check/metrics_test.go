@@ -38,6 +38,8 @@ var serviceMetrics = map[string]metricInfo{
 	"closerelay_account_api_duration_seconds": {dto.MetricType_HISTOGRAM, []string{"network", "outcome"}},
 	"closerelay_mediator_cosign_total":        {dto.MetricType_COUNTER, []string{"result"}},
 	"closerelay_submissions_total":            {dto.MetricType_COUNTER, []string{"result"}},
+	// The preflight's verdicts (CONTRACT section 14), each at zero.
+	"closerelay_preflight_total": {dto.MetricType_COUNTER, []string{"state"}},
 	// The plan store's (metrics/store.go): exported in both modes, at zero
 	// and with closerelay_store_available at 1 in single mode.
 	"closerelay_store_request_duration_seconds": {dto.MetricType_HISTOGRAM, []string{"op", "outcome"}},
@@ -57,6 +59,14 @@ var httpMetrics = map[string]metricInfo{
 	"closerelay_http_request_duration_seconds": {dto.MetricType_HISTOGRAM, []string{"code", "host", "method", "url"}},
 	"closerelay_http_request_size_bytes":       {dto.MetricType_HISTOGRAM, []string{"code", "host", "method", "url"}},
 	"closerelay_http_response_size_bytes":      {dto.MetricType_HISTOGRAM, []string{"code", "host", "method", "url"}},
+}
+
+// eventMetrics are families metrics.New registers whose label values are
+// not known in advance, so a series appears with its first event: the
+// preflight's blockers by result code. TestEventMetricsMatchRegistry
+// checks them after one event.
+var eventMetrics = map[string]metricInfo{
+	"closerelay_preflight_blockers_total": {dto.MetricType_COUNTER, []string{"code"}},
 }
 
 // startMetrics are set up by the server at start, not by metrics.New
@@ -108,12 +118,13 @@ var closedMetricLabelValues = map[string]map[string][]string{
 		"outcome": {"ok", "conflict", "error"},
 	},
 	"closerelay_store_conflicts_total": {"entry": {metrics.StoreEntryPlan, metrics.StoreEntryRegistry}},
+	"closerelay_preflight_total":       {"state": {"landable", "blocked", "uncertain", "unchecked"}},
 }
 
 // allMetrics is every family a query may name.
 func allMetrics() map[string]metricInfo {
 	out := map[string]metricInfo{}
-	for _, m := range []map[string]metricInfo{serviceMetrics, httpMetrics, startMetrics, runtimeMetrics, scrapeMetrics} {
+	for _, m := range []map[string]metricInfo{serviceMetrics, eventMetrics, httpMetrics, startMetrics, runtimeMetrics, scrapeMetrics} {
 		for k, v := range m {
 			out[k] = v
 		}
@@ -190,6 +201,11 @@ func TestServiceMetricsMatchRegistry(t *testing.T) {
 			t.Errorf("serviceMetrics lists %s (%v), which metrics.New does not export", name, want.typ)
 		}
 	}
+	for name := range eventMetrics {
+		if _, ok := got[name]; ok {
+			t.Errorf("eventMetrics lists %s, which a fresh registry exports: list it in serviceMetrics", name)
+		}
+	}
 	for name, want := range runtimeMetrics {
 		info, ok := got[name]
 		if !ok {
@@ -229,6 +245,30 @@ func TestHTTPMetricsMatchEchoprometheus(t *testing.T) {
 			t.Errorf("echoprometheus does not export %s", name)
 		} else if !sameInfo(info, want) {
 			t.Errorf("%s: exported %v %v, test lists %v %v", name, info.typ, info.labels, want.typ, want.labels)
+		}
+	}
+}
+
+// TestEventMetricsMatchRegistry: after one blocked preflight, every family
+// of eventMetrics is exported with its type and labels, and no other family
+// of the service appears that neither list names.
+func TestEventMetricsMatchRegistry(t *testing.T) {
+	m := metrics.New()
+	m.Preflight("blocked", []string{"op_has_sub_entries"})
+	got := gatherFamilies(t, m.Registry)
+	for name, want := range eventMetrics {
+		info, ok := got[name]
+		if !ok {
+			t.Errorf("eventMetrics lists %s, which metrics.New does not export after its event", name)
+		} else if !sameInfo(info, want) {
+			t.Errorf("%s: service has %v %v, test lists %v %v", name, info.typ, info.labels, want.typ, want.labels)
+		}
+	}
+	for name := range got {
+		_, service := serviceMetrics[name]
+		_, event := eventMetrics[name]
+		if strings.HasPrefix(name, metrics.Namespace+"_") && !service && !event {
+			t.Errorf("the service exports %s after a preflight, missing from this test's lists", name)
 		}
 	}
 }

@@ -261,6 +261,7 @@ func TestDashboardQueries(t *testing.T) {
 		"closerelay_mediator_cosign_total",
 		"closerelay_store_available", "closerelay_store_request_duration_seconds_bucket",
 		"closerelay_store_request_duration_seconds_count", "closerelay_store_conflicts_total",
+		"closerelay_preflight_total", "closerelay_preflight_blockers_total",
 	} {
 		if !covered[n] {
 			t.Errorf("no dashboard panel shows %s", n)
@@ -356,7 +357,7 @@ func TestAlertRules(t *testing.T) {
 		"CloserelayStreamsRejected", "CloserelayAccountAPIErrors", "CloserelayAccountAPISlow",
 		"CloserelayRateLimitStorm", "CloserelayMediatorCosignFailures",
 		"CloserelayStoreUnavailable", "CloserelayStoreErrors", "CloserelayStoreSlow",
-		"CloserelayStoreConflicts",
+		"CloserelayStoreConflicts", "CloserelayPreflightUnchecked", "CloserelayPreflightBlockedHigh",
 	} {
 		if !alerts[want] {
 			t.Errorf("alert %s is missing", want)

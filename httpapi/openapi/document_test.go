@@ -609,7 +609,7 @@ func components() obj {
 			"ExpiredEventData":   object("The data of `event: expired`.", []string{"id"}, obj{"id": planID}),
 			"SubmittedEventData": object("The data of `event: submitted`.", []string{"id", "hash", "ledger"}, obj{"id": planID, "hash": schemaRef("TxHash"), "ledger": obj{"type": "integer", "minimum": 1}}),
 			"SubmitFailedEventData": object("The data of `event: submit_failed`.", []string{"id", "code", "reason"}, obj{
-				"id": planID, "code": str("The transaction result code, e.g. tx_bad_seq."), "reason": str("A human-readable reason."),
+				"id": planID, "code": str("The transaction result code, e.g. tx_bad_seq; for a close the preflight before the first try found blocked (not posted), the first blocker's code, memo_required included (CONTRACT section 14)."), "reason": str("A human-readable reason."),
 			}),
 			"MintOK": object("A minted flow.", []string{"flowToken", "mediatorPublicKey"}, obj{
 				"flowToken":         obj{"type": "string", "pattern": "^[0-9a-f]{32}\\.[0-9]+\\.G[A-Z2-7]{55}(\\.[A-Za-z0-9_-]*)?\\.[0-9a-f]{64}$", "description": "nonce.expiry.destination[.memo].mac (SPEC, CONTRACT section 13)."},

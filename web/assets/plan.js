@@ -93,9 +93,103 @@
     if (banner) { banner.hidden = false; }
   }
 
+  // The ledger check (CONTRACT section 14): shown first, rendered by the
+  // server; kept current from the events' landable (a change fetches
+  // /status for the blockers) and from /status when polling. Words shared
+  // with the server (preflight.go: blockerWords, blockerFallback, when).
+  var BLOCKER_WORDS = {
+    "op_has_sub_entries": "The account still holds entries that must be removed before it can be closed",
+    "op_is_sponsor": "The account pays the reserve of other accounts' entries",
+    "op_immutable_set": "The account is marked immutable and can never be closed",
+    "op_no_account": "The account the lumens go to does not exist",
+    "op_no_destination": "The account the funds go to does not exist",
+    "tx_bad_seq": "The account has been used since this close was built",
+    "tx_insufficient_balance": "The account cannot pay the fee",
+    "tx_insufficient_fee": "The fee is below the network's minimum",
+    "tx_no_source_account": "The account does not exist",
+    "memo_required": "The destination requires a memo, and this close has none: the funds would not be credited"
+  };
+  var BLOCKER_FALLBACK = "The ledger would refuse this operation";
+  var pfBox = $("preflight");
+  var pfState = pfBox ? (pfBox.getAttribute("data-state") || "") : "";
+  function landableOf(st) { return st === "landable" ? true : (st === "blocked" ? false : null); }
+  function when(iso) {
+    var t = Date.parse(iso);
+    return isNaN(t) ? "" : new Date(t).toISOString().slice(0, 19).replace("T", " ") + " UTC";
+  }
+  function blockerWhere(op) {
+    if (!(op >= 0)) { return "The transaction"; }
+    var s = "Operation " + (op + 1);
+    var li = document.querySelectorAll("#ops li")[op];
+    if (li && li.getAttribute("data-type")) { s += " (" + li.getAttribute("data-type") + ")"; }
+    return s;
+  }
+  function span(cls, text, tag) {
+    var e = document.createElement(tag || "span");
+    e.className = cls;
+    e.textContent = text;
+    return e;
+  }
+  function renderPreflight(pf) {
+    if (!pfBox) { return; }
+    var st = pf && typeof pf === "object" && typeof pf.state === "string" ? pf.state : "";
+    pfState = st;
+    pfBox.hidden = st === "";
+    pfBox.className = "preflight pf-" + st;
+    pfBox.setAttribute("data-state", st);
+    Array.prototype.forEach.call(pfBox.querySelectorAll(".pf-say"), function (d) {
+      d.hidden = d.getAttribute("data-when") !== st;
+    });
+    var list = $("pf-blockers");
+    if (list) {
+      while (list.firstChild) { list.removeChild(list.firstChild); }
+      (st !== "" && Array.isArray(pf.blockers) ? pf.blockers : []).forEach(function (b) {
+        if (!b || typeof b !== "object") { return; }
+        var code = typeof b.code === "string" ? b.code : "";
+        var words = Object.prototype.hasOwnProperty.call(BLOCKER_WORDS, code) ? BLOCKER_WORDS[code] : BLOCKER_FALLBACK;
+        var li = document.createElement("li");
+        li.setAttribute("data-code", code);
+        li.appendChild(span("pf-plain", words + ".", "strong"));
+        li.appendChild(document.createTextNode(" "));
+        li.appendChild(span("pf-where", blockerWhere(typeof b.op === "number" ? b.op : -1) + ":"));
+        li.appendChild(document.createTextNode(" "));
+        li.appendChild(span("pf-reason", typeof b.reason === "string" ? b.reason : ""));
+        li.appendChild(document.createTextNode(" "));
+        li.appendChild(span("pf-code", code, "code"));
+        list.appendChild(li);
+      });
+    }
+    var checked = $("pf-checked");
+    if (checked && st !== "" && typeof pf.checked === "string") {
+      checked.setAttribute("datetime", pf.checked);
+      checked.textContent = when(pf.checked);
+    }
+    var warn = $("sign-blocked");
+    if (warn) { warn.hidden = st !== "blocked"; }
+  }
+  var pfFetching = false, pfAgain = false;
+  function refreshPreflight() {
+    if (!statusURL || !window.fetch || gone) { return; }
+    if (pfFetching) { pfAgain = true; return; }
+    pfFetching = true;
+    window.fetch(statusURL, { headers: { "Accept": "application/json" }, cache: "no-store" })
+      .then(function (r) { return r.ok ? r.json() : null; })
+      .then(function (body) {
+        if (body && body.ok && Object.prototype.hasOwnProperty.call(body, "preflight")) { renderPreflight(body.preflight); }
+      })
+      .catch(function () { /* the next event or poll tries again */ })
+      .then(function () {
+        pfFetching = false;
+        if (pfAgain) { pfAgain = false; refreshPreflight(); }
+      });
+  }
+
   // Progress, signers and envelopes from one state event.
   function apply(state) {
     if (!state || typeof state !== "object") { return; }
+    if (Object.prototype.hasOwnProperty.call(state, "landable") && state.landable !== landableOf(pfState)) {
+      refreshPreflight();
+    }
     var signed = {};
     var keys = Array.isArray(state.signers) ? state.signers : [];
     keys.forEach(function (k) { signed[k] = true; });
@@ -203,6 +297,7 @@
         if (!body || !body.ok) { return; }
         var changed = typeof body.version === "number" && body.version !== lastVersion;
         if (typeof body.version === "number") { lastVersion = body.version; }
+        if (Object.prototype.hasOwnProperty.call(body, "preflight")) { renderPreflight(body.preflight); }
         apply(body);
         if (body.ready && readyXDR === "") { fetchReady(); }
         if (changed) { return fetchEnvelope(); }
@@ -242,6 +337,9 @@
       apply(state);
     };
     es.addEventListener("expired", function () { gone = true; expired(); });
+    // The preflight before the first try may have changed the verdict.
+    es.addEventListener("submitted", refreshPreflight);
+    es.addEventListener("submit_failed", refreshPreflight);
     es.onerror = function () {
       if (stream !== es) { return; }
       if (es.readyState !== EventSource.CLOSED) { return; } // the browser reconnects by itself
