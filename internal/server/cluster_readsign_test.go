@@ -135,8 +135,20 @@ func call(r *clusterRelay, method, path, body string) (int, string) {
 	return resp.StatusCode, string(b)
 }
 
+// publishOn publishes xdr on r, trying again while the store is unavailable
+// for a moment, as retryUnavailable does: publish says so with a 400
+// UNAVAILABLE, never a 503 (CONTRACT section 12).
 func publishOn(r *clusterRelay, xdr string) (string, error) {
-	code, body := call(r, "POST", "/api/plan", `{"network":"testnet","xdr":"`+xdr+`"}`)
+	body := `{"network":"testnet","xdr":"` + xdr + `"}`
+	code, answer := call(r, "POST", "/api/plan", body)
+	for range 100 {
+		if code != http.StatusBadRequest || !strings.Contains(answer, `"UNAVAILABLE"`) {
+			break
+		}
+		time.Sleep(20 * time.Millisecond) // polling for the store's return
+		code, answer = call(r, "POST", "/api/plan", body)
+	}
+	body = answer
 	var ok struct{ ID string }
 	if code != 200 || json.Unmarshal([]byte(body), &ok) != nil {
 		return "", fmt.Errorf("publish: %d %.200s", code, body)
