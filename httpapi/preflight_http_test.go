@@ -134,6 +134,30 @@ func testPreflightVerdicts(t *testing.T, api string) {
 			r.Horizon.SetData(w.dest, "config.memo_required", []byte("1"), "")
 			return 101, w.dest, nil
 		}, "blocked", "memo_required", "requires a memo"},
+		{"insufficient balance", func(w pfWorld) (int64, string, []txnbuild.Operation) {
+			a, _ := r.Horizon.AccountState(w.acct.Address)
+			// Its reserve, (2 + sub-entries) × 0.5 XLM, and 50 stroops:
+			// less than the fee bid of 100.
+			r.Horizon.SetBalance(w.acct.Address, (2+int64(a.SubentryCount))*5_000_000+50)
+			return 101, w.dest, nil
+		}, "blocked", "tx_insufficient_balance", "fee bid"},
+		{"payment underfunded", func(w pfWorld) (int64, string, []txnbuild.Operation) {
+			return 101, w.dest, []txnbuild.Operation{&txnbuild.Payment{Destination: w.dest, Amount: "1000000", Asset: txnbuild.NativeAsset{}}}
+		}, "blocked", "op_underfunded", "available"},
+		{"trustline not empty", func(w pfWorld) (int64, string, []txnbuild.Operation) {
+			usd := txnbuild.CreditAsset{Code: "USD", Issuer: w.issuer}
+			r.Horizon.AddTrustline(w.acct.Address, ledgertest.Trustline{Asset: ledgertest.Credit("USD", w.issuer), Balance: 1})
+			return 101, w.dest, []txnbuild.Operation{&txnbuild.ChangeTrust{Line: usd.MustToChangeTrustAsset(), Limit: "0"}}
+		}, "blocked", "op_invalid_limit", "can only be removed empty"},
+		{"offer not found", func(w pfWorld) (int64, string, []txnbuild.Operation) {
+			return 101, w.dest, []txnbuild.Operation{&txnbuild.ManageSellOffer{Selling: txnbuild.NativeAsset{}, Buying: txnbuild.CreditAsset{Code: "USD", Issuer: w.issuer}, Amount: "0", Price: xdr.Price{N: 1, D: 1}, OfferID: 77}}
+		}, "blocked", "op_offer_not_found", "no offer 77"},
+		{"data name not found", func(w pfWorld) (int64, string, []txnbuild.Operation) {
+			return 101, w.dest, []txnbuild.Operation{&txnbuild.ManageData{Name: "gone"}}
+		}, "blocked", "op_data_name_not_found", `"gone"`},
+		{"create an account that exists", func(w pfWorld) (int64, string, []txnbuild.Operation) {
+			return 101, w.dest, []txnbuild.Operation{&txnbuild.CreateAccount{Destination: w.issuer, Amount: "2"}}
+		}, "blocked", "op_already_exists", "already exists"},
 		{"uncertain", func(w pfWorld) (int64, string, []txnbuild.Operation) {
 			return 101, w.dest, []txnbuild.Operation{&txnbuild.PathPaymentStrictSend{SendAsset: txnbuild.NativeAsset{}, SendAmount: "1", Destination: w.dest, DestAsset: txnbuild.NativeAsset{}, DestMin: "1"}}
 		}, "uncertain", "", ""},
