@@ -2,13 +2,18 @@ package httpapi_test
 
 import (
 	"encoding/json"
+	"net"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/closerelay/closerelay/httpapi"
+	"github.com/closerelay/closerelay/internal/server"
+	"github.com/closerelay/closerelay/ledger"
 	"github.com/closerelay/closerelay/ledger/ledgertest"
+	horizonapi "github.com/closerelay/closerelay/ledgerapi/horizon"
 	"github.com/stellar/go-stellar-sdk/keypair"
 	"github.com/stellar/go-stellar-sdk/network"
 	"github.com/stellar/go-stellar-sdk/txnbuild"
@@ -257,4 +262,66 @@ func testBlockedCloseIsNeverPosted(t *testing.T, api string) {
 		t.Errorf("%d submissions of a blocked close, want none", n)
 	}
 	s.Close()
+}
+
+// offersFault is the double's Horizon face with its offers route broken:
+// answered 404, or never answered until the caller gives up.
+type offersFault struct {
+	next http.RoundTripper
+	hang bool
+}
+
+func (f offersFault) RoundTrip(req *http.Request) (*http.Response, error) {
+	if !strings.HasSuffix(req.URL.Path, "/offers") {
+		return f.next.RoundTrip(req)
+	}
+	if f.hang {
+		<-req.Context().Done()
+		return nil, req.Context().Err()
+	}
+	rec := httptest.NewRecorder()
+	rec.WriteHeader(http.StatusNotFound)
+	return rec.Result(), nil
+}
+
+// TestPreflightReadFailuresNeverFailThePublish: the offers answering 404,
+// or never, leave the preflight unchecked and the publish answered 200
+// (CONTRACT section 14); never a 5xx. That the reads end at the account
+// API's timeout is ledgerapi's TestStateIsBoundedByTheTimeout, in fake time.
+func TestPreflightReadFailuresNeverFailThePublish(t *testing.T) {
+	for _, hang := range []bool{false, true} {
+		t.Run(map[bool]string{false: "404", true: "hang"}[hang], func(t *testing.T) {
+			h := ledgertest.New()
+			t.Cleanup(h.Close)
+			w := pfWorld{acct: ledgertest.NewAccount(2, 1), dest: keypair.MustRandom().Address()}
+			h.AddAccount(w.acct)
+			h.SetSequence(w.acct.Address, 100)
+			h.Fund(w.dest, 10_0000000)
+			ln, err := net.Listen("tcp", "127.0.0.1:0")
+			if err != nil {
+				t.Fatal(err)
+			}
+			so := serverOptions(httpapi.Options{})
+			so.Config.OpsAddr = "127.0.0.1:0"
+			so.Config.HorizonTimeout = 2 * time.Second
+			urls := map[ledger.Network]string{ledger.Testnet: "http://ledgertest.invalid"}
+			so.Listener, so.Ledger = ln, horizonapi.Backends(urls, offersFault{next: h.Handler().Transport(), hang: hang})
+			rel, err := server.Start(so)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { _ = rel.Stop() })
+
+			x, id := w.close(t, 101, w.dest)
+			code, body, err := ssePost(t.Context(), http.DefaultClient, rel.APIURL+"/api/plan", map[string]string{"network": "testnet", "xdr": x})
+			if err != nil || code != http.StatusOK {
+				t.Fatalf("publish: %d %s %v", code, body, err)
+			}
+			res := send(t, http.DefaultClient, http.MethodGet, rel.APIURL+"/api/plan/"+id+"/status", nil, nil)
+			var st pfStatus
+			if err := json.Unmarshal(res.body, &st); err != nil || st.Preflight == nil || st.Preflight.State != "unchecked" {
+				t.Errorf("status.preflight = %s, want unchecked", res.body)
+			}
+		})
+	}
 }
