@@ -74,6 +74,7 @@ func (c *CLI) build(args []string) int {
 	fs.StringVar(&o.destination, "destination", "", "the `G…` account that receives its funds (required; with --mediator, the flow's destination)")
 	network := c.networkFlag(fs)
 	horizonURL := c.HorizonFlag(fs, "to read the account from")
+	rpcURL := c.RPCFlag(fs, "(refused: see --help)")
 	fs.Int64Var(&o.sequence, "sequence", -1, "the account's current sequence number, to build without an account API (unchecked)")
 	fs.DurationVar(&o.validFor, "valid-for", wallet.RelayTimeout, "time bound of the transaction: more than 1m, at most 72h")
 	fs.StringVar(&o.mediator, "mediator", "", "build a mediator plan: the flow's mediator public key `G…` (with --token)")
@@ -87,6 +88,11 @@ func (c *CLI) build(args []string) int {
 		return code
 	}
 	o.network, o.horizonURL, o.secretEnv = *network, *horizonURL, *secretEnv
+	if *rpcURL != "" && o.horizonURL == "" {
+		// Emptying the account needs its whole listing, which only an
+		// account API that lists trustlines, offers and data gives.
+		return c.Fail("build", *jsonOut, Usagef("build needs an account API that lists the account's trustlines, offers and data entries (--horizon-url): Stellar RPC (--rpc-url) reads ledger entries by key only, so it cannot say what the account holds"))
+	}
 
 	ctx := context.Background()
 	if o.timeout > 0 {

@@ -38,6 +38,7 @@ const (
 	EnvNetwork = "CLOSERELAY_NETWORK"
 	EnvSecret  = "CLOSERELAY_SECRET"
 	EnvHorizon = "CLOSERELAY_HORIZON_URL"
+	EnvRPC     = "CLOSERELAY_RPC_URL"
 )
 
 // CLI is one invocation's world: its streams and environment, injected so

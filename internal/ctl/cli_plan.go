@@ -37,6 +37,12 @@ func (c *CLI) HorizonFlag(fs *FlagSet, what string) *string {
 	return fs.String("horizon-url", c.Getenv(EnvHorizon), "account API (Horizon) base `URL` "+what+" (env "+EnvHorizon+")")
 }
 
+// RPCFlag is --rpc-url: a Stellar RPC endpoint, beside --horizon-url
+// (CONTRACT section 15).
+func (c *CLI) RPCFlag(fs *FlagSet, what string) *string {
+	return fs.String("rpc-url", c.Getenv(EnvRPC), "Stellar RPC endpoint `URL` "+what+", instead of --horizon-url (env "+EnvRPC+")")
+}
+
 // Horizon reads accounts from the account API at url, on c's transport.
 func (c *CLI) Horizon(url string) *wallet.Horizon {
 	return wallet.NewHorizon(url, c.httpClient(15*time.Second))

@@ -9,6 +9,7 @@ import (
 	"github.com/closerelay/closerelay/ledger"
 	"github.com/closerelay/closerelay/ledgerapi"
 	"github.com/closerelay/closerelay/ledgerapi/horizon"
+	"github.com/closerelay/closerelay/ledgerapi/rpc"
 )
 
 // submit is `closerelayctl submit PLAN_ID`: fetch the plan's submit-ready
@@ -19,19 +20,24 @@ func (c *CLI) submit(args []string) int {
 	fs := NewFlagSet("submit", "submit [flags] PLAN_ID",
 		"Fetch the plan's submit-ready envelope (as `closerelayctl ready` prints it) and\n"+
 			"submit it to the ledger through the account API given with --horizon-url (or\n"+
-			"$"+EnvHorizon+"; required), retrying the same envelope on a timeout, 429 or\n"+
+			"$"+EnvHorizon+") or the Stellar RPC endpoint given with --rpc-url (or\n"+
+			"$"+EnvRPC+"); one is required. It retries the same envelope on a timeout, 429 or\n"+
 			"5xx until an answer or --timeout. Prints the transaction hash and the ledger it\n"+
 			"closed in. A refusal by the ledger exits 1 with its result code (tx_bad_seq,\n"+
 			"tx_bad_auth, ...). For a plan published with --submit the relay submits it\n"+
 			"itself; `closerelayctl watch` shows the outcome.")
 	o := c.CommonFlags(fs, 2*time.Minute)
 	horizonURL := c.HorizonFlag(fs, "to submit to")
+	rpcURL := c.RPCFlag(fs, "to submit to")
 	pos, code, done := c.Parse(fs, args, 1, "PLAN_ID")
 	if done {
 		return code
 	}
-	if *horizonURL == "" {
-		return c.Fail("submit", o.JSON, Usagef("--horizon-url (or %s) is required: the account API to submit to", EnvHorizon))
+	if *rpcURL != "" {
+		*horizonURL = "" // the one given beside it, or by the environment, is not used
+	}
+	if *horizonURL == "" && *rpcURL == "" {
+		return c.Fail("submit", o.JSON, Usagef("--horizon-url (or %s) or --rpc-url (or %s) is required: the ledger API to submit to", EnvHorizon, EnvRPC))
 	}
 	cl, err := c.Client(o)
 	if err != nil {
@@ -44,10 +50,13 @@ func (c *CLI) submit(args []string) int {
 		return c.Fail("submit", o.JSON, err)
 	}
 	network := ledger.Network(r.Network)
-	api := ledgerapi.New(ledgerapi.Options{
-		Backends: horizon.Backends(map[ledger.Network]string{network: *horizonURL}, c.Transport),
-		Timeout:  30 * time.Second,
-	})
+	backends := horizon.Backends(map[ledger.Network]string{network: *horizonURL}, c.Transport)
+	apiURL, apiFlag := *horizonURL, "--horizon-url"
+	if *rpcURL != "" {
+		backends = rpc.Backends(map[ledger.Network]string{network: *rpcURL}, c.Transport)
+		apiURL, apiFlag = *rpcURL, "--rpc-url"
+	}
+	api := ledgerapi.New(ledgerapi.Options{Backends: backends, Timeout: 30 * time.Second})
 	retries := 0
 	out := api.Submit(ctx, network, r.XDR, func(a ledgerapi.SubmitAttempt) {
 		retries++
@@ -65,7 +74,7 @@ func (c *CLI) submit(args []string) int {
 		return ExitOK
 	case ledgerapi.SubmitFailed:
 		if out.Tries == 0 && out.Code == ledgerapi.SubmitCodeUnconfigured {
-			return c.Fail("submit", o.JSON, Usagef("--horizon-url %q is not a usable account API URL", *horizonURL))
+			return c.Fail("submit", o.JSON, Usagef("%s %q is not a usable ledger API URL", apiFlag, apiURL))
 		}
 		if o.JSON {
 			c.PrintJSON(map[string]any{"ok": false, "id": r.ID, "code": out.Code, "reason": out.Reason, "hash": out.Hash, "opCodes": out.OpCodes})

@@ -92,3 +92,43 @@ func TestPublishSubmit(t *testing.T) {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
+
+// TestSubmitThroughRPC: `submit --rpc-url` posts the submit-ready envelope
+// through Stellar RPC (sendTransaction, then getTransaction), with the same
+// answers as through Horizon: a refusal exits 1 with its result code, a
+// success prints the hash and the ledger (CONTRACT section 15).
+func TestSubmitThroughRPC(t *testing.T) {
+	rel := startTestRelay(t)
+	a := rel.acct
+	id := publishSigned(t, rel)
+	env := map[string]string{EnvURL: rel.url, EnvRPC: rel.horizon.URL + "/rpc"}
+	for _, kp := range []*keypair.Full{a.Keys[1], a.Master} {
+		if r := runCLI(t, env, kp.Seed()+"\n", "sign", id); r.code != ExitOK {
+			t.Fatalf("sign: %d %q", r.code, r.stderr)
+		}
+	}
+	seq, _ := rel.horizon.Sequence(a.Address)
+	rel.horizon.SetSequence(a.Address, seq+7)
+	r := runCLI(t, env, "", "submit", "--json", id)
+	if m := r.json(t); r.code != ExitRefused || m["ok"] != false || m["code"] != "tx_bad_seq" {
+		t.Fatalf("submit with a wrong sequence: %d %q %q", r.code, r.stdout, r.stderr)
+	}
+	rel.horizon.SetSequence(a.Address, seq)
+	r = runCLI(t, env, "", "submit", id)
+	if r.code != ExitOK || !strings.HasPrefix(r.stdout, "submitted plan "+id+": transaction "+id+" in ledger ") {
+		t.Fatalf("submit: %d %q %q", r.code, r.stdout, r.stderr)
+	}
+	if n := rel.horizon.Handler().RPCCalls("sendTransaction"); n != 2 {
+		t.Errorf("%d sendTransaction calls, want 2 (the refused try and the landed one)", n)
+	}
+}
+
+// TestBuildRefusesRPCAlone: build needs the account's whole listing, which
+// Stellar RPC cannot give; given only --rpc-url it says so, exit 2.
+func TestBuildRefusesRPCAlone(t *testing.T) {
+	rel := startTestRelay(t)
+	r := runCLI(t, map[string]string{EnvRPC: rel.horizon.URL + "/rpc"}, "", "build", "--account", rel.acct.Address, "--destination", cliDest)
+	if r.code != ExitUsage || !strings.Contains(r.stderr, "--horizon-url") || !strings.Contains(r.stderr, "by key only") {
+		t.Fatalf("build with --rpc-url alone: %d %q", r.code, r.stderr)
+	}
+}
