@@ -27,8 +27,9 @@ import (
 
 // demoOptions tune the demo; the zero value is what `closerelaylab demo` runs.
 type demoOptions struct {
-	timeout time.Duration // the whole demo fails after this; 60 s when zero
-	logs    io.Writer     // the relay's logs; discarded when nil
+	timeout   time.Duration // the whole demo fails after this; 60 s when zero
+	logs      io.Writer     // the relay's logs; discarded when nil
+	ledgerAPI string        // LEDGER_API: horizon (when empty) or rpc, both the double's
 }
 
 func (c *tool) demo(args []string) int {
@@ -40,7 +41,9 @@ func (c *tool) demo(args []string) int {
 			"MEDIATOR_SECRET, and the Go client: a bare merge the relay's preflight finds\n"+
 			"blocked, then the close that empties the account first, landable: publish,\n"+
 			"watch, co-sign to 3/3, submitted; then a mediator flow. Exits 0\n"+
-			"on success, 1 on any failure. To run the commands yourself against such a\n"+
+			"on success, 1 on any failure. LEDGER_API=rpc in the environment has the relay\n"+
+			"read and submit through the double's Stellar RPC face instead of its Horizon\n"+
+			"one. To run the commands yourself against such a\n"+
 			"stack, start `closerelaylab load local --plans 2 --signers 3` instead.")
 	timeout := fs.Duration("timeout", 60*time.Second, "fail if the demo takes longer")
 	verbose := fs.Bool("verbose", false, "show the relay's logs on standard error")
@@ -49,7 +52,7 @@ func (c *tool) demo(args []string) int {
 	if _, code, done := c.Parse(fs, args, 0, ""); done {
 		return code
 	}
-	opts := demoOptions{timeout: *timeout}
+	opts := demoOptions{timeout: *timeout, ledgerAPI: c.Getenv("LEDGER_API")}
 	if *verbose {
 		opts.logs = c.Stderr
 	}
@@ -138,6 +141,7 @@ func runDemo(parent context.Context, out io.Writer, opts demoOptions) (err error
 		"RATE_LIMITS":      "on",
 		"SHUTDOWN_TIMEOUT": "5s",
 		"LOG_FORMAT":       "text",
+		"LEDGER_API":       opts.ledgerAPI,
 	}, opts.logs)
 	if err != nil {
 		return err
@@ -152,6 +156,9 @@ func runDemo(parent context.Context, out io.Writer, opts demoOptions) (err error
 	n.notef("account %s: signers A, B and C (its master key), weight 1 each; high threshold 3", acct.Address)
 	n.notef("it holds a trustline with 50 USD (issuer %s), an offer selling 10 USD and a data entry \"note\"", ctl.ShortKey(issuer))
 	n.stepf("relay serving on %s (ops on %s), rate limits on, a fresh MEDIATOR_SECRET", relayURL, opsURL)
+	if opts.ledgerAPI == "rpc" {
+		n.notef("LEDGER_API=rpc: the relay reads and submits through the double's Stellar RPC face, %s", ledgertest.RPCURL(horizonURL))
+	}
 	if err := checkReady(ctx, opsURL); err != nil {
 		return err
 	}
@@ -363,6 +370,9 @@ func runDemo(parent context.Context, out io.Writer, opts demoOptions) (err error
 	}
 	stack.stop = func() error { return nil }
 	n.stepf("relay drained and stopped")
+	if opts.ledgerAPI == "rpc" {
+		n.notef("through Stellar RPC: %d getLedgerEntries and %d sendTransaction calls", double.RPCCalls("getLedgerEntries"), double.RPCCalls("sendTransaction"))
+	}
 	fmt.Fprintln(out, "\ndemo complete: OK")
 	return nil
 }

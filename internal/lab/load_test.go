@@ -253,6 +253,24 @@ func TestDemo(t *testing.T) {
 	}
 }
 
+// TestDemoThroughRPC: with LEDGER_API=rpc the same demo runs, its relay
+// reading and submitting through the double's Stellar RPC face (CONTRACT
+// section 15).
+func TestDemoThroughRPC(t *testing.T) {
+	var out syncbuf.Buffer
+	if err := runDemo(context.Background(), &out, demoOptions{timeout: 60 * time.Second, ledgerAPI: "rpc"}); err != nil {
+		t.Fatalf("demo: %v\n%s", err, out.String())
+	}
+	for _, want := range []string{"LEDGER_API=rpc: the relay reads and submits through the double's Stellar RPC face", "the watcher receives event: submitted", "demo complete: OK"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("demo output lacks %q:\n%s", want, out.String())
+		}
+	}
+	if strings.Contains(out.String(), " 0 sendTransaction calls") || !strings.Contains(out.String(), "sendTransaction calls") {
+		t.Errorf("the submission did not go through Stellar RPC:\n%s", out.String())
+	}
+}
+
 func TestDemoFailsWhenOutOfTime(t *testing.T) {
 	err := runDemo(context.Background(), io.Discard, demoOptions{timeout: time.Millisecond})
 	if err == nil {

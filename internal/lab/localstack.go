@@ -23,7 +23,8 @@ type localStack struct {
 }
 
 // startLocalStack serves double and starts the relay with env as its
-// environment (the HORIZON_URL_* variables are set to the double).
+// environment (the HORIZON_URL_* variables are set to the double, and the
+// RPC_URL_* ones to its Stellar RPC face, for LEDGER_API=rpc).
 func startLocalStack(double *ledgertest.Handler, env map[string]string, logs io.Writer) (*localStack, error) {
 	horizonLis, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -40,6 +41,9 @@ func startLocalStack(double *ledgertest.Handler, env map[string]string, logs io.
 	full := maps.Clone(env)
 	for _, k := range []string{"HORIZON_URL_MAINNET", "HORIZON_URL_TESTNET", "HORIZON_URL_FUTURENET"} {
 		full[k] = horizonURL
+	}
+	for _, k := range []string{"RPC_URL_MAINNET", "RPC_URL_TESTNET", "RPC_URL_FUTURENET"} {
+		full[k] = ledgertest.RPCURL(horizonURL)
 	}
 	cfg, err := server.ParseEnv(func(k string) string { return full[k] })
 	if err != nil {
