@@ -9,6 +9,9 @@ import (
 
 	"github.com/closerelay/closerelay/client"
 	"github.com/closerelay/closerelay/client/wallet"
+	"github.com/closerelay/closerelay/ledger"
+	"github.com/closerelay/closerelay/ledgerapi"
+	"github.com/closerelay/closerelay/ledgerapi/rpc"
 	"github.com/stellar/go-stellar-sdk/txnbuild"
 )
 
@@ -115,6 +118,7 @@ func (c *CLI) mediatorForward(args []string) int {
 	memoID := fs.String("memo-id", "", "id memo (unsigned 64-bit)")
 	seq := fs.Int64("sequence", -1, "the mediator account's current sequence number (default: read from --horizon-url)")
 	horizonURL := c.HorizonFlag(fs, "to read the mediator's sequence number from")
+	rpcURL := c.RPCFlag(fs, "to read the mediator's sequence number from")
 	validFor := fs.Duration("valid-for", wallet.DefaultForwardTimeout, "time bound of the forward (at most 1h)")
 	if _, code, done := c.Parse(fs, args, 0, ""); done {
 		return code
@@ -127,16 +131,26 @@ func (c *CLI) mediatorForward(args []string) int {
 		return c.Fail("mediator forward", *jsonOut, Usagef("--mediator, --destination and --amount are required"))
 	}
 	if *seq < 0 {
-		if *horizonURL == "" {
-			return c.Fail("mediator forward", *jsonOut, Usagef("give --sequence, or --horizon-url to read it"))
-		}
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
-		acct, err := c.Horizon(*horizonURL).Account(ctx, *mediatorKey)
-		if err != nil {
-			return c.Fail("mediator forward", *jsonOut, err)
+		switch {
+		case *rpcURL != "":
+			n := ledger.Testnet // the one backend's key: its URL says which network it is
+			api := ledgerapi.New(ledgerapi.Options{Backends: rpc.Backends(map[ledger.Network]string{n: *rpcURL}, c.Transport), Timeout: 30 * time.Second})
+			acct, err := api.Account(ctx, n, *mediatorKey)
+			if err != nil {
+				return c.Fail("mediator forward", *jsonOut, err)
+			}
+			*seq = acct.Sequence
+		case *horizonURL != "":
+			acct, err := c.Horizon(*horizonURL).Account(ctx, *mediatorKey)
+			if err != nil {
+				return c.Fail("mediator forward", *jsonOut, err)
+			}
+			*seq = acct.Sequence
+		default:
+			return c.Fail("mediator forward", *jsonOut, Usagef("give --sequence, or --horizon-url or --rpc-url to read it"))
 		}
-		*seq = acct.Sequence
 	}
 	tx, err := wallet.BuildForward(wallet.ForwardParams{
 		Mediator: *mediatorKey, Sequence: *seq, Destination: *dest, Amount: *amount, Memo: memo, Timeout: *validFor,

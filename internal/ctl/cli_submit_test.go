@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/closerelay/closerelay/ledger"
 	"github.com/stellar/go-stellar-sdk/keypair"
 )
 
@@ -130,5 +131,27 @@ func TestBuildRefusesRPCAlone(t *testing.T) {
 	r := runCLI(t, map[string]string{EnvRPC: rel.horizon.URL + "/rpc"}, "", "build", "--account", rel.acct.Address, "--destination", cliDest)
 	if r.code != ExitUsage || !strings.Contains(r.stderr, "--horizon-url") || !strings.Contains(r.stderr, "by key only") {
 		t.Fatalf("build with --rpc-url alone: %d %q", r.code, r.stderr)
+	}
+}
+
+// TestMediatorForwardReadsTheSequenceThroughRPC: `mediator forward
+// --rpc-url` reads the mediator's sequence number from Stellar RPC, as
+// --horizon-url does from Horizon, and builds the forward on the next one.
+func TestMediatorForwardReadsTheSequenceThroughRPC(t *testing.T) {
+	rel := startTestRelay(t)
+	mediator := keypair.MustRandom().Address()
+	rel.horizon.Fund(mediator, 2_0000000)
+	rel.horizon.SetSequence(mediator, 4242)
+	for _, flag := range []string{"--rpc-url", "--horizon-url"} {
+		url := rel.horizon.URL
+		if flag == "--rpc-url" {
+			url += "/rpc"
+		}
+		r := runCLI(t, nil, "", "mediator", "forward", "--json", "--mediator", mediator, "--destination", cliDest, "--amount", "1", "--memo-id", "7", flag, url)
+		x, _ := r.json(t)["xdr"].(string)
+		env, err := ledger.DecodeEnvelope(x)
+		if r.code != ExitOK || err != nil || env.SeqNum() != 4243 {
+			t.Errorf("%s: %d %q %q, want the forward at sequence 4243", flag, r.code, r.stdout, r.stderr)
+		}
 	}
 }
