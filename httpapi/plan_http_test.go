@@ -656,3 +656,18 @@ func TestPlanConcurrentPublishSameID(t *testing.T) {
 		}
 	}
 }
+
+// TestPlanPublishRPCFaults: under Stellar RPC, a getLedgerEntries that
+// hangs past HORIZON_TIMEOUT or answers 500 is ACCOUNT_UNREACHABLE at guard
+// 6, as Horizon's are (CONTRACT section 15).
+func TestPlanPublishRPCFaults(t *testing.T) {
+	r := planStartAPI(t, 0, "rpc")
+	pass := planPass(planTest)
+	acc := planAccount(r, 0)
+	x, hash := ledgertest.BuildClose(acc.Master, planDest, 1, 0, pass, acc.Master)
+	for _, status := range []int{http.StatusInternalServerError, 0} {
+		r.horizon.Handler().FailRPC("getLedgerEntries", 1, status)
+		planWantErr(t, r.publish(t, planTest, x), http.StatusBadRequest, "ACCOUNT_UNREACHABLE")
+	}
+	planWantPublished(t, r.publish(t, planTest, x), hash)
+}
