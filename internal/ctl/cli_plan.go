@@ -1,18 +1,24 @@
 package ctl
 
 import (
+	"bufio"
 	"context"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
+	"os"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/closerelay/closerelay/client"
 	"github.com/closerelay/closerelay/client/wallet"
+	"github.com/closerelay/closerelay/ledger"
 	"github.com/closerelay/closerelay/wire"
 	"github.com/stellar/go-stellar-sdk/txnbuild"
+	"golang.org/x/term"
 )
 
 func (c *CLI) networkDefault() string {
@@ -192,13 +198,19 @@ func (c *CLI) sign(args []string) int {
 		"Add your signature to a plan. The secret seed (S…) is read from $"+EnvSecret+",\n"+
 			"or, when that is unset, from standard input: its first line from a pipe, or\n"+
 			"typed without echo at a terminal; never from an argument. The plan is fetched,\n"+
-			"its transaction signed locally under the plan's network, and only the\n"+
-			"signature is sent.")
+			"its transaction checked to hash to PLAN_ID under the plan's network (a relay\n"+
+			"cannot have you sign another one), what it does printed on standard error,\n"+
+			"operation by operation, and at a terminal confirmed unless --yes; it is then\n"+
+			"signed locally and only the signature is sent.")
 	o := c.CommonFlags(fs, 30*time.Second)
 	secretEnv := secretEnvFlag(fs)
+	yes := fs.Bool("yes", false, "sign without asking, after printing what the close does")
 	pos, code, done := c.Parse(fs, args, 1, "PLAN_ID")
 	if done {
 		return code
+	}
+	if !wire.ValidPlanID(pos[0]) {
+		return c.Fail("sign", o.JSON, Usagef("a plan id is 64 hexadecimal characters (the transaction hash)"))
 	}
 	kp, err := c.readSecret(*secretEnv)
 	if err != nil {
@@ -218,6 +230,28 @@ func (c *CLI) sign(args []string) int {
 	if err != nil {
 		return c.Fail("sign", o.JSON, fmt.Errorf("the plan's envelope is not an account close: %w", err))
 	}
+	env, err := ledger.DecodeEnvelope(p.XDR)
+	if err != nil {
+		return c.Fail("sign", o.JSON, fmt.Errorf("the plan's envelope does not decode: %w", err))
+	}
+	if hash, err := ledger.HashEnvelope(env, ledger.Network(p.Network).Passphrase()); err != nil || hex.EncodeToString(hash[:]) != strings.ToLower(pos[0]) {
+		return c.Fail("sign", o.JSON, &RefusedError{fmt.Errorf("the relay answered a transaction that does not hash to plan %s on %s: not signed", strings.ToLower(pos[0]), p.Network)})
+	}
+	fmt.Fprintf(c.Stderr, "the close of %s on %s:\n", account, p.Network)
+	for i, op := range env.Operations() {
+		fmt.Fprintf(c.Stderr, "  %d. %s\n", i+1, ledger.Describe(op, env.SourceAccount()))
+	}
+	already := false
+	if before, err := cl.Status(ctx, pos[0]); err == nil {
+		already = slices.Contains(before.Signers, kp.Address())
+	}
+	if !*yes && c.interactive() {
+		fmt.Fprint(c.Stderr, "sign it? [y/N] ")
+		answer, _ := bufio.NewReader(c.Stdin).ReadString('\n')
+		if a := strings.ToLower(strings.TrimSpace(answer)); a != "y" && a != "yes" {
+			return c.Fail("sign", o.JSON, &RefusedError{errors.New("not signed: you did not confirm")})
+		}
+	}
 	partial, err := wallet.SignPartial(p.XDR, p.Network, kp)
 	if err != nil {
 		return c.Fail("sign", o.JSON, err)
@@ -230,9 +264,27 @@ func (c *CLI) sign(args []string) int {
 		c.PrintJSON(map[string]any{"ok": true, "id": strings.ToLower(pos[0]), "network": s.Network, "signer": kp.Address(), "signers": s.Signers, "xdr": s.XDR})
 		return ExitOK
 	}
-	fmt.Fprintf(c.Stdout, "signed the close of %s on %s as %s\nthe plan now carries %d signature(s): %s\n",
-		account, s.Network, kp.Address(), len(s.Signers), strings.Join(s.Signers, ", "))
+	if already {
+		fmt.Fprintf(c.Stdout, "%s had signed this close already: nothing changed\n", kp.Address())
+	} else {
+		fmt.Fprintf(c.Stdout, "signed the close of %s on %s as %s\n", account, s.Network, kp.Address())
+	}
+	fmt.Fprintf(c.Stdout, "the plan now carries %d signature(s): %s\n", len(s.Signers), strings.Join(s.Signers, ", "))
+	if s.Threshold > 0 {
+		state := fmt.Sprintf("%d more needed", s.Threshold-s.Weight)
+		if s.Ready {
+			state = "threshold met"
+		}
+		fmt.Fprintf(c.Stdout, "weight %d/%d: %s\n", s.Weight, s.Threshold, state)
+	}
 	return ExitOK
+}
+
+// interactive reports whether standard input is a terminal, where a person
+// can be asked before signing.
+func (c *CLI) interactive() bool {
+	f, ok := c.Stdin.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
 }
 
 func (c *CLI) watch(args []string) int {
