@@ -32,6 +32,7 @@ type buildOptions struct {
 	secretEnv                     string
 	timeout                       time.Duration
 	assets                        string // what to do with non-native balances (wallet.AssetDisposal)
+	maxFee                        int64  // the most stroops per operation build bids
 	force                         bool   // a direct close into a memo-required account
 }
 
@@ -46,6 +47,8 @@ type built struct {
 	signer   *keypair.Full     // nil unless --sign
 	progress wallet.Progress   // meaningful when acct and signer are set
 	steps    []string          // what each operation does, in words
+	fee      int64             // the fee per operation bid, in stroops
+	feeNote  string            // why it is not from the fee statistics, when it is not
 	check    *ledger.Preflight // the preflight's verdict; nil when built offline
 }
 
@@ -83,6 +86,7 @@ func (c *CLI) build(args []string) int {
 	secretEnv := secretEnvFlag(fs)
 	fs.DurationVar(&o.timeout, "timeout", 30*time.Second, "give up reading the account API after this long (0: never)")
 	fs.StringVar(&o.assets, "assets", string(wallet.AssetsSend), "what the close does with each non-native balance: `send` it to the destination, return it to its issuer, or sell it (send|return|sell)")
+	fs.Int64Var(&o.maxFee, "max-fee", DefaultMaxFee, "the most stroops per operation to bid: the fee is the 90th percentile of the fees the last ledgers charged, capped by this")
 	fs.BoolVar(&o.force, "force", false, "build a direct close into an account that requires a memo (SEP-29) although it carries none")
 	if _, code, done := c.Parse(fs, args, 0, ""); done {
 		return code
@@ -212,8 +216,16 @@ func (c *CLI) runBuild(ctx context.Context, o buildOptions) (*built, error) {
 			return nil, Usagef("%v", err)
 		}
 	}
+	if o.maxFee < minFee {
+		return nil, Usagef("--max-fee must be at least %d stroops, the network's minimum per operation", minFee)
+	}
+	b.fee = minFee
+	if o.horizonURL != "" {
+		b.fee, b.feeNote = c.operationFee(ctx, o.horizonURL, o.maxFee)
+	}
 	batches, err := wallet.BuildClose(wallet.CloseParams{
 		Account: o.account, Sequence: seq, Destination: o.destination, Flow: b.flow, Timeout: o.validFor, Prelude: prelude,
+		BaseFee: b.fee,
 	})
 	if err != nil {
 		return nil, Usagef("%v", err)
@@ -278,7 +290,7 @@ func (b *built) json(o buildOptions) map[string]any {
 	if b.signer != nil {
 		m["signer"] = b.signer.Address()
 	}
-	m["operations"] = b.steps
+	m["operations"], m["feePerOperation"] = b.steps, b.fee
 	if b.check != nil {
 		blockers := make([]map[string]any, 0, len(b.check.Blockers))
 		for _, bl := range b.check.Blockers {
@@ -307,6 +319,11 @@ func (b *built) report(w io.Writer, o buildOptions) {
 		fmt.Fprintf(w, "  its forward (closerelayctl mediator forward) pays %s with the memo,\n", b.flow.Destination)
 		fmt.Fprintf(w, "  co-signed (closerelayctl mediator cosign) before the flow token expires at %s\n", b.flow.Expiry.UTC().Format(time.RFC3339))
 	}
+	fmt.Fprintf(w, "  fee: %d stroops per operation, %d in all", b.fee, b.fee*int64(len(b.steps)))
+	if b.feeNote != "" {
+		fmt.Fprintf(w, " (%s)", b.feeNote)
+	}
+	fmt.Fprintln(w)
 	for i, step := range b.steps {
 		fmt.Fprintf(w, "  %d. %s\n", i+1, step)
 	}

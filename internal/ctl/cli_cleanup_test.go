@@ -1,6 +1,10 @@
 package ctl
 
 import (
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"strings"
 	"testing"
 
@@ -83,5 +87,48 @@ func TestBuildBlockedExitsNonZero(t *testing.T) {
 	r := runCLI(t, map[string]string{EnvHorizon: rel.horizon.URL}, "", "build", "--account", rel.acct.Address, "--destination", keypair.MustRandom().Address())
 	if r.code != ExitRefused || !strings.Contains(r.stderr, "preflight: blocked") || !strings.Contains(r.stderr, "op_no_account") || r.stdout == "" {
 		t.Errorf("blocked close: %d %q %s", r.code, r.stdout, r.stderr)
+	}
+}
+
+// TestBuildFeeFromTheFeeStatistics: build bids the 90th percentile of the
+// fees the last ledgers charged (Horizon's /fee_stats), capped by
+// --max-fee; an account API without statistics gives the minimum and says
+// why (issue 23 item 4).
+func TestBuildFeeFromTheFeeStatistics(t *testing.T) {
+	rel := startTestRelay(t)
+	double, err := url.Parse(rel.horizon.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	proxy := httputil.NewSingleHostReverseProxy(double)
+	horizon := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/fee_stats" {
+			_, _ = w.Write([]byte(`{"last_ledger_base_fee":"100","fee_charged":{"p90":"5000"}}`))
+			return
+		}
+		proxy.ServeHTTP(w, r)
+	}))
+	t.Cleanup(horizon.Close)
+	for _, tc := range []struct {
+		url, maxFee string
+		fee         float64
+		note        string
+	}{
+		{horizon.URL, "10000", 5000, ""},
+		{horizon.URL, "1000", 1000, "capped by --max-fee"},
+		{rel.horizon.URL, "10000", 100, "no fee statistics (status 404)"},
+	} {
+		r := runCLI(t, map[string]string{EnvHorizon: tc.url}, "", "build", "--json", "--account", rel.acct.Address, "--destination", cliDest, "--max-fee", tc.maxFee)
+		m := r.json(t)
+		if r.code != ExitOK || m["feePerOperation"] != tc.fee {
+			t.Errorf("%s --max-fee %s: %d fee %v, want %v", tc.url, tc.maxFee, r.code, m["feePerOperation"], tc.fee)
+		}
+		r = runCLI(t, map[string]string{EnvHorizon: tc.url}, "", "build", "--account", rel.acct.Address, "--destination", cliDest, "--max-fee", tc.maxFee)
+		if !strings.Contains(r.stderr, "fee: ") || (tc.note != "" && !strings.Contains(r.stderr, tc.note)) {
+			t.Errorf("%s: stderr %q lacks the fee line or %q", tc.url, r.stderr, tc.note)
+		}
+	}
+	if r := runCLI(t, map[string]string{EnvHorizon: horizon.URL}, "", "build", "--account", rel.acct.Address, "--destination", cliDest, "--max-fee", "99"); r.code != ExitUsage {
+		t.Errorf("--max-fee under the minimum: %d %q", r.code, r.stderr)
 	}
 }
