@@ -1,6 +1,7 @@
 package ctl
 
 import (
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
@@ -130,5 +131,53 @@ func TestBuildFeeFromTheFeeStatistics(t *testing.T) {
 	}
 	if r := runCLI(t, map[string]string{EnvHorizon: horizon.URL}, "", "build", "--account", rel.acct.Address, "--destination", cliDest, "--max-fee", "99"); r.code != ExitUsage {
 		t.Errorf("--max-fee under the minimum: %d %q", r.code, r.stderr)
+	}
+}
+
+// TestBuildBadAccountAPIAnswers: an account API answer that cannot be
+// used (a malformed balance, an offer of another account, an account of
+// 1,000 trustlines) gives a clear message and a non-zero exit, never a
+// panic or a close built on it (issue 23).
+func TestBuildBadAccountAPIAnswers(t *testing.T) {
+	rel := startTestRelay(t)
+	run := func(horizonURL, account string) result {
+		return runCLI(t, map[string]string{EnvHorizon: horizonURL}, "", "build", "--account", account, "--destination", cliDest, "--assets", "return")
+	}
+
+	garbled := ledgertest.NewAccount(1, 1)
+	d := ledgertest.AccountDetail(garbled.Address, garbled.Signers, garbled.Thresholds)
+	d.Balances[0].Balance = "lots"
+	rel.horizon.SetAccountDetail(d)
+	if r := run(rel.horizon.URL, garbled.Address); r.code == ExitOK || !strings.Contains(r.stderr, "cannot be used") || r.stdout != "" {
+		t.Errorf("a malformed balance: %d %q %q", r.code, r.stdout, r.stderr)
+	}
+
+	double, err := url.Parse(rel.horizon.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	proxy := httputil.NewSingleHostReverseProxy(double)
+	stranger := keypair.MustRandom().Address()
+	horizon := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasSuffix(r.URL.Path, "/offers") {
+			_, _ = w.Write([]byte(`{"_embedded":{"records":[{"id":"7","paging_token":"7","seller":"` + stranger + `",` +
+				`"selling":{"asset_type":"native"},"buying":{"asset_type":"native"},"amount":"1.0000000","price_r":{"n":1,"d":1}}]}}`))
+			return
+		}
+		proxy.ServeHTTP(w, r)
+	}))
+	t.Cleanup(horizon.Close)
+	if r := run(horizon.URL, rel.acct.Address); r.code == ExitOK || !strings.Contains(r.stderr, "offer of another account") || r.stdout != "" {
+		t.Errorf("an offer the account does not own: %d %q %q", r.code, r.stdout, r.stderr)
+	}
+
+	many := ledgertest.NewAccount(1, 1)
+	rel.horizon.AddAccount(many)
+	issuer := keypair.MustRandom().Address()
+	for i := range 1000 {
+		rel.horizon.AddTrustline(many.Address, ledgertest.Trustline{Asset: ledgertest.Credit(fmt.Sprintf("T%04d", i), issuer)})
+	}
+	if r := run(rel.horizon.URL, many.Address); r.code != ExitRefused || r.stdout != "" || !strings.Contains(r.stderr, "more than a transaction's 100") {
+		t.Errorf("1,000 trustlines: %d %q %q", r.code, r.stdout, r.stderr)
 	}
 }
