@@ -286,6 +286,12 @@ func (b *built) json(o buildOptions) map[string]any {
 	}
 	if b.flow != nil {
 		m["mediator"], m["mediatorFunding"], m["flowExpiry"] = b.flow.MediatorPublicKey, wallet.MediatorFunding, b.flow.Expiry.UTC().Format(time.RFC3339)
+		// publish reads the token back, so `build --json | publish --submit`
+		// has the relay run the forward (CONTRACT 16).
+		m["flowToken"] = b.flow.Token
+		if !b.flow.Memo.IsZero() {
+			m["memo"] = b.flow.Memo.String()
+		}
 	}
 	if b.signer != nil {
 		m["signer"] = b.signer.Address()
@@ -315,9 +321,7 @@ func (b *built) report(w io.Writer, o buildOptions) {
 	fmt.Fprintf(w, "close of %s on %s into %s\n", o.account, o.network, b.mergeTo)
 	fmt.Fprintf(w, "  sequence %d, valid until %s (%s), hash %s\n", b.tx.SequenceNumber(), maxTime.Format(time.RFC3339), o.validFor, b.hash)
 	if b.flow != nil {
-		fmt.Fprintf(w, "  mediator plan: op 1 creates the mediator %s with %s XLM, the merge goes to it;\n", b.flow.MediatorPublicKey, wallet.MediatorFunding)
-		fmt.Fprintf(w, "  its forward (closerelayctl mediator forward) pays %s with the memo,\n", b.flow.Destination)
-		fmt.Fprintf(w, "  co-signed (closerelayctl mediator cosign) before the flow token expires at %s\n", b.flow.Expiry.UTC().Format(time.RFC3339))
+		b.reportFlow(w)
 	}
 	fmt.Fprintf(w, "  fee: %d stroops per operation, %d in all", b.fee, b.fee*int64(len(b.steps)))
 	if b.feeNote != "" {
@@ -360,5 +364,27 @@ func (b *built) report(w io.Writer, o buildOptions) {
 	default:
 		fmt.Fprintf(w, "  signed by %s: %s, not enough alone: publish it to the relay (closerelayctl publish)\n", b.signer.Address(), b.progress)
 		fmt.Fprintf(w, "  and have signers of %d more weight sign it (closerelayctl sign PLAN_ID)\n", b.progress.Needed-b.progress.Weight)
+	}
+}
+
+// reportFlow says how a mediator plan's forward will run: by the relay,
+// for a close published with a memo-committed token and --submit
+// (CONTRACT 16), or by the signer of a single-signer close.
+func (b *built) reportFlow(w io.Writer) {
+	f := b.flow
+	expiry := f.Expiry.UTC().Format(time.RFC3339)
+	fmt.Fprintf(w, "  mediator plan: op 1 creates the mediator %s with %s XLM, the merge goes to it;\n", f.MediatorPublicKey, wallet.MediatorFunding)
+	if f.Memo.IsZero() {
+		fmt.Fprintf(w, "  its forward pays %s with the memo you give it: the token commits no memo, so the relay\n", f.Destination)
+		fmt.Fprintf(w, "  cannot run it; co-sign and submit it yourself once the close has landed and before the\n")
+		fmt.Fprintf(w, "  token expires at %s (closerelayctl mediator forward --submit), or mint the flow with --memo\n", expiry)
+		return
+	}
+	fmt.Fprintf(w, "  its forward pays %s the mediator's whole balance with memo %s, then merges it there\n", f.Destination, f.Memo)
+	fmt.Fprintln(w, "  publish with the token and --submit (build --json | closerelayctl publish --submit -, or")
+	fmt.Fprintln(w, "  publish --submit --flow-token TOKEN): the relay submits the close and runs the forward itself")
+	if b.signer != nil && b.progress.Met() {
+		fmt.Fprintf(w, "  or, as this signer meets the threshold alone: submit the close, then before %s\n", expiry)
+		fmt.Fprintf(w, "  closerelayctl mediator forward --token TOKEN --mediator %s --submit\n", f.MediatorPublicKey)
 	}
 }

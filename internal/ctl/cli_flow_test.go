@@ -356,7 +356,7 @@ var commands = []struct {
 	{[]string{"status"}, true},
 	{[]string{"ready"}, true},
 	{[]string{"mediator", "mint"}, true},
-	{[]string{"mediator", "forward"}, false},
+	{[]string{"mediator", "forward"}, true}, // with --submit
 	{[]string{"mediator", "cosign"}, true},
 	{[]string{"mediator", "resume"}, true},
 }
