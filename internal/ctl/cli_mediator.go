@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/url"
 	"os"
 	"time"
 
@@ -167,15 +168,24 @@ func forwardMemo(memo, text, id string, committed wallet.Memo) (wallet.Memo, err
 }
 
 // ledgerAPI is the account API of --horizon-url, or of --rpc-url when that
-// is given, for network n; nil when neither is.
-func (c *CLI) ledgerAPI(n ledger.Network, horizonURL, rpcURL string, timeout time.Duration) *ledgerapi.Client {
-	switch {
-	case rpcURL != "":
-		return ledgerapi.New(ledgerapi.Options{Backends: rpc.Backends(map[ledger.Network]string{n: rpcURL}, c.Transport), Timeout: timeout})
-	case horizonURL != "":
-		return ledgerapi.New(ledgerapi.Options{Backends: horizon.Backends(map[ledger.Network]string{n: horizonURL}, c.Transport), Timeout: timeout})
+// is given, for network n; nil when neither is. A URL that is not http(s)
+// is a usage error: nothing could be read from it or submitted to it.
+func (c *CLI) ledgerAPI(n ledger.Network, horizonURL, rpcURL string, timeout time.Duration) (*ledgerapi.Client, error) {
+	name, raw := "--horizon-url", horizonURL
+	if rpcURL != "" {
+		name, raw = "--rpc-url", rpcURL
 	}
-	return nil
+	if raw == "" {
+		return nil, nil
+	}
+	if u, err := url.Parse(raw); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, Usagef("%s %q is not an http(s) URL", name, raw)
+	}
+	backends := horizon.Backends(map[ledger.Network]string{n: horizonURL}, c.Transport)
+	if rpcURL != "" {
+		backends = rpc.Backends(map[ledger.Network]string{n: rpcURL}, c.Transport)
+	}
+	return ledgerapi.New(ledgerapi.Options{Backends: backends, Timeout: timeout}), nil
 }
 
 // forwardOptions are mediator forward's settings once its flags are read.
@@ -268,7 +278,10 @@ func (c *CLI) runForward(o forwardOptions) int {
 	if err != nil {
 		return fail(Usagef("%s", Message(err)))
 	}
-	api := c.ledgerAPI(n, o.horizonURL, o.rpcURL, 30*time.Second)
+	api, err := c.ledgerAPI(n, o.horizonURL, o.rpcURL, 30*time.Second)
+	if err != nil {
+		return fail(err)
+	}
 	switch {
 	case o.mediator == "" || o.destination == "":
 		return fail(Usagef("--mediator and --token (or --destination) are required"))
@@ -342,7 +355,11 @@ func (c *CLI) runForward(o forwardOptions) int {
 	}
 	if !o.submit {
 		if o.JSON {
-			c.PrintJSON(map[string]any{"ok": true, "xdr": x, "maxTime": tx.Timebounds().MaxTime, "amount": pay, "memo": memo.String(), "sequence": tx.SequenceNumber()})
+			out := map[string]any{"ok": true, "xdr": x, "maxTime": tx.Timebounds().MaxTime, "amount": pay, "memo": memo.String(), "sequence": tx.SequenceNumber()}
+			if note != "" {
+				out["note"] = note
+			}
+			c.PrintJSON(out)
 		} else {
 			fmt.Fprintln(c.Stdout, x)
 		}
@@ -531,7 +548,10 @@ func (c *CLI) mediatorResume(args []string) int {
 	if *rpcURL != "" {
 		*horizonURL = ""
 	}
-	api := c.ledgerAPI(ledger.Network(rec.Network), *horizonURL, *rpcURL, 30*time.Second)
+	api, err := c.ledgerAPI(ledger.Network(rec.Network), *horizonURL, *rpcURL, 30*time.Second)
+	if err != nil {
+		return c.Fail("mediator resume", o.JSON, err)
+	}
 	if *submit && api == nil {
 		return c.Fail("mediator resume", o.JSON, Usagef("--submit needs --horizon-url (or %s) or --rpc-url (or %s): the ledger API to submit to", EnvHorizon, EnvRPC))
 	}

@@ -278,6 +278,8 @@ func TestMediatorForwardRefusals(t *testing.T) {
 		{"submit without API", env, fwd("--submit"), ExitUsage, "--submit needs --horizon-url (or CLOSERELAY_HORIZON_URL) or --rpc-url"},
 		{"record without submit", env, fwd("--record", "x.json", "--horizon-url", h), ExitUsage, "--record goes with --submit"},
 		{"offline without amount", env, fwd("--sequence", "5"), ExitUsage, "offline (--sequence without an account API) the mediator's balance is unknown: give --amount"},
+		{"not a URL", env, fwd("--horizon-url", "ftp://x"), ExitUsage, `--horizon-url "ftp://x" is not an http(s) URL`},
+		{"not an RPC URL", env, fwd("--rpc-url", "localhost:8000"), ExitUsage, `--rpc-url "localhost:8000" is not an http(s) URL`},
 		{"neither", env, fwd(), ExitUsage, "give --horizon-url or --rpc-url to read the mediator's sequence number and balance"},
 		{"bad amount", env, fwd("--amount", "1.12345678", "--horizon-url", h), ExitUsage, `--amount "1.12345678" is not a positive amount of XLM with at most 7 decimals`},
 		{"amount above the balance", env, fwd("--amount", "101", "--horizon-url", h), ExitRefused,
@@ -311,6 +313,10 @@ func TestMediatorForwardRefusals(t *testing.T) {
 	r := runCLI(t, env, "", fwd("--amount", "100", "--horizon-url", h)...)
 	if r.code != ExitOK || !strings.Contains(r.stderr, "the payment carries 100.0000000 XLM of 100.9999800: the rest, 0.9999800 XLM, reaches "+cliDest+" by the merge, which an exchange may not credit") {
 		t.Fatalf("a smaller --amount: %d %q", r.code, r.stderr)
+	}
+	r = runCLI(t, env, "", fwd("--json", "--amount", "100", "--horizon-url", h)...)
+	if m := r.json(t); r.code != ExitOK || m["amount"] != "100.0000000" || !strings.Contains(m["note"].(string), "the rest, 0.9999800 XLM") {
+		t.Fatalf("a smaller --amount --json: %d %q", r.code, r.stdout)
 	}
 }
 
@@ -463,6 +469,10 @@ func TestResumeWhileTheTokenLivesAndAfter(t *testing.T) {
 	r = runCLI(t, env, "", "mediator", "resume", "--submit", record)
 	if r.code != ExitUsage || !strings.Contains(r.stderr, "--submit needs --horizon-url") {
 		t.Fatalf("resume --submit without an API: %d %q", r.code, r.stderr)
+	}
+	r = runCLI(t, env, "", "mediator", "resume", "--submit", "--horizon-url", "ftp://x", record)
+	if r.code != ExitUsage || !strings.Contains(r.stderr, `closerelayctl mediator resume: --horizon-url "ftp://x" is not an http(s) URL`) {
+		t.Fatalf("resume --submit with a bad URL: %d %q", r.code, r.stderr)
 	}
 	r = runCLI(t, env, "", "mediator", "resume", "--submit", "--horizon-url", rel.horizon.URL, record)
 	if r.code != ExitOK || !strings.Contains(r.stdout, "forwarded: transaction") || !strings.Contains(r.stdout, "paid 48.9999800 XLM with memo return:"+hex64) {
