@@ -284,14 +284,11 @@ func PublishSubmit() PublishOption { return func(body map[string]any) { body["su
 // close, it builds, signs and submits the mediator's forward itself, to the
 // destination and with the memo the token commits to. The token must be
 // memo-committed (five parts) and fresh, and the publish must carry
-// PublishSubmit; otherwise the relay refuses with CodeBadFlow.
+// PublishSubmit; otherwise the relay refuses with 400 BAD_FLOW, whose reason
+// says which check failed.
 func PublishFlowToken(token string) PublishOption {
 	return func(body map[string]any) { body["flowToken"] = token }
 }
-
-// CodeBadFlow is the code of Publish's refusal (HTTP 400) of a flowToken the
-// relay cannot run the forward of; the reason says which check failed.
-const CodeBadFlow = "BAD_FLOW"
 
 // CodeNotReady is the code of Ready's refusal while the plan's weight is
 // below its threshold (HTTP 409); the reason states both.
