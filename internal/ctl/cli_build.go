@@ -384,7 +384,8 @@ func (b *built) reportFlow(w io.Writer) {
 	fmt.Fprintln(w, "  publish with the token and --submit (build --json | closerelayctl publish --submit -, or")
 	fmt.Fprintln(w, "  publish --submit --flow-token TOKEN): the relay submits the close and runs the forward itself")
 	if b.signer != nil && b.progress.Met() {
-		fmt.Fprintf(w, "  or, as this signer meets the threshold alone: submit the close, then before %s\n", expiry)
+		fmt.Fprintf(w, "  or, as this signer meets the threshold alone: submit the close (publish, then closerelayctl\n")
+		fmt.Fprintf(w, "  submit PLAN_ID), then before %s run its forward yourself:\n", expiry)
 		fmt.Fprintf(w, "  closerelayctl mediator forward --token TOKEN --mediator %s --submit\n", f.MediatorPublicKey)
 	}
 }

@@ -144,6 +144,13 @@ func TestFiveMemoTokensEverywhere(t *testing.T) {
 		t.Fatalf("build with a five-part token: %d %q", r.code, r.stderr)
 	}
 
+	// A four-part token: build says the relay cannot run the forward.
+	plain, plainKey := mintFlow(t, env, cliDest)
+	r = runCLI(t, env, "", "build", "--account", a.Address, "--destination", cliDest, "--mediator", plainKey, "--token", plain, "--sign")
+	if r.code != ExitOK || !strings.Contains(r.stderr, "the token commits no memo, so the relay\n  cannot run it") {
+		t.Fatalf("build with a four-part token: %d %q", r.code, r.stderr)
+	}
+
 	r = runCLI(t, env, "", "mediator", "forward", "--token", token, "--mediator", mediatorKey, "--memo", "id:778", "--sequence", "1", "--amount", "1")
 	if r.code != ExitUsage || !strings.Contains(r.stderr, "--memo id:778: the flow token commits to memo id:777, and the mediator co-signs no other") {
 		t.Fatalf("forward with another memo: %d %q", r.code, r.stderr)
@@ -185,7 +192,8 @@ func TestSingleSignerCloseForwardsItself(t *testing.T) {
 			funds, _ := rel.horizon.Balance(a.Address)
 
 			r := runCLI(t, env, "", "build", "--account", a.Address, "--destination", cliDest, "--mediator", mediatorKey, "--token", token, "--sign")
-			if r.code != ExitOK || !strings.Contains(r.stderr, "as this signer meets the threshold alone: submit the close") {
+			if r.code != ExitOK || !strings.Contains(r.stderr, "as this signer meets the threshold alone: submit the close") ||
+				!strings.Contains(r.stderr, "closerelayctl mediator forward --token TOKEN --mediator "+mediatorKey+" --submit") {
 				t.Fatalf("build: %d %q", r.code, r.stderr)
 			}
 			closeXDR := strings.TrimSpace(r.stdout)
