@@ -176,27 +176,59 @@ func (w *cleanupWorld) land(t *testing.T, p wallet.CleanUpParams) {
 }
 
 func TestCleanUpLandsAnAccountWithEverything(t *testing.T) {
-	for _, how := range []wallet.AssetDisposal{wallet.AssetsSend, wallet.AssetsReturn} {
-		t.Run(string(how), func(t *testing.T) {
-			w := newCleanupWorld(t)
-			w.h.AddTrustline(w.account, ledgertest.Trustline{Asset: w.usd, Balance: 50 * stroopsPerXLM})
-			w.h.AddTrustline(w.account, ledgertest.Trustline{Asset: w.eur})
-			w.h.AddTrustline(w.dest, ledgertest.Trustline{Asset: w.usd})
-			w.h.AddOffer(w.account, ledgertest.Offer{Selling: w.usd, Buying: ledgertest.Native(), Amount: 10 * stroopsPerXLM, Price: xdr.Price{N: 3, D: 2}})
-			w.h.AddOffer(w.account, ledgertest.Offer{Selling: ledgertest.Native(), Buying: w.eur, Amount: 2 * stroopsPerXLM, Price: xdr.Price{N: 1, D: 4}})
-			w.h.SetData(w.account, "note", []byte("x"), "")
-			w.h.SetData(w.account, "config.memo_required", []byte("1"), "")
-			p := w.params(t)
-			p.Assets = how
-			w.land(t, p)
-		})
+	for _, how := range []wallet.AssetDisposal{wallet.AssetsSend, wallet.AssetsReturn, wallet.AssetsSell} {
+		for _, claim := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s claim=%v", how, claim), func(t *testing.T) {
+				w := newCleanupWorld(t)
+				w.market(w.usd)
+				w.h.AddTrustline(w.account, ledgertest.Trustline{Asset: w.usd, Balance: 50 * stroopsPerXLM})
+				w.h.AddTrustline(w.account, ledgertest.Trustline{Asset: w.eur})
+				w.h.AddTrustline(w.dest, ledgertest.Trustline{Asset: w.usd})
+				w.h.AddOffer(w.account, ledgertest.Offer{Selling: w.usd, Buying: ledgertest.Native(), Amount: 10 * stroopsPerXLM, Price: xdr.Price{N: 3, D: 2}})
+				w.h.AddOffer(w.account, ledgertest.Offer{Selling: ledgertest.Native(), Buying: w.eur, Amount: 2 * stroopsPerXLM, Price: xdr.Price{N: 1, D: 4}})
+				w.h.SetData(w.account, "note", []byte("x"), "")
+				w.h.SetData(w.account, "config.memo_required", []byte("1"), "")
+				w.claimable(t, ledgertest.Native(), 2*stroopsPerXLM, txnbuild.UnconditionalPredicate)
+				w.claimable(t, w.eur, 2*stroopsPerXLM, txnbuild.UnconditionalPredicate)
+				p := w.params(t)
+				p.Assets = how
+				if how == wallet.AssetsSell {
+					w.withQuotes(t, &p)
+				}
+				if claim {
+					w.withClaims(t, &p)
+				}
+				w.land(t, p)
+			})
+		}
 	}
 }
 
-// TestCleanUpSellsAndClaims: an account with everything, its balances
-// sold for XLM and its native claimable balances claimed, closes on the
-// double, and the destination gets exactly what the sale and the claims
-// brought; the balances the close leaves are named with the reason.
+// TestCleanUpClaimsCountTowardTheLimit: each claim is an operation of the
+// close: 97 data entries, 2 claims and the merge fit; one more entry does
+// not, and the refusal counts the claims.
+func TestCleanUpClaimsCountTowardTheLimit(t *testing.T) {
+	for _, entries := range []int{97, 98} {
+		w := newCleanupWorld(t)
+		for i := range entries {
+			w.h.SetData(w.account, fmt.Sprintf("entry-%03d", i), []byte("x"), "")
+		}
+		w.claimable(t, ledgertest.Native(), stroopsPerXLM, txnbuild.UnconditionalPredicate)
+		w.claimable(t, ledgertest.Native(), stroopsPerXLM, txnbuild.UnconditionalPredicate)
+		p := w.params(t)
+		w.withClaims(t, &p)
+		if entries == 97 {
+			w.land(t, p)
+			continue
+		}
+		_, err := wallet.CleanUp(p)
+		var r *wallet.Refusal
+		if !errors.As(err, &r) || !strings.Contains(r.Reason, "needs 101 operations") {
+			t.Errorf("98 entries and 2 claims: %v, want a refusal of 101 operations", err)
+		}
+	}
+}
+
 func TestCleanUpSellsAndClaims(t *testing.T) {
 	w := newCleanupWorld(t)
 	w.market(w.usd, w.eur)
