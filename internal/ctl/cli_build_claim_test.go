@@ -143,6 +143,14 @@ func TestBuildSell(t *testing.T) {
 	if r.code != ExitRefused || r.stdout != "" || !strings.Contains(r.stderr, "no path sells 50.0000000 "+bare.usdName+" for XLM: use --assets return") {
 		t.Errorf("no path: %d %q\n%s", r.code, r.stdout, r.stderr)
 	}
+	// The account's own offer buying USD with XLM would be in the quote,
+	// and the close cancels it first: refused, naming it.
+	own := newClaimWorld(t, true)
+	offer := own.horizon.AddOffer(own.acct.Address, ledgertest.Offer{Selling: ledgertest.Native(), Buying: ledgertest.Credit("USD", own.issuer), Amount: 3_0000000, Price: xdr.Price{N: 1, D: 3}})
+	r = own.build(t, "--assets", "sell")
+	if want := fmt.Sprintf("may count the account's own offer %d, which the close cancels first", offer); r.code != ExitRefused || r.stdout != "" || !strings.Contains(r.stderr, own.usdName) || !strings.Contains(r.stderr, want) {
+		t.Errorf("own offer on the path: %d %q\n%s", r.code, r.stdout, r.stderr)
+	}
 	for _, bad := range []string{"100", "-1", "NaN"} {
 		if r := bare.build(t, "--assets", "sell", "--slippage", bad); r.code != ExitUsage || !strings.Contains(r.stderr, "--slippage must be") {
 			t.Errorf("--slippage %s: %d %s", bad, r.code, r.stderr)
