@@ -19,6 +19,7 @@ import (
 	"github.com/closerelay/closerelay/ledger/ledgertest"
 	"github.com/stellar/go-stellar-sdk/keypair"
 	"github.com/stellar/go-stellar-sdk/network"
+	hProtocol "github.com/stellar/go-stellar-sdk/protocols/horizon"
 	"github.com/stellar/go-stellar-sdk/txnbuild"
 	"github.com/stellar/go-stellar-sdk/xdr"
 )
@@ -460,5 +461,25 @@ func TestCleanUpRandomAccountsLand(t *testing.T) {
 	t.Logf("landed %v, claimed %d", landed, claimed)
 	if landed[wallet.AssetsSend] == 0 || landed[wallet.AssetsReturn] == 0 || landed[wallet.AssetsSell] == 0 || claimed == 0 {
 		t.Errorf("landed %v, claimed %d: a way out never ran", landed, claimed)
+	}
+}
+
+// TestSortClaimableBadAnswers: a listing that names a balance the account
+// cannot claim, or an amount that cannot be read, cannot be used.
+func TestSortClaimableBadAnswers(t *testing.T) {
+	account := keypair.MustRandom().Address()
+	ok := hProtocol.ClaimableBalance{BalanceID: "00000000aa", Asset: "native", Amount: "1.0000000",
+		Claimants: []hProtocol.Claimant{{Destination: account, Predicate: txnbuild.UnconditionalPredicate}}}
+	stranger, garbled := ok, ok
+	stranger.Claimants = []hProtocol.Claimant{{Destination: keypair.MustRandom().Address(), Predicate: txnbuild.UnconditionalPredicate}}
+	garbled.Amount = "lots"
+	for name, rec := range map[string]hProtocol.ClaimableBalance{"another claimant": stranger, "a garbled amount": garbled} {
+		if _, _, err := wallet.SortClaimable([]hProtocol.ClaimableBalance{ok, rec}, account, cleanupNow, cleanupNow.Add(time.Hour)); err == nil {
+			t.Errorf("%s: accepted", name)
+		}
+	}
+	claim, left, err := wallet.SortClaimable([]hProtocol.ClaimableBalance{ok}, account, cleanupNow, cleanupNow.Add(time.Hour))
+	if err != nil || len(claim) != 1 || claim[0].Amount != stroopsPerXLM || len(left) != 0 {
+		t.Errorf("a good record: %v %+v %+v", err, claim, left)
 	}
 }
