@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"time"
 
 	"github.com/closerelay/closerelay/client"
@@ -12,6 +13,7 @@ import (
 	"github.com/closerelay/closerelay/ledger"
 	"github.com/closerelay/closerelay/ledgerapi"
 	"github.com/closerelay/closerelay/ledgerapi/horizon"
+	"github.com/stellar/go-stellar-sdk/amount"
 	"github.com/stellar/go-stellar-sdk/keypair"
 	"github.com/stellar/go-stellar-sdk/strkey"
 	"github.com/stellar/go-stellar-sdk/txnbuild"
@@ -31,9 +33,11 @@ type buildOptions struct {
 	sign                          bool
 	secretEnv                     string
 	timeout                       time.Duration
-	assets                        string // what to do with non-native balances (wallet.AssetDisposal)
-	maxFee                        int64  // the most stroops per operation build bids
-	force                         bool   // a direct close into a memo-required account
+	assets                        string  // what to do with non-native balances (wallet.AssetDisposal)
+	maxFee                        int64   // the most stroops per operation build bids
+	force                         bool    // a direct close into a memo-required account
+	claim                         bool    // claim the native claimable balances claimable now
+	slippage                      float64 // --assets sell: the percentage a sale may fall short of its quote
 }
 
 // built is a close build made, with what the account API said of the account.
@@ -50,6 +54,7 @@ type built struct {
 	fee      int64             // the fee per operation bid, in stroops
 	feeNote  string            // why it is not from the fee statistics, when it is not
 	check    *ledger.Preflight // the preflight's verdict; nil when built offline
+	notes    []string          // the claimable balances the close leaves, and why
 }
 
 func (c *CLI) build(args []string) int {
@@ -88,6 +93,8 @@ func (c *CLI) build(args []string) int {
 	fs.StringVar(&o.assets, "assets", string(wallet.AssetsSend), "what the close does with each non-native balance: `send` it to the destination, return it to its issuer, or sell it (send|return|sell)")
 	fs.Int64Var(&o.maxFee, "max-fee", DefaultMaxFee, "the most stroops per operation to bid: the fee is the 90th percentile of the fees the last ledgers charged, capped by this")
 	fs.BoolVar(&o.force, "force", false, "build a direct close into an account that requires a memo (SEP-29) although it carries none")
+	fs.BoolVar(&o.claim, "claim", false, "claim, before the merge, the native claimable balances the account can claim until the close's time bound ends")
+	fs.Float64Var(&o.slippage, "slippage", float64(wallet.DefaultSlippage)/100, "with --assets sell: the `percent` a sale may fetch less XLM than the account API's best path quotes")
 	if _, code, done := c.Parse(fs, args, 0, ""); done {
 		return code
 	}
@@ -161,6 +168,8 @@ func (c *CLI) runBuild(ctx context.Context, o buildOptions) (*built, error) {
 	case (o.mediator == "") != (o.token == ""):
 		// SPEC item 3: a mediator plan needs both the key and the token.
 		return nil, Usagef("a mediator plan needs both --mediator and --token (from closerelayctl mediator mint)")
+	case math.IsNaN(o.slippage) || o.slippage < 0 || o.slippage >= 100:
+		return nil, Usagef("--slippage must be a percentage from 0 up to (not including) 100")
 	case o.sequence < 0 && o.horizonURL == "":
 		return nil, Usagef("give --horizon-url (or set %s) to read the account's sequence number and signers, or --sequence to build offline", EnvHorizon)
 	}
@@ -204,10 +213,17 @@ func (c *CLI) runBuild(ctx context.Context, o buildOptions) (*built, error) {
 		if b.flow != nil {
 			reserved++ // the mediator's creation
 		}
-		prelude, err = wallet.CleanUp(wallet.CleanUpParams{
+		params := wallet.CleanUpParams{
 			Account: o.account, Destination: b.mergeTo, State: state, Assets: wallet.AssetDisposal(o.assets),
-			Mediator: b.flow != nil, Force: o.force, Reserved: reserved,
-		})
+			Mediator: b.flow != nil, Force: o.force, Reserved: reserved, Claim: o.claim,
+		}
+		if err := c.readClaimable(ctx, o, b, &params); err != nil {
+			return nil, err
+		}
+		if err := c.readQuotes(ctx, o, &params); err != nil {
+			return nil, err
+		}
+		prelude, err = wallet.CleanUp(params)
 		var refusal *wallet.Refusal
 		if errors.As(err, &refusal) {
 			return nil, &RefusedError{refusal}
@@ -262,6 +278,82 @@ func (c *CLI) runBuild(ctx context.Context, o buildOptions) (*built, error) {
 		}
 	}
 	return b, nil
+}
+
+// readClaimable reads the claimable balances waiting for the account: the
+// native ones it can claim until the close's time bound ends go into p
+// (claimed with --claim), the others into b's notes with why they stay.
+// Without --claim, an account API that cannot list them leaves a note;
+// with it, the close is not built.
+func (c *CLI) readClaimable(ctx context.Context, o buildOptions, b *built, p *wallet.CleanUpParams) error {
+	recs, complete, err := c.Horizon(o.horizonURL).ClaimableBalances(ctx, o.account)
+	if err != nil {
+		if o.claim || ctx.Err() != nil {
+			return err
+		}
+		b.notes = append(b.notes, fmt.Sprintf("the account's claimable balances were not read (%s): a close claims none without --claim anyway", Message(err)))
+		return nil
+	}
+	if !complete && o.claim {
+		return &RefusedError{fmt.Errorf("more than %d claimable balances wait for the account: claim some in earlier transactions, or close without --claim", wallet.MaxClaimableRead)}
+	}
+	now := time.Now()
+	claim, left, err := wallet.SortClaimable(recs, o.account, now, now.Add(o.validFor))
+	if err != nil {
+		return fmt.Errorf("the account API's answer cannot be used: %w", err)
+	}
+	p.Claimable = claim
+	if !o.claim && len(claim) > 0 {
+		var sum int64
+		for _, cb := range claim {
+			sum += cb.Amount
+		}
+		b.notes = append(b.notes, fmt.Sprintf("native claimable balances the account can claim, not claimed: %d, %s XLM in all; "+
+			"after the merge they stay on the ledger, claimable by their other claimants, or by this key only if the account is created again; "+
+			"--claim claims them into the close", len(claim), amount.StringFromInt64(sum)))
+	}
+	for _, u := range left {
+		name := u.Asset
+		if u.Native {
+			name = "XLM"
+		}
+		b.notes = append(b.notes, fmt.Sprintf("claimable balance %s (%s %s) is not claimed: %s", u.ID, u.Amount, name, u.Why))
+	}
+	if !complete {
+		b.notes = append(b.notes, fmt.Sprintf("more than %d claimable balances wait for the account; only the first %d were read", wallet.MaxClaimableRead, wallet.MaxClaimableRead))
+	}
+	return nil
+}
+
+// readQuotes reads, for --assets sell, the best path selling each balance
+// for XLM, less --slippage. An account whose close needs more operations
+// than a transaction holds is not quoted: CleanUp refuses it anyway.
+func (c *CLI) readQuotes(ctx context.Context, o buildOptions, p *wallet.CleanUpParams) error {
+	if p.Assets != wallet.AssetsSell {
+		return nil
+	}
+	acc := p.State.Accounts[o.account]
+	if acc == nil {
+		return nil
+	}
+	ops := len(acc.Offers) + len(acc.Trustlines) + len(acc.Data) + p.Reserved
+	if p.Claim {
+		ops += len(p.Claimable)
+	}
+	for _, t := range acc.Trustlines {
+		if t.Balance > 0 {
+			ops++
+		}
+	}
+	if ops > wallet.MaxOperations {
+		return nil
+	}
+	q, err := c.Horizon(o.horizonURL).SellQuotes(ctx, acc.Trustlines, int64(math.Round(o.slippage*100)))
+	if err != nil {
+		return err
+	}
+	p.Sell = q
+	return nil
 }
 
 // signerWeight is key's weight as a public-key signer of acct; 0 when it
@@ -330,6 +422,9 @@ func (b *built) report(w io.Writer, o buildOptions) {
 	fmt.Fprintln(w)
 	for i, step := range b.steps {
 		fmt.Fprintf(w, "  %d. %s\n", i+1, step)
+	}
+	for _, n := range b.notes {
+		fmt.Fprintf(w, "  note: %s\n", n)
 	}
 	if b.check != nil {
 		fmt.Fprintf(w, "  preflight: %s\n", b.check.State)
