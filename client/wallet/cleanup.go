@@ -101,7 +101,16 @@ func CleanUp(p CleanUpParams) ([]txnbuild.Operation, error) {
 	}
 	dest, destRead := p.State.Accounts[p.Destination]
 	if destRead && dest.MemoRequiredBy() && !p.Mediator && !(p.HasMemo && p.Force) {
-		return nil, refuse("the destination %s requires a memo (SEP-29): close through a mediator (--mediator), or give --memo and --force if you are sure of it", p.Destination)
+		// A direct close hands the funds over by account_merge, which
+		// exchanges credit inconsistently even with a memo; the mediator's
+		// forward pays them with a payment that carries it (CONTRACT 17).
+		if p.HasMemo {
+			return nil, refuse("the destination %s requires a memo (SEP-29), and a direct close pays it by account_merge, which exchanges credit inconsistently even with a memo: "+
+				"close through a mediator (--mediator and --token from closerelayctl mediator mint --memo …), whose forward pays it with a payment carrying the memo, "+
+				"or add --force if you are sure it credits a merge with this memo", p.Destination)
+		}
+		return nil, refuse("the destination %s requires a memo (SEP-29), and this close carries none: close through a mediator (--mediator and --token from closerelayctl mediator mint --memo …), "+
+			"or give --memo and --force if you are sure it credits a merge with that memo", p.Destination)
 	}
 	disposal := p.Assets
 	if disposal == "" {

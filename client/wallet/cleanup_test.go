@@ -353,7 +353,11 @@ func TestCleanUpRefusals(t *testing.T) {
 			p.Assets = wallet.AssetsSell
 			p.Sell = map[string]wallet.SellQuote{p.State.Accounts[p.Account].Trustlines[0].Asset.StringCanonical(): {Min: 2}}
 		}, "own offer"},
-		{"memo required", func(w *cleanupWorld) { w.h.SetData(w.dest, "config.memo_required", []byte("1"), "") }, nil, "requires a memo"},
+		{"memo required", func(w *cleanupWorld) { w.h.SetData(w.dest, "config.memo_required", []byte("1"), "") }, nil, "requires a memo (SEP-29), and this close carries none"},
+		{"memo required, a memo without force", func(w *cleanupWorld) { w.h.SetData(w.dest, "config.memo_required", []byte("1"), "") },
+			func(p *wallet.CleanUpParams) { p.HasMemo = true }, "exchanges credit inconsistently even with a memo"},
+		{"memo required, force without a memo", func(w *cleanupWorld) { w.h.SetData(w.dest, "config.memo_required", []byte("1"), "") },
+			func(p *wallet.CleanUpParams) { p.Force = true }, "give --memo and --force"},
 		{"too many operations", func(w *cleanupWorld) {
 			for i := range 100 {
 				w.h.SetData(w.account, fmt.Sprintf("entry-%03d", i), []byte("x"), "")

@@ -141,6 +141,10 @@ type CloseParams struct {
 	// Account: the relay only accepts closes whose operations all act on the
 	// closed account.
 	Prelude []txnbuild.Operation
+	// Memo, when set, goes on every batch: a direct close into an account
+	// that credits deposits by memo (SEP-29). A mediator plan carries none;
+	// its forward carries the memo.
+	Memo    txnbuild.Memo
 	BaseFee int64            // per operation; txnbuild.MinBaseFee when zero
 	Timeout time.Duration    // time bound of every batch; RelayTimeout when zero
 	Now     func() time.Time // time.Now when nil
@@ -163,6 +167,9 @@ func BuildClose(p CloseParams) ([]*txnbuild.Transaction, error) {
 		// SPEC item 3: a mediator plan needs both the key and the token.
 		if p.Flow.Token == "" || p.Flow.MediatorPublicKey == "" {
 			return nil, errors.New("wallet: a mediator plan needs both the flow token and the mediator public key")
+		}
+		if p.Memo != nil {
+			return nil, errors.New("wallet: a mediator plan's close carries no memo: its forward carries the one the flow token commits to")
 		}
 		if p.Flow.Destination != p.Destination {
 			return nil, fmt.Errorf("wallet: the flow commits to %s, not to the destination %s", p.Flow.Destination, p.Destination)
@@ -204,6 +211,7 @@ func BuildClose(p CloseParams) ([]*txnbuild.Transaction, error) {
 			IncrementSequenceNum: true,
 			Operations:           ops[start:end],
 			BaseFee:              fee,
+			Memo:                 p.Memo,
 			Preconditions:        txnbuild.Preconditions{TimeBounds: txnbuild.NewTimebounds(0, maxTime)},
 		})
 		if err != nil {

@@ -247,9 +247,16 @@ func TestBuildCloseRules(t *testing.T) {
 	if err != nil || len(b) != 1 || len(b[0].Operations()) != 1 || b[0].Operations()[0].(*txnbuild.AccountMerge).Destination != dest {
 		t.Fatalf("plain close: %v", err)
 	}
+	// A direct close with a memo carries it on its transaction.
+	p := base
+	p.Memo = txnbuild.MemoID(42)
+	b, err = wallet.BuildClose(p)
+	if err != nil || len(b) != 1 || b[0].Memo() != txnbuild.MemoID(42) {
+		t.Fatalf("close with a memo: %v", err)
+	}
 	// Batches of at most 100 operations, consecutive sequence numbers, the
 	// mediator's creation first and the merge last.
-	p := base
+	p = base
 	p.Flow = &flow
 	for range 150 {
 		p.Prelude = append(p.Prelude, &txnbuild.BumpSequence{BumpTo: 0})
@@ -275,6 +282,7 @@ func TestBuildCloseRules(t *testing.T) {
 		"prelude merge": func(p *wallet.CloseParams) {
 			p.Prelude = []txnbuild.Operation{&txnbuild.AccountMerge{Destination: dest}}
 		},
+		"flow with a memo":  func(p *wallet.CloseParams) { p.Flow = &flow; p.Memo = txnbuild.MemoID(1) },
 		"bad account":       func(p *wallet.CloseParams) { p.Account = "G" },
 		"merge into itself": func(p *wallet.CloseParams) { p.Destination = p.Account },
 	}
