@@ -35,7 +35,9 @@ type buildOptions struct {
 	timeout                       time.Duration
 	assets                        string  // what to do with non-native balances (wallet.AssetDisposal)
 	maxFee                        int64   // the most stroops per operation build bids
-	force                         bool    // a direct close into a memo-required account
+	memoIn                        string  // --memo as given
+	memoGiven                     bool    // --memo was given, even empty
+	force                         bool    // a direct close into a memo-required account with --memo; a multisig close under a token without a memo
 	claim                         bool    // claim the native claimable balances claimable now
 	slippage                      float64 // --assets sell: the percentage a sale may fall short of its quote
 }
@@ -47,6 +49,7 @@ type built struct {
 	hash     string
 	mergeTo  string
 	flow     *wallet.MediatorFlow
+	memo     wallet.Memo       // on the transaction: a direct close's --memo
 	acct     *wallet.Account   // nil when --sequence was given without --horizon-url
 	signer   *keypair.Full     // nil unless --sign
 	progress wallet.Progress   // meaningful when acct and signer are set
@@ -70,6 +73,11 @@ func (c *CLI) build(args []string) int {
 			"it builds the mediator plan instead: create_account funding the mediator with\n"+
 			"2 XLM first, then the merge into the mediator, whose forward then pays\n"+
 			"DESTINATION with the memo (`closerelayctl mediator forward`).\n\n"+
+			"With --memo the close carries the memo on its transaction. A direct close into\n"+
+			"an account that requires a memo (SEP-29) is refused unless built through a\n"+
+			"mediator, or with --memo and --force: it pays by account_merge, which exchanges\n"+
+			"credit inconsistently even with a memo. A multisig close through a mediator\n"+
+			"needs a token minted with --memo (the relay then runs the forward), or --force.\n\n"+
 			"With --sign the close is signed with the secret from $"+EnvSecret+" (or\n"+
 			"standard input, typed without echo at a terminal). Standard output carries\n"+
 			"only the base64 XDR (with --json, one JSON object), so it pipes into publish:\n"+
@@ -92,13 +100,15 @@ func (c *CLI) build(args []string) int {
 	fs.DurationVar(&o.timeout, "timeout", 30*time.Second, "give up reading the account API after this long (0: never)")
 	fs.StringVar(&o.assets, "assets", string(wallet.AssetsSend), "what the close does with each non-native balance: `send` it to the destination, return it to its issuer, or sell it (send|return|sell)")
 	fs.Int64Var(&o.maxFee, "max-fee", DefaultMaxFee, "the most stroops per operation to bid: the fee is the 90th percentile of the fees the last ledgers charged, capped by this")
-	fs.BoolVar(&o.force, "force", false, "build a direct close into an account that requires a memo (SEP-29) although it carries none")
+	memoIn := memoFlag(fs, "a direct close's memo, on its transaction: `text:…|id:…|hash:…|return:…` (hash and return: 64 hex digits); not with --mediator")
+	fs.BoolVar(&o.force, "force", false, "build anyway a direct close with --memo into an account that requires a memo (SEP-29), or a multisig close through a mediator whose token commits no memo")
 	fs.BoolVar(&o.claim, "claim", false, "claim, before the merge, the native claimable balances the account can claim until the close's time bound ends")
 	fs.Float64Var(&o.slippage, "slippage", float64(wallet.DefaultSlippage)/100, "with --assets sell: the `percent` a sale may fetch less XLM than the account API's best path quotes")
 	if _, code, done := c.Parse(fs, args, 0, ""); done {
 		return code
 	}
 	o.network, o.horizonURL, o.secretEnv = *network, *horizonURL, *secretEnv
+	o.memoIn, o.memoGiven = *memoIn, *memoIn != "" || flagGiven(fs, "memo")
 	if *rpcURL != "" && o.horizonURL == "" {
 		// Emptying the account needs its whole listing, which only an
 		// account API that lists trustlines, offers and data gives.
@@ -168,12 +178,25 @@ func (c *CLI) runBuild(ctx context.Context, o buildOptions) (*built, error) {
 	case (o.mediator == "") != (o.token == ""):
 		// SPEC item 3: a mediator plan needs both the key and the token.
 		return nil, Usagef("a mediator plan needs both --mediator and --token (from closerelayctl mediator mint)")
+	case o.memoGiven && (o.mediator != "" || o.token != ""):
+		// The close merges into the mediator; the memo rides on the
+		// forward, which carries the one the flow token commits to.
+		return nil, Usagef("--memo goes on a direct close only: through a mediator the memo belongs in the flow token (closerelayctl mediator mint --memo …), and the forward carries it")
 	case math.IsNaN(o.slippage) || o.slippage < 0 || o.slippage >= 100:
 		return nil, Usagef("--slippage must be a percentage from 0 up to (not including) 100")
 	case o.sequence < 0 && o.horizonURL == "":
 		return nil, Usagef("give --horizon-url (or set %s) to read the account's sequence number and signers, or --sequence to build offline", EnvHorizon)
 	}
 	b := &built{mergeTo: o.destination}
+	var txMemo txnbuild.Memo
+	if o.memoGiven {
+		if b.memo, err = parseMemoFlag("--memo", o.memoIn); err != nil {
+			return nil, err
+		}
+		if txMemo, err = b.memo.Txn(); err != nil {
+			return nil, Usagef("--memo: %s", Message(err))
+		}
+	}
 	if o.token != "" {
 		flow, err := wallet.NewMediatorFlow(client.Flow{FlowToken: o.token, MediatorPublicKey: o.mediator}, o.destination)
 		if err != nil {
@@ -215,7 +238,7 @@ func (c *CLI) runBuild(ctx context.Context, o buildOptions) (*built, error) {
 		}
 		params := wallet.CleanUpParams{
 			Account: o.account, Destination: b.mergeTo, State: state, Assets: wallet.AssetDisposal(o.assets),
-			Mediator: b.flow != nil, Force: o.force, Reserved: reserved, Claim: o.claim,
+			Mediator: b.flow != nil, HasMemo: txMemo != nil, Force: o.force, Reserved: reserved, Claim: o.claim,
 		}
 		if err := c.readClaimable(ctx, o, b, &params); err != nil {
 			return nil, err
@@ -241,7 +264,7 @@ func (c *CLI) runBuild(ctx context.Context, o buildOptions) (*built, error) {
 	}
 	batches, err := wallet.BuildClose(wallet.CloseParams{
 		Account: o.account, Sequence: seq, Destination: o.destination, Flow: b.flow, Timeout: o.validFor, Prelude: prelude,
-		BaseFee: b.fee,
+		Memo: txMemo, BaseFee: b.fee,
 	})
 	if err != nil {
 		return nil, Usagef("%v", err)
@@ -277,7 +300,38 @@ func (c *CLI) runBuild(ctx context.Context, o buildOptions) (*built, error) {
 			return nil, err
 		}
 	}
+	if err := b.strandable(o); err != nil {
+		return nil, err
+	}
 	return b, nil
+}
+
+// strandable refuses, without --force, a close through a mediator under a
+// token that commits no memo unless the --sign key closes the account
+// alone (issue 24). Co-signers may sign it hours after its 15-minute token
+// has expired; the close then merges into the mediator and nobody can
+// co-sign the forward, so the funds wait there. Under a memo-committed
+// token the relay runs the forward itself (CONTRACT 16).
+func (b *built) strandable(o buildOptions) error {
+	if b.flow == nil || !b.flow.Memo.IsZero() || o.force {
+		return nil
+	}
+	var why string
+	switch {
+	case b.signer == nil:
+		why = "it is unsigned (no --sign), so its signatures come later"
+	case b.acct == nil:
+		why = "its signers were not read (built offline), so it may need more signatures than --sign's"
+	case b.progress.Met():
+		return nil
+	default:
+		why = fmt.Sprintf("the --sign key's weight %d does not meet the high threshold %d alone, so other signers sign it later", b.progress.Weight, b.progress.Needed)
+	}
+	expiry := b.flow.Expiry.UTC().Format(time.RFC3339)
+	return &RefusedError{fmt.Errorf("the close goes through the mediator %s under a flow token that commits no memo, and %s: "+
+		"if the last signature comes after the token expires at %s, the close merges the account into the mediator and nobody can co-sign the forward, so the funds wait there. "+
+		"Mint a memo-committed token (closerelayctl mediator mint --memo text:…|id:…|hash:…|return:… %s) and publish the close with it and --submit, so the relay runs the forward itself; "+
+		"or add --force to build it anyway", b.flow.MediatorPublicKey, why, expiry, b.flow.Destination)}
 }
 
 // readClaimable reads the claimable balances waiting for the account: the
@@ -385,6 +439,9 @@ func (b *built) json(o buildOptions) map[string]any {
 			m["memo"] = b.flow.Memo.String()
 		}
 	}
+	if !b.memo.IsZero() {
+		m["memo"] = b.memo.String()
+	}
 	if b.signer != nil {
 		m["signer"] = b.signer.Address()
 	}
@@ -414,6 +471,9 @@ func (b *built) report(w io.Writer, o buildOptions) {
 	fmt.Fprintf(w, "  sequence %d, valid until %s (%s), hash %s\n", b.tx.SequenceNumber(), maxTime.Format(time.RFC3339), o.validFor, b.hash)
 	if b.flow != nil {
 		b.reportFlow(w)
+	}
+	if !b.memo.IsZero() {
+		fmt.Fprintf(w, "  memo %s, on the transaction\n", b.memo)
 	}
 	fmt.Fprintf(w, "  fee: %d stroops per operation, %d in all", b.fee, b.fee*int64(len(b.steps)))
 	if b.feeNote != "" {
