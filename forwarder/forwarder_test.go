@@ -74,12 +74,23 @@ func (f *fixture) run(l forwarder.Ledger) (actor.ForwardOutcome, int) {
 // A mediator holding more than the close left in it (a stray payment, an
 // exchange's refund) forwards all of it: the payment is the balance less
 // the fee and the kept unit, the merge carries the unit, and the exchange
-// is credited everything but the fee, with the committed memo.
+// is credited everything but the fee, with the committed memo. Through
+// Horizon and through Stellar RPC alike (CONTRACT section 15).
 func TestForwardsEveryStroop(t *testing.T) {
+	for _, api := range []string{"horizon", "rpc"} {
+		t.Run(api, func(t *testing.T) { testForwardsEveryStroop(t, api) })
+	}
+}
+
+func testForwardsEveryStroop(t *testing.T, api string) {
 	synctest.Test(t, func(t *testing.T) {
 		const balance = 123_4567891
 		f := newFixture(t, balance)
-		out, retried := f.run(f.client)
+		l := f.client
+		if api == "rpc" {
+			l = ledgerapi.New(ledgerapi.Options{Backends: f.h.RPCBackends(), Timeout: 5 * time.Second})
+		}
+		out, retried := f.run(l)
 		if out.State != actor.ForwardForwarded || retried != 0 {
 			t.Fatalf("outcome %+v after %d retries", out, retried)
 		}
