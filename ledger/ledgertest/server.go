@@ -109,6 +109,7 @@ type Handler struct {
 	submissions int
 	faults      []submitFault // the next submissions' scripted faults, in order
 	dropAnswers int           // the next successes applied but never answered
+	credits     []Received    // payments and merges applied, in order (credits.go)
 
 	// The Stellar RPC face (rpc.go).
 	rpcFaults     []rpcFault               // the next calls' scripted faults, in order
