@@ -91,6 +91,7 @@ type Handler struct {
 	mu        sync.Mutex
 	accounts  map[string]*account // the ledger's accounts (state.go)
 	lastOffer int64               // the last offer id handed out
+	closeTime uint64              // the close time of the ledger last closed (submit.go)
 	failing   bool
 	delay     time.Duration
 	stalled   bool

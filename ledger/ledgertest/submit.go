@@ -1,16 +1,19 @@
 package ledgertest
 
 import (
+	"bytes"
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
 	"math"
 	"net/http"
+	"slices"
 	"strconv"
 	"time"
 
 	"github.com/closerelay/closerelay/ledger"
 	"github.com/stellar/go-stellar-sdk/protocols/horizon"
+	"github.com/stellar/go-stellar-sdk/strkey"
 	"github.com/stellar/go-stellar-sdk/support/render/hal"
 	"github.com/stellar/go-stellar-sdk/support/render/problem"
 	"github.com/stellar/go-stellar-sdk/toid"
@@ -245,32 +248,43 @@ func (h *Handler) apply(b64 string, env xdr.TransactionEnvelope) (horizon.Transa
 		p := transactionFailed(b64, env, code, results)
 		return horizon.Transaction{}, &p, false
 	}
+	// commonValidPreSeqNum, in its order.
+	if malformedExtraSigners(env) {
+		return refuse("tx_malformed", nil)
+	}
 	if len(ops) == 0 {
 		return refuse("tx_missing_operation", nil)
 	}
-	now := h.now().Unix()
-	if tb := env.TimeBounds(); tb != nil {
-		if tb.MinTime != 0 && (now < 0 || uint64(tb.MinTime) > uint64(now)) {
-			return refuse("tx_too_early", nil)
-		}
-		if tb.MaxTime != 0 && now >= 0 && uint64(tb.MaxTime) < uint64(now) {
-			return refuse("tx_too_late", nil)
-		}
+	if malformedSoroban(env) {
+		return refuse("tx_malformed", nil)
 	}
-	// commonValidPreSeqNum: the fee bid must reach the minimum, the base
-	// fee per operation.
+	// The ledger this transaction would close in, and its close time: the
+	// double's clock (never before 1970).
+	ledgerSeq := max(h.lastLedger, 1) + 1
+	closeTime := uint64(max(h.now().Unix(), 0))
+	if tooEarly(env, closeTime, ledgerSeq) {
+		return refuse("tx_too_early", nil)
+	}
+	if tooLate(env, closeTime, ledgerSeq) {
+		return refuse("tx_too_late", nil)
+	}
+	// The fee bid must reach the minimum, the base fee per operation
+	// (TransactionUtils.cpp getMinInclusionFee: baseFee * max(1, ops)).
 	if int64(env.Fee()) < BaseFee*int64(len(ops)) {
 		return refuse("tx_insufficient_fee", nil)
 	}
 	sourceID := env.SourceAccount().ToAccountId().Address()
 	source := h.accounts[sourceID]
 	if source == nil {
-		return refuse(ledger.TxNoSourceAccount, nil)
+		return refuse(ledger.TxNoSourceAccount, nil) // txNO_ACCOUNT
 	}
-	// The ledger this transaction would close in.
-	ledgerSeq := max(h.lastLedger, 1) + 1
+	// commonValid: the sequence number, then the V2 precondition's
+	// min_seq_age and min_seq_ledger_gap, then the signatures.
 	if badSeq(source.seq, env, ledgerSeq) {
 		return refuse("tx_bad_seq", nil)
+	}
+	if tooEarlyForAccount(env, source, closeTime, ledgerSeq) {
+		return refuse(txBadMinSeqAgeOrGap, nil)
 	}
 
 	accounts := map[string]ledger.AccountAuth{}
@@ -320,13 +334,20 @@ func (h *Handler) apply(b64 string, env xdr.TransactionEnvelope) (horizon.Transa
 		return refuse(res.Code, nil) // tx_bad_auth_extra
 	}
 
-	// processFeeSeqNum: the fee, as much of it as the balance holds, then
-	// processSeqNum.
+	// processFeeSeqNum: the fee, as much of it as the balance holds (the
+	// balance may go below the reserve here; commonValid checked it
+	// would not). Then processSeqNum: the sequence number, and
+	// (maybeUpdateAccountOnLedgerSeqUpdate, TransactionUtils.cpp) the
+	// ledger and close time it changed at. Both stay spent when an
+	// operation fails.
 	charged := min(source.balance, fee(env))
 	source.balance -= charged
 	source.seq = env.SeqNum()
+	source.seqLedger, source.seqTime = uint32(ledgerSeq), closeTime
 	source.raw = nil
 	h.lastLedger = ledgerSeq
+	h.closeTime = closeTime
+	h.removeOneTimeSigner(hash, append([]string{sourceID}, sources...), ledgerSeq)
 
 	tx := h.view()
 	results := make([]xdr.OperationResult, len(ops))
@@ -360,6 +381,130 @@ func (h *Handler) now() time.Time {
 		return h.clock()
 	}
 	return time.Now()
+}
+
+// removeOneTimeSigner is processSignatures' removal of the one-time signer
+// (TransactionFrame.cpp removeOneTimeSignerFromAllSourceAccounts and
+// removeAccountSigner): the pre-auth-tx signer whose key is the
+// transaction's hash leaves the transaction's source account and every
+// operation's, its sponsorship undone (removeSignerWithPossibleSponsorship).
+// Core does it before the operations run and keeps it when they fail.
+// h.mu is held.
+func (h *Handler) removeOneTimeSigner(hash [32]byte, accounts []string, ledgerSeq int32) {
+	key, err := strkey.Encode(strkey.VersionByteHashTx, hash[:])
+	if err != nil {
+		return
+	}
+	for _, id := range accounts {
+		acc := h.accounts[id]
+		if acc == nil {
+			continue
+		}
+		i := slices.IndexFunc(acc.signers, func(s signer) bool { return s.key == key })
+		if i < 0 {
+			continue
+		}
+		old := acc.signers[i]
+		acc.signers = slices.Delete(acc.signers, i, i+1)
+		if i < acc.masterAt {
+			acc.masterAt--
+		}
+		h.unsponsor(acc, old.sponsor, 1)
+		acc.modified = uint32(ledgerSeq)
+		acc.raw = nil
+	}
+}
+
+// txBadMinSeqAgeOrGap is Horizon's spelling of txBAD_MIN_SEQ_AGE_OR_GAP
+// (services/horizon/internal/codes).
+const txBadMinSeqAgeOrGap = "tx_bad_minseq_age_or_gap"
+
+// malformedExtraSigners is commonValidPreSeqNum's check of a V2
+// precondition's extra signers (TransactionFrame.cpp): two equal signers,
+// or a signed-payload signer with an empty payload, are txMALFORMED.
+func malformedExtraSigners(env xdr.TransactionEnvelope) bool {
+	extra := env.ExtraSigners()
+	if len(extra) == 2 {
+		a, errA := extra[0].MarshalBinary()
+		b, errB := extra[1].MarshalBinary()
+		if errA != nil || errB != nil || bytes.Equal(a, b) {
+			return true
+		}
+	}
+	for _, k := range extra {
+		if k.Type == xdr.SignerKeyTypeSignerKeyTypeEd25519SignedPayload &&
+			(k.Ed25519SignedPayload == nil || len(k.Ed25519SignedPayload.Payload) == 0) {
+			return true
+		}
+	}
+	return false
+}
+
+// malformedSoroban is commonValidPreSeqNum's txMALFORMED for the shape of
+// a transaction (TransactionFrame.cpp validateSorobanOpsConsistency, and
+// the protocol 21 rule for classic transactions): Soroban operations mixed
+// with others or more than one of them, or a classic transaction carrying
+// Soroban data (ext v1). A lone Soroban operation is not modelled: it goes
+// on to op_not_supported.
+func malformedSoroban(env xdr.TransactionEnvelope) bool {
+	ops := env.Operations()
+	soroban := 0
+	for _, op := range ops {
+		switch op.Body.Type {
+		case xdr.OperationTypeInvokeHostFunction, xdr.OperationTypeExtendFootprintTtl, xdr.OperationTypeRestoreFootprint:
+			soroban++
+		}
+	}
+	if soroban > 0 {
+		return soroban != len(ops) || len(ops) != 1
+	}
+	return env.Type == xdr.EnvelopeTypeEnvelopeTypeTx && env.V1 != nil && env.V1.Tx.Ext.V != 0
+}
+
+// tooEarly is TransactionFrame.cpp isTooEarly (protocol 19 and later) for a
+// ledger ledgerSeq closing at closeTime: a min_time after the close time,
+// or a min_ledger after the ledger.
+func tooEarly(env xdr.TransactionEnvelope, closeTime uint64, ledgerSeq int32) bool {
+	if tb := env.TimeBounds(); tb != nil && tb.MinTime != 0 && uint64(tb.MinTime) > closeTime {
+		return true
+	}
+	lb := env.LedgerBounds()
+	return lb != nil && int64(lb.MinLedger) > int64(ledgerSeq)
+}
+
+// tooLate is TransactionFrame.cpp isTooLate: a max_time before the close
+// time, or a max_ledger (0 is none) at or before the ledger.
+func tooLate(env xdr.TransactionEnvelope, closeTime uint64, ledgerSeq int32) bool {
+	if tb := env.TimeBounds(); tb != nil && tb.MaxTime != 0 && uint64(tb.MaxTime) < closeTime {
+		return true
+	}
+	lb := env.LedgerBounds()
+	return lb != nil && lb.MaxLedger != 0 && int64(lb.MaxLedger) <= int64(ledgerSeq)
+}
+
+// tooEarlyForAccount is TransactionFrame.cpp isTooEarlyForAccount: the
+// source's sequence number must have last changed at least min_seq_age
+// seconds and min_seq_ledger_gap ledgers before this ledger. Without either
+// precondition the check cannot fail on the network, close times only
+// going forward; the double skips it then, so that a test moving its clock
+// back does not fail every later transaction.
+func tooEarlyForAccount(env xdr.TransactionEnvelope, source *account, closeTime uint64, ledgerSeq int32) bool {
+	var age uint64
+	if a := env.MinSeqAge(); a != nil {
+		age = uint64(*a)
+	}
+	var gap uint64
+	if g := env.MinSeqLedgerGap(); g != nil {
+		gap = uint64(*g)
+	}
+	if age == 0 && gap == 0 {
+		return false
+	}
+	if age > closeTime || closeTime-age < source.seqTime {
+		return true
+	}
+	seq := uint64(max(ledgerSeq, 0))
+	return gap > seq || seq-gap < uint64(source.seqLedger)
 }
 
 // badSeq is core's isBadSeq (TransactionFrame.cpp) for an account at
@@ -421,6 +566,8 @@ var txCodes = map[string]xdr.TransactionResultCode{
 	"tx_bad_seq":              xdr.TransactionResultCodeTxBadSeq,
 	"tx_insufficient_fee":     xdr.TransactionResultCodeTxInsufficientFee,
 	"tx_insufficient_balance": xdr.TransactionResultCodeTxInsufficientBalance,
+	"tx_malformed":            xdr.TransactionResultCodeTxMalformed,
+	txBadMinSeqAgeOrGap:       xdr.TransactionResultCodeTxBadMinSeqAgeOrGap,
 	ledger.TxNoSourceAccount:  xdr.TransactionResultCodeTxNoAccount,
 	ledger.TxBadAuth:          xdr.TransactionResultCodeTxBadAuth,
 	ledger.TxBadAuthExtra:     xdr.TransactionResultCodeTxBadAuthExtra,
