@@ -91,7 +91,9 @@ func TestTxLedgerBounds(t *testing.T) {
 	r := newTxRig(t, 310)
 	sign := func(b64 string) string { return ledgertest.SignXDR(b64, pass, r.from.Master) }
 	bounds := func(lo, hi uint32) func(*xdr.TransactionEnvelope) {
-		return v2(func(p *xdr.PreconditionsV2) { p.LedgerBounds = &xdr.LedgerBounds{MinLedger: xdr.Uint32(lo), MaxLedger: xdr.Uint32(hi)} })
+		return v2(func(p *xdr.PreconditionsV2) {
+			p.LedgerBounds = &xdr.LedgerBounds{MinLedger: xdr.Uint32(lo), MaxLedger: xdr.Uint32(hi)}
+		})
 	}
 	// The double's next ledger is 2.
 	r.refused(t, sign(r.tx(t, 0, bounds(3, 0))), "tx_too_early")
