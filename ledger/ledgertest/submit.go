@@ -21,28 +21,57 @@ import (
 )
 
 // POST /transactions, as Horizon takes it (form field tx) and as stellar-core
-// validates it (TransactionFrame::checkValid), in core's order:
+// validates it (TransactionFrame.cpp checkValidWithOptionallyChargedFee:
+// commonValidPreSeqNum, commonValid, each operation's checkValid,
+// checkAllSignaturesUsed), in core's order:
 //
-//  1. no operation: tx_missing_operation;
-//  2. time bounds against the double's clock (SetClock): a min_time after
-//     it is tx_too_early, a max_time before it tx_too_late (0 is no bound);
-//  3. the source account unknown to the double: tx_no_source_account;
-//  4. the sequence number: the account's plus one (or, with a V2
+//  1. a V2 precondition's extra signers equal, or a signed-payload one with
+//     no payload: tx_malformed;
+//  2. no operation: tx_missing_operation;
+//  3. Soroban operations mixed with others, or a classic transaction with
+//     Soroban data: tx_malformed;
+//  4. time and ledger bounds against the double's clock (SetClock) and the
+//     ledger the transaction would close in: a min_time after the close
+//     time or a min_ledger after the ledger is tx_too_early, a max_time
+//     before it or a max_ledger at or before the ledger tx_too_late (0 is
+//     no bound);
+//  5. a fee bid below the base fee per operation: tx_insufficient_fee;
+//  6. the source account unknown to the double: tx_no_source_account;
+//  7. the sequence number: the account's plus one (or, with a V2
 //     precondition's min_seq_num, one the account's number is in
-//     [min_seq_num, tx's) of): else tx_bad_seq;
-//  5. the signature checks (ledger.CheckSignatures, under the passphrase of
-//     SetNetwork's network, Testnet by default): tx_bad_auth, tx_failed with
-//     op_bad_auth, tx_bad_auth_extra.
+//     [min_seq_num, tx's) of), never the ledger's starting number: else
+//     tx_bad_seq; then min_seq_age and min_seq_ledger_gap against the
+//     account's sequence_time and sequence_ledger:
+//     tx_bad_minseq_age_or_gap;
+//  8. the source's signatures at its low threshold and the extra signers
+//     (ledger.CheckSignatures, under the passphrase of SetNetwork's network,
+//     Testnet by default): tx_bad_auth;
+//  9. the fee bid above the source's available balance (its reserve and
+//     selling liabilities kept): tx_insufficient_balance;
+//  10. each operation in turn: its source's signatures at the operation's
+//     threshold level (op_bad_auth), an explicit source that does not exist
+//     (checked against its own key), its own doCheckValid: tx_failed;
+//  11. a signature no check used: tx_bad_auth_extra.
 //
 // A refusal is Horizon's 400 transaction_failed problem with
 // extras.result_codes, extras.envelope_xdr and extras.result_xdr, and
-// changes nothing. A success removes the source account of every
-// ACCOUNT_MERGE (crediting nobody), sets the transaction source's sequence
-// number to the transaction's when that account remains, closes one ledger
-// and answers Horizon's transaction JSON. Other operations have no effect;
-// fees, balances, reserves, ledger bounds and the operations' own validity
-// are not modelled. A transaction already applied answers its success again,
-// as Horizon answers for a transaction it has. A fee-bump is refused (400).
+// changes nothing. A transaction that passes is applied (processFeeSeqNum,
+// processSeqNum, processSignatures, applyOperations): the fee (the base fee
+// per operation, no surge pricing, at most the bid) is charged, the sequence
+// number consumed, the one-time pre-auth signer of its hash removed from
+// its source accounts; then the operations run (apply.go). If one fails,
+// the transaction is tx_failed (400, with every operation's result) and all
+// of their effects roll back, but the fee, the sequence number and the
+// signer removal stay, as on the network. A success closes one ledger and
+// answers Horizon's transaction JSON. A transaction already applied answers
+// its success (or its tx_failed) again, as Horizon answers for a
+// transaction it has.
+//
+// Not modelled, and refused rather than accepted: fee-bump envelopes (400
+// bad_request); Soroban transactions (op_not_supported); an account's
+// pre-auth-tx, hash-x and signed-payload signers matching anything (the
+// double refuses with tx_bad_auth, op_bad_auth or tx_bad_auth_extra where
+// core would count them).
 //
 // The request gates of the account route apply too (SetHeld, SetDelay,
 // SetStalled, SetFailing), and FailSubmissions, StallSubmissions and
@@ -226,11 +255,14 @@ func (h *Handler) stall(w http.ResponseWriter, r *http.Request) {
 // (commonValidPreSeqNum, then commonValid, then each operation's
 // checkValid, then checkAllSignaturesUsed), in its order: a transaction it
 // refuses changes nothing. Application follows processFeeSeqNum,
-// processSeqNum and applyOperations: the fee is charged and the sequence
-// number consumed first; then every operation is applied in order, each in
-// its own change set on top of the earlier ones, and core goes on after a
-// failed operation, so the operations after it report their own codes; if
-// any failed, the transaction is tx_failed and all of them roll back.
+// processSeqNum, processSignatures (commonPreApply) and applyOperations: the
+// fee is charged, the sequence number consumed and the one-time signer
+// removed first, outside the operations' change set; then every operation
+// is applied in order, each in its own change set on top of the earlier
+// ones, and core goes on after a failed operation (from protocol 14 it
+// commits only a successful one), so the operations after it report their
+// own codes; if any failed, the transaction is tx_failed and all of them
+// roll back.
 func (h *Handler) apply(b64 string, env xdr.TransactionEnvelope) (horizon.Transaction, *problem.P, bool) {
 	hash, err := ledger.HashEnvelope(env, h.network.Passphrase())
 	if err != nil {
@@ -294,6 +326,12 @@ func (h *Handler) apply(b64 string, env xdr.TransactionEnvelope) (horizon.Transa
 			accounts[id] = authOf(acc)
 		}
 	}
+	// ledger.CheckSignatures is SignatureChecker.cpp checkSignature under
+	// TransactionFrame.cpp checkAllTransactionSignatures (the source at its
+	// low threshold, then the extra signers) and OperationFrame.cpp
+	// checkSignature (each operation's source at getThresholdLevel:
+	// ledger.LevelOf), all on one checker so each signature's "used" flag
+	// spans the checks.
 	res, err := ledger.CheckSignatures(env, hash, accounts)
 	if err != nil {
 		p := badRequest(err.Error())
@@ -302,7 +340,8 @@ func (h *Handler) apply(b64 string, env xdr.TransactionEnvelope) (horizon.Transa
 	if res.Code == ledger.TxBadAuth {
 		return refuse(res.Code, nil)
 	}
-	// commonValid: the source's available balance (above its reserve and
+	// commonValid, after the signatures: the source's available balance
+	// (TransactionUtils.cpp getAvailableBalance: above its reserve and
 	// selling liabilities) must cover the full fee bid.
 	if source.available() < int64(env.Fee()) {
 		return refuse("tx_insufficient_balance", nil)
@@ -331,6 +370,8 @@ func (h *Handler) apply(b64 string, env xdr.TransactionEnvelope) (horizon.Transa
 		return refuse(ledger.TxFailed, results)
 	}
 	if res.Code != "" {
+		// checkValidWithOptionallyChargedFee's last step,
+		// SignatureChecker.cpp checkAllSignaturesUsed.
 		return refuse(res.Code, nil) // tx_bad_auth_extra
 	}
 
@@ -538,9 +579,11 @@ func opSources(env xdr.TransactionEnvelope) []string {
 }
 
 // authOf is what the signature checks read of an account: its ed25519
-// signers (the master key among them, with its weight) and its thresholds.
-// Signers of other kinds are kept in the account but never match a
-// signature here.
+// signers (the master key among them, with its weight; left out at weight
+// 0, as TransactionFrame.cpp checkSignature leaves it) and its thresholds.
+// Signers of other kinds (pre-auth-tx, hash-x, signed payload) are kept in
+// the account, and count for its reserve, but never match a signature
+// here: where core would count them the double refuses.
 func authOf(acc *account) ledger.AccountAuth {
 	a := ledger.AccountAuth{Thresholds: ledger.Thresholds{Low: acc.low, Medium: acc.med, High: acc.high}}
 	for _, s := range acc.horizonAccount().Signers {
@@ -551,8 +594,9 @@ func authOf(acc *account) ledger.AccountAuth {
 	return a
 }
 
-// fee is what the double charges: the base fee per operation (no surge
-// pricing), at most the fee bid.
+// fee is what the double charges: TransactionFrame.cpp getFee when applying
+// a classic transaction, the base fee per operation (no surge pricing), at
+// most the fee bid.
 func fee(env xdr.TransactionEnvelope) int64 {
 	return min(int64(env.Fee()), BaseFee*int64(max(len(env.Operations()), 1)))
 }

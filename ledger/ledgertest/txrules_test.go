@@ -7,6 +7,7 @@ package ledgertest_test
 // (ledgertest.New) and the SDK's Horizon client.
 
 import (
+	"crypto/sha256"
 	"testing"
 	"time"
 
@@ -247,4 +248,51 @@ func TestTxOneTimeSignerRemoved(t *testing.T) {
 			t.Errorf("fail=%v: %d sub-entries after the one-time signer was used, want 0", fail, acc.SubentryCount)
 		}
 	}
+}
+
+// TestTxUnmodelledSignersRefuse: the double matches no signature to an
+// account's hash-x, pre-auth-tx or signed-payload signer (ledger.AccountAuth
+// carries ed25519 signers only). Where core would let such a signer
+// authorize, the double refuses (tx_bad_auth, or tx_bad_auth_extra for a
+// signature only such a signer would use); it never accepts what core
+// refuses.
+func TestTxUnmodelledSignersRefuse(t *testing.T) {
+	r := newTxRig(t, 315)
+	kp := r.from.Master
+	preimage := []byte("closerelay audit preimage")
+	digest := sha256.Sum256(preimage)
+	hashX, err := strkey.Encode(strkey.VersionByteHashX, digest[:])
+	if err != nil {
+		t.Fatal(err)
+	}
+	seq, _ := r.srv.Handler().Sequence(r.from.Address)
+	preAuthed, _ := ledgertest.BuildTx(r.from.Address, seq+2, 0, pass,
+		[]txnbuild.Operation{&txnbuild.Payment{Destination: r.to, Amount: "1", Asset: txnbuild.NativeAsset{}}})
+	env, err := ledger.DecodeEnvelope(preAuthed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hash, err := ledger.HashEnvelope(env, pass)
+	if err != nil {
+		t.Fatal(err)
+	}
+	preAuth, err := strkey.Encode(strkey.VersionByteHashTx, hash[:])
+	if err != nil {
+		t.Fatal(err)
+	}
+	add, _ := ledgertest.BuildTx(r.from.Address, seq+1, 0, pass, []txnbuild.Operation{
+		&txnbuild.SetOptions{Signer: &txnbuild.Signer{Address: hashX, Weight: 1}},
+		&txnbuild.SetOptions{Signer: &txnbuild.Signer{Address: preAuth, Weight: 1}},
+	}, kp)
+	r.applied(t, add)
+
+	// Core: the pre-auth signer authorizes this transaction unsigned.
+	r.refused(t, preAuthed, "tx_bad_auth")
+	// Core: the preimage authorizes it (hash-x signer, weight 1).
+	withPreimage := mutate(t, r.tx(t, 0, nil), func(env *xdr.TransactionEnvelope) {
+		env.V1.Signatures = append(env.V1.Signatures, xdr.DecoratedSignature{Hint: xdr.SignatureHint(digest[28:]), Signature: preimage})
+	})
+	r.refused(t, withPreimage, "tx_bad_auth")
+	// Core: both signatures used; the double leaves the preimage unused.
+	r.refused(t, ledgertest.SignXDR(withPreimage, pass, kp), "tx_bad_auth_extra")
 }
