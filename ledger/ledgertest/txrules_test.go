@@ -15,6 +15,7 @@ import (
 	"github.com/closerelay/closerelay/ledger/ledgertest"
 	"github.com/stellar/go-stellar-sdk/clients/horizonclient"
 	"github.com/stellar/go-stellar-sdk/keypair"
+	"github.com/stellar/go-stellar-sdk/protocols/horizon"
 	"github.com/stellar/go-stellar-sdk/strkey"
 	"github.com/stellar/go-stellar-sdk/txnbuild"
 	"github.com/stellar/go-stellar-sdk/xdr"
@@ -295,4 +296,100 @@ func TestTxUnmodelledSignersRefuse(t *testing.T) {
 	r.refused(t, withPreimage, "tx_bad_auth")
 	// Core: both signatures used; the double leaves the preimage unused.
 	r.refused(t, ledgertest.SignXDR(withPreimage, pass, kp), "tx_bad_auth_extra")
+}
+
+// TestTxSignatureRules: the signature checks as core makes them
+// (SignatureChecker.cpp; TransactionFrame.cpp checkAllTransactionSignatures,
+// checkSignature; OperationFrame.cpp checkSignature and each frame's
+// getThresholdLevel): the source at its low threshold (else tx_bad_auth),
+// each operation's source at its level (else tx_failed with op_bad_auth,
+// nothing charged), a master key of weight 0 counting for nothing, an
+// unused signature tx_bad_auth_extra, an explicit operation source that does
+// not exist checked against its own key and then op_no_source_account when
+// applied (the fee charged, the sequence number consumed).
+func TestTxSignatureRules(t *testing.T) {
+	r := newTxRig(t, 316)
+	// acct: signer weight 2, master 1; thresholds low 1, medium 2, high 3.
+	acct := ledgertest.DeterministicAccount(317, 1, 1)
+	acct.Signers[0].Weight = 2
+	acct.Thresholds = horizon.AccountThresholds{LowThreshold: 1, MedThreshold: 2, HighThreshold: 3}
+	signer, master := acct.Keys[0], acct.Keys[1]
+	r.srv.AddAccount(acct)
+	// zero: master weight 0, one signer of weight 1, thresholds 0.
+	zero := ledgertest.DeterministicAccount(318, 1, 1)
+	zero.Signers[1].Weight = 0
+	zero.Thresholds = horizon.AccountThresholds{}
+	r.srv.AddAccount(zero)
+	ghost := ledgertest.Keypair(31999)
+
+	pay := func(src string) txnbuild.Operation {
+		return &txnbuild.Payment{Destination: r.to, Amount: "1", Asset: txnbuild.NativeAsset{}, SourceAccount: src}
+	}
+	stranger := ledgertest.Keypair(31998).Address()
+	cases := []struct {
+		name    string
+		from    ledgertest.Account
+		ops     []txnbuild.Operation
+		keys    []*keypair.Full
+		code    string
+		opc     []string
+		charged bool
+	}{
+		{"no signature: tx_bad_auth", acct, []txnbuild.Operation{&txnbuild.BumpSequence{}}, nil, "tx_bad_auth", nil, false},
+		{"bump_sequence is low", acct, []txnbuild.Operation{&txnbuild.BumpSequence{}}, []*keypair.Full{master}, "", nil, true},
+		{"payment is medium", acct, []txnbuild.Operation{pay("")}, []*keypair.Full{master}, "tx_failed", []string{"op_bad_auth"}, false},
+		{"payment at medium", acct, []txnbuild.Operation{pay("")}, []*keypair.Full{signer}, "", nil, true},
+		{"set_options without thresholds or signers is medium", acct,
+			[]txnbuild.Operation{&txnbuild.SetOptions{HomeDomain: ptr("example.org")}}, []*keypair.Full{signer}, "", nil, true},
+		{"set_options adding a signer is high", acct,
+			[]txnbuild.Operation{&txnbuild.SetOptions{Signer: &txnbuild.Signer{Address: stranger, Weight: 1}}}, []*keypair.Full{signer},
+			"tx_failed", []string{"op_bad_auth"}, false},
+		{"set_options at high", acct,
+			[]txnbuild.Operation{&txnbuild.SetOptions{Signer: &txnbuild.Signer{Address: stranger, Weight: 1}}}, []*keypair.Full{signer, master},
+			"", nil, true},
+		{"account_merge is high", acct, []txnbuild.Operation{&txnbuild.AccountMerge{Destination: r.to}}, []*keypair.Full{signer},
+			"tx_failed", []string{"op_bad_auth"}, false},
+		{"the second operation's level fails", acct, []txnbuild.Operation{&txnbuild.BumpSequence{}, pay("")}, []*keypair.Full{master},
+			"tx_failed", []string{"op_success", "op_bad_auth"}, false},
+		{"a stranger's signature: tx_bad_auth_extra", acct, []txnbuild.Operation{pay("")}, []*keypair.Full{signer, ledgertest.Keypair(31998)},
+			"tx_bad_auth_extra", nil, false},
+		{"a master key of weight 0 signs for nothing", zero, []txnbuild.Operation{pay("")}, []*keypair.Full{zero.Keys[1]}, "tx_bad_auth", nil, false},
+		{"nor is its signature used", zero, []txnbuild.Operation{pay("")}, []*keypair.Full{zero.Keys[0], zero.Keys[1]},
+			"tx_bad_auth_extra", nil, false},
+		{"thresholds 0 still take one signature", zero, []txnbuild.Operation{pay("")}, []*keypair.Full{zero.Keys[0]}, "", nil, true},
+		{"an absent explicit source unsigned: op_bad_auth", zero, []txnbuild.Operation{pay(ghost.Address())}, []*keypair.Full{zero.Keys[0]},
+			"tx_failed", []string{"op_bad_auth"}, false},
+		{"an absent explicit source signed: op_no_source_account when applied", zero, []txnbuild.Operation{pay(ghost.Address())},
+			[]*keypair.Full{zero.Keys[0], ghost}, "tx_failed", []string{"op_no_source_account"}, true},
+	}
+	for _, c := range cases {
+		seq, _ := r.srv.Handler().Sequence(c.from.Address)
+		bal, _ := r.srv.Balance(c.from.Address)
+		b64, _ := ledgertest.BuildTx(c.from.Address, seq+1, 0, pass, c.ops, c.keys...)
+		_, err := r.hc.SubmitTransactionXDR(b64)
+		if c.code == "" {
+			if err != nil {
+				t.Errorf("%s: %v", c.name, err)
+			}
+		} else {
+			t.Run(c.name, func(t *testing.T) { wantRefusal(t, err, b64, c.code, c.opc...) })
+		}
+		seq2, _ := r.srv.Handler().Sequence(c.from.Address)
+		bal2, _ := r.srv.Balance(c.from.Address)
+		fee := int64(100 * len(c.ops))
+		switch {
+		case c.code == "": // applied: the payments move more than the fee
+			if seq2 != seq+1 || bal2 > bal-fee {
+				t.Errorf("%s: sequence %d -> %d, balance %d -> %d; want the number consumed and the fee paid", c.name, seq, seq2, bal, bal2)
+			}
+		case c.charged: // tx_failed when applied: the fee and the number only
+			if seq2 != seq+1 || bal2 != bal-fee {
+				t.Errorf("%s: sequence %d -> %d, balance %d -> %d; want the number consumed and exactly the fee paid", c.name, seq, seq2, bal, bal2)
+			}
+		default: // refused in validation
+			if seq2 != seq || bal2 != bal {
+				t.Errorf("%s: sequence %d -> %d, balance %d -> %d; want nothing charged", c.name, seq, seq2, bal, bal2)
+			}
+		}
+	}
 }
