@@ -8,6 +8,9 @@ package ledgertest_test
 
 import (
 	"crypto/sha256"
+	"encoding/json"
+	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -391,5 +394,80 @@ func TestTxSignatureRules(t *testing.T) {
 				t.Errorf("%s: sequence %d -> %d, balance %d -> %d; want nothing charged", c.name, seq, seq2, bal, bal2)
 			}
 		}
+	}
+}
+
+// rpcSend posts a sendTransaction of b64 to the double's Stellar RPC face on
+// its listener and returns the result object.
+func rpcSend(t *testing.T, url, b64 string) map[string]any {
+	t.Helper()
+	body := `{"jsonrpc":"2.0","id":1,"method":"sendTransaction","params":{"transaction":"` + b64 + `"}}`
+	resp, err := http.Post(url+"/rpc", "application/json", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var out struct {
+		Result map[string]any `json:"result"`
+	}
+	if resp.StatusCode != http.StatusOK || json.NewDecoder(resp.Body).Decode(&out) != nil || out.Result == nil {
+		t.Fatalf("sendTransaction: status %d, %+v", resp.StatusCode, out)
+	}
+	return out.Result
+}
+
+// TestTxRulesOverRPC: the Stellar RPC face refuses what the Horizon face
+// refuses, with an errorResultXdr whose code is the one Horizon spells
+// (ledger.TxResultCode), and shows the sequence number's ledger and close
+// time in the account entry's extension v3 (getLedgerEntries).
+func TestTxRulesOverRPC(t *testing.T) {
+	r := newTxRig(t, 319)
+	r.srv.Handler().SetClock(func() time.Time { return time.Unix(1_900_000_000, 0) })
+	sign := func(b64 string) string { return ledgertest.SignXDR(b64, pass, r.from.Master) }
+	for code, edit := range map[string]func(*xdr.TransactionEnvelope){
+		"tx_too_late": v2(func(p *xdr.PreconditionsV2) { p.LedgerBounds = &xdr.LedgerBounds{MaxLedger: 2} }),
+		"tx_malformed": func(env *xdr.TransactionEnvelope) {
+			env.V1.Tx.Ext = xdr.TransactionExt{V: 1, SorobanData: &xdr.SorobanTransactionData{}}
+		},
+		"tx_bad_minseq_age_or_gap": v2(func(p *xdr.PreconditionsV2) { p.MinSeqLedgerGap = 5 }),
+	} {
+		res := rpcSend(t, r.srv.URL, sign(r.tx(t, 0, edit)))
+		var tr xdr.TransactionResult
+		s, _ := res["errorResultXdr"].(string)
+		if res["status"] != "ERROR" || xdr.SafeUnmarshalBase64(s, &tr) != nil || ledger.TxResultCode(tr.Result.Code) != code {
+			t.Errorf("%s: %v (%s)", code, res, tr.Result.Code)
+		}
+	}
+	if res := rpcSend(t, r.srv.URL, sign(r.tx(t, 0, nil))); res["status"] != "PENDING" {
+		t.Fatalf("a valid transaction: %v", res)
+	}
+	key, err := xdr.LedgerKey{Type: xdr.LedgerEntryTypeAccount, Account: &xdr.LedgerKeyAccount{AccountId: xdr.MustAddress(r.from.Address)}}.MarshalBinaryBase64()
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := http.Post(r.srv.URL+"/rpc", "application/json",
+		strings.NewReader(`{"jsonrpc":"2.0","id":2,"method":"getLedgerEntries","params":{"keys":["`+key+`"]}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var out struct {
+		Result struct {
+			Entries []struct {
+				XDR string `json:"xdr"`
+			} `json:"entries"`
+		} `json:"result"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil || len(out.Result.Entries) != 1 {
+		t.Fatalf("getLedgerEntries: %v %+v", err, out)
+	}
+	var data xdr.LedgerEntryData
+	if err := xdr.SafeUnmarshalBase64(out.Result.Entries[0].XDR, &data); err != nil {
+		t.Fatal(err)
+	}
+	ext := data.MustAccount().Ext
+	if ext.V1 == nil || ext.V1.Ext.V2 == nil || ext.V1.Ext.V2.Ext.V3 == nil ||
+		ext.V1.Ext.V2.Ext.V3.SeqLedger != 2 || ext.V1.Ext.V2.Ext.V3.SeqTime != 1_900_000_000 {
+		t.Errorf("account entry extension: %+v", ext)
 	}
 }
