@@ -385,6 +385,7 @@ func (h *Handler) apply(b64 string, env xdr.TransactionEnvelope) (horizon.Transa
 	source.balance -= charged
 	source.seq = env.SeqNum()
 	source.seqLedger, source.seqTime = uint32(ledgerSeq), closeTime
+	source.modified = uint32(ledgerSeq) // the fee and the number change the entry
 	source.raw = nil
 	h.lastLedger = ledgerSeq
 	h.closeTime = closeTime

@@ -389,6 +389,11 @@ func TestTxSignatureRules(t *testing.T) {
 			if seq2 != seq+1 || bal2 != bal-fee {
 				t.Errorf("%s: sequence %d -> %d, balance %d -> %d; want the number consumed and exactly the fee paid", c.name, seq, seq2, bal, bal2)
 			}
+			// processFeeSeqNum changed the entry in the ledger that failed.
+			if acc, _ := r.srv.AccountState(c.from.Address); acc.LastModifiedLedger == 0 || acc.LastModifiedLedger != acc.SequenceLedger {
+				t.Errorf("%s: last_modified_ledger %d, sequence_ledger %d; want the ledger of the failed transaction",
+					c.name, acc.LastModifiedLedger, acc.SequenceLedger)
+			}
 		default: // refused in validation
 			if seq2 != seq || bal2 != bal {
 				t.Errorf("%s: sequence %d -> %d, balance %d -> %d; want nothing charged", c.name, seq, seq2, bal, bal2)
