@@ -417,6 +417,7 @@ func (p *Plan) gone() error { return p.endErr }
 
 // run is the plan's goroutine.
 func (p *Plan) run() {
+	defer p.sup.loops.Add(-1)
 	p.owner.start()
 	timer := time.NewTimer(p.expiry.Sub(p.sup.now()))
 	defer timer.Stop()

@@ -634,8 +634,7 @@ func (r adoptReq) serve(s *Supervisor) {
 		return
 	}
 	s.add(r.plan)
-	r.plan.owner.handOver()
-	s.running.Go(r.plan.run)
+	s.startLoop(r.plan)
 	if r.isNew {
 		s.metrics.PlanCreated()
 	} else {
@@ -703,8 +702,7 @@ func (s *Supervisor) adoptSubmitting(c planstore.Change) {
 		return
 	}
 	s.add(p)
-	p.owner.handOver()
-	s.running.Go(p.run)
+	s.startLoop(p)
 	s.metrics.PlanRestored()
 }
 

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/closerelay/closerelay/ledger"
@@ -115,6 +116,11 @@ type Supervisor struct {
 	owner   loopOwner
 	plans   map[string]*Plan
 	running sync.WaitGroup
+
+	// loops counts the plans whose run loop has started and not returned
+	// (Loops); raised before the loop's goroutine starts, lowered as it
+	// returns.
+	loops atomic.Int64
 
 	// index mirrors plans for Lookup, which reads it without a round trip
 	// through the run loop (a sign, a GET or a stream starts with one);
@@ -343,6 +349,21 @@ func (s *Supervisor) live(p *Plan, now time.Time) bool {
 		return true
 	}
 }
+
+// startLoop starts p's run loop, which owns p from then on.
+func (s *Supervisor) startLoop(p *Plan) {
+	s.owner.check()
+	p.owner.handOver()
+	s.loops.Add(1)
+	s.running.Go(p.run)
+}
+
+// Loops is how many plans' run loops are running: one per plan this
+// instance serves, and for a moment one per plan that has ended (expired,
+// swept or stopped) and is still telling its subscribers. Each loop is a
+// goroutine, so a Loops back to its count before a plan was created says
+// that the plan left nothing running behind.
+func (s *Supervisor) Loops() int { return int(s.loops.Load()) }
 
 // add registers p.
 func (s *Supervisor) add(p *Plan) {
