@@ -141,7 +141,7 @@ type Plan struct {
 	rev uint64
 }
 
-// view is one immutable version of a plan, with the indexes that answer
+// planState is one immutable version of a plan, with the indexes that answer
 // replays and the admitted signatures the submit-ready envelope is selected
 // from: at most ledger.MaxSignatures entries, so copying it per change costs
 // less than the envelope's re-encoding.

@@ -50,7 +50,7 @@ type Options struct {
 	Now             func() time.Time // defaults to time.Now
 	Metrics         *metrics.Metrics // may be nil
 	// Log gets one line per expiry and per capacity refusal (creation is
-	// logged by the publish route, which knows the request); nil discards.
+	// logged by relay's Publish, which knows the request); nil discards.
 	Log *slog.Logger
 	// Submitter submits the submit-ready envelope of a ready plan published
 	// with "submit": true, on a goroutine of the plan's (CONTRACT section
