@@ -82,6 +82,7 @@ func (s *Service) Publish(ctx context.Context, req PublishRequest) (id string, e
 	case err != nil:
 		return "", err // the client has gone while a signature waited for a sweep, or a bug of ours
 	}
+	// The preflight (CONTRACT section 14), once guard 7 has passed.
 	published = published.WithPreflight(s.preflight(ctx, network, acc, closeTx.Envelope, now))
 	// Guard 8: insert atomically with the second capacity check and the
 	// second expiry check (the account API round trip took time).
