@@ -1,0 +1,151 @@
+package lab
+
+import (
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/closerelay/closerelay/internal/ctl"
+	"github.com/closerelay/closerelay/internal/testport"
+)
+
+// readyFields is the key=value fields of a `load local` ready line.
+func readyFields(t *testing.T, line string) map[string]string {
+	t.Helper()
+	if !strings.HasPrefix(line, "ready ") {
+		t.Fatalf("ready line %q", line)
+	}
+	fields := map[string]string{}
+	for _, f := range strings.Fields(line)[1:] {
+		k, v, _ := strings.Cut(f, "=")
+		fields[k] = v
+	}
+	return fields
+}
+
+// TestLoadLocalDefaultsAreSmallAndOutOfTheWorkingTree: plain `load local`
+// (issue 26 item 2) publishes a few plans of a few signers, so that the
+// relay has room for the plans a person then publishes, and writes its
+// payload and signer secrets under the user's cache directory, which it
+// names, never into the working directory.
+func TestLoadLocalDefaultsAreSmallAndOutOfTheWorkingTree(t *testing.T) {
+	cache := t.TempDir()
+	t.Setenv("XDG_CACHE_HOME", cache) // os.UserCacheDir on Linux
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tc := newTestCLI(nil, strings.NewReader(""))
+	ll := start(t, tc, "load", "local")
+	fields := readyFields(t, ll.next())
+	dir := filepath.Join(cache, "closerelay", "load-local")
+	if fields["plans"] != "2" || fields["signers"] != "3" {
+		t.Errorf("plans=%s signers=%s, want a small stack by default (2 plans of 3 signers)", fields["plans"], fields["signers"])
+	}
+	if fields["payload"] != filepath.Join(dir, "load-payload.json") || fields["keys"] != filepath.Join(dir, "load-keys.env") {
+		t.Errorf("payload %q keys %q, want both in %s", fields["payload"], fields["keys"], dir)
+	}
+	for _, f := range []string{fields["payload"], fields["keys"]} {
+		if _, err := os.Stat(f); err != nil {
+			t.Errorf("%s: %v", f, err)
+		}
+	}
+	for _, name := range []string{"load-payload.json", "load-keys.env"} {
+		if _, err := os.Stat(filepath.Join(wd, name)); err == nil {
+			t.Errorf("load local wrote %s into the working directory", name)
+		}
+	}
+	var rest strings.Builder
+	for l := ll.next(); !strings.HasPrefix(l, "serving until Ctrl-C"); l = ll.next() {
+		rest.WriteString(l + "\n")
+	}
+	keys := readKeys(t, fields["keys"])
+	page := fields["relay"] + "/plan/" + keys["PLAN_1"]
+	if !strings.Contains(rest.String(), "page of account 1's plan: "+page+"\n") {
+		t.Errorf("no page line %s in %q", page, rest.String())
+	}
+	resp, err := http.Get(page)
+	if err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("GET %s: %v %v", page, resp, err)
+	}
+	resp.Body.Close()
+	tc.interrupt()
+	if code := ll.exit(); code != ctl.ExitOK {
+		t.Fatalf("load local: exit %d %s", code, ll.stderr.String())
+	}
+}
+
+// TestLoadLocalPublicURL: --public-url is the relay's PUBLIC_URL, so the
+// SEP-7 links carry the callback under it and the page line names it.
+func TestLoadLocalPublicURL(t *testing.T) {
+	port := strconv.Itoa(testport.Free(t, 1)[0])
+	public := "http://127.0.0.1:" + port
+	tc := newTestCLI(nil, strings.NewReader(""))
+	ll := start(t, tc, "load", "local", "--listen", "127.0.0.1:"+port, "--dir", t.TempDir(), "--public-url", public)
+	fields := readyFields(t, ll.next())
+	var rest strings.Builder
+	for l := ll.next(); !strings.HasPrefix(l, "serving until Ctrl-C"); l = ll.next() {
+		rest.WriteString(l + "\n")
+	}
+	keys := readKeys(t, fields["keys"])
+	if !strings.Contains(rest.String(), "page of account 1's plan: "+public+"/plan/"+keys["PLAN_1"]) {
+		t.Errorf("page line not under --public-url: %q", rest.String())
+	}
+	r := runCLI(t, nil, "", "get", "--relay", fields["relay"], keys["PLAN_1"]) // the relay answers
+	if r.code != ctl.ExitOK {
+		t.Fatalf("get: %d %s", r.code, r.stderr)
+	}
+	resp, err := http.Get(fields["relay"] + "/api/plan/" + keys["PLAN_1"] + "/sep7")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if !strings.Contains(string(b), "callback=url%3A"+strings.ReplaceAll(strings.ReplaceAll(public, ":", "%3A"), "/", "%2F")) {
+		t.Errorf("sep7 answer %s: want the callback under %s", b, public)
+	}
+	tc.interrupt()
+	if code := ll.exit(); code != ctl.ExitOK {
+		t.Fatalf("load local: exit %d %s", code, ll.stderr.String())
+	}
+	// A URL the relay's configuration refuses is a usage error, not a crash.
+	r = runCLI(t, nil, "", "load", "local", "--dir", t.TempDir(), "--public-url", "ftp://example.org")
+	if r.code == ctl.ExitOK || !strings.Contains(r.stderr, "PUBLIC_URL") {
+		t.Errorf("--public-url ftp://…: exit %d %q", r.code, r.stderr)
+	}
+}
+
+// TestDemoKeepServesUntilInterrupted: `demo --keep` (make demo KEEP=1)
+// keeps the relay up once the demo is done, says how to stop it, and the
+// plan's page it names answers until Ctrl-C; plain `demo` exits by itself
+// (TestDemo).
+func TestDemoKeepServesUntilInterrupted(t *testing.T) {
+	tc := newTestCLI(map[string]string{}, strings.NewReader(""))
+	d := start(t, tc, "demo", "--keep")
+	var page string
+	re := regexp.MustCompile(`^the relay keeps serving on \S+; the plan's page: (\S+)$`)
+	for {
+		l := d.next()
+		if m := re.FindStringSubmatch(l); m != nil {
+			page = m[1]
+			break
+		}
+	}
+	if l := d.next(); !strings.Contains(l, "Ctrl-C") {
+		t.Errorf("after the page line: %q, want how to stop it", l)
+	}
+	resp, err := http.Get(page)
+	if err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("GET %s after the demo: %v %v", page, resp, err)
+	}
+	resp.Body.Close()
+	tc.interrupt()
+	if code := d.exit(); code != ctl.ExitOK {
+		t.Fatalf("demo --keep: exit %d %s", code, d.stderr.String())
+	}
+}
