@@ -99,7 +99,7 @@ func (c *tool) load(args []string) int {
 		fmt.Fprint(c.Stdout, loadUsage)
 		return ctl.ExitOK
 	}
-	fmt.Fprintf(c.Stderr, "closerelaylab load: unknown command %q\n\n%s", args[0], loadUsage)
+	fmt.Fprint(c.Stderr, c.UnknownCommand("closerelaylab load", args[0], []string{"local", "prepare", "routes", "help"}))
 	return ctl.ExitUsage
 }
 
