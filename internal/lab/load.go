@@ -266,7 +266,12 @@ func runLoadLocal(ctx context.Context, out io.Writer, o localOptions) (err error
 		acct := ledgertest.NewAccount(o.signers-1, 1)
 		accts[i] = acct
 		double.AddAccount(acct)
-		signed, _ := ledgertest.BuildClose(acct.Master, keypair.MustRandom().Address(), 1<<32, 0, passphrase, acct.Master)
+		// A close the ledger would take, so that its page and status say
+		// landable: the next sequence number (the double's accounts are at
+		// 1<<32) into an account that exists.
+		dest := keypair.MustRandom().Address()
+		double.Fund(dest, 10_0000000)
+		signed, _ := ledgertest.BuildClose(acct.Master, dest, 1<<32+1, 0, passphrase, acct.Master)
 		closes[i] = signedClose{xdr: signed, keys: acct.Keys, publisher: len(acct.Keys) - 1}
 	}
 	cl, err := client.New(relayURL, client.WithUserAgent("closerelay-load/1"))

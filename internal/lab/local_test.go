@@ -74,6 +74,12 @@ func TestLoadLocalDefaultsAreSmallAndOutOfTheWorkingTree(t *testing.T) {
 		t.Fatalf("GET %s: %v %v", page, resp, err)
 	}
 	resp.Body.Close()
+	// The plans it publishes are closes the ledger would take: their page
+	// does not tell a person trying it not to sign.
+	r := runCLI(t, nil, "", "status", "--relay", fields["relay"], keys["PLAN_1"])
+	if r.code != ctl.ExitOK || !strings.Contains(r.stdout, "preflight: landable") {
+		t.Errorf("status of PLAN_1: exit %d %q %q", r.code, r.stdout, r.stderr)
+	}
 	tc.interrupt()
 	if code := ll.exit(); code != ctl.ExitOK {
 		t.Fatalf("load local: exit %d %s", code, ll.stderr.String())
@@ -125,6 +131,10 @@ func TestLoadLocalPublicURL(t *testing.T) {
 // plan's page it names answers until Ctrl-C; plain `demo` exits by itself
 // (TestDemo).
 func TestDemoKeepServesUntilInterrupted(t *testing.T) {
+	makefile, err := os.ReadFile(filepath.Join(repoRoot(t), "Makefile"))
+	if err != nil || !strings.Contains(string(makefile), "./$(LAB) demo $(if $(KEEP),--keep)") {
+		t.Errorf("the Makefile's demo target does not pass --keep for KEEP=1 (%v)", err)
+	}
 	tc := newTestCLI(map[string]string{}, strings.NewReader(""))
 	d := start(t, tc, "demo", "--keep")
 	var page string
