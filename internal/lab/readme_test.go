@@ -248,19 +248,17 @@ func TestReadmeOtherCommands(t *testing.T) {
 							t.Errorf("%q: make build does not build bin/closerelay", line)
 						}
 					case len(words) == 2 && (words[0] == "bin/closerelayctl" || words[0] == "bin/closerelaylab") && words[1] == "help":
-						var r result
+						var out, errOut strings.Builder
+						c := &ctl.CLI{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errOut, Getenv: func(string) string { return "" }}
+						var code int
 						if words[0] == "bin/closerelaylab" {
-							r = runCLI(t, nil, "", "load", "help") // closerelaylab's own dispatch
-							if r.code == ctl.ExitOK {
-								var out, errOut strings.Builder
-								c := &ctl.CLI{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errOut, Getenv: func(string) string { return "" }, Prog: "closerelaylab"}
-								r = result{(&tool{c}).run([]string{"help"}), out.String(), errOut.String()}
-							}
+							c.Prog = "closerelaylab"
+							code = (&tool{c}).run([]string{"help"})
 						} else {
-							r = runCLI(t, nil, "", "help")
+							code = c.Run([]string{"help"})
 						}
-						if r.code != ctl.ExitOK || !strings.Contains(r.stdout, "Usage:") {
-							t.Errorf("%q: exit %d %q", line, r.code, r.stdout)
+						if prog := filepath.Base(words[0]); code != ctl.ExitOK || !strings.HasPrefix(out.String(), prog+":") || !strings.Contains(out.String(), "Usage:") {
+							t.Errorf("%q: exit %d %q", line, code, out.String())
 						}
 					case len(words) == 7 && words[0] == "podman" && words[1] == "build":
 						if !strings.Contains(string(containerfile), strings.Join(words, " ")) {
