@@ -10,7 +10,8 @@ import (
 
 // Suggest returns the name among names closest to typed, or "" when none
 // is close enough to be what was meant: at most two edits away (one for a
-// word of four letters or fewer), or the only name typed begins.
+// word of three letters or fewer; two letters swapped count two), or the
+// only name typed begins.
 func Suggest(typed string, names []string) string {
 	best, bestDist := "", 0
 	var prefixed []string
@@ -24,7 +25,7 @@ func Suggest(typed string, names []string) string {
 		}
 	}
 	limit := 2
-	if len(typed) <= 4 {
+	if len(typed) <= 3 {
 		limit = 1
 	}
 	switch {

@@ -159,3 +159,23 @@ func TestDemoKeepServesUntilInterrupted(t *testing.T) {
 		t.Fatalf("demo --keep: exit %d %s", code, d.stderr.String())
 	}
 }
+
+// TestLabTypoSuggests: closerelaylab's commands and flags get the same
+// one-line "did you mean" as closerelayctl's (issue 26 item 3).
+func TestLabTypoSuggests(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"dmeo"}, `closerelaylab: unknown command "dmeo"; did you mean "demo"? (closerelaylab help lists the commands)` + "\n"},
+		{[]string{"load", "locl"}, `closerelaylab load: unknown command "locl"; did you mean "local"? (closerelaylab load help lists the commands)` + "\n"},
+		{[]string{"demo", "--keeep"}, "closerelaylab demo: unknown flag --keeep; did you mean --keep? (closerelaylab demo --help lists the flags)\n"},
+		{[]string{"load", "local", "--plan", "3"}, "closerelaylab load local: unknown flag --plan; did you mean --plans? (closerelaylab load local --help lists the flags)\n"},
+	} {
+		var out, errOut strings.Builder
+		c := &ctl.CLI{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errOut, Getenv: func(string) string { return "" }, Prog: "closerelaylab"}
+		if code := (&tool{c}).run(tc.args); code != ctl.ExitUsage || errOut.String() != tc.want || out.Len() != 0 {
+			t.Errorf("%v: exit %d stderr %q, want exit 2 and %q", tc.args, code, errOut.String(), tc.want)
+		}
+	}
+}
