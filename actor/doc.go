@@ -74,6 +74,15 @@
 //     offers it to subscribers. A failed envelope is not tried again: only
 //     a different submit-ready envelope is. An abandoned submission (the
 //     context ended) is never served, since the plan has ended.
+//   - The mediator forward (CONTRACT section 16, forward.go) runs the same
+//     way: a plan published with a flow keeps it (Forward.Flow); once its
+//     submission has succeeded the loop claims the forward (in the same
+//     write as the submission's outcome, when it can), starts one goroutine
+//     that calls Options.Forwarder under the same context, and settles its
+//     outcome from the mailbox. Its claim, lease, renewal, release and
+//     takeover are the submission's, with timers of their own
+//     (forwardState), and its record is in the plan's entry, so that
+//     status.forward survives the instance that ran it.
 //
 // Every call selects on the caller's context and on the plan's end, so a
 // vanished client or an ended plan never strands a goroutine: a call

@@ -127,6 +127,7 @@ type Plan struct {
 	owner  loopOwner
 	subs   map[*Subscription]struct{}
 	submit submitState
+	fwd    forwardState
 	// dirty is set when the view holds signatures the stored entry lacks,
 	// to write back.
 	dirty bool
@@ -154,6 +155,8 @@ type planState struct {
 	ready    *readyMemo              // this version's submit-ready envelope, made on first demand
 	// sub is the plan's submission as it stands (never nil).
 	sub *Submission
+	// fwd is the plan's mediator forward as it stands (never nil).
+	fwd *Forward
 	// rev is a revision of the plan's store entry whose
 	// signatures this view holds, every one of them: the revision it was
 	// written as, or one it took in. It is published with the signatures,
@@ -260,6 +263,7 @@ func newPlan(s *Supervisor, published *ledger.AdmittedPlan, version uint64) *Pla
 	// Clip: the plan appends to its own copy, never to the admitted plan's.
 	first := p.newView(st, published.Envelope(), known, present, slices.Clip(admitted))
 	first.sub = &Submission{}
+	first.fwd = &Forward{}
 	p.settled.Store(first)
 	return p
 }
@@ -428,7 +432,8 @@ func (p *Plan) run() {
 	if err := p.reload(); err != nil {
 		p.sup.log.Warn("plan store: read a plan as it starts", "id", p.ID(), "err", err)
 	}
-	p.maybeSubmit() // a plan born to submit may be ready from its first version
+	p.maybeSubmit()  // a plan born to submit may be ready from its first version
+	p.maybeForward() // a plan restored with its forward to run, or to take over
 	p.finish(p.loop(timer.C))
 }
 
@@ -457,6 +462,10 @@ func (p *Plan) loop(expired <-chan time.Time) error {
 			p.renewLease()
 		case <-p.submit.takeoverC():
 			p.takeOver()
+		case <-p.fwd.renewC():
+			p.renewForwardLease()
+		case <-p.fwd.takeoverC():
+			p.takeOverForward()
 		case <-p.sup.quit:
 			return ErrStopped
 		}
@@ -474,6 +483,13 @@ func (p *Plan) finish(reason error) {
 	p.submit.stopRenewing()
 	if p.submit.takeover != nil {
 		p.submit.takeover.Stop()
+	}
+	if p.fwd.inFlight && reason == ErrStopped {
+		p.releaseForwardClaim()
+	}
+	p.fwd.stopRenewing()
+	if p.fwd.takeover != nil {
+		p.fwd.takeover.Stop()
 	}
 	m := p.sup.metrics
 	for sub := range p.subs {
@@ -592,7 +608,7 @@ func (p *Plan) mergedView(cur *planState, admitted []ledger.Admitted) (next *pla
 		all = append(all, f)
 	}
 	next = p.newView(st, env, known, present, all)
-	next.sub = cur.sub
+	next.sub, next.fwd = cur.sub, cur.fwd
 	return next, len(added), duplicates, nil
 }
 

@@ -49,6 +49,32 @@ func storeError(err error) error {
 	}
 }
 
+// forwardOf and record convert a plan's forward to and from the store's
+// record; nil is a plan without a flow.
+func forwardOf(r *planstore.ForwardRecord) *Forward {
+	if r == nil {
+		return &Forward{}
+	}
+	f := &Forward{State: r.State, Hash: r.Hash, Ledger: r.Ledger, Amount: r.Amount, Code: r.Code, Reason: r.Reason,
+		seq: r.Seq, owner: r.Owner, lease: r.Lease}
+	if r.Nonce != "" {
+		f.Flow = &Flow{Nonce: r.Nonce, Destination: r.Destination, Memo: r.Memo}
+	}
+	return f
+}
+
+func (f *Forward) record() *planstore.ForwardRecord {
+	if f.Flow == nil && f.seq == 0 {
+		return nil
+	}
+	r := &planstore.ForwardRecord{Seq: f.seq, State: f.State, Hash: f.Hash, Ledger: f.Ledger, Amount: f.Amount,
+		Code: f.Code, Reason: f.Reason, Owner: f.owner, Lease: f.lease}
+	if f.Flow != nil {
+		r.Nonce, r.Destination, r.Memo = f.Flow.Nonce, f.Flow.Destination, f.Flow.Memo
+	}
+	return r
+}
+
 func submissionOf(r planstore.SubmissionRecord) *Submission {
 	return &Submission{Submit: r.Submit, State: r.State, Hash: r.Hash, Ledger: r.Ledger, Code: r.Code, Reason: r.Reason, Preflight: preflightOf(r.Preflight), seq: r.Seq, tried: r.Tried, owner: r.Owner, lease: r.Lease}
 }
@@ -96,7 +122,7 @@ func (p *Plan) record(v *planState, sub *Submission) planstore.Record {
 	r := planstore.Record{
 		Network: string(p.published.Network()), Account: p.published.Account(), Expiry: p.expiry,
 		Threshold: p.published.Threshold(), Thresholds: [3]uint8{t.Low, t.Medium, t.High},
-		Set: p.set, XDR: v.state.XDR, Version: v.state.Version, Submission: sub.record(),
+		Set: p.set, XDR: v.state.XDR, Version: v.state.Version, Submission: sub.record(), Forward: v.fwd.record(),
 		SignerOf: make([]int, len(v.admitted)),
 	}
 	if run := p.published.Preflight(); run.State != "" {
@@ -128,6 +154,7 @@ func (s *Supervisor) restore(r planstore.Record, revision uint64) (*Plan, error)
 	p.rev = revision
 	first := p.settled.Load().at(revision)
 	first.sub = submissionOf(r.Submission)
+	first.fwd = forwardOf(r.Forward)
 	p.settled.Store(first)
 	return p, nil
 }
@@ -261,13 +288,18 @@ func (p *Plan) absorb(r planstore.Record, revision uint64, asItStands bool) erro
 	}
 	got := submissionOf(r.Submission)
 	newer := got.seq > cur.sub.seq
-	if next != cur || held != cur.rev || newer {
+	gotFwd := forwardOf(r.Forward)
+	newerFwd := gotFwd.seq > cur.fwd.seq
+	if next != cur || held != cur.rev || newer || newerFwd {
 		if next == cur {
 			next = cur.at(held)
 		}
 		next.rev = held
 		if newer {
 			next.sub = got
+		}
+		if newerFwd {
+			next.fwd = gotFwd
 		}
 		p.settled.Store(next)
 	}
@@ -283,6 +315,9 @@ func (p *Plan) absorb(r planstore.Record, revision uint64, asItStands bool) erro
 		if got.State == SubmissionSubmitted || got.State == SubmissionFailed {
 			p.broadcastSubmission(got)
 		}
+	}
+	if newerFwd {
+		p.broadcastForward(gotFwd)
 	}
 	return nil
 }
@@ -322,7 +357,7 @@ func (p *Plan) unionView(cur *planState, stored []ledger.Admitted, version uint6
 	if next, err = p.viewOf(all, version); err != nil {
 		return nil, false, err
 	}
-	next.sub = cur.sub
+	next.sub, next.fwd = cur.sub, cur.fwd
 	return next, dirty, nil
 }
 
@@ -343,6 +378,7 @@ func (p *Plan) onStored(c planstore.Change) {
 		p.writeBack()
 	}
 	p.maybeSubmit()
+	p.maybeForward()
 }
 
 // writeBack writes the plan's view to the store when it holds signatures
@@ -458,6 +494,7 @@ func (r catchUpReq) serve(p *Plan) {
 			p.writeBack()
 		}
 		p.maybeSubmit()
+		p.maybeForward()
 	}
 	if p.settled.Load().rev < r.e.Revision {
 		r.ans <- reply[struct{}]{err: fmt.Errorf("%w: plan %s's stored entry could not be taken in", ErrUnavailable, p.ID())}
@@ -686,7 +723,7 @@ func (r changeReq) serve(s *Supervisor) {
 func (s *Supervisor) adoptSubmitting(c planstore.Change) {
 	s.owner.check()
 	r := c.Record
-	if c.Deleted || !r.Submission.Submit || r.Submission.State == SubmissionSubmitted || !s.now().Before(r.Expiry) {
+	if c.Deleted || !s.now().Before(r.Expiry) || !(waitsForSubmission(r) || waitsForForward(r)) {
 		return
 	}
 	if _, ok := s.creating.Load(c.ID); ok {
@@ -724,4 +761,19 @@ func (p *Plan) offerStored(c planstore.Change) {
 		default:
 		}
 	}
+}
+
+// waitsForSubmission reports whether r is a plan to be submitted that has
+// not been yet.
+func waitsForSubmission(r planstore.Record) bool {
+	return r.Submission.Submit && r.Submission.State != SubmissionSubmitted
+}
+
+// waitsForForward reports whether r is a plan whose close was submitted
+// and whose forward has no outcome yet: every instance holds it too, so
+// that the forward is taken over when its owner dies.
+func waitsForForward(r planstore.Record) bool {
+	f := r.Forward
+	return f != nil && f.Nonce != "" && r.Submission.State == SubmissionSubmitted &&
+		f.State != ForwardForwarded && f.State != ForwardFailed
 }

@@ -335,19 +335,31 @@ func (r submittedReq) serve(p *Plan) {
 		return
 	}
 	var told *Submission
+	var forward bool
 	_, _, err := p.persist(func() (*planState, bool, error) {
 		cur := p.settled.Load()
 		next, ok := settle(cur.sub, out, r.run)
-		told = next
-		return cur.with(next), ok, nil
+		told, forward = next, false
+		v := cur.with(next)
+		// A close submitted with a flow has its forward claimed by the
+		// same write, so that status.forward is pending from the moment
+		// the submission is told (CONTRACT section 16).
+		if ok && next.State == SubmissionSubmitted && p.sup.forwarder != nil && !p.fwd.inFlight {
+			if f, claimed := claimForward(cur.fwd, next, p.sup.instance, p.sup.now(), p.sup.lease); claimed {
+				v, forward = v.withForward(f), true
+			}
+		}
+		return v, ok, nil
 	})
 	if err != nil {
 		// The outcome happened all the same: this instance tells it; the
-		// others learn it from the next write that gets through.
+		// others learn it from the next write that gets through. The
+		// forward is claimed again below, through the store.
 		p.sup.log.Warn("plan store: write a submission outcome", "id", p.ID(), "err", err)
 		if told != nil {
 			p.settled.Store(p.settled.Load().with(told))
 		}
+		forward = false
 	}
 	if told == nil {
 		p.sup.log.Info("plan submission", "id", p.ID(), "state", SubmissionFailed, "code", out.Code,
@@ -357,6 +369,13 @@ func (r submittedReq) serve(p *Plan) {
 	p.sup.log.Info("plan submission", "id", p.ID(), "state", told.State, "hash", told.Hash,
 		"ledger", told.Ledger, "code", told.Code, "tries", out.Tries)
 	p.broadcastSubmission(told)
+	if told.State == SubmissionSubmitted {
+		if forward {
+			p.startForward()
+		} else {
+			p.maybeForward()
+		}
+	}
 	// A failure with an envelope that has changed meanwhile tries the new
 	// one at once.
 	if told.State == SubmissionFailed || told.State == SubmissionBlocked {

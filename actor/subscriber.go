@@ -16,6 +16,9 @@ type Event struct {
 	State      State
 	Expired    bool
 	Submission *Submission
+	// Forward, when set, is a forward's outcome to tell (CONTRACT section
+	// 16: event forwarded or forward_failed).
+	Forward *Forward
 }
 
 // Subscription is one stream's view of a plan: a one-slot, newest-state-wins feed.
@@ -78,6 +81,9 @@ func (s *Subscription) offer(ev Event) {
 			if ev.Submission == nil {
 				ev.Submission = stale.Submission
 			}
+			if ev.Forward == nil {
+				ev.Forward = stale.Forward
+			}
 		default: // the subscriber took it meanwhile
 		}
 	}
@@ -118,6 +124,9 @@ func (r subscribeReq) serve(p *Plan) {
 	// too (a reconnect included), so that no watcher misses the outcome.
 	if sub := p.settled.Load().sub; sub.State == SubmissionSubmitted || sub.State == SubmissionFailed {
 		ev.Submission = sub
+	}
+	if f := p.settled.Load().fwd; f.State == ForwardForwarded || f.State == ForwardFailed {
+		ev.Forward = f
 	}
 	s.offer(ev)
 	r.ans <- reply[struct{}]{}

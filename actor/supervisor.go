@@ -60,6 +60,10 @@ type Options struct {
 	// before each submission's first try (CONTRACT section 14): a blocked
 	// close is not posted. nil runs none: every envelope is posted.
 	Preflighter Preflighter
+	// Forwarder runs the mediator forward of a plan published with a
+	// flow once its close's submission succeeded (CONTRACT section 16);
+	// nil runs none (such a plan's forward stays pending).
+	Forwarder Forwarder
 	// Store is where the plans live: cluster mode's shared store
 	// (CONTRACT section 12), or nil for a planstore.Memory of the
 	// Supervisor's own, which keeps them in this process only (single
@@ -93,6 +97,7 @@ type Supervisor struct {
 	log            *slog.Logger
 	submitter      Submitter
 	preflighter    Preflighter
+	forwarder      Forwarder
 	store          Store
 	lease          time.Duration
 	instance       string
@@ -138,6 +143,7 @@ func NewSupervisor(opts Options) *Supervisor {
 		log:            opts.Log,
 		submitter:      opts.Submitter,
 		preflighter:    opts.Preflighter,
+		forwarder:      opts.Forwarder,
 		store:          opts.Store,
 		lease:          opts.SubmitLease,
 		instance:       opts.Instance,
@@ -283,7 +289,16 @@ func (s *Supervisor) CreateSubmitting(ctx context.Context, published *ledger.Adm
 	return s.createPlan(ctx, published, true)
 }
 
-func (s *Supervisor) createPlan(ctx context.Context, published *ledger.AdmittedPlan, submit bool) (p *Plan, created bool, err error) {
+// CreateForwarding is CreateSubmitting for a publish with a mediator flow
+// (CONTRACT section 16): the plan is born keeping flow, and runs its
+// forward once its submission succeeds. An existing plan (created=false)
+// is returned as it is; the caller gives it the flow with Plan.SetFlow
+// after merging into it.
+func (s *Supervisor) CreateForwarding(ctx context.Context, published *ledger.AdmittedPlan, flow Flow) (p *Plan, created bool, err error) {
+	return s.createPlan(ctx, published, true, &flow)
+}
+
+func (s *Supervisor) createPlan(ctx context.Context, published *ledger.AdmittedPlan, submit bool, flow ...*Flow) (p *Plan, created bool, err error) {
 	if published == nil || published.Canonical() == nil {
 		return nil, false, errNoPlan
 	}
@@ -293,6 +308,9 @@ func (s *Supervisor) createPlan(ctx context.Context, published *ledger.AdmittedP
 	if submit {
 		first := fresh.settled.Load().at(0)
 		first.sub = &Submission{Submit: true, seq: 1}
+		if len(flow) > 0 && flow[0] != nil {
+			first.fwd = &Forward{Flow: flow[0], seq: 1}
+		}
 		fresh.settled.Store(first)
 	}
 	return s.create(ctx, fresh)

@@ -279,6 +279,17 @@ type PublishOption func(map[string]any)
 // is never unset.
 func PublishSubmit() PublishOption { return func(body map[string]any) { body["submit"] = true } }
 
+// PublishFlowToken publishes a close through a mediator with its flow token
+// ("flowToken", CONTRACT section 16): once the relay has submitted the
+// close, it builds, signs and submits the mediator's forward itself, to the
+// destination and with the memo the token commits to. The token must be
+// memo-committed (five parts) and fresh, and the publish must carry
+// PublishSubmit; otherwise the relay refuses with 400 BAD_FLOW, whose reason
+// says which check failed.
+func PublishFlowToken(token string) PublishOption {
+	return func(body map[string]any) { body["flowToken"] = token }
+}
+
 // CodeNotReady is the code of Ready's refusal while the plan's weight is
 // below its threshold (HTTP 409); the reason states both.
 const CodeNotReady = "NOT_READY"
@@ -389,8 +400,19 @@ func (c *Client) StatusWire(ctx context.Context, id string) (wire.Status, error)
 
 // MediatorMint mints a mediator flow committed to destination.
 func (c *Client) MediatorMint(ctx context.Context, destination string) (Flow, error) {
+	return c.mint(ctx, url.Values{"destination": {destination}})
+}
+
+// MediatorMintMemo mints a mediator flow committed to destination and to
+// memo, "<type>:<value>" (CONTRACT section 13): its token has five parts,
+// and the mediator co-signs only a forward that carries exactly that memo.
+// The relay refuses a memo that is not valid with INVALID_MEMO (400).
+func (c *Client) MediatorMintMemo(ctx context.Context, destination, memo string) (Flow, error) {
+	return c.mint(ctx, url.Values{"destination": {destination}, "memo": {memo}})
+}
+
+func (c *Client) mint(ctx context.Context, q url.Values) (Flow, error) {
 	var out Flow
-	q := url.Values{"destination": {destination}}
 	if err := c.do(ctx, http.MethodGet, "/api/mediator/sign", q, nil, &out); err != nil {
 		return Flow{}, err
 	}

@@ -54,6 +54,12 @@ const (
 	// submit (another account must sign it); checked right after Expired
 	// (CONTRACT section 10).
 	SubmitUnsupported Code = "SUBMIT_UNSUPPORTED"
+	// BadFlow: a publish's flowToken that the relay cannot run the forward
+	// of (CONTRACT section 16): without submit, a token that does not
+	// verify or commits no memo, or a close that does not fund and merge
+	// into the flow's mediator, or a re-publish naming another flow than
+	// the plan's; checked right after SubmitUnsupported, with a reason.
+	BadFlow Code = "BAD_FLOW"
 	// NotFound: an unknown or expired plan, a path id that is not 64 hex
 	// characters, or no such route.
 	NotFound Code = "NOT_FOUND"
@@ -161,6 +167,7 @@ var table = []struct {
 	{AccountUnreachable, statusBadRequest},
 	{Unsigned, statusBadRequest},
 	{SubmitUnsupported, statusBadRequest},
+	{BadFlow, statusBadRequest},
 	{NotFound, statusNotFound},
 	{NotReady, statusConflict},
 

@@ -24,6 +24,8 @@ var contract = map[string]int{
 	"NOT_FOUND": 404,
 	// The coordinator (CONTRACT section 10).
 	"NOT_READY": 409, "SUBMIT_UNSUPPORTED": 400,
+	// The relay-run forward (CONTRACT section 16).
+	"BAD_FLOW": 400,
 	// Every route.
 	"PAYLOAD_TOO_LARGE": 413, "RATE_LIMITED": 429, "BAD_REQUEST": 400,
 	"METHOD_NOT_ALLOWED": 405, "INTERNAL": 500, "UNAVAILABLE": 503,

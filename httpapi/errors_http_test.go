@@ -13,6 +13,7 @@ import (
 
 	"github.com/closerelay/closerelay/errcode"
 	"github.com/closerelay/closerelay/httpapi"
+	"github.com/closerelay/closerelay/mediator"
 	mt "github.com/closerelay/closerelay/mediator/mediatortest"
 	"github.com/closerelay/closerelay/metrics"
 )
@@ -27,6 +28,8 @@ func (f failingMediator) MintMemo(string, string) (string, string, error) { retu
 func (f failingMediator) Cosign(string, string, string) (string, string, error) {
 	return "", "", f.err
 }
+
+func (f failingMediator) VerifyFlow(string) (*mediator.Flow, string, error) { return nil, "", f.err }
 
 var _ httpapi.Mediator = failingMediator{}
 

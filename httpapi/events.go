@@ -219,6 +219,13 @@ func (s *Server) relay(w streamWriter, gone <-chan struct{}, sub *actor.Subscrip
 				}
 				writeSubmissionEvent(&buf, ev.State.ID, ev.Submission)
 			}
+			if ev.Forward != nil {
+				if event != nil {
+					buf.Write(event)
+					event = nil
+				}
+				writeForwardEvent(&buf, ev.State.ID, ev.Forward)
+			}
 			if ev.Expired {
 				buf.WriteString("event: expired\ndata: ")
 				_ = json.NewEncoder(&buf).Encode(wire.Expired{ID: ev.State.ID})
@@ -317,6 +324,24 @@ func writeSubmissionEvent(buf *bytes.Buffer, id string, sub *actor.Submission) {
 	case actor.SubmissionFailed, actor.SubmissionBlocked:
 		buf.WriteString("event: submit_failed\ndata: ")
 		_ = json.NewEncoder(buf).Encode(wire.SubmitFailed{ID: id, Code: sub.Code, Reason: sub.Reason})
+	default:
+		return
+	}
+	buf.WriteString("\n")
+}
+
+// writeForwardEvent writes a forward's outcome as its named event
+// (CONTRACT section 16): `event: forwarded` with
+// {"id","hash","ledger","amount"}, or `event: forward_failed` with
+// {"id","code","reason"}.
+func writeForwardEvent(buf *bytes.Buffer, id string, f *actor.Forward) {
+	switch f.State {
+	case actor.ForwardForwarded:
+		buf.WriteString("event: forwarded\ndata: ")
+		_ = json.NewEncoder(buf).Encode(wire.Forwarded{ID: id, Hash: f.Hash, Ledger: f.Ledger, Amount: f.Amount})
+	case actor.ForwardFailed:
+		buf.WriteString("event: forward_failed\ndata: ")
+		_ = json.NewEncoder(buf).Encode(wire.ForwardFailed{ID: id, Code: f.Code, Reason: f.Reason})
 	default:
 		return
 	}

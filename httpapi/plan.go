@@ -240,11 +240,16 @@ func (s *Server) publish(c echo.Context) error {
 	if submit && !closeTx.SourceIsAccount() {
 		return errcode.New(errcode.SubmitUnsupported, "the transaction's source is not the account being closed, so the relay cannot submit it; publish without submit and submit it yourself")
 	}
+	// CONTRACT section 16: right after SUBMIT_UNSUPPORTED.
+	flow, err := checkFlow(fields, submit, closeTx, s.mediator.VerifyFlow)
+	if err != nil {
+		return err
+	}
 	id := hex.EncodeToString(closeTx.Hash[:])
 
 	// Guard 4: a re-publish merges into the existing plan.
 	if plan, err := s.plans.Lookup(ctx, id); err == nil {
-		return s.republish(c, plan, xdrB64, submit)
+		return s.republish(c, plan, xdrB64, submit, flow)
 	} else if !errors.Is(err, actor.ErrNotFound) {
 		return s.publishFailure(err)
 	}
@@ -292,7 +297,12 @@ func (s *Server) publish(c echo.Context) error {
 	// Guard 8: insert atomically with the second capacity check and the
 	// second expiry check (the account API round trip took time).
 	create := s.plans.Create
-	if submit {
+	switch {
+	case flow != nil:
+		create = func(ctx context.Context, p *ledger.AdmittedPlan) (*actor.Plan, bool, error) {
+			return s.plans.CreateForwarding(ctx, p, *flow)
+		}
+	case submit:
 		create = s.plans.CreateSubmitting
 	}
 	plan, created, err := create(ctx, published)
@@ -301,7 +311,7 @@ func (s *Server) publish(c echo.Context) error {
 	}
 	if !created {
 		// A racing publish of the same id won: merge ours into it (guard 4).
-		return s.republish(c, plan, xdrB64, submit)
+		return s.republish(c, plan, xdrB64, submit, flow)
 	}
 	s.metrics.Signatures(metrics.SignatureAdmitted, counts.Admitted)
 	s.metrics.Signatures(metrics.SignatureDuplicate, counts.Duplicates)
@@ -327,8 +337,15 @@ func blockerCodes(bs []ledger.Blocker) []string {
 
 // republish merges a published envelope into an existing plan; any merge
 // failure is REJECTED at guard 4. A merge that succeeded then sets submit
-// when asked (a re-publish may set it, never unset it).
-func (s *Server) republish(c echo.Context, plan *actor.Plan, xdrB64 string, submit bool) error {
+// when asked (a re-publish may set it, never unset it), and the flow: a
+// re-publish may give a plan without one a flow, never change it (BAD_FLOW,
+// before anything is merged).
+func (s *Server) republish(c echo.Context, plan *actor.Plan, xdrB64 string, submit bool, flow *actor.Flow) error {
+	if flow != nil {
+		if kept := plan.Forward().Flow; kept != nil && *kept != *flow {
+			return errcode.New(errcode.BadFlow, "the plan keeps another flow (nonce, destination or memo); a flow is never changed")
+		}
+	}
 	if _, err := s.mergePartial(c.Request().Context(), plan, xdrB64); err != nil {
 		if ce := coded(err); ce != nil && ce.Code != errcode.NotFound && ce.Code != errcode.Unavailable {
 			return errcode.New(errcode.Rejected, ce.Reason)
@@ -337,6 +354,13 @@ func (s *Server) republish(c echo.Context, plan *actor.Plan, xdrB64 string, subm
 	}
 	if submit {
 		if err := plan.SetSubmit(c.Request().Context()); err != nil {
+			return s.publishFailure(err)
+		}
+	}
+	if flow != nil {
+		if err := plan.SetFlow(c.Request().Context(), *flow); errors.Is(err, actor.ErrFlowConflict) {
+			return errcode.New(errcode.BadFlow, "the plan keeps another flow (nonce, destination or memo); a flow is never changed")
+		} else if err != nil {
 			return s.publishFailure(err)
 		}
 	}

@@ -26,6 +26,20 @@ func submissionOf(sub actor.Submission) *wire.Submission {
 	return nil
 }
 
+// forwardOf is f as status.forward: nil (JSON null) until the close's
+// submission succeeded.
+func forwardOf(f actor.Forward) *wire.Forward {
+	switch f.State {
+	case actor.ForwardPending:
+		return &wire.Forward{State: f.State}
+	case actor.ForwardForwarded:
+		return &wire.Forward{State: f.State, Hash: f.Hash, Ledger: f.Ledger, Amount: f.Amount}
+	case actor.ForwardFailed:
+		return &wire.Forward{State: f.State, Hash: f.Hash, Code: f.Code}
+	}
+	return nil
+}
+
 // preflightOf is run as status.preflight: null when no preflight ran (a
 // plan restored from a store written before there was one).
 func preflightOf(run ledger.PreflightRun) *wire.Preflight {
@@ -73,7 +87,7 @@ func (s *Server) status(c echo.Context) error {
 		OK: true, ID: st.ID, Network: string(st.Network), Version: st.Version, Signers: nonNil(st.Signers),
 		Weight: st.Weight, Threshold: st.Threshold, Ready: st.Ready,
 		Expiry: plan.Expiry().UTC().Format(time.RFC3339), Submit: sub.Submit, Submission: submissionOf(sub),
-		Preflight: preflightOf(plan.Preflight()),
+		Preflight: preflightOf(plan.Preflight()), Forward: forwardOf(plan.Forward()),
 	})
 }
 

@@ -204,7 +204,7 @@ func (r *rdRelay) status(t *testing.T, id string) rdStatus {
 	if res.status != http.StatusOK {
 		t.Fatalf("status: %d %s", res.status, res.body)
 	}
-	planFields(t, res, "ok", "id", "network", "version", "signers", "weight", "threshold", "ready", "expiry", "submit", "submission", "preflight")
+	planFields(t, res, "ok", "id", "network", "version", "signers", "weight", "threshold", "ready", "expiry", "submit", "submission", "preflight", "forward")
 	var out rdStatus
 	if err := json.Unmarshal(res.body, &out); err != nil {
 		t.Fatal(err)

@@ -60,6 +60,8 @@ type Mediator interface {
 	MintMemo(destination, memo string) (flowToken, mediatorPublicKey string, err error)
 	// Cosign validates a forward envelope under the flow token and signs it.
 	Cosign(envelopeXDR, flowToken, network string) (signedXDR, hashHex string, err error)
+	// VerifyFlow verifies a publish's flow token (CONTRACT section 16).
+	VerifyFlow(flowToken string) (flow *mediator.Flow, mediatorAddress string, err error)
 }
 
 // Options configure a Server. Only cmd reads the environment; it fills these.

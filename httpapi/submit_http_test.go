@@ -59,7 +59,7 @@ func sbGetStatus(t *testing.T, c *http.Client, base, id string) sbStatus {
 	if res.status != http.StatusOK {
 		t.Fatalf("status: %d %s", res.status, res.body)
 	}
-	planFields(t, res, "ok", "id", "network", "version", "signers", "weight", "threshold", "ready", "expiry", "submit", "submission", "preflight")
+	planFields(t, res, "ok", "id", "network", "version", "signers", "weight", "threshold", "ready", "expiry", "submit", "submission", "preflight", "forward")
 	var out sbStatus
 	if err := json.Unmarshal(res.body, &out); err != nil {
 		t.Fatal(err)

@@ -769,6 +769,12 @@ func (p *preflight) memoBlocker(i int, op xdr.Operation) (Blocker, bool) {
 	default:
 		return Blocker{}, false
 	}
+	// SEP-29 is about another account crediting a deposit; an account
+	// paying itself (a close selling a balance for XLM to itself, with
+	// config.memo_required among the entries it deletes) credits nobody.
+	if dest == p.opSource(op) {
+		return Blocker{}, false
+	}
 	if !p.accounts[dest].MemoRequiredBy() {
 		return Blocker{}, false
 	}

@@ -178,6 +178,11 @@ func TestPreflightCodes(t *testing.T) {
 			w.state.Accounts[w.dest].Data = map[string][]byte{"config.memo_required": []byte("1")}
 		}, ops: func(w *world) []txnbuild.Operation { return []txnbuild.Operation{merge(w.dest)} },
 			state: ledger.PreflightBlocked, codes: []string{"memo_required"}},
+		{name: "memo required of the account itself, selling to itself", setup: func(t *testing.T, w *world) {
+			w.acc().Data = map[string][]byte{"config.memo_required": []byte("1")}
+		}, ops: func(w *world) []txnbuild.Operation {
+			return []txnbuild.Operation{&txnbuild.PathPaymentStrictSend{SendAsset: txnbuild.NativeAsset{}, SendAmount: "1", Destination: w.closing, DestAsset: usd, DestMin: "1"}, merge(w.dest)}
+		}, state: ledger.PreflightUncertain},
 		{name: "memo given", memo: txnbuild.MemoID(7), setup: func(t *testing.T, w *world) {
 			w.state.Accounts[w.dest].Data = map[string][]byte{"config.memo_required": []byte("1")}
 		}, ops: func(w *world) []txnbuild.Operation { return []txnbuild.Operation{merge(w.dest)} }, state: ledger.PreflightLandable},

@@ -178,3 +178,63 @@ func addSignature(env xdr.TransactionEnvelope, sig xdr.DecoratedSignature) (xdr.
 	}
 	return ledger.WithSignatures(env, append(slices.Clip(sigs), sig)), nil
 }
+
+// VerifyFlow is the flow check of a publish that hands the relay a flow to
+// forward (CONTRACT section 16): MEDIATOR_NOT_CONFIGURED (500) without a
+// master; INVALID_FLOW_TOKEN (400) when the token fails verification (the
+// same seven checks as Cosign's, so it is fresh now); otherwise the flow
+// it commits to, with the flow's mediator address.
+func (s *Service) VerifyFlow(flowToken string) (*Flow, string, error) {
+	m, err := s.master()
+	if err != nil {
+		return nil, "", notConfigured(err)
+	}
+	flow, ok := VerifyToken(m, flowToken, s.now())
+	if !ok {
+		return nil, "", errcode.New(errcode.InvalidFlowToken, "flow token is invalid or expired")
+	}
+	kp, err := m.FlowKeypair(flow.Nonce)
+	if err != nil {
+		return nil, "", fmt.Errorf("mediator: deriving flow key: %w", err)
+	}
+	return flow, kp.Address(), nil
+}
+
+// SignForward is Cosign for the relay's own forward (CONTRACT section 16):
+// the flow was verified when its plan was published and the plan kept it,
+// so its token's expiry no longer matters; everything else is Cosign's.
+// The envelope must pass the same validation (the 13 forward codes and
+// FORWARD_MEMO_NOT_COMMITTED against the flow's destination and memo),
+// and is signed with the flow's derived key under network's passphrase.
+func (s *Service) SignForward(envelopeXDR string, flow Flow, network ledger.Network) (signedXDR, hashHex string, err error) {
+	if network.Passphrase() == "" {
+		return "", "", errcode.New(errcode.BadNetwork, "network must be one of mainnet, testnet, futurenet")
+	}
+	m, err := s.master()
+	if err != nil {
+		return "", "", notConfigured(err)
+	}
+	kp, err := m.FlowKeypair(flow.Nonce)
+	if err != nil {
+		return "", "", fmt.Errorf("mediator: deriving flow key: %w", err)
+	}
+	env, verr := parseForward(envelopeXDR, kp.Address(), flow.Destination, flow.Memo, s.now())
+	if verr != nil {
+		return "", "", verr
+	}
+	return signForward(env, kp, network.Passphrase())
+}
+
+// FlowAddress is the G… address of the mediator of the flow with nonce:
+// the account a relay-run forward reads and spends from.
+func (s *Service) FlowAddress(nonce string) (string, error) {
+	m, err := s.master()
+	if err != nil {
+		return "", notConfigured(err)
+	}
+	kp, err := m.FlowKeypair(nonce)
+	if err != nil {
+		return "", fmt.Errorf("mediator: deriving flow key: %w", err)
+	}
+	return kp.Address(), nil
+}

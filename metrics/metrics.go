@@ -59,8 +59,8 @@ var CosignFailures = append([]errcode.Code{
 // use.
 var routeCodes = map[string][]errcode.Code{
 	RoutePlanPublish: {errcode.BadXDR, errcode.BadNetwork, errcode.NotAClose, errcode.Expired, errcode.Rejected,
-		errcode.Capacity, errcode.AccountUnreachable, errcode.Unsigned, errcode.SubmitUnsupported, errcode.BadRequest,
-		errcode.PayloadTooLarge, errcode.RateLimited},
+		errcode.Capacity, errcode.AccountUnreachable, errcode.Unsigned, errcode.SubmitUnsupported, errcode.BadFlow,
+		errcode.MediatorNotConfigured, errcode.BadRequest, errcode.PayloadTooLarge, errcode.RateLimited},
 	RoutePlanGet:        {errcode.NotFound, errcode.RateLimited},
 	RoutePlanSign:       {errcode.BadXDR, errcode.Rejected, errcode.NotFound, errcode.PayloadTooLarge, errcode.RateLimited},
 	RoutePlanEvents:     {errcode.NotFound, errcode.RateLimited, errcode.TooManySubscribers},
@@ -78,6 +78,14 @@ const (
 	SubmissionSubmitted = "submitted"
 	SubmissionFailed    = "failed"
 	SubmissionRetried   = "retried"
+)
+
+// Results of closerelay_forwards_total (CONTRACT section 16): a forward's
+// outcome, or one retry.
+const (
+	ForwardForwarded = "forwarded"
+	ForwardFailed    = "failed"
+	ForwardRetried   = "retried"
 )
 
 // CosignSigned is the success result of closerelay_mediator_cosign_total.
@@ -100,6 +108,7 @@ type Metrics struct {
 	mediatorCosign     *prometheus.CounterVec
 	streamEvents       prometheus.Counter
 	submissions        *prometheus.CounterVec
+	forwards           *prometheus.CounterVec
 	preflights         *prometheus.CounterVec
 	preflightBlockers  *prometheus.CounterVec
 	store              storeMetrics
@@ -142,6 +151,8 @@ func New() *Metrics {
 			Help: "Mediator co-sign requests, by result (signed or the failure code)."}, []string{"result"}),
 		submissions: f.NewCounterVec(prometheus.CounterOpts{Namespace: Namespace, Name: "submissions_total",
 			Help: "The relay's submissions of ready plans to the ledger: outcomes (submitted, failed) and retries."}, []string{"result"}),
+		forwards: f.NewCounterVec(prometheus.CounterOpts{Namespace: Namespace, Name: "forwards_total",
+			Help: "The relay's mediator forwards (CONTRACT section 16): outcomes (forwarded, failed) and retries."}, []string{"result"}),
 		preflights: f.NewCounterVec(prometheus.CounterOpts{Namespace: Namespace, Name: "preflight_total",
 			Help: "Preflights run at publish, by verdict (landable, blocked, uncertain, unchecked)."}, []string{"state"}),
 		preflightBlockers: f.NewCounterVec(prometheus.CounterOpts{Namespace: Namespace, Name: "preflight_blockers_total",
@@ -154,6 +165,9 @@ func New() *Metrics {
 	}
 	for _, r := range []string{SubmissionSubmitted, SubmissionFailed, SubmissionRetried} {
 		m.submissions.WithLabelValues(r)
+	}
+	for _, r := range []string{ForwardForwarded, ForwardFailed, ForwardRetried} {
+		m.forwards.WithLabelValues(r)
 	}
 	for _, r := range []string{SignatureAdmitted, SignatureDuplicate, SignatureDropped} {
 		m.signatures.WithLabelValues(r)
@@ -317,6 +331,15 @@ func (m *Metrics) MediatorCosign(result string) {
 		return
 	}
 	m.mediatorCosign.WithLabelValues(result).Inc()
+}
+
+// Forward counts one forward outcome (ForwardForwarded, ForwardFailed) or
+// one retry (ForwardRetried).
+func (m *Metrics) Forward(result string) {
+	if m == nil {
+		return
+	}
+	m.forwards.WithLabelValues(result).Inc()
 }
 
 // Submission counts one submission outcome (SubmissionSubmitted,

@@ -146,6 +146,11 @@ func TestRecordKeepsEveryField(t *testing.T) {
 				Submit: true, Seq: 3, State: "pending", Hash: "ab", Ledger: 9, Code: "tx_bad_seq",
 				Reason: "why", Tried: "BBBB", Owner: "i1", Lease: time.Unix(1_800_000_100, 0).UTC(),
 			},
+			Forward: &planstore.ForwardRecord{
+				Seq: 4, Nonce: "00ff", Destination: "GC", Memo: "text:deposit 1", State: "failed", Hash: "cd",
+				Ledger: 11, Amount: "1.5000000", Code: "tx_failed", Reason: "refused", Owner: "i2",
+				Lease: time.Unix(1_800_000_200, 0).UTC(),
+			},
 		}
 		rev, err := s.Create(ctx, "p1", want)
 		if err != nil {

@@ -80,6 +80,27 @@ type Record struct {
 	Submission SubmissionRecord `json:"submission"`
 	// Preflight is the preflight run at publish (CONTRACT section 14).
 	Preflight *PreflightRecord `json:"preflight,omitempty"`
+	// Forward is the plan's mediator flow and forward (CONTRACT section
+	// 16); nil for a plan published without a flow.
+	Forward *ForwardRecord `json:"forward,omitempty"`
+}
+
+// ForwardRecord is a plan's mediator flow (Nonce, Destination, Memo: set
+// once) and its forward: Seq orders its changes (the newest wins), Owner
+// and Lease are a pending forward's claim.
+type ForwardRecord struct {
+	Seq         uint64    `json:"seq"`
+	Nonce       string    `json:"nonce,omitempty"`
+	Destination string    `json:"destination,omitempty"`
+	Memo        string    `json:"memo,omitempty"`
+	State       string    `json:"state,omitempty"`
+	Hash        string    `json:"hash,omitempty"`
+	Ledger      int       `json:"ledger,omitempty"`
+	Amount      string    `json:"amount,omitempty"`
+	Code        string    `json:"code,omitempty"`
+	Reason      string    `json:"reason,omitempty"`
+	Owner       string    `json:"owner,omitempty"`
+	Lease       time.Time `json:"lease,omitzero"`
 }
 
 // PreflightRecord is one run of the preflight.

@@ -101,6 +101,37 @@ type Status struct {
 	Submit     bool        `json:"submit"`
 	Submission *Submission `json:"submission"`
 	Preflight  *Preflight  `json:"preflight"`
+	// Forward is the relay-run mediator forward (section 16): null until
+	// the close's submission succeeded (always, for a plan without a flow).
+	Forward *Forward `json:"forward"`
+}
+
+// Forward is Status.Forward: the state ("pending", "forwarded" or
+// "failed"), with hash, ledger and amount (op0's payment, a decimal string
+// of native units) once forwarded, and code (and hash, when one was sent)
+// when failed.
+type Forward struct {
+	State  string `json:"state"`
+	Hash   string `json:"hash,omitempty"`
+	Ledger int    `json:"ledger,omitempty"`
+	Amount string `json:"amount,omitempty"`
+	Code   string `json:"code,omitempty"`
+}
+
+// Forwarded is the data of `event: forwarded` (section 16).
+type Forwarded struct {
+	ID     string `json:"id"`
+	Hash   string `json:"hash"`
+	Ledger int    `json:"ledger"`
+	Amount string `json:"amount"`
+}
+
+// ForwardFailed is the data of `event: forward_failed` (section 16): the
+// last refusal's code and a reason.
+type ForwardFailed struct {
+	ID     string `json:"id"`
+	Code   string `json:"code"`
+	Reason string `json:"reason"`
 }
 
 // Preflight is Status.Preflight (section 14): the latest run's verdict,

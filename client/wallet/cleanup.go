@@ -48,11 +48,13 @@ type CleanUpParams struct {
 	Destination string             // where its funds go: the merge's destination
 	State       ledger.LedgerState // the account, the destination and the issuers, as read
 	Assets      AssetDisposal      // "" is AssetsSend
-	// SellMin holds, for AssetsSell, the least XLM (stroops) each balance
-	// must fetch, by "CODE:ISSUER": the ledger API's best path less the
-	// slippage allowed. A balance with no entry has no path to XLM.
-	SellMin map[string]int64
-	// Claimable are native claimable balances claimable now; Claim claims
+	// Sell holds, for AssetsSell, the least XLM each balance must fetch
+	// and the path it goes by, by "CODE:ISSUER": the ledger API's best
+	// path less the slippage allowed (Horizon.SellQuotes). A balance with
+	// no entry has no path to XLM.
+	Sell map[string]SellQuote
+	// Claimable are the native claimable balances the account can claim
+	// until the close's time bound ends (SortClaimable); Claim claims
 	// them before the merge.
 	Claimable []ClaimableBalance
 	Claim     bool
@@ -99,7 +101,16 @@ func CleanUp(p CleanUpParams) ([]txnbuild.Operation, error) {
 	}
 	dest, destRead := p.State.Accounts[p.Destination]
 	if destRead && dest.MemoRequiredBy() && !p.Mediator && !(p.HasMemo && p.Force) {
-		return nil, refuse("the destination %s requires a memo (SEP-29): close through a mediator (--mediator), or give --memo and --force if you are sure of it", p.Destination)
+		// A direct close hands the funds over by account_merge, which
+		// exchanges credit inconsistently even with a memo; the mediator's
+		// forward pays them with a payment that carries it (CONTRACT 17).
+		if p.HasMemo {
+			return nil, refuse("the destination %s requires a memo (SEP-29), and a direct close pays it by account_merge, which exchanges credit inconsistently even with a memo: "+
+				"close through a mediator (--mediator and --token from closerelayctl mediator mint --memo …), whose forward pays it with a payment carrying the memo, "+
+				"or add --force if you are sure it credits a merge with this memo", p.Destination)
+		}
+		return nil, refuse("the destination %s requires a memo (SEP-29), and this close carries none: close through a mediator (--mediator and --token from closerelayctl mediator mint --memo …), "+
+			"or give --memo and --force if you are sure it credits a merge with that memo", p.Destination)
 	}
 	disposal := p.Assets
 	if disposal == "" {
@@ -124,7 +135,7 @@ func CleanUp(p CleanUpParams) ([]txnbuild.Operation, error) {
 	}
 	for _, t := range acc.Trustlines {
 		if t.Balance > 0 {
-			op, err := p.dispose(t, disposal, dest, destRead)
+			op, err := p.dispose(t, disposal, dest, destRead, acc.Offers)
 			if err != nil {
 				return nil, err
 			}
@@ -146,7 +157,7 @@ func CleanUp(p CleanUpParams) ([]txnbuild.Operation, error) {
 }
 
 // dispose moves a trustline's balance out as the disposal says.
-func (p CleanUpParams) dispose(t ledger.Trustline, how AssetDisposal, dest *ledger.AccountState, destRead bool) (txnbuild.Operation, error) {
+func (p CleanUpParams) dispose(t ledger.Trustline, how AssetDisposal, dest *ledger.AccountState, destRead bool, own []ledger.Offer) (txnbuild.Operation, error) {
 	asset, err := creditAsset(t.Asset)
 	if err != nil {
 		return nil, err
@@ -160,13 +171,19 @@ func (p CleanUpParams) dispose(t ledger.Trustline, how AssetDisposal, dest *ledg
 	case AssetsReturn:
 		return &txnbuild.Payment{Destination: asset.Issuer, Amount: value, Asset: asset}, nil
 	case AssetsSell:
-		least, ok := p.SellMin[name]
-		if !ok || least <= 0 {
+		q, ok := p.Sell[name]
+		if !ok || q.Min <= 0 {
 			return nil, refuse("no path sells %s %s for XLM: use --assets return to pay it back to its issuer", value, name)
+		}
+		// The ledger API quotes the path over the whole order book, the
+		// account's own offers included; the close cancels those first,
+		// so a quote that counts one may promise more than the sale gets.
+		if o, ok := ownOfferOnPath(own, t.Asset, q.Path); ok {
+			return nil, refuse("the quote for selling %s %s may count the account's own offer %d, which the close cancels first, so the sale could fall short of it: cancel the offer in an earlier transaction, or use --assets return", value, name, o)
 		}
 		return &txnbuild.PathPaymentStrictSend{
 			SendAsset: asset, SendAmount: value, Destination: p.Account,
-			DestAsset: txnbuild.NativeAsset{}, DestMin: amount.StringFromInt64(least),
+			DestAsset: txnbuild.NativeAsset{}, DestMin: amount.StringFromInt64(q.Min), Path: q.Path,
 		}, nil
 	case AssetsSend:
 		if p.Destination == asset.Issuer {
@@ -181,6 +198,29 @@ func (p CleanUpParams) dispose(t ledger.Trustline, how AssetDisposal, dest *ledg
 		return &txnbuild.Payment{Destination: p.Destination, Amount: value, Asset: asset}, nil
 	}
 	return nil, fmt.Errorf("wallet: --assets %q is not one of send, return, sell", how)
+}
+
+// ownOfferOnPath is an offer of own that a sale of asset to XLM through
+// path could cross: one that sells a hop's next asset for its previous
+// one.
+func ownOfferOnPath(own []ledger.Offer, asset xdr.Asset, path []txnbuild.Asset) (int64, bool) {
+	hops := []xdr.Asset{asset}
+	for _, a := range path {
+		x, err := a.ToXDR()
+		if err != nil {
+			return 0, false
+		}
+		hops = append(hops, x)
+	}
+	hops = append(hops, xdr.MustNewNativeAsset())
+	for i := 1; i < len(hops); i++ {
+		for _, o := range own {
+			if o.Selling.Equals(hops[i]) && o.Buying.Equals(hops[i-1]) {
+				return o.ID, true
+			}
+		}
+	}
+	return 0, false
 }
 
 // cannotReceive says why dest cannot take t's whole balance, or "" when it

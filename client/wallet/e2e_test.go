@@ -163,3 +163,54 @@ func TestResume(t *testing.T) {
 		t.Fatalf("Resume after expiry = %+v, %v", res, err)
 	}
 }
+
+// TestMemoFlowThroughRelay: MediatorMintMemo mints a five-part token through
+// the relay's route; a forward with the committed memo is co-signed, a
+// stale one is resumed from its record (rebuilt with the same memo), and
+// the relay's INVALID_MEMO comes back as a *client.Error.
+func TestMemoFlowThroughRelay(t *testing.T) {
+	r := relaytest.Start(t, relaytest.Options{})
+	c, err := client.New(r.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	dest := keypair.MustRandom().Address()
+	memo, err := wallet.ParseMemo("return:" + hex.EncodeToString(make([]byte, 32)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	minted, err := c.MediatorMintMemo(ctx, dest, memo.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	flow, err := wallet.NewMemoFlow(minted, dest, memo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	txMemo, err := memo.Txn()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stale := time.Now().Add(-time.Hour)
+	_, x := buildForward(t, wallet.ForwardParams{
+		Mediator: flow.MediatorPublicKey, Sequence: 1 << 32, Destination: dest, Amount: "7", Memo: txMemo, Now: func() time.Time { return stale },
+	})
+	rec, err := wallet.NewRecord("testnet", flow, x, stale)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := wallet.Resume(ctx, c, rec, wallet.ResumeOptions{})
+	if err != nil || !res.Rebuilt {
+		t.Fatalf("Resume of a five-part flow = %+v, %v", res, err)
+	}
+	if back, _, err := wallet.ForwardOf(res.Envelope); err != nil || back.Memo != txMemo {
+		t.Fatalf("the rebuilt forward carries %v, %v", back.Memo, err)
+	}
+
+	_, err = c.MediatorMintMemo(ctx, dest, "id:007")
+	var apiErr *client.Error
+	if !errors.As(err, &apiErr) || apiErr.Status != http.StatusBadRequest || apiErr.Code != "INVALID_MEMO" {
+		t.Fatalf("MediatorMintMemo(id:007) = %v, want 400 INVALID_MEMO", err)
+	}
+}

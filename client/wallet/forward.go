@@ -7,10 +7,12 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"time"
 
 	"github.com/closerelay/closerelay/client"
+	"github.com/stellar/go-stellar-sdk/amount"
 	"github.com/stellar/go-stellar-sdk/network"
 	"github.com/stellar/go-stellar-sdk/strkey"
 	"github.com/stellar/go-stellar-sdk/txnbuild"
@@ -31,7 +33,7 @@ type ForwardParams struct {
 	// merge then sends whatever remains (the funding, less fees).
 	Amount string
 	// Memo is what the destination needs to credit the deposit:
-	// txnbuild.MemoText or txnbuild.MemoID.
+	// txnbuild.MemoText, MemoID, MemoHash or MemoReturn (Memo.Txn).
 	Memo    txnbuild.Memo
 	BaseFee int64            // per operation; txnbuild.MinBaseFee when zero
 	Timeout time.Duration    // DefaultForwardTimeout when zero; at most MaxForwardTimeout
@@ -51,9 +53,9 @@ func BuildForward(p ForwardParams) (*txnbuild.Transaction, error) {
 		return nil, errors.New("wallet: the destination must be a G… public key other than the mediator")
 	}
 	switch p.Memo.(type) {
-	case txnbuild.MemoText, txnbuild.MemoID:
+	case txnbuild.MemoText, txnbuild.MemoID, txnbuild.MemoHash, txnbuild.MemoReturn:
 	default:
-		return nil, errors.New("wallet: a forward carries a text or id memo; that is why it exists")
+		return nil, errors.New("wallet: a forward carries a text, id, hash or return memo; that is why it exists")
 	}
 	timeout := p.Timeout
 	if timeout == 0 {
@@ -197,6 +199,13 @@ func CosignForward(ctx context.Context, c *client.Client, networkID string, flow
 	if fwd.Destination != flow.Destination {
 		return client.Cosigned{}, fmt.Errorf("wallet: the forward pays %s, not the flow's destination %s", fwd.Destination, flow.Destination)
 	}
+	if !flow.Memo.IsZero() {
+		// The mediator would refuse it (FORWARD_MEMO_NOT_COMMITTED); saying
+		// so here names both memos.
+		if m, err := MemoOf(fwd.Memo); err != nil || m != flow.Memo {
+			return client.Cosigned{}, fmt.Errorf("wallet: the forward carries memo %q, not the memo %s its flow token commits to", m.String(), flow.Memo)
+		}
+	}
 	out, err := c.MediatorCosign(ctx, forwardXDR, flow.Token, networkID)
 	if err != nil {
 		return client.Cosigned{}, err
@@ -206,4 +215,39 @@ func CosignForward(ctx context.Context, c *client.Client, networkID string, flow
 	}
 	out.Hash = strings.ToLower(out.Hash)
 	return out, nil
+}
+
+// MediatorMinimum is what a forward's payment leaves in the mediator, in
+// stroops: 1 unit of the native asset, the minimum balance of an account
+// without sub-entries (two base reserves of 0.5). The payment may not take
+// it (op_underfunded); the forward's merge then carries it to the same
+// destination.
+const MediatorMinimum = 1_0000000
+
+// ForwardFeePerOperation is the forward's fee per operation, in stroops,
+// as CONTRACT section 16 sets it for the relay: the larger of the
+// network's minimum (100) and the close's fee bid divided by its number of
+// operations (closeOps 0 is taken as 1).
+//
+// The relay's forward (package ledger, CONTRACT 16) computes the same; this
+// and ForwardAmount are the client's copy until ledger has the pure forward
+// builder, and should then call it.
+func ForwardFeePerOperation(closeFee int64, closeOps int) int64 {
+	return max(txnbuild.MinBaseFee, closeFee/int64(max(closeOps, 1)))
+}
+
+// ForwardAmount is the forward's payment, in stroops (CONTRACT section
+// 16): the mediator's native balance less the forward's fee (two
+// operations at feePerOp) less MediatorMinimum. It is an error when that
+// leaves nothing to pay, or when the figures cannot be a ledger's.
+func ForwardAmount(balance, feePerOp int64) (int64, error) {
+	if balance < 0 || feePerOp < txnbuild.MinBaseFee || feePerOp > (math.MaxInt64-MediatorMinimum)/2 {
+		return 0, fmt.Errorf("wallet: a balance of %d stroops and a fee of %d per operation are not a forward's", balance, feePerOp)
+	}
+	fee := 2 * feePerOp
+	if balance <= fee+MediatorMinimum {
+		return 0, fmt.Errorf("wallet: the mediator holds %s XLM, no more than the forward's fee (%s) and its minimum balance (%s): nothing to forward",
+			amount.StringFromInt64(balance), amount.StringFromInt64(fee), amount.StringFromInt64(MediatorMinimum))
+	}
+	return balance - fee - MediatorMinimum, nil
 }

@@ -35,36 +35,59 @@ var nonceRE = regexp.MustCompile(`^[0-9a-f]{32}$`)
 
 // MediatorFlow is a minted flow as a client holds it. The token's MAC can
 // only be checked by the relay; what the client can and does check is that
-// the token commits to the destination it asked for.
+// the token commits to the destination it asked for, and reads the memo it
+// commits to.
 type MediatorFlow struct {
 	Token             string
 	MediatorPublicKey string
 	Destination       string    // committed in the token
 	Expiry            time.Time // after it the mediator refuses to co-sign
+	// Memo is the memo the token commits the forward to (CONTRACT section
+	// 13); zero for a four-part token, whose forward may carry any memo.
+	Memo Memo
 }
 
-// ParseFlowToken reads the parts of a flow token
-// (`<nonceHex>.<expiryMillis>.<destination>.<macHex>`) that a client may
-// use: the destination it commits to and its expiry.
-func ParseFlowToken(token string) (destination string, expiry time.Time, err error) {
-	parts := strings.Split(token, ".")
-	if len(parts) != 4 {
-		return "", time.Time{}, errors.New("wallet: a flow token has four dot-separated parts")
+// FlowToken is what a client may read of a flow token: the destination and
+// the memo it commits to, and its expiry.
+type FlowToken struct {
+	Destination string
+	Expiry      time.Time
+	Memo        Memo // zero for a four-part token
+}
+
+// ParseFlowToken reads a flow token, of four parts
+// (`<nonceHex>.<expiryMillis>.<destination>.<macHex>`) or, committed to a
+// memo (CONTRACT section 13), of five
+// (`<nonceHex>.<expiryMillis>.<destination>.<memoPart>.<macHex>`).
+func ParseFlowToken(token string) (FlowToken, error) {
+	parts := strings.SplitN(token, ".", 6)
+	var out FlowToken
+	switch len(parts) {
+	case 4:
+	case 5:
+		m, err := memoOfTokenPart(parts[3])
+		if err != nil {
+			return FlowToken{}, err
+		}
+		out.Memo = m
+	default:
+		return FlowToken{}, errors.New("wallet: a flow token has four dot-separated parts, or five with a memo")
 	}
 	if !nonceRE.MatchString(parts[0]) {
-		return "", time.Time{}, errors.New("wallet: the flow token's nonce is not 32 lowercase hex characters")
+		return FlowToken{}, errors.New("wallet: the flow token's nonce is not 32 lowercase hex characters")
 	}
 	ms, err := strconv.ParseInt(parts[1], 10, 64)
 	if err != nil || ms <= 0 {
-		return "", time.Time{}, errors.New("wallet: the flow token's expiry is not a positive number of milliseconds")
+		return FlowToken{}, errors.New("wallet: the flow token's expiry is not a positive number of milliseconds")
 	}
 	if !strkey.IsValidEd25519PublicKey(parts[2]) {
-		return "", time.Time{}, errors.New("wallet: the flow token's destination is not a G… public key")
+		return FlowToken{}, errors.New("wallet: the flow token's destination is not a G… public key")
 	}
-	if len(parts[3]) != 64 {
-		return "", time.Time{}, errors.New("wallet: the flow token's MAC is not 64 hex characters")
+	if mac := parts[len(parts)-1]; len(mac) != 64 {
+		return FlowToken{}, errors.New("wallet: the flow token's MAC is not 64 hex characters")
 	}
-	return parts[2], time.UnixMilli(ms), nil
+	out.Destination, out.Expiry = parts[2], time.UnixMilli(ms)
+	return out, nil
 }
 
 // NewMediatorFlow checks a minted flow against the destination the client
@@ -77,17 +100,30 @@ func NewMediatorFlow(minted client.Flow, destination string) (MediatorFlow, erro
 	if !strkey.IsValidEd25519PublicKey(minted.MediatorPublicKey) {
 		return MediatorFlow{}, errors.New("wallet: the mediator public key is not a G… public key")
 	}
-	committed, expiry, err := ParseFlowToken(minted.FlowToken)
+	tok, err := ParseFlowToken(minted.FlowToken)
 	if err != nil {
 		return MediatorFlow{}, err
 	}
-	if committed != destination {
-		return MediatorFlow{}, fmt.Errorf("wallet: the flow token commits to %s, not to the destination %s", committed, destination)
+	if tok.Destination != destination {
+		return MediatorFlow{}, fmt.Errorf("wallet: the flow token commits to %s, not to the destination %s", tok.Destination, destination)
 	}
 	if minted.MediatorPublicKey == destination {
 		return MediatorFlow{}, errors.New("wallet: the mediator cannot be the destination")
 	}
-	return MediatorFlow{Token: minted.FlowToken, MediatorPublicKey: minted.MediatorPublicKey, Destination: committed, Expiry: expiry}, nil
+	return MediatorFlow{Token: minted.FlowToken, MediatorPublicKey: minted.MediatorPublicKey, Destination: tok.Destination, Expiry: tok.Expiry, Memo: tok.Memo}, nil
+}
+
+// NewMemoFlow is NewMediatorFlow for a flow minted with a memo: the token
+// must also commit to that memo, or the relay answered another flow.
+func NewMemoFlow(minted client.Flow, destination string, memo Memo) (MediatorFlow, error) {
+	flow, err := NewMediatorFlow(minted, destination)
+	if err != nil {
+		return MediatorFlow{}, err
+	}
+	if flow.Memo != memo {
+		return MediatorFlow{}, fmt.Errorf("wallet: the flow token commits to memo %q, not to %s", flow.Memo.String(), memo)
+	}
+	return flow, nil
 }
 
 // CloseParams describe an account close.
@@ -105,6 +141,10 @@ type CloseParams struct {
 	// Account: the relay only accepts closes whose operations all act on the
 	// closed account.
 	Prelude []txnbuild.Operation
+	// Memo, when set, goes on every batch: a direct close into an account
+	// that credits deposits by memo (SEP-29). A mediator plan carries none;
+	// its forward carries the memo.
+	Memo    txnbuild.Memo
 	BaseFee int64            // per operation; txnbuild.MinBaseFee when zero
 	Timeout time.Duration    // time bound of every batch; RelayTimeout when zero
 	Now     func() time.Time // time.Now when nil
@@ -127,6 +167,9 @@ func BuildClose(p CloseParams) ([]*txnbuild.Transaction, error) {
 		// SPEC item 3: a mediator plan needs both the key and the token.
 		if p.Flow.Token == "" || p.Flow.MediatorPublicKey == "" {
 			return nil, errors.New("wallet: a mediator plan needs both the flow token and the mediator public key")
+		}
+		if p.Memo != nil {
+			return nil, errors.New("wallet: a mediator plan's close carries no memo: its forward carries the one the flow token commits to")
 		}
 		if p.Flow.Destination != p.Destination {
 			return nil, fmt.Errorf("wallet: the flow commits to %s, not to the destination %s", p.Flow.Destination, p.Destination)
@@ -168,6 +211,7 @@ func BuildClose(p CloseParams) ([]*txnbuild.Transaction, error) {
 			IncrementSequenceNum: true,
 			Operations:           ops[start:end],
 			BaseFee:              fee,
+			Memo:                 p.Memo,
 			Preconditions:        txnbuild.Preconditions{TimeBounds: txnbuild.NewTimebounds(0, maxTime)},
 		})
 		if err != nil {

@@ -7,11 +7,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
 	"time"
 
 	"github.com/closerelay/closerelay/client"
-	"github.com/stellar/go-stellar-sdk/txnbuild"
 )
 
 // RecordVersion is the version of the recovery record's JSON shape.
@@ -41,44 +39,6 @@ type Record struct {
 	Time              time.Time `json:"time"`     // when the record was written
 	LastError         string    `json:"lastError,omitempty"`
 }
-
-// Memo is a forward's memo in a record.
-type Memo struct {
-	Type  string `json:"type"` // "text" or "id"
-	Value string `json:"value"`
-}
-
-// MemoOf renders a txnbuild memo for a record.
-func MemoOf(m txnbuild.Memo) (Memo, error) {
-	switch v := m.(type) {
-	case txnbuild.MemoText:
-		return Memo{Type: "text", Value: string(v)}, nil
-	case txnbuild.MemoID:
-		return Memo{Type: "id", Value: strconv.FormatUint(uint64(v), 10)}, nil
-	}
-	return Memo{}, errors.New("wallet: a forward's memo is text or id")
-}
-
-// Txn is the memo as txnbuild builds it.
-func (m Memo) Txn() (txnbuild.Memo, error) {
-	switch m.Type {
-	case "text":
-		if len(m.Value) > 28 {
-			return nil, errors.New("wallet: a text memo holds at most 28 bytes")
-		}
-		return txnbuild.MemoText(m.Value), nil
-	case "id":
-		id, err := strconv.ParseUint(m.Value, 10, 64)
-		if err != nil {
-			return nil, errors.New("wallet: an id memo is an unsigned 64-bit number")
-		}
-		return txnbuild.MemoID(id), nil
-	}
-	return nil, fmt.Errorf("wallet: unknown memo type %q (want text or id)", m.Type)
-}
-
-// String renders the memo as "text:…" or "id:…".
-func (m Memo) String() string { return m.Type + ":" + m.Value }
 
 // NewRecord builds the record of a forward about to be (or that failed to
 // be) co-signed. Everything but the token and the network is read from the
@@ -140,6 +100,9 @@ func (r Record) Validate() error {
 	}
 	if m, err := MemoOf(fwd.Memo); err != nil || m != r.Memo {
 		return errors.New("wallet: the record's envelope does not carry the record's memo")
+	}
+	if !flow.Memo.IsZero() && flow.Memo != r.Memo {
+		return fmt.Errorf("wallet: the record's forward carries memo %s, but its flow token commits to %s", r.Memo, flow.Memo)
 	}
 	return nil
 }

@@ -186,9 +186,9 @@ func TestFlowTokens(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, expiry, err := wallet.ParseFlowToken(token)
-	if err != nil || got != dest || time.Until(expiry) < 14*time.Minute || time.Until(expiry) > 15*time.Minute {
-		t.Fatalf("ParseFlowToken = %s, %v, %v", got, expiry, err)
+	got, err := wallet.ParseFlowToken(token)
+	if err != nil || got.Destination != dest || !got.Memo.IsZero() || time.Until(got.Expiry) < 14*time.Minute || time.Until(got.Expiry) > 15*time.Minute {
+		t.Fatalf("ParseFlowToken = %+v, %v", got, err)
 	}
 	if _, err := wallet.NewMediatorFlow(client.Flow{FlowToken: token, MediatorPublicKey: pub}, keypair.MustRandom().Address()); err == nil {
 		t.Fatal("a token for another destination was accepted")
@@ -197,7 +197,7 @@ func TestFlowTokens(t *testing.T) {
 		t.Fatal("a flow without the mediator key was accepted")
 	}
 	for _, bad := range []string{"", "a.b.c", "A" + token[1:], strings.Replace(token, ".", ".x", 1), token + "00"} {
-		if _, _, err := wallet.ParseFlowToken(bad); err == nil {
+		if _, err := wallet.ParseFlowToken(bad); err == nil {
 			t.Errorf("ParseFlowToken(%q) succeeded", bad)
 		}
 	}
@@ -247,9 +247,16 @@ func TestBuildCloseRules(t *testing.T) {
 	if err != nil || len(b) != 1 || len(b[0].Operations()) != 1 || b[0].Operations()[0].(*txnbuild.AccountMerge).Destination != dest {
 		t.Fatalf("plain close: %v", err)
 	}
+	// A direct close with a memo carries it on its transaction.
+	p := base
+	p.Memo = txnbuild.MemoID(42)
+	b, err = wallet.BuildClose(p)
+	if err != nil || len(b) != 1 || b[0].Memo() != txnbuild.MemoID(42) {
+		t.Fatalf("close with a memo: %v", err)
+	}
 	// Batches of at most 100 operations, consecutive sequence numbers, the
 	// mediator's creation first and the merge last.
-	p := base
+	p = base
 	p.Flow = &flow
 	for range 150 {
 		p.Prelude = append(p.Prelude, &txnbuild.BumpSequence{BumpTo: 0})
@@ -275,6 +282,7 @@ func TestBuildCloseRules(t *testing.T) {
 		"prelude merge": func(p *wallet.CloseParams) {
 			p.Prelude = []txnbuild.Operation{&txnbuild.AccountMerge{Destination: dest}}
 		},
+		"flow with a memo":  func(p *wallet.CloseParams) { p.Flow = &flow; p.Memo = txnbuild.MemoID(1) },
 		"bad account":       func(p *wallet.CloseParams) { p.Account = "G" },
 		"merge into itself": func(p *wallet.CloseParams) { p.Destination = p.Account },
 	}
@@ -291,7 +299,7 @@ func TestBuildForwardIsAccepted(t *testing.T) {
 	s := service(t)
 	dest := keypair.MustRandom().Address()
 	flow := mint(t, s, dest)
-	for _, memo := range []txnbuild.Memo{txnbuild.MemoText("exchange 123"), txnbuild.MemoID(987654321)} {
+	for _, memo := range []txnbuild.Memo{txnbuild.MemoText("exchange 123"), txnbuild.MemoID(987654321), txnbuild.MemoHash{1, 2, 3}, txnbuild.MemoReturn{31: 0xee}} {
 		tx, x := buildForward(t, wallet.ForwardParams{
 			Mediator: flow.MediatorPublicKey, Sequence: 1 << 32, Destination: dest, Amount: "25.5", Memo: memo,
 		})
@@ -323,7 +331,6 @@ func TestBuildForwardRules(t *testing.T) {
 	}
 	bad := map[string]func(*wallet.ForwardParams){
 		"no memo":          func(p *wallet.ForwardParams) { p.Memo = nil },
-		"hash memo":        func(p *wallet.ForwardParams) { p.Memo = txnbuild.MemoHash{} },
 		"too long a bound": func(p *wallet.ForwardParams) { p.Timeout = 3601 * time.Second },
 		"to the mediator":  func(p *wallet.ForwardParams) { p.Destination = m },
 		"bad mediator":     func(p *wallet.ForwardParams) { p.Mediator = "x" },
@@ -437,7 +444,7 @@ func TestRecordRoundTrip(t *testing.T) {
 }
 
 func TestMemoConversions(t *testing.T) {
-	for _, m := range []txnbuild.Memo{txnbuild.MemoText("abc"), txnbuild.MemoID(18446744073709551615)} {
+	for _, m := range []txnbuild.Memo{txnbuild.MemoText("abc"), txnbuild.MemoID(18446744073709551615), txnbuild.MemoHash{0xab, 31: 1}, txnbuild.MemoReturn{7}} {
 		r, err := wallet.MemoOf(m)
 		if err != nil {
 			t.Fatal(err)
@@ -447,7 +454,8 @@ func TestMemoConversions(t *testing.T) {
 			t.Fatalf("%v -> %v -> %v, %v", m, r, back, err)
 		}
 	}
-	for _, bad := range []wallet.Memo{{Type: "id", Value: "-1"}, {Type: "text", Value: strings.Repeat("x", 29)}, {Type: "hash", Value: ""}} {
+	for _, bad := range []wallet.Memo{{Type: "id", Value: "-1"}, {Type: "text", Value: strings.Repeat("x", 29)}, {Type: "hash", Value: ""},
+		{Type: "id", Value: "007"}, {Type: "return", Value: strings.Repeat("AB", 32)}, {Type: "memo", Value: "x"}} {
 		if _, err := bad.Txn(); err == nil {
 			t.Errorf("%v accepted", bad)
 		}

@@ -38,6 +38,7 @@ var serviceMetrics = map[string]metricInfo{
 	"closerelay_account_api_duration_seconds": {dto.MetricType_HISTOGRAM, []string{"network", "outcome"}},
 	"closerelay_mediator_cosign_total":        {dto.MetricType_COUNTER, []string{"result"}},
 	"closerelay_submissions_total":            {dto.MetricType_COUNTER, []string{"result"}},
+	"closerelay_forwards_total":               {dto.MetricType_COUNTER, []string{"result"}},
 	// The preflight's verdicts (CONTRACT section 14), each at zero.
 	"closerelay_preflight_total": {dto.MetricType_COUNTER, []string{"state"}},
 	// The plan store's (metrics/store.go): exported in both modes, at zero

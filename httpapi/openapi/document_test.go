@@ -318,15 +318,19 @@ func getAndHead(id, summary, description string, ok obj, codes []errcode.Code) (
 func paths() obj {
 	publishCodes := []errcode.Code{
 		errcode.BadXDR, errcode.BadRequest, errcode.BadNetwork, errcode.NotAClose, errcode.Expired,
-		errcode.SubmitUnsupported, errcode.Rejected, errcode.Capacity, errcode.AccountUnreachable,
-		errcode.Unsigned, errcode.NotFound, errcode.RequestTimeout, errcode.PayloadTooLarge,
+		errcode.SubmitUnsupported, errcode.BadFlow, errcode.MediatorNotConfigured, errcode.Rejected, errcode.Capacity,
+		errcode.AccountUnreachable, errcode.Unsigned, errcode.NotFound, errcode.RequestTimeout, errcode.PayloadTooLarge,
 		errcode.RateLimited, errcode.Internal, errcode.Unavailable,
 	}
 	publish := withBody(operation("publishPlan", "plans", "Publish a close plan",
-		"Guards 1 to 8 in order (BAD_XDR, BAD_NETWORK, NOT_A_CLOSE, then EXPIRED and SUBMIT_UNSUPPORTED, "+
+		"Guards 1 to 8 in order (BAD_XDR, BAD_NETWORK, NOT_A_CLOSE, then EXPIRED, SUBMIT_UNSUPPORTED and BAD_FLOW, "+
 			"the re-publish merge (REJECTED), CAPACITY, ACCOUNT_UNREACHABLE, UNSIGNED, CAPACITY or EXPIRED at insert). "+
 			"A re-publish of an open plan merges its signatures and answers the same id; NOT_FOUND only when the plan "+
-			"ends while a re-publish merges. BAD_REQUEST: `submit` present and not a boolean. UNAVAILABLE is a 400 "+
+			"ends while a re-publish merges. BAD_REQUEST: `submit` present and not a boolean. BAD_FLOW (CONTRACT section 16), "+
+			"with a reason: `flowToken` not a non-empty string, without `submit`, a token that does not verify or commits "+
+			"no memo, a close whose first operation is not create_account of the flow's mediator with 2 units or whose merge "+
+			"is not into it, or a re-publish naming another flow than the plan's; MEDIATOR_NOT_CONFIGURED (500) for a "+
+			"`flowToken` without a master. UNAVAILABLE is a 400 "+
 			"here (SPEC: no 503 on publish): the relay is stopping, or in cluster mode its plan store (NATS) is "+
 			"unreachable. "+limited(10),
 		merge(obj{"200": jsonAnswer("Published, or merged into the open plan of the same transaction.", schemaRef("PublishOK"))},
@@ -359,7 +363,8 @@ func paths() obj {
 		"At once the current state, then one unnamed event per change of the envelope: `id: <version>` and " +
 		"`data: <EventData>` (components/schemas/EventData), one JSON object on one line. `: ping` every " +
 		"SSE_HEARTBEAT. `event: submitted` with `data: <SubmittedEventData>` and `event: submit_failed` with " +
-		"`data: <SubmitFailedEventData>` tell a submission's outcome. When the plan expires, `event: expired` with " +
+		"`data: <SubmitFailedEventData>` tell a submission's outcome; `event: forwarded` with `data: <ForwardedEventData>` " +
+		"and `event: forward_failed` with `data: <ForwardFailedEventData>` a relay-run forward's (CONTRACT section 16). When the plan expires, `event: expired` with " +
 		"`data: <ExpiredEventData>`, then the stream ends. Refusals are text/plain. " + limited(20)
 	text := func(desc, body string, code errcode.Code, extra ...string) obj {
 		return obj{
@@ -392,7 +397,7 @@ func paths() obj {
 			"headers":     headers("X-Accel-Buffering"),
 			"content": obj{"text/event-stream": obj{"schema": obj{
 				"type":        "string",
-				"description": "SSE framing; each data line is one of EventData, ExpiredEventData, SubmittedEventData, SubmitFailedEventData.",
+				"description": "SSE framing; each data line is one of EventData, ExpiredEventData, SubmittedEventData, SubmitFailedEventData, ForwardedEventData, ForwardFailedEventData.",
 			}}},
 		},
 	}, eventsRefusals)), ref("parameters", "PlanID"))
@@ -534,9 +539,10 @@ func components() obj {
 			"PublishRequest": obj{
 				"type": "object", "required": []string{"xdr", "network"},
 				"properties": obj{
-					"xdr":     obj{"type": "string", "minLength": 1, "maxLength": 12000, "description": "The close transaction's envelope, base64 XDR."},
-					"network": network,
-					"submit":  obj{"type": "boolean", "default": false, "description": "Submit the plan once ready (CONTRACT section 10); a re-publish may set it, never unset it."},
+					"xdr":       obj{"type": "string", "minLength": 1, "maxLength": 12000, "description": "The close transaction's envelope, base64 XDR."},
+					"network":   network,
+					"submit":    obj{"type": "boolean", "default": false, "description": "Submit the plan once ready (CONTRACT section 10); a re-publish may set it, never unset it."},
+					"flowToken": obj{"type": "string", "minLength": 1, "description": "A five-part, memo-committed mediator flow token (CONTRACT sections 13 and 16); needs submit. Once the close is submitted, the relay forwards the mediator's funds to the committed destination with the committed memo. A re-publish may add a flow, never change it."},
 				},
 			},
 			"PublishOK": object("Published.", []string{"ok", "id"}, obj{"ok": okTrue, "id": planID}),
@@ -567,7 +573,7 @@ func components() obj {
 				"weight":    obj{"type": "integer", "minimum": 1, "description": "The submit-ready envelope's weight."},
 				"threshold": threshold,
 			}),
-			"StatusOK": object("A plan's state.", []string{"ok", "id", "network", "version", "signers", "weight", "threshold", "ready", "expiry", "submit", "submission", "preflight"}, obj{
+			"StatusOK": object("A plan's state.", []string{"ok", "id", "network", "version", "signers", "weight", "threshold", "ready", "expiry", "submit", "submission", "preflight", "forward"}, obj{
 				"ok": okTrue, "id": planID, "network": network,
 				"version": obj{"type": "integer", "minimum": 1, "description": "1 at publish, +1 for every change."},
 				"signers": signers, "weight": weight, "threshold": threshold, "ready": ready,
@@ -575,7 +581,19 @@ func components() obj {
 				"submit":     obj{"type": "boolean", "description": "Whether the relay submits the plan once ready."},
 				"submission": obj{"oneOf": []obj{{"type": "null"}, schemaRef("Submission")}, "description": "null until a submission starts."},
 				"preflight":  obj{"oneOf": []obj{{"type": "null"}, schemaRef("Preflight")}, "description": "The latest preflight run (CONTRACT section 14): at publish, then before the submission's first try."},
+				"forward":    obj{"oneOf": []obj{{"type": "null"}, schemaRef("Forward")}, "description": "The relay-run mediator forward (CONTRACT section 16): null until the close's submission succeeds (always, for a plan without a flow)."},
 			}),
+			"Forward": obj{"oneOf": []obj{
+				object("Forwarding.", []string{"state"}, obj{"state": obj{"const": "pending"}}),
+				object("The mediator's funds reached the committed destination.", []string{"state", "hash", "ledger", "amount"}, obj{
+					"state": obj{"const": "forwarded"}, "hash": schemaRef("TxHash"), "ledger": obj{"type": "integer", "minimum": 1},
+					"amount": str("The forward's payment (op0), a decimal string of native units."),
+				}),
+				object("The forward failed (after its retries).", []string{"state", "code"}, obj{
+					"state": obj{"const": "failed"}, "hash": schemaRef("TxHash"),
+					"code": obj{"type": "string", "minLength": 1, "description": "The last refusal's transaction result code, e.g. tx_bad_seq."},
+				}),
+			}},
 			"Preflight": object("Will the close land? The preflight's verdict.", []string{"state", "blockers", "checked"}, obj{
 				"state":    obj{"enum": []string{"landable", "blocked", "uncertain", "unchecked"}, "description": "blocked has at least one blocker; the others none."},
 				"blockers": obj{"type": "array", "items": schemaRef("Blocker"), "description": "In operation order, the transaction's (op -1) first."},
@@ -610,6 +628,12 @@ func components() obj {
 			"SubmittedEventData": object("The data of `event: submitted`.", []string{"id", "hash", "ledger"}, obj{"id": planID, "hash": schemaRef("TxHash"), "ledger": obj{"type": "integer", "minimum": 1}}),
 			"SubmitFailedEventData": object("The data of `event: submit_failed`.", []string{"id", "code", "reason"}, obj{
 				"id": planID, "code": str("The transaction result code, e.g. tx_bad_seq; for a close the preflight before the first try found blocked (not posted), the first blocker's code, memo_required included (CONTRACT section 14)."), "reason": str("A human-readable reason."),
+			}),
+			"ForwardedEventData": object("The data of `event: forwarded`.", []string{"id", "hash", "ledger", "amount"}, obj{
+				"id": planID, "hash": schemaRef("TxHash"), "ledger": obj{"type": "integer", "minimum": 1}, "amount": str("The forward's payment, a decimal string of native units."),
+			}),
+			"ForwardFailedEventData": object("The data of `event: forward_failed`.", []string{"id", "code", "reason"}, obj{
+				"id": planID, "code": str("The last refusal's transaction result code."), "reason": str("A human-readable reason."),
 			}),
 			"MintOK": object("A minted flow.", []string{"flowToken", "mediatorPublicKey"}, obj{
 				"flowToken":         obj{"type": "string", "pattern": "^[0-9a-f]{32}\\.[0-9]+\\.G[A-Z2-7]{55}(\\.[A-Za-z0-9_-]*)?\\.[0-9a-f]{64}$", "description": "nonce.expiry.destination[.memo].mac (SPEC, CONTRACT section 13)."},

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"time"
 
 	"github.com/closerelay/closerelay/client"
@@ -12,6 +13,7 @@ import (
 	"github.com/closerelay/closerelay/ledger"
 	"github.com/closerelay/closerelay/ledgerapi"
 	"github.com/closerelay/closerelay/ledgerapi/horizon"
+	"github.com/stellar/go-stellar-sdk/amount"
 	"github.com/stellar/go-stellar-sdk/keypair"
 	"github.com/stellar/go-stellar-sdk/strkey"
 	"github.com/stellar/go-stellar-sdk/txnbuild"
@@ -37,9 +39,13 @@ type buildOptions struct {
 	sign                          bool
 	secretEnv                     string
 	timeout                       time.Duration
-	assets                        string // what to do with non-native balances (wallet.AssetDisposal)
-	maxFee                        int64  // the most stroops per operation build bids
-	force                         bool   // a direct close into a memo-required account
+	assets                        string  // what to do with non-native balances (wallet.AssetDisposal)
+	maxFee                        int64   // the most stroops per operation build bids
+	memoIn                        string  // --memo as given
+	memoGiven                     bool    // --memo was given, even empty
+	force                         bool    // a direct close into a memo-required account with --memo; a multisig close under a token without a memo
+	claim                         bool    // claim the native claimable balances claimable now
+	slippage                      float64 // --assets sell: the percentage a sale may fall short of its quote
 }
 
 // built is a close build made, with what the account API said of the account.
@@ -49,6 +55,7 @@ type built struct {
 	hash     string
 	mergeTo  string
 	flow     *wallet.MediatorFlow
+	memo     wallet.Memo       // on the transaction: a direct close's --memo
 	acct     *wallet.Account   // nil when --sequence was given without --horizon-url
 	signer   *keypair.Full     // nil unless --sign
 	progress wallet.Progress   // meaningful when acct and signer are set
@@ -56,6 +63,7 @@ type built struct {
 	fee      int64             // the fee per operation bid, in stroops
 	feeNote  string            // why it is not from the fee statistics, when it is not
 	check    *ledger.Preflight // the preflight's verdict; nil when built offline
+	notes    []string          // the claimable balances the close leaves, and why
 }
 
 func (c *CLI) build(args []string) int {
@@ -71,6 +79,11 @@ func (c *CLI) build(args []string) int {
 			"it builds the mediator plan instead: create_account funding the mediator with\n"+
 			"2 XLM first, then the merge into the mediator, whose forward then pays\n"+
 			"DESTINATION with the memo (`closerelayctl mediator forward`).\n\n"+
+			"With --memo the close carries the memo on its transaction. A direct close into\n"+
+			"an account that requires a memo (SEP-29) is refused unless built through a\n"+
+			"mediator, or with --memo and --force: it pays by account_merge, which exchanges\n"+
+			"credit inconsistently even with a memo. A multisig close through a mediator\n"+
+			"needs a token minted with --memo (the relay then runs the forward), or --force.\n\n"+
 			"With --sign the close is signed with the secret from $"+EnvSecret+" (or\n"+
 			"standard input, typed without echo at a terminal). Standard output carries\n"+
 			"only the base64 XDR (with --json, one JSON object), so it pipes into publish:\n"+
@@ -93,11 +106,15 @@ func (c *CLI) build(args []string) int {
 	fs.DurationVar(&o.timeout, "timeout", 30*time.Second, "give up reading the account API after this long (0: never)")
 	fs.StringVar(&o.assets, "assets", string(wallet.AssetsSend), "what the close does with each non-native balance: `send` it to the destination, return it to its issuer, or sell it (send|return|sell)")
 	fs.Int64Var(&o.maxFee, "max-fee", DefaultMaxFee, "the most stroops per operation to bid: the fee is the 90th percentile of the fees the last ledgers charged, capped by this")
-	fs.BoolVar(&o.force, "force", false, "build a direct close into an account that requires a memo (SEP-29) although it carries none")
+	memoIn := memoFlag(fs, "a direct close's memo, on its transaction: `text:…|id:…|hash:…|return:…` (hash and return: 64 hex digits); not with --mediator")
+	fs.BoolVar(&o.force, "force", false, "build anyway a direct close with --memo into an account that requires a memo (SEP-29), or a multisig close through a mediator whose token commits no memo")
+	fs.BoolVar(&o.claim, "claim", false, "claim, before the merge, the native claimable balances the account can claim until the close's time bound ends")
+	fs.Float64Var(&o.slippage, "slippage", float64(wallet.DefaultSlippage)/100, "with --assets sell: the `percent` a sale may fetch less XLM than the account API's best path quotes")
 	if _, code, done := c.Parse(fs, args, 0, ""); done {
 		return code
 	}
 	o.network, o.horizonURL, o.secretEnv = *network, *horizonURL, *secretEnv
+	o.memoIn, o.memoGiven = *memoIn, *memoIn != "" || flagGiven(fs, "memo")
 	if *rpcURL != "" && o.horizonURL == "" {
 		// Emptying the account needs its whole listing, which only an
 		// account API that lists trustlines, offers and data gives.
@@ -171,10 +188,25 @@ func (c *CLI) runBuild(ctx context.Context, o buildOptions) (*built, error) {
 	case (o.mediator == "") != (o.token == ""):
 		// SPEC item 3: a mediator plan needs both the key and the token.
 		return nil, Usagef("a mediator plan needs both --mediator and --token (from closerelayctl mediator mint)")
+	case o.memoGiven && (o.mediator != "" || o.token != ""):
+		// The close merges into the mediator; the memo rides on the
+		// forward, which carries the one the flow token commits to.
+		return nil, Usagef("--memo goes on a direct close only: through a mediator the memo belongs in the flow token (closerelayctl mediator mint --memo …), and the forward carries it")
+	case math.IsNaN(o.slippage) || o.slippage < 0 || o.slippage >= 100:
+		return nil, Usagef("--slippage must be a percentage from 0 up to (not including) 100")
 	case o.sequence < 0 && o.horizonURL == "":
 		return nil, Usagef("give --horizon-url (or set %s) to read the account's sequence number and signers, or --sequence to build offline", EnvHorizon)
 	}
 	b := &built{mergeTo: o.destination}
+	var txMemo txnbuild.Memo
+	if o.memoGiven {
+		if b.memo, err = parseMemoFlag("--memo", o.memoIn); err != nil {
+			return nil, err
+		}
+		if txMemo, err = b.memo.Txn(); err != nil {
+			return nil, Usagef("--memo: %s", Message(err))
+		}
+	}
 	if o.token != "" {
 		flow, err := wallet.NewMediatorFlow(client.Flow{FlowToken: o.token, MediatorPublicKey: o.mediator}, o.destination)
 		if err != nil {
@@ -214,10 +246,17 @@ func (c *CLI) runBuild(ctx context.Context, o buildOptions) (*built, error) {
 		if b.flow != nil {
 			reserved++ // the mediator's creation
 		}
-		prelude, err = wallet.CleanUp(wallet.CleanUpParams{
+		params := wallet.CleanUpParams{
 			Account: o.account, Destination: b.mergeTo, State: state, Assets: wallet.AssetDisposal(o.assets),
-			Mediator: b.flow != nil, Force: o.force, Reserved: reserved,
-		})
+			Mediator: b.flow != nil, HasMemo: txMemo != nil, Force: o.force, Reserved: reserved, Claim: o.claim,
+		}
+		if err := c.readClaimable(ctx, o, b, &params); err != nil {
+			return nil, err
+		}
+		if err := c.readQuotes(ctx, o, &params); err != nil {
+			return nil, err
+		}
+		prelude, err = wallet.CleanUp(params)
 		var refusal *wallet.Refusal
 		if errors.As(err, &refusal) {
 			return nil, &RefusedError{refusal}
@@ -235,7 +274,7 @@ func (c *CLI) runBuild(ctx context.Context, o buildOptions) (*built, error) {
 	}
 	batches, err := wallet.BuildClose(wallet.CloseParams{
 		Account: o.account, Sequence: seq, Destination: o.destination, Flow: b.flow, Timeout: o.validFor, Prelude: prelude,
-		BaseFee: b.fee,
+		Memo: txMemo, BaseFee: b.fee,
 	})
 	if err != nil {
 		return nil, Usagef("%v", err)
@@ -271,7 +310,114 @@ func (c *CLI) runBuild(ctx context.Context, o buildOptions) (*built, error) {
 			return nil, err
 		}
 	}
+	if err := b.strandable(o); err != nil {
+		return nil, err
+	}
 	return b, nil
+}
+
+// strandable refuses, without --force, a close through a mediator under a
+// token that commits no memo unless the --sign key closes the account
+// alone (issue 24). Co-signers may sign it hours after its 15-minute token
+// has expired; the close then merges into the mediator and nobody can
+// co-sign the forward, so the funds wait there. Under a memo-committed
+// token the relay runs the forward itself (CONTRACT 16).
+func (b *built) strandable(o buildOptions) error {
+	if b.flow == nil || !b.flow.Memo.IsZero() || o.force {
+		return nil
+	}
+	var why string
+	switch {
+	case b.signer == nil:
+		why = "it is unsigned (no --sign), so its signatures come later"
+	case b.acct == nil:
+		why = "its signers were not read (built offline), so it may need more signatures than --sign's"
+	case b.progress.Met():
+		return nil
+	default:
+		why = fmt.Sprintf("the --sign key's weight %d does not meet the high threshold %d alone, so other signers sign it later", b.progress.Weight, b.progress.Needed)
+	}
+	expiry := b.flow.Expiry.UTC().Format(time.RFC3339)
+	return &RefusedError{fmt.Errorf("the close goes through the mediator %s under a flow token that commits no memo, and %s: "+
+		"if the last signature comes after the token expires at %s, the close merges the account into the mediator and nobody can co-sign the forward, so the funds wait there. "+
+		"Mint a memo-committed token (closerelayctl mediator mint --memo text:…|id:…|hash:…|return:… %s) and publish the close with it and --submit, so the relay runs the forward itself; "+
+		"or add --force to build it anyway", b.flow.MediatorPublicKey, why, expiry, b.flow.Destination)}
+}
+
+// readClaimable reads the claimable balances waiting for the account: the
+// native ones it can claim until the close's time bound ends go into p
+// (claimed with --claim), the others into b's notes with why they stay.
+// Without --claim, an account API that cannot list them leaves a note;
+// with it, the close is not built.
+func (c *CLI) readClaimable(ctx context.Context, o buildOptions, b *built, p *wallet.CleanUpParams) error {
+	recs, complete, err := c.Horizon(o.horizonURL).ClaimableBalances(ctx, o.account)
+	if err != nil {
+		if o.claim || ctx.Err() != nil {
+			return err
+		}
+		b.notes = append(b.notes, fmt.Sprintf("the account's claimable balances were not read (%s): a close claims none without --claim anyway", Message(err)))
+		return nil
+	}
+	if !complete && o.claim {
+		return &RefusedError{fmt.Errorf("more than %d claimable balances wait for the account: claim some in earlier transactions, or close without --claim", wallet.MaxClaimableRead)}
+	}
+	now := time.Now()
+	claim, left, err := wallet.SortClaimable(recs, o.account, now, now.Add(o.validFor))
+	if err != nil {
+		return fmt.Errorf("the account API's answer cannot be used: %w", err)
+	}
+	p.Claimable = claim
+	if !o.claim && len(claim) > 0 {
+		var sum int64
+		for _, cb := range claim {
+			sum += cb.Amount
+		}
+		b.notes = append(b.notes, fmt.Sprintf("native claimable balances the account can claim, not claimed: %d, %s XLM in all; "+
+			"after the merge they stay on the ledger, claimable by their other claimants, or by this key only if the account is created again; "+
+			"--claim claims them into the close", len(claim), amount.StringFromInt64(sum)))
+	}
+	for _, u := range left {
+		name := u.Asset
+		if u.Native {
+			name = "XLM"
+		}
+		b.notes = append(b.notes, fmt.Sprintf("claimable balance %s (%s %s) is not claimed: %s", u.ID, u.Amount, name, u.Why))
+	}
+	if !complete {
+		b.notes = append(b.notes, fmt.Sprintf("more than %d claimable balances wait for the account; only the first %d were read", wallet.MaxClaimableRead, wallet.MaxClaimableRead))
+	}
+	return nil
+}
+
+// readQuotes reads, for --assets sell, the best path selling each balance
+// for XLM, less --slippage. An account whose close needs more operations
+// than a transaction holds is not quoted: CleanUp refuses it anyway.
+func (c *CLI) readQuotes(ctx context.Context, o buildOptions, p *wallet.CleanUpParams) error {
+	if p.Assets != wallet.AssetsSell {
+		return nil
+	}
+	acc := p.State.Accounts[o.account]
+	if acc == nil {
+		return nil
+	}
+	ops := len(acc.Offers) + len(acc.Trustlines) + len(acc.Data) + p.Reserved
+	if p.Claim {
+		ops += len(p.Claimable)
+	}
+	for _, t := range acc.Trustlines {
+		if t.Balance > 0 {
+			ops++
+		}
+	}
+	if ops > wallet.MaxOperations {
+		return nil
+	}
+	q, err := c.Horizon(o.horizonURL).SellQuotes(ctx, acc.Trustlines, int64(math.Round(o.slippage*100)))
+	if err != nil {
+		return err
+	}
+	p.Sell = q
+	return nil
 }
 
 // signerWeight is key's weight as a public-key signer of acct; 0 when it
@@ -296,6 +442,15 @@ func (b *built) json(o buildOptions) map[string]any {
 	}
 	if b.flow != nil {
 		m["mediator"], m["mediatorFunding"], m["flowExpiry"] = b.flow.MediatorPublicKey, wallet.MediatorFunding, b.flow.Expiry.UTC().Format(time.RFC3339)
+		// publish reads the token back, so `build --json | publish --submit`
+		// has the relay run the forward (CONTRACT 16).
+		m["flowToken"] = b.flow.Token
+		if !b.flow.Memo.IsZero() {
+			m["memo"] = b.flow.Memo.String()
+		}
+	}
+	if !b.memo.IsZero() {
+		m["memo"] = b.memo.String()
 	}
 	if b.signer != nil {
 		m["signer"] = b.signer.Address()
@@ -325,9 +480,10 @@ func (b *built) report(w io.Writer, o buildOptions) {
 	fmt.Fprintf(w, "close of %s on %s into %s\n", o.account, o.network, b.mergeTo)
 	fmt.Fprintf(w, "  sequence %d, valid until %s (%s), hash %s\n", b.tx.SequenceNumber(), maxTime.Format(time.RFC3339), o.validFor, b.hash)
 	if b.flow != nil {
-		fmt.Fprintf(w, "  mediator plan: op 1 creates the mediator %s with %s XLM, the merge goes to it;\n", b.flow.MediatorPublicKey, wallet.MediatorFunding)
-		fmt.Fprintf(w, "  its forward (closerelayctl mediator forward) pays %s with the memo,\n", b.flow.Destination)
-		fmt.Fprintf(w, "  co-signed (closerelayctl mediator cosign) before the flow token expires at %s\n", b.flow.Expiry.UTC().Format(time.RFC3339))
+		b.reportFlow(w)
+	}
+	if !b.memo.IsZero() {
+		fmt.Fprintf(w, "  memo %s, on the transaction\n", b.memo)
 	}
 	fmt.Fprintf(w, "  fee: %d stroops per operation, %d in all", b.fee, b.fee*int64(len(b.steps)))
 	if b.feeNote != "" {
@@ -336,6 +492,9 @@ func (b *built) report(w io.Writer, o buildOptions) {
 	fmt.Fprintln(w)
 	for i, step := range b.steps {
 		fmt.Fprintf(w, "  %d. %s\n", i+1, step)
+	}
+	for _, n := range b.notes {
+		fmt.Fprintf(w, "  note: %s\n", n)
 	}
 	if b.check != nil {
 		fmt.Fprintf(w, "  preflight: %s\n", b.check.State)
@@ -370,5 +529,28 @@ func (b *built) report(w io.Writer, o buildOptions) {
 	default:
 		fmt.Fprintf(w, "  signed by %s: %s, not enough alone: publish it to the relay (closerelayctl publish)\n", b.signer.Address(), b.progress)
 		fmt.Fprintf(w, "  and have signers of %d more weight sign it (closerelayctl sign PLAN_ID)\n", b.progress.Needed-b.progress.Weight)
+	}
+}
+
+// reportFlow says how a mediator plan's forward will run: by the relay,
+// for a close published with a memo-committed token and --submit
+// (CONTRACT 16), or by the signer of a single-signer close.
+func (b *built) reportFlow(w io.Writer) {
+	f := b.flow
+	expiry := f.Expiry.UTC().Format(time.RFC3339)
+	fmt.Fprintf(w, "  mediator plan: op 1 creates the mediator %s with %s XLM, the merge goes to it;\n", f.MediatorPublicKey, wallet.MediatorFunding)
+	if f.Memo.IsZero() {
+		fmt.Fprintf(w, "  its forward pays %s with the memo you give it: the token commits no memo, so the relay\n", f.Destination)
+		fmt.Fprintf(w, "  cannot run it; co-sign and submit it yourself once the close has landed and before the\n")
+		fmt.Fprintf(w, "  token expires at %s (closerelayctl mediator forward --submit), or mint the flow with --memo\n", expiry)
+		return
+	}
+	fmt.Fprintf(w, "  its forward pays %s the mediator's whole balance with memo %s, then merges it there\n", f.Destination, f.Memo)
+	fmt.Fprintln(w, "  publish with the token and --submit (build --json | closerelayctl publish --submit -, or")
+	fmt.Fprintln(w, "  publish --submit --flow-token TOKEN): the relay submits the close and runs the forward itself")
+	if b.signer != nil && b.progress.Met() {
+		fmt.Fprintf(w, "  or, as this signer meets the threshold alone: submit the close (publish, then closerelayctl\n")
+		fmt.Fprintf(w, "  submit PLAN_ID), then before %s run its forward yourself:\n", expiry)
+		fmt.Fprintf(w, "  closerelayctl mediator forward --token TOKEN --mediator %s --submit\n", f.MediatorPublicKey)
 	}
 }

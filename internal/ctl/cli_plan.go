@@ -73,10 +73,13 @@ func (c *CLI) publish(args []string) int {
 			"network the transaction was built and signed for. With --submit the relay\n"+
 			"submits the close to the ledger once its signatures reach the threshold\n"+
 			"(a close whose transaction source is not the closing account is refused\n"+
-			"with SUBMIT_UNSUPPORTED).")
+			"with SUBMIT_UNSUPPORTED). A close through a mediator published with --submit\n"+
+			"and its memo-committed flow token (--flow-token, or read from `build --json`)\n"+
+			"has the relay run the forward too, once the close has landed (CONTRACT 16).")
 	o := c.CommonFlags(fs, 30*time.Second)
 	network := c.networkFlag(fs)
 	submit := fs.Bool("submit", false, "ask the relay to submit the close to the ledger once it is ready")
+	flowToken := fs.String("flow-token", "", "with --submit: the close's memo-committed mediator flow token, so that the relay runs its forward (default: the token of `build --json` input)")
 	sign := fs.Bool("sign", false, "sign with the secret from $"+EnvSecret+" (or standard input) before publishing")
 	secretEnv := secretEnvFlag(fs)
 	pos, code, done := c.Parse(fs, args, -1, "")
@@ -93,7 +96,13 @@ func (c *CLI) publish(args []string) int {
 	if err != nil {
 		return c.Fail("publish", o.JSON, err)
 	}
-	if x, err = fromBuildJSON(x, network, flagGiven(fs, "network")); err != nil {
+	built, err := fromBuildJSON(x, network, flagGiven(fs, "network"))
+	if err != nil {
+		return c.Fail("publish", o.JSON, err)
+	}
+	x = built.XDR
+	flow, err := c.publishFlow(*flowToken, built.FlowToken, *submit, o.JSON)
+	if err != nil {
 		return c.Fail("publish", o.JSON, err)
 	}
 	if *sign {
@@ -127,6 +136,9 @@ func (c *CLI) publish(args []string) int {
 	if *submit {
 		popts = append(popts, client.PublishSubmit())
 	}
+	if flow != nil {
+		popts = append(popts, client.PublishFlowToken(flow.token))
+	}
 	// The relay answers a publish the same whether it opened a plan or
 	// merged into an open one (CONTRACT 4). The plan id is the
 	// transaction's hash, so asking for its status first tells which, and
@@ -150,14 +162,21 @@ func (c *CLI) publish(args []string) int {
 	submitting := *submit || (before != nil && before.Submit)
 	page := strings.TrimSuffix(o.Relay, "/") + "/plan/" + id
 	if o.JSON {
-		c.PrintJSON(map[string]any{"ok": true, "id": id, "network": *network, "submit": submitting, "merged": merged, "page": page})
+		out := map[string]any{"ok": true, "id": id, "network": *network, "submit": submitting, "merged": merged, "page": page}
+		if flow != nil {
+			out["forward"] = map[string]any{"destination": flow.Destination, "memo": flow.Memo.String()}
+		}
+		c.PrintJSON(out)
 		return ExitOK
 	}
 	line := fmt.Sprintf("published plan %s on %s", id, *network)
 	if merged {
 		line += ": merged into the open plan"
 	}
-	if submitting {
+	switch {
+	case flow != nil:
+		line += fmt.Sprintf("; the relay submits it once it is ready, then forwards the mediator's funds to %s with memo %s", flow.Destination, flow.Memo)
+	case submitting:
 		line += "; the relay submits it once it is ready"
 	}
 	fmt.Fprintln(c.Stdout, line)
@@ -184,23 +203,29 @@ func localPlanID(x, network string) string {
 	return hex.EncodeToString(hash[:])
 }
 
-// fromBuildJSON takes the envelope out of `build --json` output, and its
-// network unless --network was given; any other input is returned as is.
-func fromBuildJSON(in string, network *string, networkGiven bool) (string, error) {
+// buildOutput is what publish reads of its input: the envelope, and the
+// flow token of a mediator close from `build --json` output.
+type buildOutput struct {
+	XDR       string `json:"xdr"`
+	Network   string `json:"network"`
+	FlowToken string `json:"flowToken"`
+}
+
+// fromBuildJSON takes the envelope (and a mediator close's flow token) out
+// of `build --json` output, and its network unless --network was given;
+// any other input is the envelope as it is.
+func fromBuildJSON(in string, network *string, networkGiven bool) (buildOutput, error) {
 	if !strings.HasPrefix(in, "{") {
-		return in, nil
+		return buildOutput{XDR: in}, nil
 	}
-	var b struct {
-		XDR     string `json:"xdr"`
-		Network string `json:"network"`
-	}
+	var b buildOutput
 	if err := json.Unmarshal([]byte(in), &b); err != nil || b.XDR == "" {
-		return "", Usagef("the input is JSON but not `closerelayctl build --json` output (no \"xdr\")")
+		return buildOutput{}, Usagef("the input is JSON but not `closerelayctl build --json` output (no \"xdr\")")
 	}
 	if !networkGiven && b.Network != "" {
 		*network = b.Network
 	}
-	return b.XDR, nil
+	return b, nil
 }
 
 // flagGiven reports whether flag name was set on the command line.

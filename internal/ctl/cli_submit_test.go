@@ -135,8 +135,9 @@ func TestBuildRefusesRPCAlone(t *testing.T) {
 }
 
 // TestMediatorForwardReadsTheSequenceThroughRPC: `mediator forward
-// --rpc-url` reads the mediator's sequence number from Stellar RPC, as
-// --horizon-url does from Horizon, and builds the forward on the next one.
+// --rpc-url` reads the mediator's sequence number and balance from Stellar
+// RPC, as --horizon-url does from Horizon, and builds the forward on the
+// next one, paying the balance less the fee and the 1 XLM minimum.
 func TestMediatorForwardReadsTheSequenceThroughRPC(t *testing.T) {
 	rel := startTestRelay(t)
 	mediator := keypair.MustRandom().Address()
@@ -147,10 +148,11 @@ func TestMediatorForwardReadsTheSequenceThroughRPC(t *testing.T) {
 		if flag == "--rpc-url" {
 			url += "/rpc"
 		}
-		r := runCLI(t, nil, "", "mediator", "forward", "--json", "--mediator", mediator, "--destination", cliDest, "--amount", "1", "--memo-id", "7", flag, url)
-		x, _ := r.json(t)["xdr"].(string)
+		r := runCLI(t, nil, "", "mediator", "forward", "--json", "--mediator", mediator, "--destination", cliDest, "--memo-id", "7", flag, url)
+		m := r.json(t)
+		x, _ := m["xdr"].(string)
 		env, err := ledger.DecodeEnvelope(x)
-		if r.code != ExitOK || err != nil || env.SeqNum() != 4243 {
+		if r.code != ExitOK || err != nil || env.SeqNum() != 4243 || m["amount"] != "0.9999800" {
 			t.Errorf("%s: %d %q %q, want the forward at sequence 4243", flag, r.code, r.stdout, r.stderr)
 		}
 	}

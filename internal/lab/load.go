@@ -45,7 +45,7 @@ const (
 	// accounts of a few signers, leaving the relay room for the plans a
 	// person publishes. The load kit (loadkit/bench-load.sh) asks for its
 	// sizes with --plans, --spare and --signers.
-	defaultLoadPlans   = 2
+	defaultLoadPlans   = 3
 	defaultLoadSigners = 3
 	defaultLoadSpare   = 0
 )
@@ -158,7 +158,7 @@ func (c *tool) loadLocal(args []string) int {
 			"and per account n ACCOUNT_n, PLAN_n (the plan published for it), and per\n"+
 			"signer m SIGNER_n_m and SECRET_n_m (the master key is the last signer). The\n"+
 			"accounts exist only on this process's account-API double.\n\n"+
-			"By default it is small, a stack to try the commands on (2 accounts of 3\n"+
+			"By default it is small, a stack to try the commands on (3 accounts of 3\n"+
 			"signers); the load kit passes the sizes it needs.")
 	o := localOptions{}
 	fs.StringVar(&o.listen, "listen", "127.0.0.1:0", "API address (loopback only; port 0: a free port)")

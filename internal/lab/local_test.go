@@ -44,8 +44,8 @@ func TestLoadLocalDefaultsAreSmallAndOutOfTheWorkingTree(t *testing.T) {
 	ll := start(t, tc, "load", "local")
 	fields := readyFields(t, ll.next())
 	dir := filepath.Join(cache, "closerelay", "load-local")
-	if fields["plans"] != "2" || fields["signers"] != "3" {
-		t.Errorf("plans=%s signers=%s, want a small stack by default (2 plans of 3 signers)", fields["plans"], fields["signers"])
+	if fields["plans"] != "3" || fields["signers"] != "3" {
+		t.Errorf("plans=%s signers=%s, want a small stack by default (3 plans of 3 signers)", fields["plans"], fields["signers"])
 	}
 	if fields["payload"] != filepath.Join(dir, "load-payload.json") || fields["keys"] != filepath.Join(dir, "load-keys.env") {
 		t.Errorf("payload %q keys %q, want both in %s", fields["payload"], fields["keys"], dir)

@@ -196,6 +196,9 @@ func TestReadmeCloseAnAccount(t *testing.T) {
 			t.Errorf("the walk-through's output has no line %s\nstdout:\n%s\nstderr:\n%s", want, out, stderr.String())
 		}
 	}
+	if n := len(regexp.MustCompile(`(?m)^plan [0-9a-f]{64} on testnet$`).FindAllString(out, -1)); n != 2 {
+		t.Errorf("the walk-through printed %d statuses, want 2 (the close, the mediator close)", n)
+	}
 	if !regexp.MustCompile(`(?m)^the co-signers' page: http://127\.0\.0\.1:\d+/plan/[0-9a-f]{64}$`).MatchString(stderr.String()) {
 		t.Errorf("publish printed no page for co-signers:\n%s", stderr.String())
 	}

@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/closerelay/closerelay/actor"
+	"github.com/closerelay/closerelay/forwarder"
 	"github.com/closerelay/closerelay/httpapi"
 	"github.com/closerelay/closerelay/httpapi/bounds"
 	"github.com/closerelay/closerelay/internal/buildinfo"
@@ -64,6 +65,10 @@ type Options struct {
 	// Submitter submits ready plans published with "submit": true; nil is
 	// the relay's ledger API client (Relay.Ledger).
 	Submitter actor.Submitter
+	// Forwarder runs the mediator forwards of plans published with a
+	// flow (CONTRACT section 16); nil is package forwarder's over the
+	// relay's ledger API client and its mediator.
+	Forwarder actor.Forwarder
 	// SubmitLease shortens, for a test, how long a cluster instance's claim
 	// on a submission holds without renewal; 0 keeps
 	// actor.DefaultSubmitLease.
@@ -231,6 +236,7 @@ func Start(opts Options) (*Relay, error) {
 		Log:             log,
 		Submitter:       submitter,
 		Preflighter:     ledgerapi.Rechecker{Client: accounts, Now: opts.Now},
+		Forwarder:       forwarderOf(opts, accounts, med),
 		Store:           plans,
 		SubmitLease:     opts.SubmitLease,
 	})
@@ -303,6 +309,20 @@ func closeStore(s *planstore.Store) {
 	if s != nil {
 		s.Close()
 	}
+}
+
+// forwarderOf is the relay's Forwarder: the one opts gives, else package
+// forwarder's over accounts, signing with med when it can (a test's
+// mediator that cannot sign forwards runs none).
+func forwarderOf(opts Options, accounts *ledgerapi.Client, med httpapi.Mediator) actor.Forwarder {
+	if opts.Forwarder != nil {
+		return opts.Forwarder
+	}
+	signer, ok := med.(forwarder.Signer)
+	if !ok {
+		return nil
+	}
+	return forwarder.New(forwarder.Options{Ledger: accounts, Signer: signer, Now: opts.Now})
 }
 
 func or(v, def int) int {

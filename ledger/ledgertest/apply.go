@@ -19,9 +19,11 @@ import (
 // Modelled: create_account, payment, manage_sell_offer and
 // manage_buy_offer deleting an offer (amount 0), change_trust (credit
 // assets and pool shares; creating, changing the limit of and removing a
-// trustline), manage_data, set_options, account_merge and bump_sequence.
-// Not modelled, refused in validation with op_not_supported (an outer code
-// core gives an operation its ledger does not support), so that no test
+// trustline), manage_data, set_options, account_merge, bump_sequence,
+// claim_claimable_balance (claimable.go) and path_payment_strict_send
+// through one hop of the order book (paths.go). Not modelled, refused in
+// validation with op_not_supported (an outer code core gives an operation
+// its ledger does not support), so that no test
 // takes a silent success for the network's answer: every other operation
 // type, and offers with a nonzero amount (offer crossing: creating or
 // updating an offer would need the order book).
@@ -34,6 +36,8 @@ type ledgerView struct {
 	parent *ledgerView
 	accts  map[string]*account // changed or created; nil is removed
 	offer  int64               // the last offer id handed out
+
+	cbs map[string]*claimable // claimable balances claimed (nil), claimable.go
 }
 
 func (h *Handler) view() *ledgerView {
@@ -70,6 +74,7 @@ func (v *ledgerView) peek(id string) *account {
 }
 
 func (v *ledgerView) commit() {
+	v.commitClaimables()
 	if v.parent != nil {
 		for id, a := range v.accts {
 			v.parent.accts[id] = a
@@ -182,6 +187,13 @@ func validate(op xdr.Operation, source string) (xdr.OperationResult, bool) {
 		if b.MustDestination().ToAccountId().Address() == source {
 			return mergeResult(xdr.AccountMergeResultCodeAccountMergeMalformed, 0), false
 		}
+	case xdr.OperationTypeClaimClaimableBalance:
+		// ClaimClaimableBalanceOpFrame.cpp doCheckValid accepts every
+		// operation (claimable.go).
+	case xdr.OperationTypePathPaymentStrictSend:
+		if r, ok := validStrictSend(b.MustPathPaymentStrictSendOp()); !ok {
+			return r, false // paths.go
+		}
 	case xdr.OperationTypeBumpSequence:
 		// BumpSequenceOpFrame.cpp doCheckValid: bump_to < 0.
 		if b.MustBumpSequenceOp().BumpTo < 0 {
@@ -247,6 +259,10 @@ func applyOp(v *ledgerView, op xdr.Operation, source string, ledgerSeq int32) (x
 		return applySetOptions(v, src, b.MustSetOptionsOp())
 	case xdr.OperationTypeAccountMerge:
 		return applyMerge(v, src, b.MustDestination().ToAccountId().Address(), ledgerSeq)
+	case xdr.OperationTypeClaimClaimableBalance:
+		return applyClaim(v, src, b.MustClaimClaimableBalanceOp())
+	case xdr.OperationTypePathPaymentStrictSend:
+		return applyStrictSend(v, src, b.MustPathPaymentStrictSendOp())
 	case xdr.OperationTypeBumpSequence:
 		// BumpSequenceOpFrame.cpp doApply: the sequence number only goes
 		// up.

@@ -84,6 +84,10 @@ func successOf(typ xdr.OperationType) (xdr.OperationResult, bool) {
 		return mergeResult(0, 0), true
 	case xdr.OperationTypeBumpSequence:
 		return bumpResult(0), true
+	case xdr.OperationTypeClaimClaimableBalance:
+		return claimResult(0), true
+	case xdr.OperationTypePathPaymentStrictSend:
+		return strictSendResult(0, nil), true
 	}
 	return xdr.OperationResult{Code: xdr.OperationResultCodeOpInner}, false
 }
@@ -132,6 +136,10 @@ func opCode(r xdr.OperationResult) string {
 		code, names = int32(tr.AccountMergeResult.Code), mergeCodes
 	case xdr.OperationTypeBumpSequence:
 		code, names = int32(tr.BumpSeqResult.Code), map[int32]string{-1: "op_bad_seq"}
+	case xdr.OperationTypeClaimClaimableBalance:
+		code, names = int32(tr.ClaimClaimableBalanceResult.Code), claimCodes
+	case xdr.OperationTypePathPaymentStrictSend:
+		code, names = int32(tr.PathPaymentStrictSendResult.Code), strictSendCodes
 	}
 	if code == 0 {
 		return "op_success"

@@ -109,6 +109,7 @@ type Handler struct {
 	submissions int
 	faults      []submitFault // the next submissions' scripted faults, in order
 	dropAnswers int           // the next successes applied but never answered
+	credits     []Received    // payments and merges applied, in order (credits.go)
 
 	// The Stellar RPC face (rpc.go).
 	rpcFaults     []rpcFault               // the next calls' scripted faults, in order
@@ -116,6 +117,11 @@ type Handler struct {
 	notFoundFor   int                      // NOT_FOUND answers each new transaction gives first
 	rpcCalls      map[string]int           // calls received, by method
 	rpcTxs        map[[32]byte]*rpcOutcome // sent through the RPC face, by hash
+
+	// Claimable balances (claimable.go), by Horizon's hex id; claimSeq
+	// numbers them.
+	claimables map[string]*claimable
+	claimSeq   uint64
 }
 
 // NewHandler returns a double that knows no account yet.
@@ -132,6 +138,8 @@ func NewHandler() *Handler {
 	}
 	h.mux.HandleFunc("GET /accounts/{id}", h.account)
 	h.mux.HandleFunc("GET /accounts/{id}/offers", h.offers)
+	h.mux.HandleFunc("GET /claimable_balances", h.claimableBalances)
+	h.mux.HandleFunc("GET /paths/strict-send", h.strictSendPaths)
 	h.mux.HandleFunc("POST /transactions", h.submit)
 	h.mux.HandleFunc("POST /rpc", h.rpc)
 	h.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {

@@ -346,6 +346,7 @@ func (h *Handler) apply(b64 string, env xdr.TransactionEnvelope) (horizon.Transa
 		return horizon.Transaction{}, &p, false
 	}
 	tx.commit()
+	h.recordCredits(env, hash, ledgerSeq, results)
 	t := h.transaction(b64, env, hash, encodeResult(xdr.TransactionResultCodeTxSuccess, env, results))
 	h.applied[hash] = t
 	drop := h.dropAnswers > 0

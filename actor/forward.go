@@ -1,0 +1,434 @@
+package actor
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/closerelay/closerelay/ledger"
+	"github.com/closerelay/closerelay/metrics"
+)
+
+// The mediator forward the relay runs itself (CONTRACT section 16). A plan
+// published with a flow keeps it (Flow); once the close's submission has
+// succeeded, the plan's loop claims the forward, as it claims a
+// submission, and starts one goroutine that calls Options.Forwarder, whose
+// outcome comes back through the mailbox. Like the submission, the claim
+// is written through with compare-and-set, names its instance and carries a
+// lease that the loop renews while the forwarder runs; another instance
+// takes the forward over once the lease lapses.
+
+// ErrFlowConflict: a re-publish names another flow than the one the plan
+// keeps (a flow is set once and never changed).
+var ErrFlowConflict = errors.New("actor: the plan keeps another mediator flow")
+
+// Flow is what a plan keeps of its mediator flow: the nonce its mediator's
+// key derives from, and the destination and memo the forward must pay and
+// carry. The token's expiry is not kept: it no longer matters once the
+// plan holds the flow.
+type Flow struct {
+	Nonce       string
+	Destination string
+	// Memo is the committed memo in its canonical spelling
+	// ("<type>:<value>", as mediator.Memo.String writes it).
+	Memo string
+}
+
+// The states of Forward.State (CONTRACT section 16's status.forward); ""
+// is no forward yet (JSON null).
+const (
+	ForwardPending   = "pending"
+	ForwardForwarded = "forwarded"
+	ForwardFailed    = "failed"
+)
+
+// Forward is a plan's forward as GET /status tells it, and, carried by an
+// Event, one outcome to tell subscribers (a named SSE event). A value
+// handed out is never modified afterwards.
+type Forward struct {
+	// Flow is the plan's flow; nil for a plan published without one.
+	Flow *Flow
+	// State is "" until the close's submission succeeded, then
+	// ForwardPending, then ForwardForwarded or ForwardFailed.
+	State string
+	// Hash is the forward's transaction hash once one was sent; Ledger and
+	// Amount (op0's payment, decimal native units) once forwarded.
+	Hash   string
+	Ledger int
+	Amount string
+	// Code and Reason say why the forward failed.
+	Code, Reason string
+
+	// seq orders the forward's changes (the newest wins on every
+	// instance). While pending, owner is the instance that claimed it and
+	// lease the time until which the claim holds.
+	seq   uint64
+	owner string
+	lease time.Time
+}
+
+// ForwardJob is what a Forwarder runs: the plan's network, its flow, and
+// the forward's fee per operation (ledger.ForwardFeePerOp of the close).
+type ForwardJob struct {
+	Network  ledger.Network
+	Flow     Flow
+	FeePerOp int64
+}
+
+// ForwardOutcome is how one run of a Forwarder ended: State is
+// ForwardForwarded or ForwardFailed, or "" when ctx ended first (the plan
+// ended, or the relay stopped): abandoned, nothing to tell.
+type ForwardOutcome struct {
+	State        string
+	Hash         string
+	Ledger       int
+	Amount       string
+	Code, Reason string
+}
+
+// Forwarder builds, signs and submits a plan's forward until it has an
+// outcome or ctx ends, calling retried once per retry
+// (closerelay_forwards_total{result="retried"}). Package forwarder's is the
+// production one.
+type Forwarder interface {
+	Forward(ctx context.Context, job ForwardJob, retried func()) ForwardOutcome
+}
+
+// The forward's transitions, pure like the submission's (transition.go):
+// each returns the next forward and ok, or ok=false when it does not apply,
+// and never modifies cur.
+
+// withFlow is cur keeping flow: set once, the same flow again changes
+// nothing, another one is ErrFlowConflict.
+func withFlow(cur *Forward, flow Flow) (*Forward, bool, error) {
+	switch {
+	case cur.Flow == nil:
+		next := *cur
+		next.Flow = &flow
+		next.seq++
+		return &next, true, nil
+	case *cur.Flow == flow:
+		return nil, false, nil
+	}
+	return nil, false, ErrFlowConflict
+}
+
+// claimForward is instance's claim at now on the forward of a plan whose
+// close was submitted: pending, in instance's name, leased until
+// now+lease. Not without a flow or before the submission succeeded, once
+// the forward has an outcome, or while another instance's claim holds.
+func claimForward(cur *Forward, sub *Submission, instance string, now time.Time, lease time.Duration) (*Forward, bool) {
+	switch {
+	case cur.Flow == nil, sub.State != SubmissionSubmitted:
+		return nil, false
+	case cur.State == ForwardForwarded, cur.State == ForwardFailed:
+		return nil, false
+	case cur.State == ForwardPending && cur.owner != instance && now.Before(cur.lease):
+		return nil, false
+	}
+	next := *cur
+	next.State, next.owner, next.lease = ForwardPending, instance, now.Add(lease)
+	next.seq++
+	return &next, true
+}
+
+// renewForward is instance's pending claim extended to now+lease; a claim
+// taken over meanwhile is left to its new owner.
+func renewForward(cur *Forward, instance string, now time.Time, lease time.Duration) (*Forward, bool) {
+	if cur.State != ForwardPending || cur.owner != instance {
+		return nil, false
+	}
+	next := *cur
+	next.seq++
+	next.lease = now.Add(lease)
+	return &next, true
+}
+
+// releaseForward is instance's pending claim let go (it lapses now), so
+// that another instance takes the forward over at once.
+func releaseForward(cur *Forward, instance string) (*Forward, bool) {
+	if cur.State != ForwardPending || cur.owner != instance {
+		return nil, false
+	}
+	next := *cur
+	next.seq++
+	next.lease = time.Time{}
+	return &next, true
+}
+
+// settleForward is the forward with out, a forwarder's outcome. A
+// forwarded one stands: a failure (another instance's late try, which
+// finds the mediator gone) never replaces it. An abandoned run settles
+// nothing.
+func settleForward(cur *Forward, out ForwardOutcome) (*Forward, bool) {
+	next := Forward{Flow: cur.Flow, seq: cur.seq + 1}
+	switch out.State {
+	case ForwardForwarded:
+		next.State, next.Hash, next.Ledger, next.Amount = ForwardForwarded, out.Hash, out.Ledger, out.Amount
+	case ForwardFailed:
+		if cur.State == ForwardForwarded {
+			return nil, false
+		}
+		next.State, next.Hash, next.Code, next.Reason = ForwardFailed, out.Hash, out.Code, out.Reason
+	default:
+		return nil, false
+	}
+	return &next, true
+}
+
+// forwardState is the run loop's own record of the plan's forward.
+type forwardState struct {
+	// inFlight is set while a forwarder goroutine runs; at most one does.
+	inFlight bool
+	// renew ticks while this instance's forward is in flight; takeover
+	// fires when another instance's claim lapses. nil when unused.
+	renew    *time.Ticker
+	takeover *time.Timer
+}
+
+func (f *forwardState) stopRenewing() {
+	if f.renew != nil {
+		f.renew.Stop()
+		f.renew = nil
+	}
+}
+
+func (f *forwardState) renewC() <-chan time.Time {
+	if f.renew == nil {
+		return nil
+	}
+	return f.renew.C
+}
+
+func (f *forwardState) takeoverC() <-chan time.Time {
+	if f.takeover == nil {
+		return nil
+	}
+	return f.takeover.C
+}
+
+// withForward is v with forward f (nil: v itself), every other part shared.
+func (v *planState) withForward(f *Forward) *planState {
+	if f == nil {
+		return v
+	}
+	c := *v
+	c.fwd = f
+	return &c
+}
+
+// Forward returns the plan's forward as it stands, without a round trip
+// to the actor.
+func (p *Plan) Forward() Forward { return *p.settled.Load().fwd }
+
+// SetFlow has the plan keep flow (a publish's or a re-publish's
+// flowToken): ErrFlowConflict when it keeps another one already, nothing
+// when it keeps this one. A plan whose close was submitted already starts
+// its forward at once.
+func (p *Plan) SetFlow(ctx context.Context, flow Flow) error {
+	if f := p.settled.Load().fwd.Flow; f != nil {
+		if *f == flow {
+			return nil
+		}
+		return ErrFlowConflict
+	}
+	ans := make(chan reply[struct{}], 1)
+	_, err := ask(ctx, p.mailbox, planRequest(setFlowReq{flow, ans}), ans, p.done, p.done, p.gone)
+	return err
+}
+
+type setFlowReq struct {
+	flow Flow
+	ans  chan<- reply[struct{}]
+}
+
+func (r setFlowReq) serve(p *Plan) {
+	p.owner.check()
+	var conflict error
+	_, _, err := p.persist(func() (*planState, bool, error) {
+		cur := p.settled.Load()
+		next, ok, err := withFlow(cur.fwd, r.flow)
+		conflict = err
+		return cur.withForward(next), ok, nil
+	})
+	if err == nil {
+		err = conflict
+	}
+	if err != nil {
+		r.ans <- reply[struct{}]{err: err}
+		return
+	}
+	p.maybeForward()
+	r.ans <- reply[struct{}]{}
+}
+
+func (r setFlowReq) refuse(err error) { r.ans <- reply[struct{}]{err: err} }
+
+// maybeForward claims the plan's forward and starts it, when the plan has
+// a flow, its close was submitted, none of this instance's forwards is in
+// flight, and claimForward lets it. Run loop only; the forward runs on a
+// goroutine of its own and reports through the mailbox.
+func (p *Plan) maybeForward() {
+	p.owner.check()
+	f := &p.fwd
+	if f.inFlight || p.sup.forwarder == nil {
+		return
+	}
+	_, start, err := p.persist(func() (*planState, bool, error) {
+		cur := p.settled.Load()
+		next, ok := claimForward(cur.fwd, cur.sub, p.sup.instance, p.sup.now(), p.sup.lease)
+		return cur.withForward(next), ok, nil
+	})
+	if err != nil {
+		p.sup.log.Warn("plan store: claim a forward", "id", p.ID(), "err", err)
+		p.armForwardTakeover(p.sup.lease / 3)
+		return
+	}
+	if !start {
+		p.armForwardTakeover(p.sup.lease / 15)
+		return
+	}
+	p.startForward()
+}
+
+// startForward starts the forwarder on the forward this instance has just
+// claimed. Run loop only.
+func (p *Plan) startForward() {
+	p.owner.check()
+	f := &p.fwd
+	f.inFlight = true
+	p.armForwardTakeover(0) // the claim is this instance's: no timer
+	f.renew = time.NewTicker(p.sup.lease / 3)
+	cur := p.settled.Load()
+	job := ForwardJob{Network: p.published.Network(), Flow: *cur.fwd.Flow, FeePerOp: ledger.ForwardFeePerOp(p.published.Envelope())}
+	sup, ctx := p.sup, p.submit.ctx
+	p.sup.log.Info("plan forward", "id", p.ID(), "state", ForwardPending, "destination", job.Flow.Destination)
+	// Counted in the Supervisor's WaitGroup, like a submission.
+	sup.running.Go(func() {
+		out := sup.forwarder.Forward(ctx, job, func() { sup.metrics.Forward(metrics.ForwardRetried) })
+		select {
+		case p.mailbox <- planRequest(forwardedReq{out}):
+		case <-p.done: // the plan ended: nobody is told
+		}
+	})
+}
+
+// armForwardTakeover sets the takeover timer for the lapse of another
+// instance's pending claim on the forward, at the soonest after floor, or
+// stops it when there is none to watch. Run loop only.
+func (p *Plan) armForwardTakeover(floor time.Duration) {
+	p.owner.check()
+	f := &p.fwd
+	cur := p.settled.Load().fwd
+	if f.inFlight || cur.State != ForwardPending || p.sup.forwarder == nil {
+		if f.takeover != nil {
+			f.takeover.Stop()
+		}
+		return
+	}
+	d := max(cur.lease.Sub(p.sup.now()), floor)
+	if f.takeover == nil {
+		f.takeover = time.NewTimer(d)
+		return
+	}
+	f.takeover.Reset(d)
+}
+
+// takeOverForward runs when another instance's claim on the forward has
+// lapsed by this instance's clock: the entry is read first (its owner may
+// have renewed it), and the compare-and-set of the claim settles any race.
+func (p *Plan) takeOverForward() {
+	p.owner.check()
+	if err := p.reload(); err != nil {
+		p.sup.log.Warn("plan store: read a lapsed forward claim", "id", p.ID(), "err", err)
+		p.armForwardTakeover(p.sup.lease / 3)
+		return
+	}
+	p.maybeForward()
+}
+
+// renewForwardLease extends this instance's claim on the forward in
+// flight by another lease.
+func (p *Plan) renewForwardLease() {
+	p.owner.check()
+	_, _, err := p.persist(func() (*planState, bool, error) {
+		cur := p.settled.Load()
+		if !p.fwd.inFlight {
+			return nil, false, nil
+		}
+		next, ok := renewForward(cur.fwd, p.sup.instance, p.sup.now(), p.sup.lease)
+		return cur.withForward(next), ok, nil
+	})
+	if err != nil {
+		p.sup.log.Warn("plan store: renew a forward claim", "id", p.ID(), "err", err)
+	}
+}
+
+// releaseForwardClaim, as the instance stops with its forward in flight,
+// lets its claim lapse now. Run loop only, from finish.
+func (p *Plan) releaseForwardClaim() {
+	p.owner.check()
+	_, _, err := p.persist(func() (*planState, bool, error) {
+		cur := p.settled.Load()
+		next, ok := releaseForward(cur.fwd, p.sup.instance)
+		return cur.withForward(next), ok, nil
+	})
+	if err != nil {
+		p.sup.log.Warn("plan store: release a forward claim", "id", p.ID(), "err", err)
+	}
+}
+
+// forwardedReq is a forward's outcome, posted by its goroutine.
+type forwardedReq struct{ out ForwardOutcome }
+
+func (r forwardedReq) serve(p *Plan) {
+	p.owner.check()
+	f := &p.fwd
+	f.inFlight = false
+	f.stopRenewing()
+	out := r.out
+	switch out.State {
+	case ForwardForwarded:
+		p.sup.metrics.Forward(metrics.ForwardForwarded)
+	case ForwardFailed:
+		p.sup.metrics.Forward(metrics.ForwardFailed)
+	default:
+		return // abandoned: only the plan's end abandons a forward
+	}
+	var told *Forward
+	_, _, err := p.persist(func() (*planState, bool, error) {
+		cur := p.settled.Load()
+		next, ok := settleForward(cur.fwd, out)
+		told = next
+		return cur.withForward(next), ok, nil
+	})
+	if err != nil {
+		// The outcome happened all the same: this instance tells it; the
+		// others learn it from the next write that gets through.
+		p.sup.log.Warn("plan store: write a forward outcome", "id", p.ID(), "err", err)
+		if told != nil {
+			p.settled.Store(p.settled.Load().withForward(told))
+		}
+	}
+	if told == nil {
+		return // forwarded already, by another instance
+	}
+	p.sup.log.Info("plan forward", "id", p.ID(), "state", told.State, "hash", told.Hash, "ledger", told.Ledger,
+		"amount", told.Amount, "code", told.Code)
+	p.broadcastForward(told)
+}
+
+func (forwardedReq) refuse(error) {}
+
+// broadcastForward offers a forward's change, with the current state, to
+// every subscriber; only an outcome makes a named event.
+func (p *Plan) broadcastForward(f *Forward) {
+	p.owner.check()
+	if f.State != ForwardForwarded && f.State != ForwardFailed {
+		return
+	}
+	ev := Event{State: p.settled.Load().state, Forward: f}
+	for s := range p.subs {
+		s.offer(ev)
+	}
+}

@@ -1,0 +1,197 @@
+package ctl
+
+import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/closerelay/closerelay/ledger/ledgertest"
+	"github.com/stellar/go-stellar-sdk/keypair"
+	"github.com/stellar/go-stellar-sdk/txnbuild"
+	"github.com/stellar/go-stellar-sdk/xdr"
+)
+
+// build --claim and --assets sell (issue 23) against the account-API
+// double, which lists claimable balances and paths and applies the claims
+// and sales as stellar-core does.
+
+// claimWorld is a single-signer account holding 50 USD, with a native
+// claimable balance of 3 XLM and a USD one of 5 waiting for it, and a
+// market maker selling XLM for USD at 0.5 USD per XLM.
+type claimWorld struct {
+	horizon        *ledgertest.Server
+	acct           ledgertest.Account
+	issuer         string
+	native, credit string // the claimable balances' ids
+	env            map[string]string
+	usdName        string
+}
+
+func newClaimWorld(t *testing.T, market bool) *claimWorld {
+	t.Helper()
+	h := ledgertest.New()
+	t.Cleanup(h.Close)
+	w := &claimWorld{horizon: h, acct: ledgertest.NewAccount(0, 1), issuer: keypair.MustRandom().Address()}
+	h.AddAccount(w.acct)
+	h.Fund(cliDest, 10_0000000)
+	h.Fund(w.issuer, 10_0000000)
+	usd := ledgertest.Credit("USD", w.issuer)
+	w.usdName = "USD:" + w.issuer
+	h.AddTrustline(w.acct.Address, ledgertest.Trustline{Asset: usd, Balance: 50_0000000})
+	if market {
+		maker := keypair.MustRandom().Address()
+		h.Fund(maker, 1000_0000000)
+		h.AddTrustline(maker, ledgertest.Trustline{Asset: usd})
+		h.AddOffer(maker, ledgertest.Offer{Selling: ledgertest.Native(), Buying: usd, Amount: 500_0000000, Price: xdr.Price{N: 1, D: 2}})
+	}
+	claimants := []ledgertest.Claimant{{Destination: w.acct.Address, Predicate: txnbuild.UnconditionalPredicate}}
+	w.native = h.AddClaimableBalance(ledgertest.ClaimableBalance{Asset: ledgertest.Native(), Amount: 3_0000000, Claimants: claimants})
+	w.credit = h.AddClaimableBalance(ledgertest.ClaimableBalance{Asset: usd, Amount: 5_0000000, Claimants: claimants})
+	w.env = map[string]string{EnvHorizon: h.URL, EnvSecret: w.acct.Master.Seed()}
+	return w
+}
+
+func (w *claimWorld) build(t *testing.T, args ...string) result {
+	t.Helper()
+	return runCLI(t, w.env, "", append([]string{"build", "--account", w.acct.Address, "--destination", cliDest}, args...)...)
+}
+
+// submit posts the close to the double and fails the test unless it lands.
+func (w *claimWorld) submit(t *testing.T, xdrB64 string) {
+	t.Helper()
+	resp, err := http.PostForm(w.horizon.URL+"/transactions", url.Values{"tx": {strings.TrimSpace(xdrB64)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		body, _ := httputil.DumpResponse(resp, true)
+		t.Fatalf("the double refused the close: %s", body)
+	}
+	if _, ok := w.horizon.Balance(w.acct.Address); ok {
+		t.Fatal("the account still exists after its close")
+	}
+}
+
+// TestBuildClaim: without --claim, build names the native balance it
+// leaves and what becomes of it, and the hint --claim; with it, the close
+// claims it before the merge and lands on the double. The USD balance is
+// never claimed, and build says why.
+func TestBuildClaim(t *testing.T) {
+	w := newClaimWorld(t, false)
+	r := w.build(t, "--assets", "return")
+	if r.code != ExitOK {
+		t.Fatalf("build: %d %s", r.code, r.stderr)
+	}
+	for _, want := range []string{
+		"note: native claimable balances the account can claim, not claimed: 1, 3.0000000 XLM in all;",
+		"claimable by their other claimants, or by this key only if the account is created again; --claim claims them",
+		"note: claimable balance " + w.credit + " (5.0000000 " + w.usdName + ") is not claimed: claiming it needs a trustline",
+	} {
+		if !strings.Contains(r.stderr, want) {
+			t.Errorf("without --claim, stderr lacks %q:\n%s", want, r.stderr)
+		}
+	}
+	if strings.Contains(r.stderr, "claim claimable balance") {
+		t.Errorf("without --claim the close claims:\n%s", r.stderr)
+	}
+
+	r = w.build(t, "--assets", "return", "--claim", "--sign")
+	if r.code != ExitOK {
+		t.Fatalf("build --claim: %d %s", r.code, r.stderr)
+	}
+	for _, want := range []string{"1. claim claimable balance " + w.native, "2. return 50 USD to its issuer", "3. remove the trustline to USD", "4. close account", "preflight: uncertain"} {
+		if !strings.Contains(r.stderr, want) {
+			t.Errorf("with --claim, stderr lacks %q:\n%s", want, r.stderr)
+		}
+	}
+	if strings.Contains(r.stderr, "3.0000000 XLM in all") || !strings.Contains(r.stderr, w.credit+" (5.0000000 "+w.usdName+") is not claimed") {
+		t.Errorf("with --claim, the notes are wrong:\n%s", r.stderr)
+	}
+	w.submit(t, r.stdout)
+	if w.horizon.ClaimableBalanceExists(w.native) || !w.horizon.ClaimableBalanceExists(w.credit) {
+		t.Error("after the close the native balance must be claimed, the USD one left")
+	}
+}
+
+// TestBuildSell: --assets sell sells each balance for XLM with a minimum
+// of the best path less --slippage (1 % by default), and the close lands;
+// with no path, build refuses with exit 1 naming the asset; a slippage
+// out of range is a usage error.
+func TestBuildSell(t *testing.T) {
+	w := newClaimWorld(t, true)
+	r := w.build(t, "--assets", "sell", "--slippage", "5")
+	if r.code != ExitOK || !strings.Contains(r.stderr, "1. sell 50 USD ("+w.issuer+") for at least 95 XLM") {
+		t.Errorf("--slippage 5: %d\n%s", r.code, r.stderr)
+	}
+	r = w.build(t, "--assets", "sell", "--sign")
+	if r.code != ExitOK || !strings.Contains(r.stderr, "1. sell 50 USD ("+w.issuer+") for at least 99 XLM") {
+		t.Fatalf("--assets sell: %d\n%s", r.code, r.stderr)
+	}
+	w.submit(t, r.stdout)
+	// 10 XLM, less the fee, plus the 100 XLM of the sale.
+	if got, _ := w.horizon.Balance(cliDest); got != 10_0000000+ledgertest.DefaultBalance-3*100+100_0000000 {
+		t.Errorf("the destination holds %d", got)
+	}
+
+	bare := newClaimWorld(t, false)
+	r = bare.build(t, "--assets", "sell")
+	if r.code != ExitRefused || r.stdout != "" || !strings.Contains(r.stderr, "no path sells 50.0000000 "+bare.usdName+" for XLM: use --assets return") {
+		t.Errorf("no path: %d %q\n%s", r.code, r.stdout, r.stderr)
+	}
+	// The account's own offer buying USD with XLM would be in the quote,
+	// and the close cancels it first: refused, naming it.
+	own := newClaimWorld(t, true)
+	offer := own.horizon.AddOffer(own.acct.Address, ledgertest.Offer{Selling: ledgertest.Native(), Buying: ledgertest.Credit("USD", own.issuer), Amount: 3_0000000, Price: xdr.Price{N: 1, D: 3}})
+	r = own.build(t, "--assets", "sell")
+	if want := fmt.Sprintf("may count the account's own offer %d, which the close cancels first", offer); r.code != ExitRefused || r.stdout != "" || !strings.Contains(r.stderr, own.usdName) || !strings.Contains(r.stderr, want) {
+		t.Errorf("own offer on the path: %d %q\n%s", r.code, r.stdout, r.stderr)
+	}
+	for _, bad := range []string{"100", "-1", "NaN"} {
+		if r := bare.build(t, "--assets", "sell", "--slippage", bad); r.code != ExitUsage || !strings.Contains(r.stderr, "--slippage must be") {
+			t.Errorf("--slippage %s: %d %s", bad, r.code, r.stderr)
+		}
+	}
+}
+
+// TestBuildClaimableBalancesUnreadable: an account API that cannot list
+// claimable balances leaves a note without --claim, and stops build (exit
+// 3) with it; more than build reads is refused with --claim (exit 1).
+func TestBuildClaimableBalancesUnreadable(t *testing.T) {
+	w := newClaimWorld(t, false)
+	double, err := url.Parse(w.horizon.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	proxy := httputil.NewSingleHostReverseProxy(double)
+	broken := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/claimable_balances" {
+			http.Error(rw, `{"status":500,"title":"Internal Server Error"}`, http.StatusInternalServerError)
+			return
+		}
+		proxy.ServeHTTP(rw, r)
+	}))
+	t.Cleanup(broken.Close)
+	env := map[string]string{EnvHorizon: broken.URL}
+	r := runCLI(t, env, "", "build", "--account", w.acct.Address, "--destination", cliDest, "--assets", "return")
+	if r.code != ExitOK || !strings.Contains(r.stderr, "the account's claimable balances were not read") {
+		t.Errorf("unreadable, without --claim: %d %s", r.code, r.stderr)
+	}
+	r = runCLI(t, env, "", "build", "--account", w.acct.Address, "--destination", cliDest, "--assets", "return", "--claim")
+	if r.code != ExitTransport || r.stdout != "" || !strings.Contains(r.stderr, "claimable balances") {
+		t.Errorf("unreadable, with --claim: %d %q %s", r.code, r.stdout, r.stderr)
+	}
+
+	for i := range 2000 {
+		w.horizon.AddClaimableBalance(ledgertest.ClaimableBalance{Asset: ledgertest.Native(), Amount: int64(i + 1),
+			Claimants: []ledgertest.Claimant{{Destination: w.acct.Address, Predicate: txnbuild.UnconditionalPredicate}}})
+	}
+	r = w.build(t, "--assets", "return", "--claim")
+	if r.code != ExitRefused || r.stdout != "" || !strings.Contains(r.stderr, fmt.Sprintf("more than %d claimable balances", 2000)) {
+		t.Errorf("too many, with --claim: %d %q %s", r.code, r.stdout, r.stderr)
+	}
+}
