@@ -38,6 +38,11 @@ func (p pagePlans) Page(ctx context.Context, id string) (web.PageData, error) {
 		Expiry: plan.Expiry(),
 		// The latest run: the publish's, or the one before the first try.
 		Preflight: plan.Preflight(),
+		Version:   st.Version,
+		Funds:     p.s.funds.get(st.ID),
+	}
+	if sub := plan.Submission(); sub.State != "" {
+		data.Submission = web.Submission{State: sub.State, Hash: sub.Hash, Ledger: sub.Ledger, Code: sub.Code, Reason: sub.Reason}
 	}
 	for _, sg := range plan.Canonical().Signers.Signers() {
 		data.Signers = append(data.Signers, web.Signer{
@@ -76,12 +81,16 @@ func (s *Server) htmlLimited(c echo.Context, wait time.Duration) error {
 // served from memory with no limit of their own (CONTRACT section 9): a
 // page a client may load must be able to load its stylesheet and script.
 func (s *Server) pageRoutes(e *echo.Echo) {
-	pages := echo.WrapHandler(web.New(pagePlans{s}, web.Config{PublicURL: s.publicURL, Logger: s.log}))
+	s.pages = web.New(pagePlans{s}, web.Config{PublicURL: s.publicURL, Logger: s.log, Now: s.now})
+	pages := echo.WrapHandler(s.pages)
 	mw := []echo.MiddlewareFunc{s.route(metrics.RoutePlanPage), s.limit(metrics.RoutePlanPage, s.htmlLimited)}
 	for _, path := range []string{"/", "/plan", "/plan/:id", "/plan/*"} {
 		e.GET(path, pages, mw...)
 		e.HEAD(path, pages, mw...)
 	}
+	// The page's paste form (issue 26): the sign route's checks, and its
+	// limiter (one bucket for both: the form is no way around it).
+	e.POST("/plan/:id"+web.PathSign, s.pageSign, s.route(metrics.RoutePlanSign), s.limit(metrics.RoutePlanSign, s.htmlLimited))
 	e.GET("/assets/:name", pages, s.route(metrics.RoutePlanPage))
 	e.HEAD("/assets/:name", pages, s.route(metrics.RoutePlanPage))
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/closerelay/closerelay/httpapi/bounds"
 	"github.com/closerelay/closerelay/ledger"
 	"github.com/closerelay/closerelay/metrics"
+	"github.com/closerelay/closerelay/web"
 	"github.com/closerelay/closerelay/wire"
 	"github.com/labstack/echo/v4"
 	"github.com/stellar/go-stellar-sdk/xdr"
@@ -302,6 +303,9 @@ func (s *Server) publish(c echo.Context) error {
 	if !created {
 		// A racing publish of the same id won: merge ours into it (guard 4).
 		return s.republish(c, plan, xdrB64, submit)
+	}
+	if preflights && acc.Incomplete == "" && run.State != ledger.PreflightUnchecked {
+		s.funds.keep(id, web.Funds{Native: acc.Balance, Read: run.Checked}, published.Expiry(), now)
 	}
 	s.metrics.Signatures(metrics.SignatureAdmitted, counts.Admitted)
 	s.metrics.Signatures(metrics.SignatureDuplicate, counts.Duplicates)

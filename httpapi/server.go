@@ -23,6 +23,7 @@ import (
 	"github.com/closerelay/closerelay/ledgerapi"
 	"github.com/closerelay/closerelay/mediator"
 	"github.com/closerelay/closerelay/metrics"
+	"github.com/closerelay/closerelay/web"
 	"github.com/labstack/echo-contrib/echoprometheus"
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
@@ -99,6 +100,8 @@ type Server struct {
 	echo      *echo.Echo
 	draining  chan struct{} // closed by Drain: streams end cleanly
 	drainOnce sync.Once
+	pages     *web.Handler // the co-signers' pages (page.go)
+	funds     fundsBook    // balances read at publish, for the pages
 }
 
 // Drain ends every open event stream cleanly and makes new ones end at once;
