@@ -50,8 +50,8 @@ type builds struct {
 
 	count atomic.Int64 // parts built, for Handler.Builds
 
-	pageBytes int           // the sum of the kept pages' lengths, under mu
-	renders   atomic.Int64  // pages rendered, for Handler.Renders
+	pageBytes int          // the sum of the kept pages' lengths, under mu
+	renders   atomic.Int64 // pages rendered, for Handler.Renders
 }
 
 // get returns the built parts of plan id at envelope xdr, building them

@@ -38,8 +38,8 @@ type planView struct {
 
 	// Notice is the answer to an envelope pasted into the page's form;
 	// nil on a plain GET. Pasted is the text to show again in the form.
-	Notice *Notice
-	Pasted string
+	Notice  *Notice
+	Pasted  string
 	SignURL string // the paste form's action
 
 	SEP7     template.URL // safe: built by sep7, fixed scheme, every value percent-encoded
