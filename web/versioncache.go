@@ -40,7 +40,7 @@ const maxBuilt = 1024
 // of a 20-signature plan is about 60 KiB (its QR code most of it), so
 // this keeps the pages of a few hundred plans; past it the pages of the
 // plans kept longest are dropped first (their parts stay).
-const maxPageBytes = 16 << 20
+var maxPageBytes = 16 << 20 // a var for the tests (export_test.go)
 
 // builds keeps the latest version's built parts of each plan.
 type builds struct {
