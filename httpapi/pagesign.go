@@ -57,11 +57,12 @@ func (s *Server) pageSign(c echo.Context) error {
 	}
 	// A pasted envelope may carry line breaks or spaces from where it was
 	// copied: base64 has none of its own.
-	pasted := strings.Join(strings.Fields(values.Get("xdr")), "")
-	if pasted == "" {
+	pasted := strings.TrimSpace(values.Get("xdr")) // shown again after a refusal
+	x := strings.Join(strings.Fields(pasted), "")
+	if x == "" {
 		return s.pageSignFailed(c, id, errcode.New(errcode.BadXDR, "paste a signed envelope (base64) into the form"), "")
 	}
-	partial, err := checkXDR("xdr", pasted)
+	partial, err := checkXDR("xdr", x)
 	if err != nil {
 		return s.pageSignFailed(c, id, err, pasted)
 	}

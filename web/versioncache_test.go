@@ -171,7 +171,9 @@ func TestPageServedAgainIsNotRenderedAgain(t *testing.T) {
 	if r := get(t, srv, "/plan/"+c.ID); h.Renders() != 3 || !strings.Contains(r.body, "Submitting the close to the ledger.") {
 		t.Fatalf("after the submission started: renders %d", h.Renders())
 	}
-	set(func(p *web.PageData) { p.Preflight = ledger.PreflightRun{Preflight: ledger.Preflight{State: ledger.PreflightLandable}, Checked: now} })
+	set(func(p *web.PageData) {
+		p.Preflight = ledger.PreflightRun{Preflight: ledger.Preflight{State: ledger.PreflightLandable}, Checked: now}
+	})
 	if r := get(t, srv, "/plan/"+c.ID); h.Renders() != 4 || !strings.Contains(r.body, "This close will land") {
 		t.Fatalf("after a preflight: renders %d", h.Renders())
 	}
