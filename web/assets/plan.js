@@ -234,9 +234,9 @@
     if (warn) { warn.hidden = st !== "blocked"; }
     // A blocked close says so above the decision, as the server renders
     // it; any other verdict follows the decision.
-    var decision = $("decision");
-    if (decision && decision.parentNode) {
-      decision.parentNode.insertBefore(pfBox, st === "blocked" ? decision : decision.nextSibling);
+    var decision = $("decision"), h1 = root.querySelector("h1");
+    if (decision && h1 && decision.parentNode === root && h1.parentNode === root) {
+      root.insertBefore(pfBox, st === "blocked" ? h1.nextSibling : decision.nextSibling);
     }
   }
   var pfFetching = false, pfAgain = false;
