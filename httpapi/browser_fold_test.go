@@ -279,4 +279,3 @@ func TestBrowserPageStatesAboveTheFold(t *testing.T) {
 		})
 	})
 }
-
