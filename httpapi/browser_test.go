@@ -546,7 +546,3 @@ func TestBrowserNotFoundPage(t *testing.T) {
 		})
 	}
 }
-
-// jsString quotes s as a JavaScript string literal (s has no quote or
-// backslash: the page's own words).
-func jsString(s string) string { return `"` + s + `"` }
