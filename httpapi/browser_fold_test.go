@@ -174,7 +174,7 @@ func TestBrowserPageStatesAboveTheFold(t *testing.T) {
 				shown:  waysToSign,
 				hidden: []string{"#sign-closed", "#expired"},
 				says: map[string]string{
-					"main h1": "Close account " + acc.Address[:5] + "…", "#decision": acc.Address,
+					"main h1": "Close account " + acc.Address[:5] + "\u2060…\u2060" + acc.Address[51:], "#decision": acc.Address,
 					"#status": "Weight 1 of 2: 1 more needed", "#endtime": "Signatures accepted until",
 					"#signers li[data-master]": "master key",
 				},

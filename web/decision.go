@@ -109,12 +109,14 @@ func decide(tx *Summary, d PageData) decisionView {
 }
 
 // short is a G… key as a heading names it: its first and last five
-// characters; the full key follows under the heading.
+// characters, joined so that a line never breaks inside it (U+2060, word
+// joiner, on each side of the ellipsis); the full key follows under the
+// heading.
 func short(key string) string {
 	if len(key) <= 12 {
 		return key
 	}
-	return key[:5] + "…" + key[len(key)-5:]
+	return key[:5] + "\u2060…\u2060" + key[len(key)-5:]
 }
 
 // xlm is stroops in XLM, without trailing zeros: "12.5", "2".

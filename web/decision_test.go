@@ -71,7 +71,7 @@ func TestDecisionComesFirst(t *testing.T) {
 	doc := pageOf(t, d)
 
 	h1 := doc.byTag("h1")[0].textContent()
-	if want := "Close account " + c.Closing[:5] + "…" + c.Closing[51:] + " and send its funds to " + c.Dest[:5] + "…" + c.Dest[51:] + " Testnet"; h1 != want {
+	if want := "Close account " + c.Closing[:5] + "\u2060…\u2060" + c.Closing[51:] + " and send its funds to " + c.Dest[:5] + "\u2060…\u2060" + c.Dest[51:] + " Testnet"; h1 != want {
 		t.Errorf("h1 %q, want %q", h1, want)
 	}
 	inOrder(t, doc, "decision", "preflight", "status", "sep7-link", "paste", "ops", "xdr-current")
@@ -143,7 +143,7 @@ func mediatorClose(t *testing.T) (web.PageData, string, string) {
 func TestMediatorCloseCountsTheTwoXLM(t *testing.T) {
 	d, closing, med := mediatorClose(t)
 	doc := pageOf(t, d)
-	if h1 := doc.byTag("h1")[0].textContent(); h1 != "Close account "+closing[:5]+"…"+closing[51:]+" and send its funds through a mediator Testnet" {
+	if h1 := doc.byTag("h1")[0].textContent(); h1 != "Close account "+closing[:5]+"\u2060…\u2060"+closing[51:]+" and send its funds through a mediator Testnet" {
 		t.Errorf("h1 %q", h1)
 	}
 	if got := doc.byID(t, "funds-to").textContent(); got != "a mediator, "+med+", an account this close creates with 2 XLM and merges into, which passes them on to the final destination (not shown on this page)" {
@@ -172,7 +172,7 @@ func TestMediatorFlowNamesDestinationAndMemo(t *testing.T) {
 		t.Fatal("the memo reached the page unescaped")
 	}
 	doc := parseHTML(t, r.body)
-	if h1 := doc.byTag("h1")[0].textContent(); h1 != "Close account "+closing[:5]+"…"+closing[51:]+" and send its funds through a mediator to "+exchange[:5]+"…"+exchange[51:]+" Testnet" {
+	if h1 := doc.byTag("h1")[0].textContent(); h1 != "Close account "+closing[:5]+"\u2060…\u2060"+closing[51:]+" and send its funds through a mediator to "+exchange[:5]+"\u2060…\u2060"+exchange[51:]+" Testnet" {
 		t.Errorf("h1 %q", h1)
 	}
 	if got := doc.byID(t, "flow-destination").textContent(); got != exchange {
