@@ -37,10 +37,11 @@ type built struct {
 const maxBuilt = 1024
 
 // maxPageBytes bounds the rendered pages kept, all plans together: a page
-// of a 20-signature plan is about 60 KiB (its QR code most of it), so
-// this keeps the pages of a few hundred plans; past it the pages of the
-// plans kept longest are dropped first (their parts stay).
-var maxPageBytes = 16 << 20 // a var for the tests (export_test.go)
+// of a 20-signature plan is about 125 KB (its QR code most of it), so this
+// keeps the pages of at least 250 plans, half the relay's capacity (the
+// deploy files give the pod 1 GiB); past it the pages of the plans kept
+// longest are dropped first (their parts stay).
+var maxPageBytes = 32 << 20 // a var for the tests (export_test.go)
 
 // builds keeps the latest version's built parts of each plan.
 type builds struct {
