@@ -9,6 +9,7 @@ import (
 
 	"github.com/stellar/go-stellar-sdk/network"
 	"github.com/stellar/go-stellar-sdk/txnbuild"
+	"github.com/stellar/go-stellar-sdk/xdr"
 
 	"github.com/closerelay/closerelay/ledger"
 	"github.com/closerelay/closerelay/ledger/ledgertest"
@@ -246,5 +247,38 @@ func TestForwardShown(t *testing.T) {
 	d.Forward = &web.Forward{State: "failed", Code: "tx_bad_seq"}
 	if got := pageOf(t, d).byID(t, "forward").textContent(); got != "The mediator's forward failed (tx_bad_seq)." {
 		t.Errorf("forward failed %q", got)
+	}
+}
+
+// TestDecisionEscapesAssetCodes: an asset code is bytes the publisher
+// chose; in the decision's list of what leaves it stays text.
+func TestDecisionEscapesAssetCodes(t *testing.T) {
+	d, _ := samplePlan(t, nil)
+	var env xdr.TransactionEnvelope
+	if err := xdr.SafeUnmarshalBase64(d.XDR, &env); err != nil {
+		t.Fatal(err)
+	}
+	issuer := xdr.MustAddress(ledgertest.Keypair(8).Address())
+	op := &env.V1.Tx.Operations[0]
+	p := op.Body.MustPaymentOp()
+	p.Asset = xdr.Asset{Type: xdr.AssetTypeAssetTypeCreditAlphanum4, AlphaNum4: &xdr.AlphaNum4{AssetCode: xdr.AssetCode4{'<', 'i', '>', '"'}, Issuer: issuer}}
+	op.Body.PaymentOp = &p
+	x, err := xdr.MarshalBase64(env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.XDR = x
+	srv := newServer(t, &fakePlans{plans: map[string]web.PageData{d.ID: d}})
+	r := get(t, srv, "/plan/"+d.ID)
+	if strings.Contains(r.body, `<i>"`) {
+		t.Fatal("an asset code reached the page as markup")
+	}
+	doc := parseHTML(t, r.body)
+	if len(doc.byTag("i")) != 0 {
+		t.Fatal("an <i> element from an asset code")
+	}
+	leaves := doc.byID(t, "leaves").byTag("li")
+	if len(leaves) != 1 || !strings.Contains(leaves[0].textContent(), `<i>"`) {
+		t.Errorf("leaves %d: the asset code is not shown as text", len(leaves))
 	}
 }
