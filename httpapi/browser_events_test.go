@@ -10,6 +10,8 @@ import (
 
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
+	"github.com/closerelay/closerelay/ledger/ledgertest"
+	"github.com/stellar/go-stellar-sdk/keypair"
 )
 
 // fakeEventSource stands in for the browser's EventSource before plan.js
@@ -96,5 +98,47 @@ func TestBrowserPageFollowsTheNamedEvents(t *testing.T) {
 	}
 	if pwned := browserRun(t, ctx, "look for injected markup", chromedp.Evaluate[bool](`window.__pwned === 1 || document.querySelectorAll("#outcome img").length > 0`)); pwned {
 		t.Error("an event's text became markup")
+	}
+}
+
+// TestBrowserPasteFormWithScript: with JavaScript the paste form sends the
+// envelope to the JSON sign route and says the answer beside the form,
+// without leaving the page; the progress follows at once.
+func TestBrowserPasteFormWithScript(t *testing.T) {
+	ctx := newBrowser(t)
+	r := planStart(t, 0)
+	acc, id := browserPlan(t, r, time.Now().Add(2*time.Hour).Unix())
+	if st := browserOpen(t, ctx, r.url+"/plan/"+id); st != http.StatusOK {
+		t.Fatalf("status %d, want 200", st)
+	}
+	browserDo(t, ctx, "mark the document", chromedp.Evaluate[chromedp.Void](`window.__marker = "same document"`))
+	_, cur := planWantPlan(t, r.get(t, id))
+	unsigned := ledgertest.StripSignatures(cur)
+	sendPaste := func(x string) string {
+		t.Helper()
+		browserDo(t, ctx, "clear the answer", chromedp.Evaluate[chromedp.Void](`document.getElementById("paste-result").hidden = true`))
+		browserDo(t, ctx, "paste", chromedp.SetValue(chromedp.CSS("#paste-xdr"), x), chromedp.Click(chromedp.CSS("#paste-send")))
+		browserPoll(t, ctx, "the answer", `!document.getElementById("paste-result").hidden && !document.getElementById("paste-send").disabled`)
+		return browserRun(t, ctx, "read the answer", chromedp.Evaluate[string](`document.getElementById("paste-result").textContent`))
+	}
+	if got := sendPaste("not an envelope"); !strings.HasPrefix(got, "Envelope refusedThis is not a transaction envelope the relay can read: ") || !strings.HasSuffix(got, "BAD_XDR") {
+		t.Errorf("garbage: %q", got)
+	}
+	if got := sendPaste(ledgertest.SignXDR(unsigned, planPass(planTest), keypair.MustRandom())); !strings.HasPrefix(got, "Envelope refusedThe relay refused a signature in this envelope: ") || !strings.HasSuffix(got, "REJECTED") {
+		t.Errorf("a stranger's signature: %q", got)
+	}
+	if got := sendPaste(ledgertest.SignXDR(unsigned, planPass(planTest), acc.Keys[1])); got != "Signature addedThe relay admitted the envelope's signatures: weight 2 of 2: enough to submit." {
+		t.Errorf("a co-signer's signature: %q", got)
+	}
+	browserPoll(t, ctx, "the page to follow", `document.getElementById("status").textContent === "Weight 2 of 2: ready to submit"`)
+	// The ways to sign are gone; the answer stays.
+	if shown := browserRun(t, ctx, "look at the answer", chromedp.Evaluate[bool](`document.getElementById("paste-result").getClientRects().length > 0 && document.getElementById("sign-ways").hidden`)); !shown {
+		t.Error("the answer went with the ways to sign, or the ways to sign stayed")
+	}
+	if m := browserRun(t, ctx, "read the marker", chromedp.Evaluate[string](`window.__marker || ""`)); m != "same document" {
+		t.Error("the form left the page")
+	}
+	if _, cur := planWantPlan(t, r.get(t, id)); len(planSigs(t, cur)) != 2 {
+		t.Errorf("the plan has %d signatures, want 2", len(planSigs(t, cur)))
 	}
 }

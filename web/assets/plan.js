@@ -451,4 +451,58 @@
   } else {
     schedulePoll();
   }
+
+  // The paste form: without this script it posts to /plan/{id}/sign and
+  // the relay answers the page again; with it, the envelope goes to the
+  // JSON sign route and the answer is said beside the form, the page kept
+  // (words shared with the relay's page, httpapi/pagesign.go).
+  var form = $("paste");
+  if (form && window.fetch && window.JSON) {
+    form.addEventListener("submit", function (ev) {
+      var area = $("paste-xdr"), out = $("paste-result"), send = $("paste-send");
+      if (!area || !out || !form.dataset.api) { return; } // the plain form post
+      ev.preventDefault();
+      var x = (area.value || "").replace(/\s+/g, "");
+      function say(ok, title, text, code) {
+        out.className = "notice " + (ok ? "notice-ok" : "notice-error");
+        while (out.firstChild) { out.removeChild(out.firstChild); }
+        out.appendChild(span("", title, "h3"));
+        var p = span("", text, "p");
+        if (code) { p.appendChild(document.createTextNode(" ")); p.appendChild(span("pf-code", code, "code")); }
+        out.appendChild(p);
+        out.hidden = false;
+      }
+      if (x === "") { say(false, "Envelope refused", "This is not a transaction envelope the relay can read: paste a signed envelope (base64) into the form.", "BAD_XDR"); return; }
+      var before = document.querySelectorAll("#signers li.signed").length;
+      if (send) { send.disabled = true; }
+      window.fetch(form.dataset.api, {
+        method: "POST", cache: "no-store", body: JSON.stringify({ xdr: x }),
+        headers: { "Content-Type": "application/json", "Accept": "application/json" }
+      }).then(function (r) {
+        return r.json().then(function (b) { return b; }, function () { return null; });
+      }).then(function (b) {
+        if (b && b.ok === true) {
+          var keys = Array.isArray(b.signers) ? b.signers : [];
+          var progress = typeof b.threshold === "number" && b.threshold > 0 ?
+            "weight " + b.weight + " of " + b.threshold + (b.ready ? ": enough to submit" : "") :
+            "the plan now has " + keys.length + " signature(s)";
+          if (keys.length > before) {
+            say(true, "Signature added", "The relay admitted the envelope's signatures: " + progress + ".", "");
+            area.value = "";
+          } else {
+            say(true, "Nothing changed", "Every signature in this envelope is already on the plan (" + progress + ").", "");
+          }
+          apply(b);
+          return;
+        }
+        var code = b && typeof b.code === "string" ? b.code : "";
+        var reason = b && typeof b.reason === "string" ? b.reason : "the relay did not answer";
+        var lead = code === "BAD_XDR" ? "This is not a transaction envelope the relay can read" :
+          code === "REJECTED" ? "The relay refused a signature in this envelope" : "The relay could not take this envelope";
+        say(false, "Envelope refused", lead + ": " + reason + ".", code);
+      }).catch(function () {
+        say(false, "Not sent", "The relay could not be reached: check the connection, then send again.", "");
+      }).then(function () { if (send) { send.disabled = false; } });
+    });
+  }
 })();
