@@ -1,8 +1,12 @@
 // Package web serves the co-signers' pages of CONTRACT section 11: a short
-// landing page that opens a plan by id, and the plan page (what the
-// transaction does, the signers and their progress, the time left, the
-// SEP-7 link with its QR code, the envelopes to copy, live updates over the
-// plan's event stream).
+// landing page that opens a plan by id, and the plan page. The plan page
+// puts the decision first (which account closes, where its funds go and how
+// much), then the ledger check's verdict, the progress (signers, weight,
+// the submission, one end time), the ways to sign while they apply (the
+// SEP-7 link with its QR code, a form to paste an envelope signed
+// elsewhere), what each operation does and the envelopes to copy; it
+// follows the plan live over its event stream. The paste form's route is
+// the caller's; this package renders its answers (PlanNotice).
 //
 // Pages are rendered on the server with html/template, so they read fully
 // without JavaScript. The stylesheet and the one script are embedded files
