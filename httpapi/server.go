@@ -22,6 +22,7 @@ import (
 	"github.com/closerelay/closerelay/mediator"
 	"github.com/closerelay/closerelay/metrics"
 	"github.com/closerelay/closerelay/relay"
+	"github.com/closerelay/closerelay/web"
 	"github.com/labstack/echo-contrib/echoprometheus"
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
@@ -95,6 +96,7 @@ type Server struct {
 	echo      *echo.Echo
 	draining  chan struct{} // closed by Drain: streams end cleanly
 	drainOnce sync.Once
+	pages     *web.Handler // the co-signers' pages (page.go)
 }
 
 // Drain ends every open event stream cleanly and makes new ones end at once;

@@ -1088,6 +1088,10 @@ func stroops(v int64) string {
 type PreflightRun struct {
 	Preflight
 	Checked time.Time
+	// Native is the closing account's native balance, in stroops, as the
+	// run read it: what the page says the close sends. 0 when the run did
+	// not read the account (an account that exists holds its reserve).
+	Native int64
 }
 
 // Unchecked is the run of a preflight whose reads failed at checked.

@@ -16,10 +16,10 @@ import (
 func (c *Client) Preflight(ctx context.Context, n ledger.Network, account string, env xdr.TransactionEnvelope, now time.Time) ledger.PreflightRun {
 	if c.keyedOnly(n) {
 		st, err := c.CloseState(ctx, n, env, ledger.Destinations(env))
-		return run(st, err, env, now)
+		return run(st, err, account, env, now)
 	}
 	st, err := c.State(ctx, n, account, ledger.Destinations(env))
-	return run(st, err, env, now)
+	return run(st, err, account, env, now)
 }
 
 // keyedOnly reports whether network n's backend reads entries by key only
@@ -37,10 +37,11 @@ func (c *Client) PreflightWith(ctx context.Context, n ledger.Network, acc ledger
 		return c.Preflight(ctx, n, acc.ID, env, now)
 	}
 	st, err := c.StateWith(ctx, n, acc, ledger.Destinations(env))
-	return run(st, err, env, now)
+	return run(st, err, acc.ID, env, now)
 }
 
-func run(st ledger.LedgerState, err error, env xdr.TransactionEnvelope, now time.Time) ledger.PreflightRun {
+// run is the preflight of env on st, read for the close of account.
+func run(st ledger.LedgerState, err error, account string, env xdr.TransactionEnvelope, now time.Time) ledger.PreflightRun {
 	if err != nil {
 		return ledger.Unchecked(now)
 	}
@@ -49,7 +50,11 @@ func run(st ledger.LedgerState, err error, env xdr.TransactionEnvelope, now time
 			return ledger.Unchecked(now)
 		}
 	}
-	return ledger.PreflightRun{Preflight: ledger.CheckClose(env, st), Checked: now}
+	r := ledger.PreflightRun{Preflight: ledger.CheckClose(env, st), Checked: now}
+	if a := st.Accounts[account]; a != nil {
+		r.Native = a.Balance
+	}
+	return r
 }
 
 // Rechecker runs the preflight of a plan's submit-ready envelope before a

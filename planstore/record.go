@@ -108,6 +108,7 @@ type PreflightRecord struct {
 	State    string          `json:"state"`
 	Blockers []BlockerRecord `json:"blockers,omitempty"`
 	Checked  time.Time       `json:"checked"`
+	Native   int64           `json:"native,omitempty"` // the closing account's native balance read, stroops
 }
 
 // BlockerRecord is one blocker of a preflight run.

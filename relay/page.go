@@ -11,8 +11,9 @@ var _ web.Plans = (*Service)(nil)
 
 // Page is the plan id names as its co-signers' page shows it (web.Plans):
 // the current version, the candidate signers with their weights and which
-// have signed, the latest preflight, and the submit-ready envelope once
-// there is one. Its failures are Find's: NOT_FOUND, UNAVAILABLE.
+// have signed, the latest preflight with the balance it read, the
+// submission, the mediator flow and its forward, and the submit-ready
+// envelope once there is one. Its failures are Find's: NOT_FOUND, UNAVAILABLE.
 func (s *Service) Page(ctx context.Context, id string) (web.PageData, error) {
 	plan, err := s.Find(ctx, id)
 	if err != nil {
@@ -28,6 +29,20 @@ func (s *Service) Page(ctx context.Context, id string) (web.PageData, error) {
 		Expiry: plan.Expiry(),
 		// The latest run: the publish's, or the one before the first try.
 		Preflight: plan.Preflight(),
+		Version:   st.Version,
+	}
+	if run := data.Preflight; run.Native > 0 {
+		data.Funds = &web.Funds{Native: run.Native, Read: run.Checked}
+	}
+	if sub := plan.Submission(); sub.State != "" {
+		data.Submission = web.Submission{State: sub.State, Hash: sub.Hash, Ledger: sub.Ledger, Code: sub.Code, Reason: sub.Reason}
+	}
+	fwd := plan.Forward()
+	if fwd.Flow != nil {
+		data.Flow = &web.Flow{Destination: fwd.Flow.Destination, Memo: fwd.Flow.Memo}
+	}
+	if fwd.State != "" {
+		data.Forward = &web.Forward{State: fwd.State, Hash: fwd.Hash, Ledger: fwd.Ledger, Amount: fwd.Amount, Code: fwd.Code, Reason: fwd.Reason}
 	}
 	for _, sg := range plan.Canonical().Signers.Signers() {
 		data.Signers = append(data.Signers, web.Signer{

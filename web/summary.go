@@ -56,6 +56,17 @@ type Operation struct {
 	// page marks it. Returning an asset to its issuer is not marked: a
 	// close does that to remove its trustlines.
 	Elsewhere bool
+
+	// Moves: the operation sends value out of the closing account (a
+	// payment, a path payment, a new account's starting balance, a
+	// claimable balance, an offer that sells, a pool deposit); the merge
+	// is not counted here. Native is the XLM it sends, in stroops, when
+	// the transaction says it exactly (a payment or a starting balance);
+	// NativeUnknown: it may send XLM by an amount only the ledger knows
+	// (a path payment's send side, an offer, a claimable balance).
+	Moves         bool
+	Native        int64
+	NativeUnknown bool
 }
 
 // Payment is a PAYMENT operation.
@@ -119,11 +130,15 @@ func Summarize(b64 string) (*Summary, error) {
 			o.Destination = address(&p.Destination)
 			o.Amount = amount.String(p.Amount)
 			o.Asset, o.Quoted = asset(p.Asset)
+			if p.Asset.Type == xdr.AssetTypeAssetTypeNative {
+				o.Native = int64(p.Amount)
+			}
 			s.Payments = append(s.Payments, Payment{Destination: o.Destination, Amount: o.Amount, Asset: o.Asset, Quoted: o.Quoted})
 		case xdr.OperationTypeCreateAccount:
 			c := op.Body.MustCreateAccountOp()
 			o.Destination = c.Destination.Address()
 			o.Amount, o.Asset = amount.String(c.StartingBalance), "XLM"
+			o.Native = int64(c.StartingBalance)
 		case xdr.OperationTypePathPaymentStrictReceive:
 			p := op.Body.MustPathPaymentStrictReceiveOp()
 			o.Destination = address(&p.Destination)
@@ -138,7 +153,14 @@ func Summarize(b64 string) (*Summary, error) {
 		s.Operations = append(s.Operations, o)
 	}
 	for i, op := range env.Operations() {
-		s.Operations[i].Elsewhere = elsewhere(op, s.Operations[i].Destination, s.MergeDestination)
+		o := &s.Operations[i]
+		o.Elsewhere = elsewhere(op, o.Destination, s.MergeDestination)
+		o.Moves, o.NativeUnknown = moves(op)
+		if o.Source != s.ClosingAccount {
+			// Another account's operation: what it moves is not the
+			// closing account's (the page marks its source).
+			o.Moves, o.Native, o.NativeUnknown = false, 0, false
+		}
 	}
 	return s, nil
 }
@@ -169,6 +191,34 @@ func elsewhere(op xdr.Operation, to, mergeDest string) bool {
 		return true
 	}
 	return false
+}
+
+// moves reports whether op sends value out of its source, and whether the
+// XLM it sends is known only to the ledger (see Operation.Moves).
+func moves(op xdr.Operation) (moves, nativeUnknown bool) {
+	b := op.Body
+	native := func(a xdr.Asset) bool { return a.Type == xdr.AssetTypeAssetTypeNative }
+	switch b.Type {
+	case xdr.OperationTypePayment, xdr.OperationTypeCreateAccount:
+		return true, false
+	case xdr.OperationTypePathPaymentStrictSend:
+		return true, native(b.MustPathPaymentStrictSendOp().SendAsset)
+	case xdr.OperationTypePathPaymentStrictReceive:
+		return true, native(b.MustPathPaymentStrictReceiveOp().SendAsset)
+	case xdr.OperationTypeManageSellOffer:
+		o := b.MustManageSellOfferOp()
+		return o.Amount != 0, o.Amount != 0 && native(o.Selling)
+	case xdr.OperationTypeManageBuyOffer:
+		o := b.MustManageBuyOfferOp()
+		return o.BuyAmount != 0, o.BuyAmount != 0 && native(o.Selling)
+	case xdr.OperationTypeCreatePassiveSellOffer:
+		return true, native(b.MustCreatePassiveSellOfferOp().Selling)
+	case xdr.OperationTypeCreateClaimableBalance:
+		return true, native(b.MustCreateClaimableBalanceOp().Asset)
+	case xdr.OperationTypeLiquidityPoolDeposit:
+		return true, true
+	}
+	return false, false
 }
 
 func address(m *xdr.MuxedAccount) string {

@@ -68,9 +68,9 @@ func TestSummarizeShapes(t *testing.T) {
 	}
 	wantOps := []web.Operation{
 		{Number: 1, Type: "create account", Source: closing.Address(), Destination: mediator, Amount: "2.0000000", Asset: "XLM",
-			Words: "create account " + mediator + " with 2 XLM", Elsewhere: true},
+			Words: "create account " + mediator + " with 2 XLM", Elsewhere: true, Moves: true, Native: 20_000_000},
 		{Number: 2, Type: "payment", Source: closing.Address(), Destination: mediator, Amount: "0.0000001", Asset: "USD:" + usd.Issuer,
-			Words: "send 0.0000001 USD (" + usd.Issuer + ") to " + mediator, Elsewhere: true},
+			Words: "send 0.0000001 USD (" + usd.Issuer + ") to " + mediator, Elsewhere: true, Moves: true},
 		{Number: 3, Type: "bump sequence", Source: closing.Address(), Words: "set the account's sequence number to 99"},
 		{Number: 4, Type: "account merge", Source: closing.Address(), Destination: muxed.Address(),
 			Words: "close account " + closing.Address() + ": all its remaining XLM goes to " + muxed.Address()},

@@ -24,7 +24,23 @@ type planView struct {
 	Needed       int    // weight still missing
 
 	ExpiryISO string
-	TimeLeft  string
+	EndAt     string // the end of signing, to the minute: "14:13 UTC", with the date when not today
+	TimeLeft  string // "in 2 h 13 min"
+
+	Decision decisionView
+	Rows     []signerRow
+	Outcome  outcomeView
+
+	// SignOpen: the ways to sign apply (not ready, not submitted); else
+	// SignClosed says why not.
+	SignOpen   bool
+	SignClosed string
+
+	// Notice is the answer to an envelope pasted into the page's form;
+	// nil on a plain GET. Pasted is the text to show again in the form.
+	Notice  *Notice
+	Pasted  string
+	SignURL string // the paste form's action
 
 	SEP7     template.URL // safe: built by sep7, fixed scheme, every value percent-encoded
 	SEP7Text string
@@ -51,6 +67,7 @@ func (h *Handler) view(d PageData, now time.Time) planView {
 		EventsURL: "/api/plan/" + d.ID + "/events",
 		ReadyURL:  "/api/plan/" + d.ID + "/ready",
 		StatusURL: "/api/plan/" + d.ID + "/status",
+		SignURL:   PathPlan + d.ID + "/sign",
 	}
 	v.NetworkName = networkNames[d.Network]
 	if v.NetworkName == "" {
@@ -81,8 +98,20 @@ func (h *Handler) view(d PageData, now time.Time) planView {
 	}
 	if !d.Expiry.IsZero() {
 		v.ExpiryISO = d.Expiry.UTC().Format(time.RFC3339)
+		v.EndAt = endAt(d.Expiry, now)
 		v.TimeLeft = timeLeft(d.Expiry.Sub(now))
 	}
+	v.Decision = decide(v.Tx, d)
+	closing := ""
+	if v.Tx != nil {
+		closing = v.Tx.ClosingAccount
+	}
+	for _, s := range d.Signers {
+		v.Rows = append(v.Rows, signerRow{Signer: s, Master: s.Key == closing})
+	}
+	v.Outcome = outcomeOf(d.Submission, d.Forward)
+	v.SignClosed = signClosed(d.Ready, d.Submission.State)
+	v.SignOpen = v.SignClosed == ""
 	v.SEP7, v.SEP7Text = template.URL(parts.sep7), parts.sep7
 	v.Callback = sep7.Callback(h.cfg.PublicURL, d.ID)
 	v.QR, v.QRError = parts.qr, parts.qrError
@@ -101,21 +130,39 @@ func progressText(weight, threshold, signatures int, ready bool) string {
 	return s + ": " + strconv.Itoa(threshold-weight) + " more needed"
 }
 
-// timeLeft is d in words, coarse as a person reads it; plan.js writes the
-// same words.
+// signerRow is one signer as the page lists it.
+type signerRow struct {
+	Signer
+	Master bool // the closing account's own key
+}
+
+// timeLeft is d in words, to the minute (rounded down), as a person reads
+// it; plan.js writes the same words. Whole minutes keep a page the same
+// for a minute, so it can be served again from memory.
 func timeLeft(d time.Duration) string {
 	if d <= 0 {
 		return "expired"
 	}
-	s := int64(d / time.Second)
-	days, hours, mins := s/86400, s%86400/3600, s%3600/60
+	m := int64(d / time.Minute)
+	days, hours, mins := m/1440, m%1440/60, m%60
 	switch {
 	case days > 0:
-		return strconv.FormatInt(days, 10) + " d " + strconv.FormatInt(hours, 10) + " h"
+		return "in " + strconv.FormatInt(days, 10) + " d " + strconv.FormatInt(hours, 10) + " h"
 	case hours > 0:
-		return strconv.FormatInt(hours, 10) + " h " + strconv.FormatInt(mins, 10) + " min"
+		return "in " + strconv.FormatInt(hours, 10) + " h " + strconv.FormatInt(mins, 10) + " min"
 	case mins > 0:
-		return strconv.FormatInt(mins, 10) + " min " + strconv.FormatInt(s%60, 10) + " s"
+		return "in " + strconv.FormatInt(mins, 10) + " min"
 	}
-	return strconv.FormatInt(s, 10) + " s"
+	return "in less than a minute"
+}
+
+// endAt is the end of signing to the minute, rounded down (signatures are
+// still accepted through that minute): "14:13 UTC", with the date in front
+// when it is not now's day (UTC).
+func endAt(end, now time.Time) string {
+	end, now = end.UTC(), now.UTC()
+	if end.Year() == now.Year() && end.YearDay() == now.YearDay() {
+		return end.Format("15:04 UTC")
+	}
+	return end.Format("2006-01-02 15:04 UTC")
 }

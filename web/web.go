@@ -1,8 +1,12 @@
 // Package web serves the co-signers' pages of CONTRACT section 11: a short
-// landing page that opens a plan by id, and the plan page (what the
-// transaction does, the signers and their progress, the time left, the
-// SEP-7 link with its QR code, the envelopes to copy, live updates over the
-// plan's event stream).
+// landing page that opens a plan by id, and the plan page. The plan page
+// puts the decision first (which account closes, where its funds go and how
+// much), then the ledger check's verdict, the progress (signers, weight,
+// the submission, one end time), the ways to sign while they apply (the
+// SEP-7 link with its QR code, a form to paste an envelope signed
+// elsewhere), what each operation does and the envelopes to copy; it
+// follows the plan live over its event stream. The paste form's route is
+// the caller's; this package renders its answers (PlanNotice).
 //
 // Pages are rendered on the server with html/template, so they read fully
 // without JavaScript. The stylesheet and the one script are embedded files
@@ -82,6 +86,61 @@ type PageData struct {
 	// restored from a store written before there was one) and the page
 	// says nothing of it.
 	Preflight ledger.PreflightRun
+
+	// Version is the plan's version (1 at publish, +1 for each change of
+	// the envelope); 0 means unknown, and the page is then rendered anew
+	// for every request instead of served again from memory.
+	Version uint64
+
+	// Funds is what the preflight's read of the closing account found it
+	// holds; nil when not known (no read, or a read that failed): the
+	// page then says "the whole balance" without a figure.
+	Funds *Funds
+
+	// Submission is the relay's submission of the close (CONTRACT section
+	// 10); a zero State means none has started.
+	Submission Submission
+
+	// Flow is the mediator flow a close through a mediator commits to
+	// (CONTRACT section 16): the final destination and memo. nil when the
+	// plan has none, or none is known to the caller; the page then says
+	// that the funds go through a mediator without naming where to.
+	Flow *Flow
+
+	// Forward is the relay's forward from the mediator (CONTRACT section
+	// 16); nil until one has started.
+	Forward *Forward
+}
+
+// Funds is the closing account's native balance as the preflight read it.
+type Funds struct {
+	Native int64     // stroops
+	Read   time.Time // when it was read
+}
+
+// Submission is CONTRACT section 10's status.submission.
+type Submission struct {
+	State  string // "", pending, submitted, failed, blocked
+	Hash   string
+	Ledger int
+	Code   string
+	Reason string
+}
+
+// Flow is a mediator flow's commitment (CONTRACT sections 13 and 16).
+type Flow struct {
+	Destination string // G… the mediator forwards to
+	Memo        string // "<type>:<value>" as minted (text:, id:, hash:, return:); "" for none
+}
+
+// Forward is CONTRACT section 16's status.forward.
+type Forward struct {
+	State  string // pending, forwarded, failed
+	Hash   string
+	Ledger int
+	Amount string // native units, decimal
+	Code   string
+	Reason string
 }
 
 // Signer is one candidate signer of the closing account.
@@ -328,7 +387,7 @@ func (h *Handler) plan(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	d.ID = id
-	render(w, http.StatusOK, planPage, h.view(d, now))
+	h.servePlan(w, d, now)
 }
 
 func (h *Handler) asset(w http.ResponseWriter, r *http.Request) {
@@ -364,16 +423,31 @@ func (h *Handler) asset(w http.ResponseWriter, r *http.Request) {
 // render executes t into a buffer first, so a failure never leaves half a
 // page, then writes it with status.
 func render(w http.ResponseWriter, status int, t *template.Template, data any) {
-	var buf bytes.Buffer
-	if err := t.ExecuteTemplate(&buf, "layout", data); err != nil {
-		slog.Default().Error("web: template", "template", t.Name(), "err", err)
+	body, err := execute(t, data)
+	if err != nil {
 		http.Error(w, "internal error", http.StatusInternalServerError)
 		return
 	}
+	writePage(w, status, body)
+}
+
+// execute renders t's layout with data; a failure is logged (it is a bug
+// of ours: the templates take no input that can fail them).
+func execute(t *template.Template, data any) ([]byte, error) {
+	var buf bytes.Buffer
+	if err := t.ExecuteTemplate(&buf, "layout", data); err != nil {
+		slog.Default().Error("web: template", "template", t.Name(), "err", err)
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// writePage writes an HTML page with status.
+func writePage(w http.ResponseWriter, status int, body []byte) {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	w.Header().Set("Content-Length", strconv.Itoa(buf.Len()))
+	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
 	w.WriteHeader(status)
-	_, _ = w.Write(buf.Bytes())
+	_, _ = w.Write(body)
 }
 
 func plural(n int, unit string) string {

@@ -220,7 +220,7 @@ func TestPlanPageShowsEveryField(t *testing.T) {
 		"Account closed":         c.Closing,
 		"Remaining lumens go to": c.Dest,
 		"Fee":                    "0.0000200 XLM (200 stroops)",
-		"Valid":                  "from now until 2026-11-24 14:14:30 UTC",
+		"Valid":                  "from now until the end given under Signatures (the ledger's own limit is a little later, so that the close can still be submitted)",
 		"Memo":                   "text: order 42",
 		"Sequence number":        "42",
 	} {
@@ -266,10 +266,16 @@ func TestPlanPageShowsEveryField(t *testing.T) {
 		t.Errorf("status %q", s)
 	}
 
-	// Time left.
-	tl := doc.byID(t, "timeleft")
-	if tl.textContent() != "2 h 13 min" || tl.attr["datetime"] != "2026-11-24T14:13:30Z" {
-		t.Errorf("time left %q %q", tl.textContent(), tl.attr["datetime"])
+	// One end time, explained: to the minute, rounded down, with the time
+	// left (issue 26).
+	if end := doc.byID(t, "endtime").textContent(); end != "Signatures accepted until 14:13 UTC (in 2 h 13 min); after that the close must be rebuilt." {
+		t.Errorf("end time %q", end)
+	}
+	if at := doc.byID(t, "end-at").attr["datetime"]; at != "2026-11-24T14:13:30Z" {
+		t.Errorf("end datetime %q", at)
+	}
+	if n := strings.Count(doc.textContent(), "UTC"); n != 1 {
+		t.Errorf("%d times in UTC on the page, want the one end time", n)
 	}
 
 	// Signers, with weights and who signed.

@@ -27,12 +27,77 @@
   }
   function timeLeft(ms) {
     if (!(ms > 0)) { return "expired"; }
-    var s = Math.floor(ms / 1000);
-    var d = Math.floor(s / 86400), h = Math.floor(s % 86400 / 3600), m = Math.floor(s % 3600 / 60);
-    if (d > 0) { return d + " d " + h + " h"; }
-    if (h > 0) { return h + " h " + m + " min"; }
-    if (m > 0) { return m + " min " + (s % 60) + " s"; }
-    return s + " s";
+    var t = Math.floor(ms / 60000);
+    var d = Math.floor(t / 1440), h = Math.floor(t % 1440 / 60), m = t % 60;
+    if (d > 0) { return "in " + d + " d " + h + " h"; }
+    if (h > 0) { return "in " + h + " h " + m + " min"; }
+    if (m > 0) { return "in " + m + " min"; }
+    return "in less than a minute";
+  }
+
+  // The ways to sign (the SEP-7 link, its QR code, the paste form) apply
+  // until the plan is ready, submitted or expired; the words say why not
+  // (decision.go: closedReady, closedSubmitted, closedExpired).
+  var CLOSED_READY = "Signing is over: the signatures collected reach the threshold. Nothing more is needed from co-signers.";
+  var CLOSED_SUBMITTED = "Signing is over: the close has been submitted to the ledger.";
+  var CLOSED_EXPIRED = "Signing is over: the plan has expired. The close must be rebuilt and published again.";
+  var isReady = root.dataset.ready === "true";
+  var subState = $("submission") ? ($("submission").getAttribute("data-state") || "") : "";
+  function updateSignWays() {
+    var why = "";
+    if (gone) { why = CLOSED_EXPIRED; } else if (subState === "submitted") { why = CLOSED_SUBMITTED; } else if (isReady) { why = CLOSED_READY; }
+    var ways = $("sign-ways"), closed = $("sign-closed");
+    if (ways) { ways.hidden = why !== ""; }
+    if (closed) {
+      closed.hidden = why === "";
+      if (closed.textContent !== why) { closed.textContent = why; }
+    }
+  }
+
+  // The submission's and the forward's outcome (decision.go: outcomeOf).
+  function outcomeLine(id, state, words, hash) {
+    var p = $(id);
+    if (!p) { return; }
+    p.setAttribute("data-state", state || "");
+    while (p.firstChild) { p.removeChild(p.firstChild); }
+    p.hidden = !words;
+    if (!words) { return; }
+    var w = document.createElement("span");
+    w.className = "words";
+    w.textContent = words;
+    p.appendChild(w);
+    if (typeof hash === "string" && hash !== "") {
+      p.appendChild(document.createTextNode(" Transaction "));
+      var c = document.createElement("code");
+      c.className = "key hash";
+      c.textContent = hash;
+      p.appendChild(c);
+    }
+  }
+  function str(v) { return typeof v === "string" ? v : (typeof v === "number" ? String(v) : ""); }
+  function renderSubmission(sub) {
+    if (!sub || typeof sub !== "object") { return; }
+    var st = str(sub.state), words = "";
+    if (st === "pending") { words = "Submitting the close to the ledger."; }
+    if (st === "submitted") { words = "Submitted: the ledger closed the account in ledger " + str(sub.ledger) + "."; }
+    if (st === "failed") { words = "The ledger refused the close (" + str(sub.code) + "). The relay tries again when the envelope changes."; }
+    if (st === "blocked") { words = "Not submitted: the ledger check just before submitting found that the close cannot land (" + str(sub.code) + ")."; }
+    if (words === "") { return; }
+    subState = st;
+    outcomeLine("submission", st, words, st === "submitted" ? str(sub.hash) : "");
+    updateSignWays();
+  }
+  function renderForward(fwd) {
+    if (!fwd || typeof fwd !== "object") { return; }
+    var st = str(fwd.state), words = "";
+    if (st === "pending") { words = "Forwarding the funds from the mediator to the destination."; }
+    if (st === "forwarded") { words = "Forwarded: " + str(fwd.amount) + " XLM reached the destination in ledger " + str(fwd.ledger) + "."; }
+    if (st === "failed") { words = "The mediator's forward failed (" + str(fwd.code) + ")."; }
+    if (words === "") { return; }
+    outcomeLine("forward", st, words, st === "forwarded" ? str(fwd.hash) : "");
+  }
+  function eventData(ev) {
+    try { return JSON.parse(ev.data); } catch (e) { return null; }
   }
 
   // Copy buttons: shown only when this script runs.
@@ -91,6 +156,7 @@
     if (timeEl) { timeEl.textContent = "expired"; }
     var banner = $("expired");
     if (banner) { banner.hidden = false; }
+    updateSignWays();
   }
 
   // The ledger check (CONTRACT section 14): shown first, rendered by the
@@ -166,6 +232,12 @@
     }
     var warn = $("sign-blocked");
     if (warn) { warn.hidden = st !== "blocked"; }
+    // A blocked close says so above the decision, as the server renders
+    // it; any other verdict follows the decision.
+    var decision = $("decision"), h1 = root.querySelector("h1");
+    if (decision && h1 && decision.parentNode === root && h1.parentNode === root) {
+      root.insertBefore(pfBox, st === "blocked" ? h1.nextSibling : decision.nextSibling);
+    }
   }
   var pfFetching = false, pfAgain = false;
   function refreshPreflight() {
@@ -175,7 +247,10 @@
     window.fetch(statusURL, { headers: { "Accept": "application/json" }, cache: "no-store" })
       .then(function (r) { return r.ok ? r.json() : null; })
       .then(function (body) {
-        if (body && body.ok && Object.prototype.hasOwnProperty.call(body, "preflight")) { renderPreflight(body.preflight); }
+        if (!body || !body.ok) { return; }
+        if (Object.prototype.hasOwnProperty.call(body, "preflight")) { renderPreflight(body.preflight); }
+        renderSubmission(body.submission);
+        renderForward(body.forward);
       })
       .catch(function () { /* the next event or poll tries again */ })
       .then(function () {
@@ -214,6 +289,8 @@
     var status = $("status");
     if (status && status.textContent !== text) { status.textContent = text; }
     if (status) { status.classList.toggle("is-ready", ready); }
+    isReady = ready;
+    updateSignWays();
     var bar = $("progress");
     if (bar) {
       bar.hidden = threshold <= 0;
@@ -298,6 +375,8 @@
         var changed = typeof body.version === "number" && body.version !== lastVersion;
         if (typeof body.version === "number") { lastVersion = body.version; }
         if (Object.prototype.hasOwnProperty.call(body, "preflight")) { renderPreflight(body.preflight); }
+        renderSubmission(body.submission);
+        renderForward(body.forward);
         apply(body);
         if (body.ready && readyXDR === "") { fetchReady(); }
         if (changed) { return fetchEnvelope(); }
@@ -338,8 +417,26 @@
     };
     es.addEventListener("expired", function () { gone = true; expired(); });
     // The preflight before the first try may have changed the verdict.
-    es.addEventListener("submitted", refreshPreflight);
-    es.addEventListener("submit_failed", refreshPreflight);
+    es.addEventListener("submitted", function (ev) {
+      var d = eventData(ev);
+      if (d) { renderSubmission({ state: "submitted", hash: d.hash, ledger: d.ledger }); }
+      refreshPreflight();
+    });
+    es.addEventListener("submit_failed", function (ev) {
+      var d = eventData(ev);
+      // A blocked close (CONTRACT section 14) fails with a blocker's code:
+      // the refreshed check tells which.
+      if (d) { renderSubmission({ state: "failed", code: d.code }); }
+      refreshPreflight();
+    });
+    es.addEventListener("forwarded", function (ev) {
+      var d = eventData(ev);
+      if (d) { renderForward({ state: "forwarded", hash: d.hash, ledger: d.ledger, amount: d.amount }); }
+    });
+    es.addEventListener("forward_failed", function (ev) {
+      var d = eventData(ev);
+      if (d) { renderForward({ state: "failed", code: d.code }); }
+    });
     es.onerror = function () {
       if (stream !== es) { return; }
       if (es.readyState !== EventSource.CLOSED) { return; } // the browser reconnects by itself
@@ -353,5 +450,59 @@
     openStream();
   } else {
     schedulePoll();
+  }
+
+  // The paste form: without this script it posts to /plan/{id}/sign and
+  // the relay answers the page again; with it, the envelope goes to the
+  // JSON sign route and the answer is said beside the form, the page kept
+  // (words shared with the relay's page, httpapi/pagesign.go).
+  var form = $("paste");
+  if (form && window.fetch && window.JSON) {
+    form.addEventListener("submit", function (ev) {
+      var area = $("paste-xdr"), out = $("paste-result"), send = $("paste-send");
+      if (!area || !out || !form.dataset.api) { return; } // the plain form post
+      ev.preventDefault();
+      var x = (area.value || "").replace(/\s+/g, "");
+      function say(ok, title, text, code) {
+        out.className = "notice " + (ok ? "notice-ok" : "notice-error");
+        while (out.firstChild) { out.removeChild(out.firstChild); }
+        out.appendChild(span("", title, "h3"));
+        var p = span("", text, "p");
+        if (code) { p.appendChild(document.createTextNode(" ")); p.appendChild(span("pf-code", code, "code")); }
+        out.appendChild(p);
+        out.hidden = false;
+      }
+      if (x === "") { say(false, "Envelope refused", "This is not a transaction envelope the relay can read: paste a signed envelope (base64) into the form.", "BAD_XDR"); return; }
+      var before = document.querySelectorAll("#signers li.signed").length;
+      if (send) { send.disabled = true; }
+      window.fetch(form.dataset.api, {
+        method: "POST", cache: "no-store", body: JSON.stringify({ xdr: x }),
+        headers: { "Content-Type": "application/json", "Accept": "application/json" }
+      }).then(function (r) {
+        return r.json().then(function (b) { return b; }, function () { return null; });
+      }).then(function (b) {
+        if (b && b.ok === true) {
+          var keys = Array.isArray(b.signers) ? b.signers : [];
+          var progress = typeof b.threshold === "number" && b.threshold > 0 ?
+            "weight " + b.weight + " of " + b.threshold + (b.ready ? ": enough to submit" : "") :
+            "the plan now has " + keys.length + " signature(s)";
+          if (keys.length > before) {
+            say(true, "Signature added", "The relay admitted the envelope's signatures: " + progress + ".", "");
+            area.value = "";
+          } else {
+            say(true, "Nothing changed", "Every signature in this envelope is already on the plan (" + progress + ").", "");
+          }
+          apply(b);
+          return;
+        }
+        var code = b && typeof b.code === "string" ? b.code : "";
+        var reason = b && typeof b.reason === "string" ? b.reason : "the relay did not answer";
+        var lead = code === "BAD_XDR" ? "This is not a transaction envelope the relay can read" :
+          code === "REJECTED" ? "The relay refused a signature in this envelope" : "The relay could not take this envelope";
+        say(false, "Envelope refused", lead + ": " + reason + ".", code);
+      }).catch(function () {
+        say(false, "Not sent", "The relay could not be reached: check the connection, then send again.", "");
+      }).then(function () { if (send) { send.disabled = false; } });
+    });
   }
 })();
