@@ -87,9 +87,10 @@ func (s State) RenderAnswer(render func(State) []byte) []byte {
 // Plan is a handle on one plan actor; its methods are safe for concurrent use.
 type Plan struct {
 	// Immutable after Create.
-	published *ledger.AdmittedPlan // id, network, merge context, expiry, account
-	expiry    time.Time            // published's, read on every call
-	addresses []string             // signer index → G… address
+	published *ledger.AdmittedPlan    // id, network, merge context, expiry, account
+	expiry    time.Time               // published's, read on every call
+	addresses []string                // signer index → G… address
+	encoder   *ledger.EnvelopeEncoder // the envelope's transaction encoded once, for every version
 	sup       *Supervisor
 
 	// settled is the plan's state as the run loop last settled it: its
@@ -214,8 +215,7 @@ func (p *Plan) viewOf(admitted []ledger.Admitted, version uint64) (*planState, e
 		present[a.Signer] = true
 		st.Signers[i] = p.addresses[a.Signer]
 	}
-	env := ledger.WithSignatures(p.published.Envelope(), sigs)
-	encoded, err := ledger.EncodeEnvelope(env)
+	env, encoded, err := p.encoder.Encode(sigs) // sigs is this version's own
 	if err != nil {
 		return nil, fmt.Errorf("actor: encode the envelope: %w", err)
 	}
@@ -234,6 +234,7 @@ func newPlan(s *Supervisor, published *ledger.AdmittedPlan, version uint64) *Pla
 		published: published,
 		expiry:    published.Expiry(),
 		addresses: make([]string, len(signers)),
+		encoder:   ledger.NewEnvelopeEncoder(published.Envelope()),
 		sup:       s,
 		mailbox:   make(chan planRequest),
 		leave:     make(chan *Subscription),
@@ -573,8 +574,9 @@ func (p *Plan) mergedView(cur *planState, admitted []ledger.Admitted) (next *pla
 	for _, f := range added {
 		sigs = append(sigs, f.Sig)
 	}
-	env := ledger.WithSignatures(cur.env, sigs)
-	encoded, err := ledger.EncodeEnvelope(env)
+	// sigs is this version's own list; the signatures in it, admitted
+	// ones, never change, so the envelope shares them.
+	env, encoded, err := p.encoder.Encode(sigs)
 	if err != nil {
 		return nil, 0, 0, fmt.Errorf("actor: encode the merged envelope: %w", err)
 	}
