@@ -135,6 +135,11 @@ type Plan struct {
 	// first write (or taken from the record restored) and shared by every
 	// record after it.
 	set []planstore.Signer
+	// preflight is the published preflight as the records carry it, made
+	// by the first write (kept says so) and shared like set: it is the
+	// publish's, the same in every version.
+	preflight     *planstore.PreflightRecord
+	preflightKept bool
 	// rev is the store entry's revision as last written or read (0: write
 	// it with a create), the next compare-and-set's expectation. The run loop alone writes it. It says nothing about what the
 	// view holds: the loop takes a revision before the signatures that come
