@@ -442,7 +442,7 @@ func Evaluate(s *Session) []Row {
 	one, two := s.Raw[1], s.Raw[2]
 	var rows []Row
 
-	rows = append(rows, newSignerRows(s.Admit, two)...)
+	rows = append(rows, newSignerRows(s.Admit, unreadBursts(s.Missing), two)...)
 
 	// ratio 0: the row is shown for what it measures and decides nothing.
 	throughput := func(name, what string, base float64, baseName string, ratio float64, p99 bool) {
@@ -580,12 +580,12 @@ const (
 // relay admitted exactly as many signers as it was sent requests, every
 // answer was 200 and it ran at TargetConnections; fewer than MinAdmitBursts
 // such bursts decide nothing but NOT MET.
-func newSignerRows(bursts []*AdmitBurst, two float64) []Row {
+func newSignerRows(bursts []*AdmitBurst, unread []string, two float64) []Row {
 	if len(bursts) == 0 {
 		return []Row{missingRow(NewSignersWhat, "load/admit", "no admit burst"), missingRow(NewSignersP99What, "load/admit", "no admit burst")}
 	}
 	var rates, p99s []float64
-	var why []string
+	why := unread // a burst that left no figures failed: it is not left out
 	requests, admitted := 0.0, 0.0
 	for _, b := range bursts {
 		requests += float64(b.Requests)
@@ -625,6 +625,18 @@ func newSignerRows(bursts []*AdmitBurst, two float64) []Row {
 			Bound:    fmt.Sprintf("< %g ms", TargetNewSignersP99),
 			Verdict:  metIf(valid && p99 < TargetNewSignersP99)},
 	}
+}
+
+// unreadBursts lists the admit bursts whose file could not be read.
+func unreadBursts(missing map[string]string) []string {
+	var out []string
+	for name, err := range missing {
+		if strings.HasPrefix(name, "admit-") {
+			out = append(out, name+": "+err)
+		}
+	}
+	sort.Strings(out)
+	return out
 }
 
 // medianRange is the median (the mean of the middle two of an even count),

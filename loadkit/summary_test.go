@@ -123,6 +123,7 @@ func TestEvaluateFailing(t *testing.T) {
 		{"admitted unread", loadkit.NewSignersWhat, func(s *loadkit.Session) { s.Admit[0].Admitted, s.Admit[0].MetricsError = -1, "refused" }},
 		{"burst answers wrong", loadkit.NewSignersP99What, func(s *loadkit.Session) { s.Admit[0].Wrong = 1 }},
 		{"burst at 32 connections", loadkit.NewSignersWhat, func(s *loadkit.Session) { s.Admit[0].Connections = 32 }},
+		{"a burst without figures", loadkit.NewSignersWhat, func(s *loadkit.Session) { s.Missing["admit-6"] = "unexpected end of JSON input" }},
 		{"too few bursts", loadkit.NewSignersWhat, func(s *loadkit.Session) { s.Admit = s.Admit[:2] }},
 		{"no bursts", loadkit.NewSignersWhat, func(s *loadkit.Session) { s.Admit = nil }},
 		{"replay too slow", "replays on one plan", func(s *loadkit.Session) { s.Runs["k6/replay"].Groups["all"] = group(39000, 8) }},
