@@ -12,7 +12,7 @@ REVISION  ?= $(shell git rev-parse HEAD 2>/dev/null || echo unknown)
 BUILDINFO := github.com/closerelay/closerelay/internal/buildinfo
 LDFLAGS   := -X $(BUILDINFO).version=$(VERSION) -X $(BUILDINFO).revision=$(REVISION)
 
-.PHONY: all build run demo test test-cluster lint bench fuzz deploy-check bench-load bench-hostile clean
+.PHONY: all build run demo test test-cluster lint bench fuzz deploy-check bench-load bench-ab bench-hostile clean
 
 all: build
 
@@ -77,6 +77,14 @@ clean:
 # installs k6 with go install, and wrk with apt-get as root, if absent).
 bench-load:
 	bash loadkit/bench-load.sh
+
+# The load kit's replay and admit figures of two revisions in one session,
+# alternating builds, each against the raw ed25519 rates of its round
+# (loadkit/bench-ab.sh; issue 20's 5 % check): make bench-ab OLD=REV [NEW=REV]
+# [ROUNDS=3], about ROUNDS x 45 s once built. OLD=88bbf5e is the tree before
+# the round-3 shape work.
+bench-ab:
+	OLD=$(OLD) NEW=$(or $(NEW),HEAD) bash loadkit/bench-ab.sh
 
 # CONTRACT section 9's hostile traffic against the real binary on loopback
 # (cmd/floodcheck, about 30 s): label, header and stalled-body floods; one

@@ -1,10 +1,10 @@
 package actor
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"maps"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -87,9 +87,10 @@ func (s State) RenderAnswer(render func(State) []byte) []byte {
 // Plan is a handle on one plan actor; its methods are safe for concurrent use.
 type Plan struct {
 	// Immutable after Create.
-	published *ledger.AdmittedPlan // id, network, merge context, expiry, account
-	expiry    time.Time            // published's, read on every call
-	addresses []string             // signer index → G… address
+	published *ledger.AdmittedPlan    // id, network, merge context, expiry, account
+	expiry    time.Time               // published's, read on every call
+	addresses []string                // signer index → G… address
+	encoder   *ledger.EnvelopeEncoder // the envelope's transaction encoded once, for every version
 	sup       *Supervisor
 
 	// settled is the plan's state as the run loop last settled it: its
@@ -135,6 +136,11 @@ type Plan struct {
 	// first write (or taken from the record restored) and shared by every
 	// record after it.
 	set []planstore.Signer
+	// preflight is the published preflight as the records carry it, made
+	// by the first write (kept says so) and shared like set: it is the
+	// publish's, the same in every version.
+	preflight     *planstore.PreflightRecord
+	preflightKept bool
 	// rev is the store entry's revision as last written or read (0: write
 	// it with a create), the next compare-and-set's expectation. The run loop alone writes it. It says nothing about what the
 	// view holds: the loop takes a revision before the signatures that come
@@ -149,7 +155,6 @@ type Plan struct {
 type planState struct {
 	state    State
 	env      xdr.TransactionEnvelope // the envelope of state.XDR, decoded
-	known    map[string]int          // signature bytes → signer index
 	present  []bool                  // by signer index: its signature is in the envelope
 	admitted []ledger.Admitted       // the envelope's signatures, in envelope (admission) order
 	ready    *readyMemo              // this version's submit-ready envelope, made on first demand
@@ -196,34 +201,31 @@ type readyMemo struct {
 
 // newView is the view of version st: its readiness is computed from
 // admitted here, so every State a plan hands out carries it.
-func (p *Plan) newView(st State, env xdr.TransactionEnvelope, known map[string]int, present []bool, admitted []ledger.Admitted) *planState {
+func (p *Plan) newView(st State, env xdr.TransactionEnvelope, present []bool, admitted []ledger.Admitted) *planState {
 	st.Weight = ledger.Weight(p.published.Canonical().Signers, admitted)
 	st.Threshold = p.published.Threshold()
 	st.Ready = st.Weight >= st.Threshold
 	st.Landable = p.Preflight().Landable()
-	return &planState{state: st, env: env, known: known, present: present, admitted: admitted, ready: new(readyMemo)}
+	return &planState{state: st, env: env, present: present, admitted: admitted, ready: new(readyMemo)}
 }
 
 // viewOf is the view of version carrying exactly admitted (signers of the
 // plan, each once, in envelope order), its envelope encoded afresh.
 func (p *Plan) viewOf(admitted []ledger.Admitted, version uint64) (*planState, error) {
 	sigs := make([]xdr.DecoratedSignature, len(admitted))
-	known := make(map[string]int, len(admitted))
 	present := make([]bool, len(p.addresses))
 	st := State{ID: p.ID(), Network: p.published.Network(), Signers: make([]string, len(admitted)), Version: version, memo: new(renderMemo)}
 	for i, a := range admitted {
 		sigs[i] = a.Sig
-		known[string(a.Sig.Signature)] = a.Signer
 		present[a.Signer] = true
 		st.Signers[i] = p.addresses[a.Signer]
 	}
-	env := ledger.WithSignatures(p.published.Envelope(), sigs)
-	encoded, err := ledger.EncodeEnvelope(env)
+	env, encoded, err := p.encoder.Encode(sigs) // sigs is this version's own
 	if err != nil {
 		return nil, fmt.Errorf("actor: encode the envelope: %w", err)
 	}
 	st.XDR = encoded
-	return p.newView(st, env, known, present, slices.Clip(admitted)), nil
+	return p.newView(st, env, present, slices.Clip(admitted)), nil
 }
 
 // newPlan builds a plan from a publish that ledger admitted (or a stored
@@ -237,6 +239,7 @@ func newPlan(s *Supervisor, published *ledger.AdmittedPlan, version uint64) *Pla
 		published: published,
 		expiry:    published.Expiry(),
 		addresses: make([]string, len(signers)),
+		encoder:   ledger.NewEnvelopeEncoder(published.Envelope()),
 		sup:       s,
 		mailbox:   make(chan planRequest),
 		leave:     make(chan *Subscription),
@@ -249,7 +252,6 @@ func newPlan(s *Supervisor, published *ledger.AdmittedPlan, version uint64) *Pla
 		p.addresses[i] = sg.Address
 	}
 	admitted := published.Admitted()
-	known := make(map[string]int, len(admitted))
 	present := make([]bool, len(signers))
 	st := State{
 		ID: published.ID(), Network: published.Network(), XDR: published.Canonical().XDR,
@@ -257,11 +259,10 @@ func newPlan(s *Supervisor, published *ledger.AdmittedPlan, version uint64) *Pla
 	}
 	for _, a := range admitted {
 		present[a.Signer] = true
-		known[string(a.Sig.Signature)] = a.Signer
 		st.Signers = append(st.Signers, p.addresses[a.Signer])
 	}
 	// Clip: the plan appends to its own copy, never to the admitted plan's.
-	first := p.newView(st, published.Envelope(), known, present, slices.Clip(admitted))
+	first := p.newView(st, published.Envelope(), present, slices.Clip(admitted))
 	first.sub = &Submission{}
 	first.fwd = &Forward{}
 	p.settled.Store(first)
@@ -280,9 +281,17 @@ func (p *Plan) Expiry() time.Time { return p.expiry }
 // Known reports whether a signature's bytes were already admitted on this plan,
 // without a round trip to the actor (a replay costs a lookup). It has the
 // shape of ledger.KnownFunc.
+//
+// A version holds at most ledger.MaxSignatures signatures, so it is looked
+// for in the version's admitted list, not in an index each version would
+// have to copy.
 func (p *Plan) Known(sig []byte) (signer int, ok bool) {
-	signer, ok = p.settled.Load().known[string(sig)]
-	return signer, ok
+	for _, a := range p.settled.Load().admitted {
+		if bytes.Equal(a.Sig.Signature, sig) {
+			return a.Signer, true
+		}
+	}
+	return 0, false
 }
 
 // Snapshot returns the current state, or ErrNotFound once expired. It reads
@@ -590,25 +599,23 @@ func (p *Plan) mergedView(cur *planState, admitted []ledger.Admitted) (next *pla
 	for _, f := range added {
 		sigs = append(sigs, f.Sig)
 	}
-	env := ledger.WithSignatures(cur.env, sigs)
-	encoded, err := ledger.EncodeEnvelope(env)
+	// sigs is this version's own list; the signatures in it, admitted
+	// ones, never change, so the envelope shares them.
+	env, encoded, err := p.encoder.Encode(sigs)
 	if err != nil {
 		return nil, 0, 0, fmt.Errorf("actor: encode the merged envelope: %w", err)
 	}
-	known := make(map[string]int, len(cur.known)+len(added))
-	maps.Copy(known, cur.known)
 	present := slices.Clone(cur.present)
 	// Clip: appending must not write into the arrays an older version
 	// (perhaps still held by a subscriber) shares.
 	st := State{ID: p.ID(), Network: p.published.Network(), XDR: encoded, Signers: slices.Clip(cur.state.Signers), Version: cur.state.Version + 1, memo: new(renderMemo)}
 	all := slices.Clip(cur.admitted)
 	for _, f := range added {
-		known[string(f.Sig.Signature)] = f.Signer
 		present[f.Signer] = true
 		st.Signers = append(st.Signers, p.addresses[f.Signer])
 		all = append(all, f)
 	}
-	next = p.newView(st, env, known, present, all)
+	next = p.newView(st, env, present, all)
 	next.sub, next.fwd = cur.sub, cur.fwd
 	return next, len(added), duplicates, nil
 }

@@ -108,8 +108,9 @@ func preflightRecord(run *ledger.PreflightRun) *planstore.PreflightRecord {
 }
 
 // record is v with sub as the store holds it. The parts that never change
-// (the signer set and its thresholds) are built once per plan and shared by
-// every record: a record is never modified once made.
+// (the signer set and its thresholds, the publish's preflight) are built
+// once per plan and shared by every record: a record is never modified
+// once made.
 func (p *Plan) record(v *planState, sub *Submission) planstore.Record {
 	if p.set == nil {
 		signers := p.published.Canonical().Signers.Signers()
@@ -125,9 +126,11 @@ func (p *Plan) record(v *planState, sub *Submission) planstore.Record {
 		Set: p.set, XDR: v.state.XDR, Version: v.state.Version, Submission: sub.record(), Forward: v.fwd.record(),
 		SignerOf: make([]int, len(v.admitted)),
 	}
-	if run := p.published.Preflight(); run.State != "" {
-		r.Preflight = preflightRecord(&run)
+	if !p.preflightKept {
+		run := p.published.Preflight()
+		p.preflight, p.preflightKept = preflightRecord(&run), true
 	}
+	r.Preflight = p.preflight
 	for i, a := range v.admitted {
 		r.SignerOf[i] = a.Signer
 	}

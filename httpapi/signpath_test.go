@@ -91,3 +91,26 @@ func checkOnlyXDR(t *testing.T, raw []byte) {
 		t.Errorf("onlyXDR(%q) = %q; the full decoding: object %v, string %v, %d fields, %q", raw, got, isObject, isString, len(fields), want)
 	}
 }
+
+// BenchmarkRenderSignOK is the sign answer of a 20-signature version, the
+// one rendering each new signer costs: as encoding/json writes it, and as
+// wire.Signed.AppendJSON does (renderSignOK).
+func BenchmarkRenderSignOK(b *testing.B) {
+	st := actor.State{ID: strings.Repeat("ab", 32), Network: "testnet", XDR: strings.Repeat("AAAAAgAAAAB+/=", 240), Weight: 20, Threshold: 20, Ready: true}
+	for range 20 {
+		st.Signers = append(st.Signers, "G"+strings.Repeat("A", 55))
+	}
+	b.Run("encoding-json", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			b, _ := json.Marshal(signOKOf(st))
+			_ = append(b, '\n')
+		}
+	})
+	b.Run("append", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			renderSignOK(st)
+		}
+	})
+}

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # make bench-load: the load kit end to end on loopback, bounded in time
-# (about 3 minutes), ending in one table of issue 16's targets, met or not,
+# (about 3½ minutes), ending in one table of issues 16 and 27's targets, met or not,
 # and a non-zero exit status when one is not. See README.md, "Load testing".
 #
 #   1. the raw crypto/ed25519.Verify rates (go test -bench
@@ -11,10 +11,15 @@
 #      fresh (and the same from wrk), the mix of every route (`closerelaylab
 #      load routes`), k6 attack without and with 32 attackers; the relay's
 #      CPU time is read from /proc around each run;
-#   3. a fresh `closerelaylab load local` of 100 plans and the stream load
+#   3. new signers: ADMIT_BURSTS times, a fresh `closerelaylab load local`
+#      of ADMIT_PLANS plans of 20 signers and `closerelaylab load admit`
+#      against it (each valid partial once: 19 new signers a plan, counted
+#      by the relay's closerelay_signatures_total{result="admitted"}), the
+#      relay's CPU time read around each burst;
+#   4. a fresh `closerelaylab load local` of 100 plans and the stream load
 #      (cmd/streamload: 5,000 streams, idle memory, then one signature per
 #      plan a second);
-#   4. loadkit/cmd/loadsummary: the figures, then the table; its exit status
+#   5. loadkit/cmd/loadsummary: the figures, then the table; its exit status
 #      is this script's.
 #
 # Needs Go. k6 is installed with `go install` when absent; wrk (the lighter
@@ -23,7 +28,8 @@
 #
 # Environment: DURATION (each timed HTTP run, default 15s), STREAM_DURATION
 # (default 20s), PLANS (default 450) and SPARE (default 50) for the sign
-# relay, STREAM_PLANS (default 100: 5,000 streams), OUT (default
+# relay, ADMIT_BURSTS (default 5) and ADMIT_PLANS (default 500: 9,500 new
+# signers a burst), STREAM_PLANS (default 100: 5,000 streams), OUT (default
 # bin/bench-load), K6 and WRK (binaries to use; WRK=none skips wrk).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -35,10 +41,12 @@ STREAM_DURATION=${STREAM_DURATION:-20s}
 PLANS=${PLANS:-450}
 SPARE=${SPARE:-50}
 STREAM_PLANS=${STREAM_PLANS:-100}
+ADMIT_BURSTS=${ADMIT_BURSTS:-5}
+ADMIT_PLANS=${ADMIT_PLANS:-500}
 OUT=${OUT:-bin/bench-load}
 mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
-rm -f "$OUT"/k6-*.json "$OUT"/k6-*.txt "$OUT"/wrk-*.json "$OUT"/cpu-*.txt "$OUT"/routes.json "$OUT"/streamload.json "$OUT"/raw.txt
+rm -f "$OUT"/k6-*.json "$OUT"/k6-*.txt "$OUT"/wrk-*.json "$OUT"/cpu-*.txt "$OUT"/routes.json "$OUT"/streamload.json "$OUT"/raw.txt "$OUT"/admit-*.json
 
 GOBIN=$($GO env GOPATH)/bin
 K6=${K6:-$(command -v k6 || echo "$GOBIN/k6")}
@@ -161,6 +169,17 @@ timeout 150 ./bin/closerelaylab load routes --payload "$OUT/payload-sign.json" -
 k6_run attack-quiet attack -e ATTACKERS=0
 k6_run attack attack -e ATTACKERS=32
 stop_server
+
+echo "== new signers: $ADMIT_BURSTS bursts, each on a fresh closerelaylab load local of $ADMIT_PLANS plans"
+for i in $(seq 1 "$ADMIT_BURSTS"); do
+	start_server "admit-$i" --plans "$ADMIT_PLANS" --spare 0 --signers 20 --fresh 0 --strangers 0 --expensive 0
+	before=$(cpu_ticks)
+	./bin/closerelaylab load admit --payload "$OUT/payload-admit-$i.json" --connections 64 --seed "$i" --json >"$OUT/admit-$i.json" || true
+	echo "$(($(cpu_ticks) - before)) $(getconf CLK_TCK)" >"$OUT/cpu-admit-$i.txt"
+	sed 's/^/  /' "$OUT/admit-$i.json"
+	echo
+	stop_server
+done
 
 echo "== streams: cmd/streamload against a fresh closerelaylab load local"
 start_server stream --plans "$STREAM_PLANS" --spare 0 --signers 20 --fresh 0 --strangers 0 --expensive 0

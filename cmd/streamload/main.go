@@ -48,7 +48,7 @@ such states are counted as skipped, apart from lost ones.
 The relay's memory per stream is (RSS with the streams idle - RSS before them)
 / streams, from /proc/<serverPid>/status when the payload gives the relay's pid,
 else from the ops listener's process_resident_memory_bytes; the ops metrics'
-Go heap, stacks and goroutines are reported beside it. Target: <= 28 KiB at
+Go heap, stacks and goroutines are reported beside it. Target: <= 12 KiB at
 5,000 streams (-plans 100).
 Both processes' CPU time comes from /proc/<pid>/stat.
 

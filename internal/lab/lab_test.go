@@ -20,6 +20,7 @@ var labCommands = []struct {
 	{[]string{"load", "local"}, false},
 	{[]string{"load", "prepare"}, true},
 	{[]string{"load", "routes"}, false}, // its relay is the payload's
+	{[]string{"load", "admit"}, false},
 }
 
 // TestLabHelpAndFlags: every command answers --help with its usage, under

@@ -78,6 +78,9 @@ Commands:
   routes    send a payload's relay a mix of every route (publish, get, sign,
             status, events, mediator mint and co-sign) at realistic ratios
             and report each route's throughput, latency and wrong answers
+  admit     send every valid partial of a payload once (each a new signer)
+            and report the burst's rate, latency and the signers the relay
+            counted as admitted
 
 Each command takes --help and --json. See README.md, "Command line
 (closerelayctl)" and "Load testing".
@@ -95,6 +98,8 @@ func (c *tool) load(args []string) int {
 		return c.loadPrepare(args[1:])
 	case "routes":
 		return c.loadRoutes(args[1:])
+	case "admit":
+		return c.loadAdmit(args[1:])
 	case "-h", "-help", "--help", "help":
 		fmt.Fprint(c.Stdout, loadUsage)
 		return ctl.ExitOK
@@ -678,6 +683,56 @@ func (c *tool) loadRoutes(args []string) int {
 		loadkit.WriteRoutes(c.Stdout, res)
 	}
 	if len(problems) > 0 {
+		return ctl.ExitRefused
+	}
+	return ctl.ExitOK
+}
+
+func (c *tool) loadAdmit(args []string) int {
+	fs := ctl.NewFlagSet("load admit", "load admit [flags]",
+		"Send the relay of a payload (--payload, written by `load local`) every valid\n"+
+			"partial of every plan once, in a shuffled order, from --connections clients:\n"+
+			"each request adds a signer its plan did not have. Print the burst's rate,\n"+
+			"latency (p50, p95, p99, max) and the relay's own count of the signers it\n"+
+			"admitted meanwhile (closerelay_signatures_total{result=\"admitted\"} on its ops\n"+
+			"listener, read before and after). Run it once per fresh relay: sent again, the\n"+
+			"partials are replays.\n\n"+
+			"Exit status 1 when an answer was not 200 or the relay admitted another number\n"+
+			"of signers than requests were sent.")
+	payload := fs.String("payload", "load-payload.json", "payload file (closerelaylab load local --out)")
+	o := loadkit.AdmitOptions{}
+	fs.IntVar(&o.Connections, "connections", 64, "concurrent clients, one request at a time each")
+	seed := fs.Int64("seed", 1, "the order the partials are sent in")
+	var asJSON bool
+	ctl.JSONFlag(fs, &asJSON)
+	if _, code, done := c.Parse(fs, args, 0, ""); done {
+		return code
+	}
+	if o.Connections < 1 || o.Connections > 4096 {
+		return c.Fail("load admit", asJSON, ctl.Usagef("--connections takes 1 to 4096"))
+	}
+	o.Seed = uint64(*seed)
+	p, err := loadkit.Read(*payload)
+	if err != nil {
+		return c.Fail("load admit", asJSON, ctl.Usagef("--payload: %v", err))
+	}
+	o.Payload = p
+	ctx := context.Background()
+	if c.Signals != nil {
+		var stop context.CancelFunc
+		ctx, stop = c.Signals(ctx)
+		defer stop()
+	}
+	res, err := loadkit.RunAdmit(ctx, o)
+	if err != nil {
+		return c.Fail("load admit", asJSON, err)
+	}
+	if asJSON {
+		c.PrintJSON(res)
+	} else {
+		loadkit.WriteAdmit(c.Stdout, res)
+	}
+	if !res.Valid() {
 		return ctl.ExitRefused
 	}
 	return ctl.ExitOK

@@ -2,6 +2,7 @@ package lab
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"os"
@@ -170,7 +171,7 @@ func TestLoadPrepare(t *testing.T) {
 }
 
 func TestLoadUsage(t *testing.T) {
-	for _, args := range [][]string{{"load", "--help"}, {"load", "local", "--help"}, {"load", "prepare", "-h"}, {"load", "routes", "--help"}} {
+	for _, args := range [][]string{{"load", "--help"}, {"load", "local", "--help"}, {"load", "prepare", "-h"}, {"load", "routes", "--help"}, {"load", "admit", "--help"}} {
 		if r := runCLI(t, nil, "", args...); r.code != ctl.ExitOK || !strings.HasPrefix(r.stdout, "Usage: closerelaylab load") || r.stderr != "" {
 			t.Errorf("%v: code %d stdout %q stderr %q", args, r.code, r.stdout, r.stderr)
 		}
@@ -194,6 +195,8 @@ func TestLoadUsage(t *testing.T) {
 		{[]string{"load", "routes", "--connections", "0"}, ""},
 		{[]string{"load", "routes", "--mix", "fly:1"}, ""},
 		{[]string{"load", "routes", "--payload", filepath.Join(t.TempDir(), "absent.json")}, ""},
+		{[]string{"load", "admit", "--connections", "0"}, ""},
+		{[]string{"load", "admit", "--payload", filepath.Join(t.TempDir(), "absent.json")}, ""},
 		{[]string{"load", "prepare", seed}, ""}, // never a secret from an argument
 		{[]string{"load", "prepare", "--network", "mainnet", "--destination", dest}, seed},
 		{[]string{"load", "prepare"}, seed}, // no destination
@@ -275,5 +278,50 @@ func TestDemoFailsWhenOutOfTime(t *testing.T) {
 	err := runDemo(context.Background(), io.Discard, demoOptions{timeout: time.Millisecond})
 	if err == nil {
 		t.Fatal("a demo with 1ms succeeded")
+	}
+}
+
+// TestLoadAdmit: a burst on a fresh relay sends every valid partial once and
+// the relay counts each as a new signer; the same burst again is replays,
+// which the command refuses to call new signers (exit 1).
+func TestLoadAdmit(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "payload.json")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var log syncbuf.Buffer
+	ready := make(chan *loadkit.Payload, 1)
+	done := make(chan error, 1)
+	go func() {
+		done <- runLoadLocal(ctx, &log, localOptions{
+			listen: "127.0.0.1:0", ops: "127.0.0.1:0", plans: 3, signers: 4, out: out,
+			ready: func(p *loadkit.Payload) { ready <- p },
+		})
+	}()
+	select {
+	case <-ready:
+	case err := <-done:
+		t.Fatalf("load local ended before ready: %v", err)
+	case <-time.After(30 * time.Second):
+		t.Fatal("load local not ready after 30 s")
+	}
+	burst := func() (int, loadkit.AdmitResult) {
+		r := runCLI(t, nil, "", "load", "admit", "--payload", out, "--connections", "4", "--json")
+		var res loadkit.AdmitResult
+		if err := json.Unmarshal([]byte(r.stdout), &res); err != nil {
+			t.Fatalf("load admit --json: %v: %q %q", err, r.stdout, r.stderr)
+		}
+		return r.code, res
+	}
+	code, first := burst()
+	if code != ctl.ExitOK || first.Requests != 9 || first.Wrong != 0 || first.Admitted != 9 || first.Plans != 3 || first.RPS <= 0 || first.P99 <= 0 {
+		t.Fatalf("first burst: exit %d, %+v", code, first)
+	}
+	code, again := burst()
+	if code != ctl.ExitRefused || again.Requests != 9 || again.Wrong != 0 || again.Admitted != 0 {
+		t.Fatalf("second burst (replays): exit %d, %+v", code, again)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
 	}
 }

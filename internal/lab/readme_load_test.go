@@ -185,6 +185,15 @@ func TestReadmeLoadCommands(t *testing.T) {
 				if r.code != ctl.ExitOK || !strings.Contains(r.stdout, "routes: passed") {
 					t.Errorf("%q: exit %d\n%s%s", line, r.code, r.stdout, r.stderr)
 				}
+			case len(words) > 2 && words[0] == "bin/closerelaylab" && words[1] == "load" && words[2] == "admit":
+				if stack == nil {
+					t.Fatalf("%q before any load local", line)
+				}
+				args := append(append([]string{}, words[1:]...), "--payload", filepath.Join(stack.dir, "load-payload.json"), "--connections", "4")
+				r := runCLI(t, nil, "", args...)
+				if r.code != ctl.ExitOK || !strings.Contains(r.stdout, "; 0 not 200; admitted 9\n") {
+					t.Errorf("%q: exit %d\n%s%s", line, r.code, r.stdout, r.stderr)
+				}
 			case len(words) > 2 && words[0] == "k6" && words[1] == "run":
 				if stack == nil {
 					t.Fatalf("%q before any load local", line)

@@ -1,0 +1,100 @@
+package ledger
+
+import (
+	"encoding/base64"
+	"encoding/binary"
+
+	"github.com/stellar/go-stellar-sdk/xdr"
+)
+
+// EnvelopeEncoder encodes one classic envelope under signature lists that
+// change, as a plan's versions do: the transaction is encoded once, and each
+// version encodes only its signatures after it.
+//
+// In a V0 or V1 envelope the signature list is the last field, so the XDR
+// of the envelope with sigs is the XDR of everything before the list (the
+// head), then the list's length and each DecoratedSignature (a 4-byte hint,
+// then the signature as variable opaque: its length, its bytes, zeros to a
+// multiple of 4). Base64 maps each 3 bytes to 4 characters on its own, so
+// the head's longest prefix of a multiple of 3 bytes is kept encoded too.
+type EnvelopeEncoder struct {
+	env    xdr.TransactionEnvelope // the envelope given, whose signatures Encode replaces
+	head   []byte                  // the XDR before the signature list's length
+	head64 string                  // base64 of head[:len(head)-len(head)%3]
+	fast   bool                    // head is known: env is classic and encodes
+}
+
+// NewEnvelopeEncoder prepares env's encoding. An envelope that is not
+// classic, or does not encode, is encoded the long way by Encode.
+func NewEnvelopeEncoder(env xdr.TransactionEnvelope) *EnvelopeEncoder {
+	e := &EnvelopeEncoder{env: env}
+	if !isClassic(env) {
+		return e
+	}
+	raw, err := WithSignatures(env, nil).MarshalBinary()
+	if err != nil || len(raw) < 4 {
+		return e
+	}
+	e.head = raw[:len(raw)-4] // less the empty list's length
+	e.head64 = base64.StdEncoding.EncodeToString(e.head[:len(e.head)-len(e.head)%3])
+	e.fast = true
+	return e
+}
+
+// Encode returns the envelope with sigs as its signature list, and its
+// base64 XDR, the same string as EncodeEnvelope(WithSignatures(env, sigs)).
+// Unlike WithSignatures it does not copy sigs: the envelope shares them, so
+// the caller must never change them afterwards (a plan's admitted
+// signatures never change). An envelope NewEnvelopeEncoder could not
+// prepare, or a signature longer than the 64 bytes XDR allows, is encoded
+// the long way (and copied, by WithSignatures).
+func (e *EnvelopeEncoder) Encode(sigs []xdr.DecoratedSignature) (xdr.TransactionEnvelope, string, error) {
+	if !e.fast {
+		return e.slow(sigs)
+	}
+	tail := len(e.head) % 3
+	n := tail + 4
+	for _, s := range sigs {
+		if len(s.Signature) > 64 {
+			return e.slow(sigs)
+		}
+		n += 8 + (len(s.Signature)+3)&^3
+	}
+	raw := make([]byte, 0, n)
+	raw = append(raw, e.head[len(e.head)-tail:]...)
+	raw = binary.BigEndian.AppendUint32(raw, uint32(len(sigs)))
+	for _, s := range sigs {
+		raw = append(raw, s.Hint[:]...)
+		raw = binary.BigEndian.AppendUint32(raw, uint32(len(s.Signature)))
+		raw = append(raw, s.Signature...)
+		for range (4 - len(s.Signature)%4) % 4 {
+			raw = append(raw, 0)
+		}
+	}
+	out := make([]byte, len(e.head64)+base64.StdEncoding.EncodedLen(len(raw)))
+	copy(out, e.head64)
+	base64.StdEncoding.Encode(out[len(e.head64):], raw)
+	return e.with(sigs), string(out), nil
+}
+
+// with is env with sigs as its signature list, shared.
+func (e *EnvelopeEncoder) with(sigs []xdr.DecoratedSignature) xdr.TransactionEnvelope {
+	env := e.env
+	switch env.Type {
+	case xdr.EnvelopeTypeEnvelopeTypeTx:
+		v1 := *env.V1
+		v1.Signatures = sigs
+		env.V1 = &v1
+	case xdr.EnvelopeTypeEnvelopeTypeTxV0:
+		v0 := *env.V0
+		v0.Signatures = sigs
+		env.V0 = &v0
+	}
+	return env
+}
+
+func (e *EnvelopeEncoder) slow(sigs []xdr.DecoratedSignature) (xdr.TransactionEnvelope, string, error) {
+	env := WithSignatures(e.env, sigs)
+	s, err := EncodeEnvelope(env)
+	return env, s, err
+}
