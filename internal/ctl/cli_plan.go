@@ -351,6 +351,10 @@ func (c *CLI) watch(args []string) int {
 			c.printSubmission(o.JSON, s)
 			return nil
 		}
+		if s.Forward != nil {
+			c.printForward(o.JSON, s)
+			return nil
+		}
 		switch {
 		case s.Threshold > 0:
 			// The relay weighed it: no account API is needed.
@@ -455,6 +459,34 @@ func (c *CLI) printSubmission(jsonOut bool, s client.State) {
 		return
 	}
 	fmt.Fprintf(c.Stdout, "the relay's submission failed: %s (%s); the next change of the submit-ready envelope tries again\n", sub.Code, sub.Reason)
+}
+
+// printForward prints the outcome of the mediator forward the relay runs
+// (`event: forwarded` or `event: forward_failed`, CONTRACT section 16) as
+// watch follows the plan.
+func (c *CLI) printForward(jsonOut bool, s client.State) {
+	f := s.Forward
+	if jsonOut {
+		// The relay's event data, named by the event it came in.
+		if f.State == "forwarded" {
+			c.PrintJSON(struct {
+				Event string `json:"event"`
+				wire.Forwarded
+			}{"forwarded", wire.Forwarded{ID: s.ID, Hash: f.Hash, Ledger: int(f.Ledger), Amount: f.Amount}})
+			return
+		}
+		c.PrintJSON(struct {
+			Event string `json:"event"`
+			wire.ForwardFailed
+		}{"forward_failed", wire.ForwardFailed{ID: s.ID, Code: f.Code, Reason: f.Reason}})
+		return
+	}
+	if f.State == "forwarded" {
+		fmt.Fprintf(c.Stdout, "forwarded by the relay: transaction %s in ledger %d paid %s XLM to the committed destination with the committed memo, and merged the mediator into it\n",
+			f.Hash, f.Ledger, f.Amount)
+		return
+	}
+	fmt.Fprintf(c.Stdout, "the relay's forward failed: %s (%s); it gave up after its retries, and the funds wait in the mediator: only the relay's operator, who holds the master secret, can move them\n", f.Code, f.Reason)
 }
 
 // stateJSON is what watch prints of a state in JSON mode, with or without
