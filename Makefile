@@ -27,8 +27,11 @@ build:
 run: build
 	./$(BIN)
 
+# The whole flow end to end on loopback; exits by itself. `make demo KEEP=1`
+# keeps the relay serving afterwards (closerelaylab demo --keep), to open
+# the plan's page, until Ctrl-C.
 demo: build
-	./$(LAB) demo
+	./$(LAB) demo $(if $(KEEP),--keep)
 
 test:
 	$(GO) vet ./...

@@ -280,8 +280,8 @@ func TestCreateRefusesExpiredAtInsert(t *testing.T) {
 			t.Fatalf("Lookup after a refused create = %v, want ErrNotFound", err)
 		}
 		synctest.Wait()
-		if n := goroutinesIn("actor.(*Plan).run("); n != 0 {
-			t.Fatalf("%d plan goroutines after refused creates", n)
+		if n := s.Loops(); n != 0 {
+			t.Fatalf("%d plan loops after refused creates", n)
 		}
 		wantMetrics(t, m, map[string]float64{"closerelay_plans_created_total": 0, "closerelay_plans_open": 0})
 

@@ -12,11 +12,13 @@
 // envelope, its signers, the version number and the readiness), the
 // indexes that answer replays, the signatures the submit-ready envelope is
 // selected from, the submission, and the store revision whose signatures
-// it holds. Pure functions make the next value from the current one and
-// their input, and change nothing they are given: mergedView (admit
-// signatures), unionView (take in a stored version: a union keyed by
-// signer), and the submission's markSubmit, claim, renew, release and
-// settle. The run loop runs what they decide: it writes the next value
+// it holds. Functions make the next value from the current one and their
+// input, and change nothing they are given: mergedView (admit signatures)
+// and unionView (take in a stored version: a union keyed by signer), which
+// read the plan's immutable parts and, for the new version's landable flag,
+// its latest preflight run (Plan.Preflight, from Plan.settled); and the
+// submission's markSubmit, claim, renew, release and settle, which are
+// pure. The run loop runs what they decide: it writes the next value
 // through to the store with compare-and-set on the entry's revision before
 // it answers, then publishes it, then tells subscribers and starts a
 // submission.
@@ -147,6 +149,11 @@
 // watch leaves an id being created here to its Create, so that of two
 // racing publishes of a new id one creates it and the other merges;
 // between instances, the store's compare-and-set decides.
+//
+// Supervisor.Loops counts the plans' run loops, each a goroutine: one per
+// plan this instance serves, and for a moment one per plan that has ended
+// and is still telling its subscribers. A count back where it stood before a
+// plan was created says the plan left no goroutine of its loop behind.
 //
 // A plan lives until its expiry. Its run loop arms a timer at that instant;
 // when it fires, the loop ends its subscribers as above, deletes the

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/hex"
-	"runtime"
 	"slices"
 	"sync/atomic"
 	"testing"
@@ -323,11 +322,4 @@ func checkEnvelope(t *testing.T, f *fixture, st State, signers ...int) {
 	if !slices.Equal(st.Signers, addresses(signers...)) {
 		t.Errorf("Signers = %v, want signers %v", st.Signers, signers)
 	}
-}
-
-// goroutinesIn counts the goroutines whose stack holds fn.
-func goroutinesIn(fn string) int {
-	buf := make([]byte, 1<<20)
-	buf = buf[:runtime.Stack(buf, true)]
-	return bytes.Count(buf, []byte(fn))
 }

@@ -142,7 +142,7 @@ type Plan struct {
 	rev uint64
 }
 
-// view is one immutable version of a plan, with the indexes that answer
+// planState is one immutable version of a plan, with the indexes that answer
 // replays and the admitted signatures the submit-ready envelope is selected
 // from: at most ledger.MaxSignatures entries, so copying it per change costs
 // less than the envelope's re-encoding.
@@ -421,6 +421,7 @@ func (p *Plan) gone() error { return p.endErr }
 
 // run is the plan's goroutine.
 func (p *Plan) run() {
+	defer p.sup.loops.Add(-1)
 	p.owner.start()
 	timer := time.NewTimer(p.expiry.Sub(p.sup.now()))
 	defer timer.Stop()

@@ -336,8 +336,8 @@ func (v *planState) lacksAny(signerOf []int) bool {
 // cur's submission. Normally stored holds them all, at a higher version
 // than cur's; when it does not (the entry was lost with a NATS server and
 // written again by another instance), the union is a new version, above
-// both, that the store lacks (dirty: to write back). It reads only what is
-// immutable, and changes nothing.
+// both, that the store lacks (dirty: to write back). It changes nothing; it
+// reads the plan's immutable parts and its latest preflight (newView).
 func (p *Plan) unionView(cur *planState, stored []ledger.Admitted, version uint64) (next *planState, dirty bool, err error) {
 	all := slices.Clip(stored)
 	in := make([]bool, len(p.addresses))
@@ -671,8 +671,7 @@ func (r adoptReq) serve(s *Supervisor) {
 		return
 	}
 	s.add(r.plan)
-	r.plan.owner.handOver()
-	s.running.Go(r.plan.run)
+	s.startLoop(r.plan)
 	if r.isNew {
 		s.metrics.PlanCreated()
 	} else {
@@ -740,8 +739,7 @@ func (s *Supervisor) adoptSubmitting(c planstore.Change) {
 		return
 	}
 	s.add(p)
-	p.owner.handOver()
-	s.running.Go(p.run)
+	s.startLoop(p)
 	s.metrics.PlanRestored()
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -198,6 +199,7 @@ func TestExpiryEndsSubscribers(t *testing.T) {
 func TestNoGoroutineLeftAfterExpiry(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		s := start(t, Options{PlansPerAccount: 20}) // 20 closes of one account
+		var readers atomic.Int64                    // the stream readers still reading
 		for i := range 20 {
 			p := create(t, s, newFixtureSigned(t, int64(i+1), 1), time.Now().Add(time.Duration(i+1)*time.Minute))
 			for range 3 {
@@ -205,20 +207,22 @@ func TestNoGoroutineLeftAfterExpiry(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				go readUntilClosed(sub)
+				readers.Add(1)
+				go func() {
+					defer readers.Add(-1)
+					readUntilClosed(sub)
+				}()
 			}
 		}
 		synctest.Wait()
-		// The probe sees them while they live, so its zero below means gone.
-		if n, m := goroutinesIn("actor.(*Plan).run("), goroutinesIn("actor.readUntilClosed("); n != 20 || m != 60 {
-			t.Fatalf("before expiry: %d plan and %d reader goroutines, want 20 and 60", n, m)
+		// The counts see them while they live, so their zeros below mean gone.
+		if n, m := s.Loops(), readers.Load(); n != 20 || m != 60 {
+			t.Fatalf("before expiry: %d plan loops and %d readers, want 20 and 60", n, m)
 		}
 		time.Sleep(time.Hour)
 		synctest.Wait()
-		for _, fn := range []string{"actor.(*Plan).run(", "actor.readUntilClosed("} {
-			if n := goroutinesIn(fn); n != 0 {
-				t.Errorf("%d goroutines still in %s after every plan expired", n, fn)
-			}
+		if n, m := s.Loops(), readers.Load(); n != 0 || m != 0 {
+			t.Errorf("after every plan expired: %d plan loops and %d readers still running, want none", n, m)
 		}
 		if n, _ := s.Open(t.Context()); n != 0 {
 			t.Errorf("Open = %d", n)

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/closerelay/closerelay/ledger"
@@ -49,7 +50,7 @@ type Options struct {
 	Now             func() time.Time // defaults to time.Now
 	Metrics         *metrics.Metrics // may be nil
 	// Log gets one line per expiry and per capacity refusal (creation is
-	// logged by the publish route, which knows the request); nil discards.
+	// logged by relay's Publish, which knows the request); nil discards.
 	Log *slog.Logger
 	// Submitter submits the submit-ready envelope of a ready plan published
 	// with "submit": true, on a goroutine of the plan's (CONTRACT section
@@ -120,6 +121,11 @@ type Supervisor struct {
 	owner   loopOwner
 	plans   map[string]*Plan
 	running sync.WaitGroup
+
+	// loops counts the plans whose run loop has started and not returned
+	// (Loops); raised before the loop's goroutine starts, lowered as it
+	// returns.
+	loops atomic.Int64
 
 	// index mirrors plans for Lookup, which reads it without a round trip
 	// through the run loop (a sign, a GET or a stream starts with one);
@@ -361,6 +367,21 @@ func (s *Supervisor) live(p *Plan, now time.Time) bool {
 		return true
 	}
 }
+
+// startLoop starts p's run loop, which owns p from then on.
+func (s *Supervisor) startLoop(p *Plan) {
+	s.owner.check()
+	p.owner.handOver()
+	s.loops.Add(1)
+	s.running.Go(p.run)
+}
+
+// Loops is how many plans' run loops are running: one per plan this
+// instance serves, and for a moment one per plan that has ended (expired,
+// swept or stopped) and is still telling its subscribers. Each loop is a
+// goroutine, so a Loops back to its count before a plan was created says
+// that the plan left nothing running behind.
+func (s *Supervisor) Loops() int { return int(s.loops.Load()) }
 
 // add registers p.
 func (s *Supervisor) add(p *Plan) {

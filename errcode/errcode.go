@@ -86,7 +86,7 @@ const (
 	Internal Code = "INTERNAL"
 	// Unavailable: the relay is shutting down, or (cluster mode, CONTRACT
 	// section 12) its plan store cannot be reached. A publish answers it
-	// 400 (OnPublish): SPEC's publish route has no 503.
+	// 400 (PublishStatus): SPEC's publish route has no 503.
 	Unavailable Code = "UNAVAILABLE"
 	// TooManySubscribers: the plan already has 50 event-stream
 	// subscribers (the stream's plain-text 503).
@@ -218,6 +218,16 @@ func (c Code) Status() int {
 	return statusInternal
 }
 
+// PublishStatus is the status c is answered with on the publish route:
+// SPEC gives publish no 503, so a code whose status is 503 (UNAVAILABLE,
+// CONTRACT section 12) is 400 there; any other code keeps its status.
+func (c Code) PublishStatus() int {
+	if s := c.Status(); s != statusServiceUnavailable {
+		return s
+	}
+	return statusBadRequest
+}
+
 // Known reports whether c is in the table, that is, whether the contract
 // lets a client see it.
 func (c Code) Known() bool {
@@ -258,17 +268,6 @@ type Error struct {
 	Code   Code
 	Reason string
 	cause  error
-	// publish marks an error of the publish route (OnPublish).
-	publish bool
-}
-
-// OnPublish is e as the publish route answers it: SPEC gives publish no 503,
-// so a code whose status is 503 (UNAVAILABLE, CONTRACT section 12) is
-// answered 400 there.
-func OnPublish(e *Error) *Error {
-	c := *e
-	c.publish = true
-	return &c
 }
 
 // New returns an *Error with code and reason.
@@ -285,12 +284,7 @@ func (e *Error) Error() string { return string(e.Code) + ": " + e.Reason }
 func (e *Error) Unwrap() error { return e.cause }
 
 // Status is the HTTP status of e's code (500 for a code not in the table).
-func (e *Error) Status() int {
-	if s := e.Code.Status(); !e.publish || s != statusServiceUnavailable {
-		return s
-	}
-	return statusBadRequest
-}
+func (e *Error) Status() int { return e.Code.Status() }
 
 // CodeOf returns the Code carried by err, or "" when err carries none.
 func CodeOf(err error) Code {

@@ -214,3 +214,23 @@ func strs(codes []errcode.Code) []string {
 	}
 	return out
 }
+
+// TestPublishStatus: the publish route answers every code with its status,
+// except that SPEC gives it no 503: a 503 code is 400 there.
+func TestPublishStatus(t *testing.T) {
+	for _, c := range errcode.All() {
+		want := c.Status()
+		if want == 503 {
+			want = 400
+		}
+		if got := c.PublishStatus(); got != want {
+			t.Errorf("%s: publish status %d, want %d", c, got, want)
+		}
+	}
+	if got := errcode.Unavailable.PublishStatus(); got != 400 {
+		t.Errorf("UNAVAILABLE on publish: %d, want 400", got)
+	}
+	if got := errcode.Code("MADE_UP").PublishStatus(); got != 500 {
+		t.Errorf("a code outside the table on publish: %d, want 500", got)
+	}
+}

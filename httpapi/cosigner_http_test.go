@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/closerelay/closerelay/httpapi"
 	"github.com/closerelay/closerelay/ledger/ledgertest"
@@ -122,7 +123,10 @@ func TestSEP7Link(t *testing.T) {
 // with no external resources allowed, and a throttled page is a 429 with
 // Retry-After.
 func TestPlanPages(t *testing.T) {
-	r := startRelay(t, httpapi.Options{RateLimits: true}, 0, nil)
+	// A clock that stands still: the limiter refills a page a second, so
+	// on the real clock a slow run's 61st page found a token again.
+	clock := &testClock{t: time.Now()}
+	r := startRelay(t, httpapi.Options{RateLimits: true, Now: clock.Now}, 0, nil)
 	pr := &planRelay{url: r.URL, horizon: r.Horizon, plans: r.Plans}
 	pass := planPass(planTest)
 	acc := planAccount(pr, 1)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/closerelay/closerelay/errcode"
+	"github.com/closerelay/closerelay/metrics"
 	"github.com/closerelay/closerelay/wire"
 	"github.com/labstack/echo/v4"
 )
@@ -98,13 +99,23 @@ func clientGone(c echo.Context, err error) bool {
 		(errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded))
 }
 
+// statusOf is the one place a code becomes a status: its own
+// (errcode's table), except on the publish route, which SPEC gives no 503
+// (errcode.Code.PublishStatus).
+func statusOf(route string, code errcode.Code) int {
+	if route == metrics.RoutePlanPublish {
+		return code.PublishStatus()
+	}
+	return code.Status()
+}
+
 // writeJSONError answers ce with its code's status and CONTRACT section 3's
 // body, and counts it as a rejection of the route.
 func (s *Server) writeJSONError(c echo.Context, route string, ce *errcode.Error) {
 	if route != "" {
 		s.metrics.Rejection(route, ce.Code)
 	}
-	status := ce.Status()
+	status := statusOf(route, ce.Code)
 	if c.Request().Method == http.MethodHead {
 		// The headers GET would carry, without the body.
 		c.Response().Header().Set(echo.HeaderContentType, echo.MIMEApplicationJSON)

@@ -2,9 +2,11 @@ package httpapi_test
 
 import (
 	"bytes"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"strings"
@@ -13,9 +15,11 @@ import (
 
 	"github.com/closerelay/closerelay/errcode"
 	"github.com/closerelay/closerelay/httpapi"
+	"github.com/closerelay/closerelay/ledger/ledgertest"
 	"github.com/closerelay/closerelay/mediator"
 	mt "github.com/closerelay/closerelay/mediator/mediatortest"
 	"github.com/closerelay/closerelay/metrics"
+	"github.com/stellar/go-stellar-sdk/network"
 )
 
 // failingMediator is an httpapi.Mediator whose every call fails with err.
@@ -130,5 +134,58 @@ func TestMedLineBrokenForwardIsMalformed(t *testing.T) {
 	}
 	if res := r.cosign(t, fwd, token, "testnet"); res.status != http.StatusOK {
 		t.Fatalf("the same forward on one line: status %d body %s", res.status, res.body)
+	}
+}
+
+// TestStoppedRelayIsUnavailable: with the plans stopped (the relay
+// shutting down) every plan route answers UNAVAILABLE with the reason
+// "the relay is shutting down": 503 on the JSON routes, the stream's
+// plain-text 503, and 400 on publish, to which SPEC gives no 503.
+func TestStoppedRelayIsUnavailable(t *testing.T) {
+	r := startRelay(t, httpapi.Options{}, 0, nil)
+	acct := ledgertest.NewAccount(1, 1)
+	r.Horizon.AddAccount(acct)
+	x, hash := ledgertest.BuildClose(acct.Master, planDest, 1, 0, network.TestNetworkPassphrase, acct.Keys[0])
+	publish := `{"network":"testnet","xdr":"` + x + `"}`
+	if res := send(t, r.Client, http.MethodPost, r.URL+"/api/plan", strings.NewReader(publish), nil); res.status != http.StatusOK {
+		t.Fatalf("publish: %d %s", res.status, res.body)
+	}
+	if err := r.Plans.Stop(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	const reason = "the relay is shutting down"
+	id := hex.EncodeToString(hash[:])
+	for _, tc := range []struct {
+		method, path, body string
+		status             int
+	}{
+		{http.MethodPost, "/api/plan", publish, http.StatusBadRequest},
+		{http.MethodGet, "/api/plan/" + id, "", http.StatusServiceUnavailable},
+		{http.MethodPost, "/api/plan/" + id + "/sign", `{"xdr":"` + x + `"}`, http.StatusServiceUnavailable},
+		{http.MethodGet, "/api/plan/" + id + "/ready", "", http.StatusServiceUnavailable},
+		{http.MethodGet, "/api/plan/" + id + "/status", "", http.StatusServiceUnavailable},
+		{http.MethodGet, "/api/plan/" + id + "/sep7", "", http.StatusServiceUnavailable},
+	} {
+		var body io.Reader
+		if tc.body != "" {
+			body = strings.NewReader(tc.body)
+		}
+		res := send(t, r.Client, tc.method, r.URL+tc.path, body, nil)
+		var e struct {
+			OK     *bool  `json:"ok"`
+			Code   string `json:"code"`
+			Reason string `json:"reason"`
+		}
+		if err := json.Unmarshal(res.body, &e); err != nil || res.status != tc.status || e.OK == nil || *e.OK || e.Code != "UNAVAILABLE" || e.Reason != reason {
+			t.Errorf("%s %s = %d %s, want %d UNAVAILABLE %q", tc.method, tc.path, res.status, res.body, tc.status, reason)
+		}
+	}
+	res := send(t, r.Client, http.MethodGet, r.URL+"/api/plan/"+id+"/events", nil, nil)
+	if res.status != http.StatusServiceUnavailable || string(res.body) != reason || !strings.HasPrefix(res.header.Get("Content-Type"), "text/plain") {
+		t.Errorf("events = %d %q (%s), want 503 %q in plain text", res.status, res.body, res.header.Get("Content-Type"), reason)
+	}
+	// The page tells it by the same code: its 503 page, not a 500.
+	if res := send(t, r.Client, http.MethodGet, r.URL+"/plan/"+id, nil, nil); res.status != http.StatusServiceUnavailable {
+		t.Errorf("plan page = %d, want 503", res.status)
 	}
 }

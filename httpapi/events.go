@@ -29,32 +29,31 @@ const streamWriteTimeout = 15 * time.Second
 // before the end when the plan expires. Failures are plain text (SPEC).
 func (s *Server) events(c echo.Context) error {
 	ctx := c.Request().Context()
-	id, ok := wire.ParsePlanID(c.Param("id"))
-	if !ok {
-		return s.streamRefusal(c, errcode.NotFound, "signing request not found")
-	}
-	plan, err := s.plans.Lookup(ctx, id)
+	plan, err := s.plans.Find(ctx, c.Param("id"))
 	if err == nil {
 		if ok, err := s.skipBody(c); !ok {
 			return err
 		}
 		var sub *actor.Subscription
-		if sub, err = plan.Subscribe(ctx); err == nil {
+		if sub, err = s.plans.Subscribe(ctx, plan); err == nil {
 			return s.stream(c, sub) // it closes sub
 		}
 	}
-	switch {
-	case errors.Is(err, actor.ErrNotFound):
-		return s.streamRefusal(c, errcode.NotFound, "signing request not found")
-	case errors.Is(err, actor.ErrTooManySubscribers):
-		c.Response().Header().Set("Retry-After", subscriberRetry)
-		return s.streamRefusal(c, errcode.TooManySubscribers, "too many live listeners; retry shortly")
-	case errors.Is(err, actor.ErrStopped):
-		return s.streamRefusal(c, errcode.Unavailable, "the relay is shutting down")
-	case errors.Is(err, actor.ErrUnavailable):
-		return s.streamRefusal(c, errcode.Unavailable, "the relay's plan store is unreachable; retry shortly")
+	return s.streamFailure(c, err)
+}
+
+// streamFailure answers a stream's coded failure in the stream's plain
+// text, its reason as the body (SPEC's texts: relay's reasons are them);
+// anything else is returned as it is.
+func (s *Server) streamFailure(c echo.Context, err error) error {
+	ce := coded(err)
+	if ce == nil {
+		return err
 	}
-	return err
+	if ce.Code == errcode.TooManySubscribers {
+		c.Response().Header().Set("Retry-After", subscriberRetry)
+	}
+	return s.streamRefusal(c, ce.Code, ce.Reason)
 }
 
 // skipBody reads a stream request's body, which means nothing to the
@@ -89,19 +88,8 @@ func (s *Server) skipBody(c echo.Context) (ok bool, err error) {
 // eventsHead is HEAD /api/plan/:id/events: the stream's status and headers,
 // without a body and without taking a subscriber slot.
 func (s *Server) eventsHead(c echo.Context) error {
-	id, ok := wire.ParsePlanID(c.Param("id"))
-	if !ok {
-		return s.streamRefusal(c, errcode.NotFound, "signing request not found")
-	}
-	switch _, err := s.plans.Lookup(c.Request().Context(), id); {
-	case errors.Is(err, actor.ErrNotFound):
-		return s.streamRefusal(c, errcode.NotFound, "signing request not found")
-	case errors.Is(err, actor.ErrStopped):
-		return s.streamRefusal(c, errcode.Unavailable, "the relay is shutting down")
-	case errors.Is(err, actor.ErrUnavailable):
-		return s.streamRefusal(c, errcode.Unavailable, "the relay's plan store is unreachable; retry shortly")
-	case err != nil:
-		return err
+	if _, err := s.plans.Find(c.Request().Context(), c.Param("id")); err != nil {
+		return s.streamFailure(c, err)
 	}
 	h := c.Response().Header()
 	h.Set(echo.HeaderContentType, "text/event-stream")
@@ -113,7 +101,7 @@ func (s *Server) eventsHead(c echo.Context) error {
 // /api/plan/[id]/events"): text, with code's status, counted as a rejection.
 func (s *Server) streamRefusal(c echo.Context, code errcode.Code, text string) error {
 	s.metrics.Rejection(metrics.RoutePlanEvents, code)
-	return c.String(code.Status(), text)
+	return c.String(statusOf(metrics.RoutePlanEvents, code), text)
 }
 
 // retryLine is the stream's first line, in a block of its own: a block with

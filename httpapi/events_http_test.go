@@ -1,14 +1,12 @@
 package httpapi_test
 
 import (
+	"bufio"
 	"context"
-	"errors"
-	"fmt"
+	"encoding/json"
 	"io"
-	"net"
 	"net/http"
 	"strings"
-	"syscall"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -26,12 +24,6 @@ type sseRelay = testRelay
 func sseStart(t *testing.T, opts httpapi.Options) *sseRelay {
 	t.Helper()
 	return startRelay(t, opts, 0, nil)
-}
-
-// sseStartOn is sseStart with the listener wrapped by wrap.
-func sseStartOn(t *testing.T, opts httpapi.Options, wrap func(net.Listener) net.Listener) *sseRelay {
-	t.Helper()
-	return startRelay(t, opts, 0, wrap)
 }
 
 // TestSSEHeadersAndFirstEvent: headers of a stream (no compression even when
@@ -170,101 +162,82 @@ func TestSSEDrainEndsStreams(t *testing.T) {
 	}
 }
 
-// sseStalledConn opens a stream on a raw TCP connection with a tiny receive
-// buffer and never reads from it.
-func sseStalledConn(t *testing.T, base, id string) net.Conn {
-	t.Helper()
-	d := net.Dialer{Control: func(_, _ string, c syscall.RawConn) error {
-		var serr error
-		err := c.Control(func(fd uintptr) {
-			serr = syscall.SetsockoptInt(int(fd), syscall.SOL_SOCKET, syscall.SO_RCVBUF, 4096)
-		})
-		if err != nil {
-			return err
-		}
-		return serr
-	}}
-	addr := strings.TrimPrefix(base, "http://")
-	conn, err := d.DialContext(t.Context(), "tcp", addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { conn.Close() })
-	if _, err := fmt.Fprintf(conn, "GET /api/plan/%s/events HTTP/1.1\r\nHost: %s\r\n\r\n", id, addr); err != nil {
-		t.Fatal(err)
-	}
-	return conn
-}
-
-// sseSmallSendBuffer gives every accepted connection a small send buffer, so
-// a client that stops reading blocks the server's writes early.
-type sseSmallSendBuffer struct{ net.Listener }
-
-func (l sseSmallSendBuffer) Accept() (net.Conn, error) {
-	c, err := l.Listener.Accept()
-	if tc, ok := c.(*net.TCPConn); ok {
-		_ = tc.SetWriteBuffer(4096)
-	}
-	return c, err
-}
-
-// TestSSEStalledClient: a subscriber that never reads does not delay the
-// other subscribers nor the signs.
+// TestSSEStalledClient: subscribers that stop reading delay neither the
+// signs nor the other subscribers, keep their slots until the write bound,
+// and when they read again get the newest state, the versions between
+// skipped (CONTRACT section 5). It runs in a
+// synctest bubble over in-memory pipes, which have no buffer: a write to a
+// client that does not read blocks at once, and a sign that waited on one
+// would leave every goroutine of the bubble blocked, which fails the test.
 func TestSSEStalledClient(t *testing.T) {
-	// A heartbeat every millisecond keeps each stalled stream writing until
-	// its socket is full. The events alone may not fill it: a stream that
-	// lags takes only the newest state, so under load it can skip enough
-	// versions to fit in the buffers and never block.
-	r := sseStartOn(t, httpapi.Options{Heartbeat: time.Millisecond}, func(l net.Listener) net.Listener { return sseSmallSendBuffer{l} })
-	const n = 19 // 1 signature at publish + 19 signs: the 20-signature cap
-	f := sseNewFixture(n, 0)
-	k := f.acct.Keys // k[n] is the master
-	r.Horizon.AddAccount(f.acct)
-	ssePublish(t, r.Client, r.URL, f.signed(k[n]))
+	synctest.Test(t, func(t *testing.T) {
+		r := startBubbleRelay()
+		const n = 19 // 1 signature at publish + 19 signs: the 20-signature cap
+		f := sseNewFixture(n, time.Now().Add(72*time.Hour).Unix())
+		k := f.acct.Keys // k[n] is the master
+		r.Horizon.AddAccount(f.acct)
+		ssePublish(t, r.Client, r.Base, f.signed(k[n]))
 
-	var stalled []net.Conn
-	for range 3 {
-		stalled = append(stalled, sseStalledConn(t, r.URL, f.id))
-	}
-	live := sseOpen(t, r.Client, r.URL, f.id, nil)
-	live2 := sseOpen(t, r.Client, r.URL, f.id, nil)
-	sseCheckState(t, live.next(t, 5*time.Second), f, 1, k[n])
-	sseCheckState(t, live2.next(t, 5*time.Second), f, 1, k[n])
+		// Each stalled client reads its stream's first event, then stops.
+		var stalled []*bufio.Reader
+		for range 3 {
+			conn, err := r.Dial(context.Background(), "tcp", "relay.test")
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer conn.Close()
+			if _, err := io.WriteString(conn, "GET /api/plan/"+f.id+"/events HTTP/1.1\r\nHost: relay.test\r\n\r\n"); err != nil {
+				t.Fatal(err)
+			}
+			br := bufio.NewReader(conn)
+			for line := ""; !strings.HasPrefix(line, "data: "); {
+				if line, err = br.ReadString('\n'); err != nil {
+					t.Fatalf("reading the first event: %v", err)
+				}
+			}
+			stalled = append(stalled, br)
+		}
+		live := sseOpen(t, r.Client, r.Base, f.id, nil)
+		live2 := sseOpen(t, r.Client, r.Base, f.id, nil)
+		sseCheckState(t, live.next(t, time.Second), f, 1, k[n])
+		sseCheckState(t, live2.next(t, time.Second), f, 1, k[n])
 
-	signers := []*keypair.Full{k[n]}
-	for i := range n {
-		ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
-		code, body, err := ssePost(ctx, r.Client, r.URL+"/api/plan/"+f.id+"/sign", map[string]string{"xdr": f.signed(k[i])})
-		cancel()
-		if err != nil || code != http.StatusOK {
-			t.Fatalf("sign %d = %d %s %v (a sign must return within 5 s)", i, code, body, err)
+		signers := []*keypair.Full{k[n]}
+		for i := range n {
+			sseSign(t, r.Client, r.Base, f.id, f.signed(k[i]))
+			signers = append(signers, k[i])
+			sseCheckState(t, live.next(t, time.Second), f, i+2, signers...)
+			sseCheckState(t, live2.next(t, time.Second), f, i+2, signers...)
 		}
-		signers = append(signers, k[i])
-		sseCheckState(t, live.next(t, time.Second), f, i+2, signers...)
-		sseCheckState(t, live2.next(t, time.Second), f, i+2, signers...)
-	}
-	// The test did exercise a stall: each stalled stream's writer ends up
-	// blocked on its full socket (the heartbeats fill it within a moment;
-	// the deadline only bounds a broken run).
-	blocked := 0
-	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
-		if blocked = sseGoroutines("httpapi.writeFlush"); blocked >= len(stalled) {
-			break
+		synctest.Wait()
+		// No time has passed: the stalled streams still hold their slots.
+		if got := metricValue(t, r.relay.Metrics, "closerelay_stream_subscribers"); got != 5 {
+			t.Errorf("stream subscribers = %v, want 5 (3 stalled, 2 live)", got)
 		}
-	}
-	if blocked < len(stalled) {
-		t.Errorf("stream writers blocked in a write: %d, want %d (the stall was not exercised)", blocked, len(stalled))
-	}
-	// The stalled connections are still open (nothing closed them early).
-	for _, c := range stalled {
-		_ = c.SetReadDeadline(time.Now().Add(time.Millisecond))
-		if _, err := c.Read(make([]byte, 1)); err != nil && !errors.Is(err, syscall.EAGAIN) {
-			var ne net.Error
-			if !errors.As(err, &ne) || !ne.Timeout() {
-				t.Errorf("stalled connection: %v", err)
+		// Reading again, each stalled client gets at most the event its
+		// stream was blocked on, then the newest state: the versions
+		// between were skipped, never queued.
+		for i, br := range stalled {
+			rd := sse.NewReader(br)
+			var seen []int // each state event's signature count: its version
+			for len(seen) == 0 || seen[len(seen)-1] < n+1 {
+				ev, err := rd.Next()
+				if err != nil {
+					t.Fatalf("stalled client %d after %v: %v", i, seen, err)
+				}
+				var d struct{ Signers []string }
+				if ev.Type == "message" && json.Unmarshal([]byte(ev.Data), &d) == nil {
+					seen = append(seen, len(d.Signers))
+				}
+			}
+			if len(seen) > 2 {
+				t.Errorf("stalled client %d read versions %v once it read again, want the newest (%d) after at most the one it stalled on", i, seen, n+1)
 			}
 		}
-	}
+		live.Close()
+		live2.Close()
+		r.Stop(t)
+	})
 }
 
 // TestSSESubscribeCyclesNoLeak: 1,000 subscribe/unsubscribe cycles over HTTP
@@ -328,8 +301,8 @@ func TestSSEHeartbeatAndExpiry(t *testing.T) {
 		r := startBubbleRelay()
 		h, client, base := r.Horizon, r.Client, r.Base
 
-		baseStreams := sseGoroutines("httpapi.(*Server).stream")
-		basePlans := sseGoroutines("actor.(*Plan).run")
+		baseStreams := r.relay.DetachedStreams()
+		basePlans := r.Plans.Loops()
 
 		// Expiry = maxTime - 60 s = now + 2 min.
 		window := 2 * time.Minute
@@ -369,8 +342,11 @@ func TestSSEHeartbeatAndExpiry(t *testing.T) {
 			t.Fatalf("a heartbeat dispatched an event: %+v", it)
 		default:
 		}
-		if n := sseGoroutines("actor.(*Plan).run"); n != basePlans+1 {
-			t.Errorf("plan goroutines = %d, want %d", n, basePlans+1)
+		if n := r.Plans.Loops(); n != basePlans+1 {
+			t.Errorf("plan loops = %d, want %d", n, basePlans+1)
+		}
+		if n := r.relay.DetachedStreams(); n != baseStreams+1 {
+			t.Errorf("streams = %d, want %d", n, baseStreams+1)
 		}
 
 		// Expiry: `event: expired` with {"id":...}, then the end.
@@ -392,12 +368,12 @@ func TestSSEHeartbeatAndExpiry(t *testing.T) {
 			t.Errorf("%d pings from 25 s to expiry at 120 s, want 3", n)
 		}
 
-		// The plan is gone: its goroutine, the stream's handler, the route.
-		if n := sseGoroutines("actor.(*Plan).run"); n != basePlans {
-			t.Errorf("plan goroutines after expiry = %d, want %d", n, basePlans)
+		// The plan is gone: its loop, the stream, the route.
+		if n := r.Plans.Loops(); n != basePlans {
+			t.Errorf("plan loops after expiry = %d, want %d", n, basePlans)
 		}
-		if n := sseGoroutines("httpapi.(*Server).stream"); n != baseStreams {
-			t.Errorf("stream goroutines after expiry = %d, want %d", n, baseStreams)
+		if n := r.relay.DetachedStreams(); n != baseStreams {
+			t.Errorf("streams after expiry = %d, want %d", n, baseStreams)
 		}
 		resp, err := client.Get(base + "/api/plan/" + f.id + "/events")
 		if err != nil {

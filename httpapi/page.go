@@ -1,68 +1,13 @@
 package httpapi
 
 import (
-	"context"
-	"errors"
-	"fmt"
-	"slices"
 	"time"
 
-	"github.com/closerelay/closerelay/actor"
 	"github.com/closerelay/closerelay/errcode"
 	"github.com/closerelay/closerelay/metrics"
 	"github.com/closerelay/closerelay/web"
 	"github.com/labstack/echo/v4"
 )
-
-// pagePlans is what the co-signers' pages read (web.Plans), through the same
-// supervisor and plan calls as the JSON routes.
-type pagePlans struct{ s *Server }
-
-var _ web.Plans = pagePlans{}
-
-// Page is one plan as its page shows it: the current version, the candidate
-// signers with their weights and which have signed, and the submit-ready
-// envelope once there is one.
-func (p pagePlans) Page(ctx context.Context, id string) (web.PageData, error) {
-	plan, err := p.s.plans.Lookup(ctx, id)
-	if err != nil {
-		return web.PageData{}, pageError(id, err)
-	}
-	st, err := plan.Snapshot(ctx)
-	if err != nil {
-		return web.PageData{}, pageError(id, err)
-	}
-	data := web.PageData{
-		ID: st.ID, Network: st.Network, XDR: st.XDR,
-		Weight: st.Weight, Threshold: st.Threshold, Ready: st.Ready,
-		Expiry: plan.Expiry(),
-		// The latest run: the publish's, or the one before the first try.
-		Preflight: plan.Preflight(),
-	}
-	for _, sg := range plan.Canonical().Signers.Signers() {
-		data.Signers = append(data.Signers, web.Signer{
-			Key: sg.Address, Weight: int(sg.Weight), Signed: slices.Contains(st.Signers, sg.Address),
-		})
-	}
-	if st.Ready {
-		if r, ok, err := plan.Ready(ctx); err == nil && ok {
-			data.ReadyXDR = r.XDR
-		}
-	}
-	return data, nil
-}
-
-// pageError is err as the page tells it: not found, or unavailable for now
-// (the store unreachable), as the JSON routes answer 404 and 503.
-func pageError(id string, err error) error {
-	switch {
-	case errors.Is(err, actor.ErrNotFound):
-		return fmt.Errorf("%w: %s", web.ErrNotFound, id)
-	case errors.Is(err, actor.ErrUnavailable):
-		return fmt.Errorf("%w: %w", web.ErrUnavailable, err)
-	}
-	return err
-}
 
 // htmlLimited is the HTML routes' 429: the page, with Retry-After.
 func (s *Server) htmlLimited(c echo.Context, wait time.Duration) error {
@@ -76,7 +21,7 @@ func (s *Server) htmlLimited(c echo.Context, wait time.Duration) error {
 // served from memory with no limit of their own (CONTRACT section 9): a
 // page a client may load must be able to load its stylesheet and script.
 func (s *Server) pageRoutes(e *echo.Echo) {
-	pages := echo.WrapHandler(web.New(pagePlans{s}, web.Config{PublicURL: s.publicURL, Logger: s.log}))
+	pages := echo.WrapHandler(web.New(s.plans, web.Config{PublicURL: s.publicURL, Logger: s.log}))
 	mw := []echo.MiddlewareFunc{s.route(metrics.RoutePlanPage), s.limit(metrics.RoutePlanPage, s.htmlLimited)}
 	for _, path := range []string{"/", "/plan", "/plan/:id", "/plan/*"} {
 		e.GET(path, pages, mw...)

@@ -1,8 +1,6 @@
 package httpapi
 
 import (
-	"context"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -10,17 +8,13 @@ import (
 	"mime"
 	"net/http"
 	"net/url"
-	"time"
-	"unicode/utf8"
 
 	"github.com/closerelay/closerelay/actor"
 	"github.com/closerelay/closerelay/errcode"
 	"github.com/closerelay/closerelay/httpapi/bounds"
-	"github.com/closerelay/closerelay/ledger"
-	"github.com/closerelay/closerelay/metrics"
+	"github.com/closerelay/closerelay/relay"
 	"github.com/closerelay/closerelay/wire"
 	"github.com/labstack/echo/v4"
-	"github.com/stellar/go-stellar-sdk/xdr"
 )
 
 // readObject reads a capped JSON body as an object of raw fields. It answers
@@ -129,7 +123,7 @@ func formXDR(c echo.Context) (string, error) {
 	if !present {
 		return "", errcode.New(errcode.BadXDR, "the form must carry xdr or signed_envelope_xdr")
 	}
-	return checkXDR(name, v[0])
+	return relay.CheckXDR(name, v[0])
 }
 
 // stringField returns fields[name] when it is a JSON string.
@@ -165,8 +159,10 @@ func plainString(raw json.RawMessage) (string, bool) {
 	return string(body), true
 }
 
-// checkXDRField is guard 1, shared by publish and sign.
-func checkXDRField(fields map[string]json.RawMessage, ok bool) (string, error) {
+// xdrField is the xdr string of a decoded body, the wire's part of guard 1
+// (shared by publish and sign): BAD_XDR when the body is not an object or
+// its xdr is not a string. relay.CheckXDR checks the value.
+func xdrField(fields map[string]json.RawMessage, ok bool) (string, error) {
 	if !ok {
 		return "", errcode.New(errcode.BadXDR, "request body must be a JSON object with an xdr string")
 	}
@@ -174,24 +170,12 @@ func checkXDRField(fields map[string]json.RawMessage, ok bool) (string, error) {
 	if !isString {
 		return "", errcode.New(errcode.BadXDR, "xdr must be a string")
 	}
-	return checkXDR("xdr", x)
-}
-
-// checkXDR is guard 1 on a field's string value.
-func checkXDR(name, x string) (string, error) {
-	switch {
-	case x == "":
-		return "", errcode.New(errcode.BadXDR, name+" is empty")
-	case len(x) > ledger.MaxXDRLength && utf8.RuneCountInString(x) > ledger.MaxXDRLength:
-		return "", errcode.New(errcode.BadXDR, name+" is longer than 12000 characters")
-	}
 	return x, nil
 }
 
 // submitField is publish's optional "submit" (CONTRACT section 10): absent
 // or false is false, true is true; anything else (null, a string, a number)
-// is 400 BAD_REQUEST, checked with guard 1's shape checks. false never unsets
-// a submit an earlier publish set.
+// is 400 BAD_REQUEST, which publish answers right after guard 1.
 func submitField(fields map[string]json.RawMessage) (bool, error) {
 	raw, present := fields["submit"]
 	if !present {
@@ -204,186 +188,32 @@ func submitField(fields map[string]json.RawMessage) (bool, error) {
 	return *v, nil
 }
 
-// publish is POST /api/plan: SPEC guards 1 to 8 in order, plus EXPIRED after 3.
+// publish is POST /api/plan: the body decoded, then relay's Publish (SPEC
+// guards 1 to 8 in order). A body that is not an object, or whose xdr is
+// not a string, fails guard 1 here, before any other check could.
 func (s *Server) publish(c echo.Context) error {
-	ctx := c.Request().Context()
 	fields, ok, err := readObject(c)
 	if err != nil {
 		return err
 	}
-	// Guard 1.
-	xdrB64, err := checkXDRField(fields, ok)
+	x, err := xdrField(fields, ok)
 	if err != nil {
 		return err
 	}
-	submit, err := submitField(fields)
+	req := relay.PublishRequest{XDR: x}
+	req.Submit, req.Malformed = submitField(fields)
+	req.Network, _ = stringField(fields, "network") // absent or not a string: "", which guard 2 refuses
+	req.FlowToken = fields["flowToken"]
+	id, err := s.plans.Publish(c.Request().Context(), req)
 	if err != nil {
 		return err
 	}
-	// Guard 2: resolution falls back to testnet, so compare it with the input.
-	netName, isString := stringField(fields, "network")
-	network := ledger.ResolveNetwork(netName)
-	if !isString || string(network) != netName {
-		return errcode.New(errcode.BadNetwork, "network must be one of mainnet, testnet, futurenet")
-	}
-	// Guard 3.
-	closeTx, err := ledger.ParseClose(xdrB64, network)
-	if err != nil {
-		return err // coded: NOT_A_CLOSE, or BAD_NETWORK
-	}
-	now := s.now()
-	if !ledger.PlanExpiry(now, closeTx.MaxTime).After(now) {
-		return errcode.New(errcode.Expired, "the transaction's maxTime leaves no signing window")
-	}
-	// CONTRACT section 10: right after EXPIRED, for a new plan and a
-	// re-publish alike (the same transaction, so the same answer).
-	if submit && !closeTx.SourceIsAccount() {
-		return errcode.New(errcode.SubmitUnsupported, "the transaction's source is not the account being closed, so the relay cannot submit it; publish without submit and submit it yourself")
-	}
-	// CONTRACT section 16: right after SUBMIT_UNSUPPORTED.
-	flow, err := checkFlow(fields, submit, closeTx, s.mediator.VerifyFlow)
-	if err != nil {
-		return err
-	}
-	id := hex.EncodeToString(closeTx.Hash[:])
-
-	// Guard 4: a re-publish merges into the existing plan.
-	if plan, err := s.plans.Lookup(ctx, id); err == nil {
-		return s.republish(c, plan, xdrB64, submit, flow)
-	} else if !errors.Is(err, actor.ErrNotFound) {
-		return s.publishFailure(err)
-	}
-	// Guard 5: the relay's limit, then the closing account's.
-	if err := s.plans.CheckCapacity(ctx, closeTx.Account); err != nil {
-		return s.publishFailure(err)
-	}
-	// Guard 6: the account API round trip happens here, in the request
-	// goroutine, so the supervisor never waits on I/O. A reader that
-	// also gives the account's state lets the preflight reuse it.
-	pf, preflights := s.accounts.(preflighter)
-	var signers *ledger.SignerSet
-	var acc ledger.AccountState
-	if preflights {
-		acc, signers, err = pf.Read(ctx, network, closeTx.Account)
-	} else {
-		signers, err = s.accounts.Signers(ctx, network, closeTx.Account)
-	}
-	if err != nil {
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		return errcode.New(errcode.AccountUnreachable, "the account could not be read from the account API")
-	}
-	// Guard 7: ledger admits the signatures and builds the plan, whose
-	// expiry is the one checked above (same publish instant, same maxTime).
-	published, counts, err := ledger.AdmitPlan(ctx, s.sweeps, closeTx, signers, now)
-	switch {
-	case errors.Is(err, ledger.ErrUnsigned):
-		s.metrics.Signatures(metrics.SignatureDropped, counts.Dropped)
-		return errcode.New(errcode.Unsigned, "the transaction carries no signature from a signer of the account")
-	case err != nil:
-		return err // the client has gone while a signature waited for a sweep, or a bug of ours
-	}
-	// The preflight (CONTRACT section 14), once guard 7 has passed: the
-	// account's offers and the accounts the close pays or merges into,
-	// bounded by the account API's timeout; a failed read is an unchecked
-	// run, never a failed publish.
-	run := ledger.Unchecked(now)
-	if preflights {
-		run = pf.PreflightWith(ctx, network, acc, closeTx.Envelope, now)
-	}
-	s.metrics.Preflight(string(run.State), blockerCodes(run.Blockers))
-	published = published.WithPreflight(run)
-	// Guard 8: insert atomically with the second capacity check and the
-	// second expiry check (the account API round trip took time).
-	create := s.plans.Create
-	switch {
-	case flow != nil:
-		create = func(ctx context.Context, p *ledger.AdmittedPlan) (*actor.Plan, bool, error) {
-			return s.plans.CreateForwarding(ctx, p, *flow)
-		}
-	case submit:
-		create = s.plans.CreateSubmitting
-	}
-	plan, created, err := create(ctx, published)
-	if err != nil {
-		return s.publishFailure(err)
-	}
-	if !created {
-		// A racing publish of the same id won: merge ours into it (guard 4).
-		return s.republish(c, plan, xdrB64, submit, flow)
-	}
-	s.metrics.Signatures(metrics.SignatureAdmitted, counts.Admitted)
-	s.metrics.Signatures(metrics.SignatureDuplicate, counts.Duplicates)
-	s.metrics.Signatures(metrics.SignatureDropped, counts.Dropped)
-	s.log.Info("plan created", "id", id, "network", string(network), "signatures", counts.Admitted, "expiry", published.Expiry())
 	return c.JSON(http.StatusOK, wire.Published{OK: true, ID: id})
-}
-
-// preflighter reads an account's state with its signer set, and runs the
-// preflight of a close from it (ledgerapi.Client does both).
-type preflighter interface {
-	Read(ctx context.Context, n ledger.Network, account string) (ledger.AccountState, *ledger.SignerSet, error)
-	PreflightWith(ctx context.Context, n ledger.Network, acc ledger.AccountState, env xdr.TransactionEnvelope, now time.Time) ledger.PreflightRun
-}
-
-func blockerCodes(bs []ledger.Blocker) []string {
-	codes := make([]string, len(bs))
-	for i, b := range bs {
-		codes[i] = b.Code
-	}
-	return codes
-}
-
-// republish merges a published envelope into an existing plan; any merge
-// failure is REJECTED at guard 4. A merge that succeeded then sets submit
-// when asked (a re-publish may set it, never unset it), and the flow: a
-// re-publish may give a plan without one a flow, never change it (BAD_FLOW,
-// before anything is merged).
-func (s *Server) republish(c echo.Context, plan *actor.Plan, xdrB64 string, submit bool, flow *actor.Flow) error {
-	if flow != nil {
-		if kept := plan.Forward().Flow; kept != nil && *kept != *flow {
-			return errcode.New(errcode.BadFlow, "the plan keeps another flow (nonce, destination or memo); a flow is never changed")
-		}
-	}
-	if _, err := s.mergePartial(c.Request().Context(), plan, xdrB64); err != nil {
-		if ce := coded(err); ce != nil && ce.Code != errcode.NotFound && ce.Code != errcode.Unavailable {
-			return errcode.New(errcode.Rejected, ce.Reason)
-		}
-		return s.publishFailure(err)
-	}
-	if submit {
-		if err := plan.SetSubmit(c.Request().Context()); err != nil {
-			return s.publishFailure(err)
-		}
-	}
-	if flow != nil {
-		if err := plan.SetFlow(c.Request().Context(), *flow); errors.Is(err, actor.ErrFlowConflict) {
-			return errcode.New(errcode.BadFlow, "the plan keeps another flow (nonce, destination or memo); a flow is never changed")
-		} else if err != nil {
-			return s.publishFailure(err)
-		}
-	}
-	return c.JSON(http.StatusOK, wire.Published{OK: true, ID: plan.ID()})
-}
-
-// mergePartial checks a partial outside the plan's serial section, then
-// hands the admitted signatures to the plan actor.
-func (s *Server) mergePartial(ctx context.Context, plan *actor.Plan, partial string) (actor.State, error) {
-	admitted, err := plan.Canonical().CheckPartial(ctx, s.sweeps, partial, plan.Known)
-	if err != nil {
-		return actor.State{}, err // coded: BAD_XDR or REJECTED; or ctx's, the client has gone
-	}
-	st, _, err := plan.Merge(ctx, admitted)
-	if err != nil {
-		return actor.State{}, s.actorFailure(err)
-	}
-	return st, nil
 }
 
 // get is GET /api/plan/:id.
 func (s *Server) get(c echo.Context) error {
-	_, st, err := s.current(c)
+	st, err := s.plans.Current(c.Request().Context(), c.Param("id"))
 	if err != nil {
 		return err
 	}
@@ -392,7 +222,8 @@ func (s *Server) get(c echo.Context) error {
 
 // sign is POST /api/plan/:id/sign. An unknown id is 404 whatever the body.
 func (s *Server) sign(c echo.Context) error {
-	plan, err := s.lookup(c)
+	ctx := c.Request().Context()
+	plan, err := s.plans.Find(ctx, c.Param("id"))
 	if err != nil {
 		return err
 	}
@@ -404,17 +235,18 @@ func (s *Server) sign(c echo.Context) error {
 		if rerr != nil {
 			return rerr
 		}
-		if x, ok := onlyXDR(raw); ok {
-			partial, err = checkXDR("xdr", x)
-		} else {
-			fields, ok := objectOf(raw)
-			partial, err = checkXDRField(fields, ok)
+		x, ok := onlyXDR(raw)
+		if !ok {
+			x, err = xdrField(objectOf(raw))
+		}
+		if err == nil {
+			partial, err = relay.CheckXDR("xdr", x)
 		}
 	}
 	if err != nil {
 		return err
 	}
-	st, err := s.mergePartial(c.Request().Context(), plan, partial)
+	st, err := s.plans.Sign(ctx, plan, partial)
 	if err != nil {
 		return err
 	}
@@ -441,63 +273,6 @@ func renderSignOK(st actor.State) []byte {
 		return nil
 	}
 	return append(b, '\n')
-}
-
-// current is the plan a request names and its current version.
-func (s *Server) current(c echo.Context) (*actor.Plan, actor.State, error) {
-	plan, err := s.lookup(c)
-	if err != nil {
-		return nil, actor.State{}, err
-	}
-	st, err := plan.Snapshot(c.Request().Context())
-	if err != nil {
-		return nil, actor.State{}, s.actorFailure(err)
-	}
-	return plan, st, nil
-}
-
-func (s *Server) lookup(c echo.Context) (*actor.Plan, error) {
-	id, ok := wire.ParsePlanID(c.Param("id"))
-	if !ok {
-		return nil, errcode.New(errcode.NotFound, "signing request not found")
-	}
-	plan, err := s.plans.Lookup(c.Request().Context(), id)
-	if err != nil {
-		return nil, s.actorFailure(err)
-	}
-	return plan, nil
-}
-
-// actorFailure maps the actor's sentinels to codes.
-func (s *Server) actorFailure(err error) error {
-	switch {
-	case errors.Is(err, actor.ErrNotFound):
-		return errcode.New(errcode.NotFound, "signing request not found")
-	case errors.Is(err, actor.ErrCapacity):
-		return errcode.New(errcode.Capacity, "the relay holds its maximum of 500 open plans; retry later")
-	case errors.Is(err, actor.ErrAccountCapacity):
-		return errcode.New(errcode.Capacity, fmt.Sprintf("the closing account already has %d open plans, the per-account limit (PLANS_PER_ACCOUNT); retry when one expires", s.plans.PlansPerAccount()))
-	case errors.Is(err, actor.ErrExpired):
-		return errcode.New(errcode.Expired, "the transaction's maxTime left no signing window by the time the plan was stored")
-	case errors.Is(err, actor.ErrSignatureCap):
-		return errcode.New(errcode.Rejected, "the envelope would carry more than 20 signatures")
-	case errors.Is(err, actor.ErrStopped):
-		return errcode.New(errcode.Unavailable, "the relay is shutting down")
-	case errors.Is(err, actor.ErrUnavailable):
-		return errcode.Wrap(errcode.Unavailable, "the relay's plan store (NATS) is unreachable; retry shortly", err)
-	}
-	return err
-}
-
-// publishFailure is actorFailure on the publish route, where UNAVAILABLE
-// (the plan store unreachable, CONTRACT section 12, or the relay stopping)
-// is a 400: SPEC's publish route has no 503.
-func (s *Server) publishFailure(err error) error {
-	err = s.actorFailure(err)
-	if ce := coded(err); ce != nil {
-		return errcode.OnPublish(ce)
-	}
-	return err
 }
 
 func nonNil(s []string) []string {

@@ -1,12 +1,10 @@
 package httpapi
 
 import (
-	"fmt"
 	"net/http"
 	"time"
 
 	"github.com/closerelay/closerelay/actor"
-	"github.com/closerelay/closerelay/errcode"
 	"github.com/closerelay/closerelay/ledger"
 	"github.com/closerelay/closerelay/sep7"
 	"github.com/closerelay/closerelay/wire"
@@ -57,16 +55,9 @@ func preflightOf(run ledger.PreflightRun) *wire.Preflight {
 // the plan's current version, or 409 NOT_READY while its weight is below its
 // threshold.
 func (s *Server) ready(c echo.Context) error {
-	plan, err := s.lookup(c)
+	r, err := s.plans.Ready(c.Request().Context(), c.Param("id"))
 	if err != nil {
 		return err
-	}
-	r, ok, err := plan.Ready(c.Request().Context())
-	if err != nil {
-		return s.actorFailure(err)
-	}
-	if !ok {
-		return errcode.New(errcode.NotReady, fmt.Sprintf("weight %d of threshold %d: the plan is not ready", r.State.Weight, r.State.Threshold))
 	}
 	return c.JSON(http.StatusOK, wire.Ready{
 		OK: true, ID: r.State.ID, Network: string(r.State.Network), XDR: r.XDR,
@@ -78,16 +69,16 @@ func (s *Server) ready(c echo.Context) error {
 // and readiness, and its expiry in RFC 3339 (UTC, whole seconds, truncated:
 // never later than the plan's end).
 func (s *Server) status(c echo.Context) error {
-	plan, st, err := s.current(c)
+	ps, err := s.plans.Status(c.Request().Context(), c.Param("id"))
 	if err != nil {
 		return err
 	}
-	sub := plan.Submission()
+	st, sub := ps.State, ps.Submission
 	return c.JSON(http.StatusOK, wire.Status{
 		OK: true, ID: st.ID, Network: string(st.Network), Version: st.Version, Signers: nonNil(st.Signers),
 		Weight: st.Weight, Threshold: st.Threshold, Ready: st.Ready,
-		Expiry: plan.Expiry().UTC().Format(time.RFC3339), Submit: sub.Submit, Submission: submissionOf(sub),
-		Preflight: preflightOf(plan.Preflight()), Forward: forwardOf(plan.Forward()),
+		Expiry: ps.Expiry.UTC().Format(time.RFC3339), Submit: sub.Submit, Submission: submissionOf(sub),
+		Preflight: preflightOf(ps.Preflight), Forward: forwardOf(ps.Forward),
 	})
 }
 
@@ -95,7 +86,7 @@ func (s *Server) status(c echo.Context) error {
 // current envelope, with the callback when PUBLIC_URL is set. The plan page
 // builds its link with the same call.
 func (s *Server) sep7Link(c echo.Context) error {
-	_, st, err := s.current(c)
+	st, err := s.plans.Current(c.Request().Context(), c.Param("id"))
 	if err != nil {
 		return err
 	}

@@ -9,7 +9,6 @@ import (
 	"net"
 	"net/http"
 	"regexp"
-	"runtime/pprof"
 	"slices"
 	"sort"
 	"strconv"
@@ -731,19 +730,6 @@ func sseCheckState(t *testing.T, ev sse.Event, f sseFixture, version int, signer
 		t.Errorf("xdr hashes to %x, want %s", h, f.id)
 	}
 	return d
-}
-
-// sseGoroutines counts goroutines whose stack mentions fn.
-func sseGoroutines(fn string) int {
-	var b bytes.Buffer
-	_ = pprof.Lookup("goroutine").WriteTo(&b, 2)
-	n := 0
-	for g := range strings.SplitSeq(b.String(), "\n\n") {
-		if strings.Contains(g, fn) {
-			n++
-		}
-	}
-	return n
 }
 
 // --- the mediator route ------------------------------------------------------

@@ -1,9 +1,10 @@
 // Package httpapi is closerelay's HTTP surface on Echo: the plan routes, the
-// event stream, the mediator route, and everything every response shares
-// (error bodies, Cache-Control, CORS, per-client-IP rate limits, body caps,
-// request logs and HTTP metrics). It holds no Stellar rules and no plan state:
-// it decodes requests, asks ledger to verify, asks actor to merge, and maps
-// the outcome to CONTRACT.md's statuses and shapes.
+// event stream, the co-signers' pages, the mediator route, and everything
+// every response shares (error bodies, Cache-Control, CORS, per-client-IP
+// rate limits, body caps, request logs and HTTP metrics). It holds no
+// Stellar rules and no plan state: it decodes requests, calls package
+// relay's use cases, and encodes their answers in CONTRACT.md's shapes, a
+// coded failure with its code's status (statusOf, the one place).
 package httpapi
 
 import (
@@ -14,15 +15,13 @@ import (
 	"sync"
 	"time"
 
-	"github.com/closerelay/closerelay/actor"
 	"github.com/closerelay/closerelay/errcode"
 	"github.com/closerelay/closerelay/httpapi/clientip"
 	"github.com/closerelay/closerelay/httpapi/openapi"
 	"github.com/closerelay/closerelay/httpapi/ratelimit"
-	"github.com/closerelay/closerelay/ledger"
-	"github.com/closerelay/closerelay/ledgerapi"
 	"github.com/closerelay/closerelay/mediator"
 	"github.com/closerelay/closerelay/metrics"
+	"github.com/closerelay/closerelay/relay"
 	"github.com/labstack/echo-contrib/echoprometheus"
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
@@ -66,8 +65,9 @@ type Mediator interface {
 
 // Options configure a Server. Only cmd reads the environment; it fills these.
 type Options struct {
-	Plans            *actor.Supervisor
-	Accounts         ledgerapi.AccountReader
+	// Relay runs the plan routes' use cases (publish, sign, the reads, the
+	// streams' subscriptions, the pages' reads). Required.
+	Relay            *relay.Service
 	Mediator         Mediator // nil: an unconfigured mediator.Service (MEDIATOR_NOT_CONFIGURED)
 	Metrics          *metrics.Metrics
 	Log              *slog.Logger
@@ -76,10 +76,6 @@ type Options struct {
 	CORSAllowOrigins []string
 	Heartbeat        time.Duration    // SSE heartbeat; 25 s when zero
 	Now              func() time.Time // defaults to time.Now
-	// Sweeps bounds the expensive signature recoveries of publish and sign
-	// (see ledger.SweepGate); one gate per relay. When nil, New makes one of
-	// ledger.DefaultSweepSlots() slots.
-	Sweeps *ledger.SweepGate
 	// PublicURL is the base URL clients reach the relay at (PUBLIC_URL):
 	// SEP-7 links carry their callback under it; "" means no callback.
 	PublicURL string
@@ -87,9 +83,7 @@ type Options struct {
 
 // Server is the API's HTTP handler.
 type Server struct {
-	plans     *actor.Supervisor
-	accounts  ledgerapi.AccountReader
-	sweeps    *ledger.SweepGate
+	plans     *relay.Service
 	publicURL string
 	mediator  Mediator
 	metrics   *metrics.Metrics
@@ -111,9 +105,7 @@ func (s *Server) Drain() { s.drainOnce.Do(func() { close(s.draining) }) }
 // New builds the Echo router with every route and middleware.
 func New(opts Options) *Server {
 	s := &Server{
-		plans:     opts.Plans,
-		accounts:  opts.Accounts,
-		sweeps:    opts.Sweeps,
+		plans:     opts.Relay,
 		mediator:  opts.Mediator,
 		metrics:   opts.Metrics,
 		log:       opts.Log,
@@ -134,9 +126,6 @@ func New(opts Options) *Server {
 	}
 	if s.now == nil {
 		s.now = time.Now
-	}
-	if s.sweeps == nil {
-		s.sweeps = ledger.NewSweepGate(ledger.DefaultSweepSlots())
 	}
 	if s.heartbeat <= 0 {
 		s.heartbeat = 25 * time.Second

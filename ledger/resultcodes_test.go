@@ -140,7 +140,7 @@ func TestTxResultCodes(t *testing.T) {
 		xdr.TransactionResultCodeTxNotSupported:        "tx_not_supported",
 		xdr.TransactionResultCodeTxFeeBumpInnerFailed:  "tx_fee_bump_inner_failed",
 		xdr.TransactionResultCodeTxBadSponsorship:      "tx_bad_sponsorship",
-		xdr.TransactionResultCodeTxBadMinSeqAgeOrGap:   "tx_bad_min_seq_age_or_gap",
+		xdr.TransactionResultCodeTxBadMinSeqAgeOrGap:   "tx_bad_minseq_age_or_gap",
 		xdr.TransactionResultCodeTxMalformed:           "tx_malformed",
 		xdr.TransactionResultCodeTxSorobanInvalid:      "tx_soroban_invalid",
 		xdr.TransactionResultCodeTxFrozenKeyAccessed:   "tx_frozen_key_accessed",

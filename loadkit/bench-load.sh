@@ -151,7 +151,7 @@ wrk_run() {
 }
 
 echo "== HTTP runs against closerelaylab load local"
-start_server sign --plans "$PLANS" --spare "$SPARE"
+start_server sign --plans "$PLANS" --spare "$SPARE" --signers 20
 k6_run replay replay
 wrk_run replay
 k6_run fresh fresh
@@ -163,7 +163,7 @@ k6_run attack attack -e ATTACKERS=32
 stop_server
 
 echo "== streams: cmd/streamload against a fresh closerelaylab load local"
-start_server stream --plans "$STREAM_PLANS" --spare 0 --fresh 0 --strangers 0 --expensive 0
+start_server stream --plans "$STREAM_PLANS" --spare 0 --signers 20 --fresh 0 --strangers 0 --expensive 0
 # -timeout 200s lets streamload stop itself and report before `timeout 240`
 # would kill it. JSON to a file, progress and the human summary to the
 # terminal and streamload.txt.

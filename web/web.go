@@ -20,7 +20,6 @@ import (
 	"crypto/sha256"
 	"embed"
 	"encoding/hex"
-	"errors"
 	"html/template"
 	"io/fs"
 	"log/slog"
@@ -30,24 +29,27 @@ import (
 	"strings"
 	"time"
 
+	"github.com/closerelay/closerelay/errcode"
 	"github.com/closerelay/closerelay/ledger"
 	"github.com/closerelay/closerelay/wire"
 )
 
-// ErrNotFound is what Plans.Page returns for an unknown or expired plan.
-var ErrNotFound = errors.New("web: plan not found")
+// ErrNotFound and ErrUnavailable are the coded failures Plans.Page
+// answers with (package relay's): the page tells a plan by its error's code
+// (errcode.CodeOf), so any error carrying errcode.NotFound is the 404 page
+// and any carrying errcode.Unavailable the 503 page, as the JSON routes
+// answer them. These two are for a Plans of one's own, a test's say.
+var (
+	ErrNotFound    error = errcode.New(errcode.NotFound, "signing request not found")
+	ErrUnavailable error = errcode.New(errcode.Unavailable, "the relay's plan store is unreachable; retry shortly")
+)
 
-// ErrUnavailable is what Plans.Page wraps when the plans cannot be read for
-// now (cluster mode with the store unreachable): the page answers 503, as
-// the JSON routes do, not 500.
-var ErrUnavailable = errors.New("web: plans unavailable")
-
-// Plans is the view of the plan store that the pages need.
+// Plans is the view of the plans that the pages need (relay.Service).
 type Plans interface {
 	// Page returns the state of plan id (64 lowercase hex characters), or
-	// an error wrapping ErrNotFound when no such plan is open, or
-	// ErrUnavailable when plans cannot be read now. Any other error is
-	// answered 500.
+	// an error carrying errcode.NotFound when no such plan is open, or
+	// errcode.Unavailable when plans cannot be read now. Any other error
+	// is answered 500.
 	Page(ctx context.Context, id string) (PageData, error)
 }
 
@@ -306,11 +308,11 @@ func (h *Handler) plan(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	d, err := h.plans.Page(r.Context(), id)
-	switch {
-	case errors.Is(err, ErrNotFound):
+	switch code := errcode.CodeOf(err); {
+	case code == errcode.NotFound:
 		h.notFound(w, r)
 		return
-	case errors.Is(err, ErrUnavailable):
+	case code == errcode.Unavailable:
 		h.unavailable(w)
 		return
 	case err != nil:

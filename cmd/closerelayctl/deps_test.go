@@ -26,6 +26,7 @@ func TestCommandLineLinksNoServer(t *testing.T) {
 		"github.com/closerelay/closerelay/actor",
 		"github.com/closerelay/closerelay/httpapi",
 		"github.com/closerelay/closerelay/planstore",
+		"github.com/closerelay/closerelay/relay",
 		"github.com/closerelay/closerelay/internal/server",
 		"github.com/closerelay/closerelay/web",
 		"github.com/closerelay/closerelay/mediator",

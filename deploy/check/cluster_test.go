@@ -36,6 +36,7 @@ type renderedObjects struct {
 	service   corev1.Service
 	pdb       policyv1.PodDisruptionBudget
 	netpol    networkingv1.NetworkPolicy
+	ingress   networkingv1.Ingress
 	monitor   monitoringv1.ServiceMonitor
 	rule      monitoringv1.PrometheusRule
 	dashboard corev1.ConfigMap
@@ -57,6 +58,7 @@ func renderKustomization(t *testing.T, dir string) *renderedObjects {
 		"v1/Service":                              &out.service,
 		"policy/v1/PodDisruptionBudget":           &out.pdb,
 		"networking.k8s.io/v1/NetworkPolicy":      &out.netpol,
+		"networking.k8s.io/v1/Ingress":            &out.ingress,
 		"monitoring.coreos.com/v1/ServiceMonitor": &out.monitor,
 		"monitoring.coreos.com/v1/PrometheusRule": &out.rule,
 		"v1/ConfigMap":                            &out.dashboard,

@@ -215,10 +215,6 @@ func errorAnswers(head bool, codes ...errcode.Code) obj {
 	return errorAnswersBy(errcode.Code.Status, head, codes...)
 }
 
-// publishStatus is a code's status on the publish route, which answers 400
-// where other routes answer 503 (errcode.OnPublish).
-func publishStatus(c errcode.Code) int { return errcode.OnPublish(errcode.New(c, "")).Status() }
-
 // errorAnswersBy is errorAnswers with each code's status given by status.
 func errorAnswersBy(status func(errcode.Code) int, head bool, codes ...errcode.Code) obj {
 	byStatus := map[int][]errcode.Code{}
@@ -334,7 +330,7 @@ func paths() obj {
 			"here (SPEC: no 503 on publish): the relay is stopping, or in cluster mode its plan store (NATS) is "+
 			"unreachable. "+limited(10),
 		merge(obj{"200": jsonAnswer("Published, or merged into the open plan of the same transaction.", schemaRef("PublishOK"))},
-			errorAnswersBy(publishStatus, false, publishCodes...))),
+			errorAnswersBy(errcode.Code.PublishStatus, false, publishCodes...))),
 		"The close transaction, signed by at least one of the account's signers.",
 		obj{"application/json": obj{"schema": schemaRef("PublishRequest")}})
 

@@ -19,9 +19,15 @@ import (
 	"github.com/stellar/go-stellar-sdk/txnbuild"
 )
 
-// minValidFor is the shortest time bound build accepts: the relay ends a
-// plan 60 seconds before its transaction's maxTime (SPEC "Plan", expiry).
-const minValidFor = time.Minute
+// The relay ends a plan 60 seconds before its transaction's maxTime (SPEC
+// "Plan", expiry: the grace kept for the submission), so a time bound of
+// --valid-for leaves --valid-for less that grace to collect signatures;
+// build refuses one that leaves less than minSigningWindow.
+const (
+	relayGrace       = 60 * time.Second
+	minSigningWindow = 4 * time.Minute
+	minValidFor      = relayGrace + minSigningWindow
+)
 
 // buildOptions are build's settings once its flags are parsed.
 type buildOptions struct {
@@ -92,7 +98,7 @@ func (c *CLI) build(args []string) int {
 	horizonURL := c.HorizonFlag(fs, "to read the account from")
 	rpcURL := c.RPCFlag(fs, "(refused: see --help)")
 	fs.Int64Var(&o.sequence, "sequence", -1, "the account's current sequence number, to build without an account API (unchecked)")
-	fs.DurationVar(&o.validFor, "valid-for", wallet.RelayTimeout, "time bound of the transaction: more than 1m, at most 72h")
+	fs.DurationVar(&o.validFor, "valid-for", wallet.RelayTimeout, "time bound of the transaction: at least 5m (the relay keeps 60s of it to submit), at most 72h")
 	fs.StringVar(&o.mediator, "mediator", "", "build a mediator plan: the flow's mediator public key `G…` (with --token)")
 	fs.StringVar(&o.token, "token", "", "the mediator flow token (with --mediator)")
 	fs.BoolVar(&o.sign, "sign", false, "sign with the secret from $"+EnvSecret+" (or standard input)")
@@ -173,8 +179,12 @@ func (c *CLI) runBuild(ctx context.Context, o buildOptions) (*built, error) {
 		return nil, Usagef("--account and --destination are required")
 	case !strkey.IsValidEd25519PublicKey(o.account) || !strkey.IsValidEd25519PublicKey(o.destination):
 		return nil, Usagef("--account and --destination must be G… public keys")
-	case o.validFor <= minValidFor || o.validFor > wallet.RelayTimeout:
-		return nil, Usagef("--valid-for must be more than %s and at most %s (the relay's signing window)", minValidFor, wallet.RelayTimeout)
+	case o.validFor < minValidFor:
+		window := max(o.validFor-relayGrace, 0)
+		return nil, Usagef("--valid-for %s leaves %s to sign: the relay ends a plan %s before its transaction's time bound (the grace it keeps to submit), so give at least %s (%s to collect signatures)",
+			o.validFor, window, relayGrace, minValidFor, minSigningWindow)
+	case o.validFor > wallet.RelayTimeout:
+		return nil, Usagef("--valid-for must be at most %s (the relay's signing window)", wallet.RelayTimeout)
 	case (o.mediator == "") != (o.token == ""):
 		// SPEC item 3: a mediator plan needs both the key and the token.
 		return nil, Usagef("a mediator plan needs both --mediator and --token (from closerelayctl mediator mint)")

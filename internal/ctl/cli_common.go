@@ -142,6 +142,9 @@ type FlagSet struct {
 	*flag.FlagSet
 	synopsis, about string
 	hidden          map[string]bool // flags --help does not list
+	// checks run once the flags are parsed: a default from the
+	// environment that is not valid is reported only when it is used.
+	checks []func() error
 }
 
 // NewFlagSet returns a FlagSet that reports nothing itself: parse prints
@@ -210,6 +213,15 @@ func (c *CLI) Parse(fs *FlagSet, args []string, nPos int, posName string) (pos [
 			fs.help(c.Stdout, c.Name())
 			return nil, ExitOK, true
 		}
+		if name := unknownFlag(err); name != "" {
+			// One line, not the whole help: the nearest flag when one is near.
+			msg := fmt.Sprintf("%s %s: unknown flag --%s", c.Name(), fs.Name(), name)
+			if s := Suggest(name, fs.flagNames()); s != "" {
+				msg += fmt.Sprintf("; did you mean --%s?", s)
+			}
+			fmt.Fprintf(c.Stderr, "%s (%s %s --help lists the flags)\n", msg, c.Name(), fs.Name())
+			return nil, ExitUsage, true
+		}
 		if err != nil {
 			fmt.Fprintf(c.Stderr, "%s %s: %s\n\n", c.Name(), fs.Name(), doubleDash(err.Error()))
 			fs.help(c.Stderr, c.Name())
@@ -225,6 +237,12 @@ func (c *CLI) Parse(fs *FlagSet, args []string, nPos int, posName string) (pos [
 		}
 		pos = append(pos, rest[0])
 		args = rest[1:]
+	}
+	for _, check := range fs.checks {
+		if err := check(); err != nil {
+			fmt.Fprintf(c.Stderr, "%s %s: %s (see %s %s --help)\n", c.Name(), fs.Name(), err, c.Name(), fs.Name())
+			return nil, ExitUsage, true
+		}
 	}
 	if flagGiven(fs, relayFlagAlias) {
 		fmt.Fprintf(c.Stderr, "%s %s: --%s is deprecated; use --%s\n", c.Name(), fs.Name(), relayFlagAlias, relayFlag)
@@ -245,7 +263,9 @@ func (c *CLI) Parse(fs *FlagSet, args []string, nPos int, posName string) (pos [
 
 // Client returns a client of the relay at o.Relay, on c's transport.
 func (c *CLI) Client(o *Common, opts ...client.Option) (*client.Client, error) {
-	opts = append([]client.Option{client.WithUserAgent("closerelay-cli/1"), client.WithHTTPClient(c.httpClient(0))}, opts...)
+	hc := c.httpClient(0)
+	hc.Transport = relayTransport{base: c.Transport, url: o.Relay}
+	opts = append([]client.Option{client.WithUserAgent("closerelay-cli/1"), client.WithHTTPClient(hc)}, opts...)
 	cl, err := client.New(o.Relay, opts...)
 	if err != nil {
 		return nil, Usagef("--%s: %q is not an http(s) base URL", relayFlag, o.Relay)
@@ -273,9 +293,12 @@ func (c *CLI) Fail(cmd string, jsonOut bool, err error) int {
 	// answered; the command's own failures take codes of their own.
 	var out struct {
 		wire.Error
-		Status            int `json:"status,omitempty"`
-		RetryAfterSeconds int `json:"retryAfterSeconds,omitempty"`
+		Status            int    `json:"status,omitempty"`
+		RetryAfterSeconds int    `json:"retryAfterSeconds,omitempty"`
+		Hint              string `json:"hint,omitempty"`
 	}
+	var unreachable *relayUnreachableError
+	out.Hint = hintFor(err)
 	switch {
 	case errors.As(err, &apiErr):
 		code = ExitRefused
@@ -287,6 +310,12 @@ func (c *CLI) Fail(cmd string, jsonOut bool, err error) int {
 	case errors.As(err, &re):
 		code = ExitRefused
 		out.Code, out.Reason = "REFUSED", Message(re)
+	case errors.As(err, &unreachable):
+		// The request's URL is in the message already: without the
+		// HTTP client's "Get URL:" before it.
+		err = unreachable
+		out.Hint = fmt.Sprintf("is the relay running? Start one, or point --%s (or %s) at it", relayFlag, EnvURL)
+		out.Code, out.Reason = "TRANSPORT", Message(err)
 	default:
 		out.Code, out.Reason = "TRANSPORT", Message(err)
 	}
@@ -294,6 +323,9 @@ func (c *CLI) Fail(cmd string, jsonOut bool, err error) int {
 		c.PrintJSON(out)
 	} else {
 		fmt.Fprintf(c.Stderr, "%s %s: %s\n", c.Name(), cmd, Message(err))
+		if out.Hint != "" {
+			fmt.Fprintln(c.Stderr, out.Hint)
+		}
 		if code == ExitUsage {
 			fmt.Fprintf(c.Stderr, "(see %s %s --help)\n", c.Name(), cmd)
 		}

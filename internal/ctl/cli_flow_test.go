@@ -457,8 +457,8 @@ func TestErrorsNameTheCommandOnce(t *testing.T) {
 	}{
 		{map[string]string{EnvURL: rel.url, EnvSecret: keypair.MustRandom().Seed()}, []string{"sign", id}, "closerelayctl sign: 400 Bad Request REJECTED: "},
 		{map[string]string{EnvURL: rel.url}, []string{"get", strings.Repeat("0", 64)}, "closerelayctl get: 404 Not Found NOT_FOUND: "},
-		{nil, []string{"get", "--relay", "nope", "x"}, `closerelayctl get: --relay: "nope" is not an http(s) base URL`},
-		{nil, []string{"get", "--relay", "http://127.0.0.1:1", "x"}, "closerelayctl get: Get "},
+		{nil, []string{"get", "--relay", "nope", strings.Repeat("0", 64)}, `closerelayctl get: --relay: "nope" is not an http(s) base URL`},
+		{nil, []string{"get", "--relay", "http://127.0.0.1:1", strings.Repeat("0", 64)}, "closerelayctl get: no relay answers at http://127.0.0.1:1 ("},
 		{nil, []string{"mediator", "forward", "--mediator", "G", "--destination", "G", "--amount", "1", "--memo-id", "1", "--sequence", "1"}, "closerelayctl mediator forward: the mediator is not a G… public key"},
 		{nil, []string{"build", "--account", a.Address, "--destination", keypair.MustRandom().Address(), "--sequence", "1", "--mediator", a.Address, "--token", token}, "closerelayctl build: the flow token commits to "},
 		{nil, []string{"mediator", "cosign", "--token", "x", "AAAA"}, "closerelayctl mediator cosign: "},

@@ -58,7 +58,7 @@ func (c *CLI) mediator(args []string) int {
 		fmt.Fprint(c.Stdout, mediatorUsage)
 		return ExitOK
 	}
-	fmt.Fprintf(c.Stderr, "closerelayctl mediator: unknown command %q\n\n%s", args[0], mediatorUsage)
+	fmt.Fprint(c.Stderr, c.UnknownCommand("closerelayctl mediator", args[0], []string{"mint", "forward", "cosign", "resume", "help"}))
 	return ExitUsage
 }
 

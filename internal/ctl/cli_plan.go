@@ -21,16 +21,26 @@ import (
 	"golang.org/x/term"
 )
 
-func (c *CLI) networkDefault() string {
-	if n := c.Getenv(EnvNetwork); n != "" {
-		return n
-	}
-	return "testnet"
-}
-
-// networkFlag registers --network.
+// networkFlag registers --network, in any case (Testnet is testnet). Its
+// default is $CLOSERELAY_NETWORK, else testnet; a value of the variable
+// that names no network is refused, with the names, unless --network is
+// given.
 func (c *CLI) networkFlag(fs *FlagSet) *string {
-	return fs.String("network", c.networkDefault(), "mainnet, testnet or futurenet (env "+EnvNetwork+")")
+	p := new(string)
+	*p = "testnet"
+	if env := c.Getenv(EnvNetwork); env != "" {
+		if err := (networkValue{p}).Set(env); err != nil {
+			*p = env
+			fs.checks = append(fs.checks, func() error {
+				if flagGiven(fs, "network") {
+					return nil
+				}
+				return Usagef("%s=%q names no network: want mainnet, testnet or futurenet (in any case)", EnvNetwork, env)
+			})
+		}
+	}
+	fs.Var(networkValue{p}, "network", "mainnet, testnet or futurenet (env "+EnvNetwork+")")
+	return p
 }
 
 // secretEnvFlag registers --secret-env, the variable the secret is read from.
@@ -129,24 +139,68 @@ func (c *CLI) publish(args []string) int {
 	if flow != nil {
 		popts = append(popts, client.PublishFlowToken(flow.token))
 	}
+	// The relay answers a publish the same whether it opened a plan or
+	// merged into an open one (CONTRACT 4). The plan id is the
+	// transaction's hash, so asking for its status first tells which, and
+	// whether an earlier publish asked the relay to submit it (a
+	// re-publish can set submit, never unset it).
+	var before *wire.Status
+	if pid := localPlanID(x, *network); pid != "" {
+		if st, err := cl.StatusWire(ctx, pid); err == nil {
+			before = &st
+		}
+	}
 	id, err := cl.Publish(ctx, *network, x, popts...)
 	if err != nil {
+		var apiErr *client.Error
+		if errors.As(err, &apiErr) && apiErr.Code == "UNSIGNED" {
+			err = withHint(err, unsignedHint(x, *network))
+		}
 		return c.Fail("publish", o.JSON, err)
 	}
+	merged := before != nil
+	submitting := *submit || (before != nil && before.Submit)
+	page := strings.TrimSuffix(o.Relay, "/") + "/plan/" + id
 	if o.JSON {
-		out := map[string]any{"ok": true, "id": id, "network": *network, "submit": *submit}
+		out := map[string]any{"ok": true, "id": id, "network": *network, "submit": submitting, "merged": merged, "page": page}
 		if flow != nil {
 			out["forward"] = map[string]any{"destination": flow.Destination, "memo": flow.Memo.String()}
 		}
 		c.PrintJSON(out)
-	} else if flow != nil {
-		fmt.Fprintf(c.Stdout, "published plan %s on %s; the relay submits it once it is ready, then forwards the mediator's funds to %s with memo %s\n", id, *network, flow.Destination, flow.Memo)
-	} else if *submit {
-		fmt.Fprintf(c.Stdout, "published plan %s on %s; the relay submits it once it is ready\n", id, *network)
-	} else {
-		fmt.Fprintf(c.Stdout, "published plan %s on %s\n", id, *network)
+		return ExitOK
 	}
+	line := fmt.Sprintf("published plan %s on %s", id, *network)
+	if merged {
+		line += ": merged into the open plan"
+	}
+	switch {
+	case flow != nil:
+		line += fmt.Sprintf("; the relay submits it once it is ready, then forwards the mediator's funds to %s with memo %s", flow.Destination, flow.Memo)
+	case submitting:
+		line += "; the relay submits it once it is ready"
+	}
+	fmt.Fprintln(c.Stdout, line)
+	// Standard output stays one line, the id third, for scripts.
+	fmt.Fprintf(c.Stderr, "the co-signers' page: %s\n", page)
 	return ExitOK
+}
+
+// localPlanID is the id the relay gives the close x on network: its
+// transaction hash; "" when x does not decode.
+func localPlanID(x, network string) string {
+	passphrase, err := wallet.Passphrase(network)
+	if err != nil {
+		return ""
+	}
+	env, err := ledger.DecodeEnvelope(x)
+	if err != nil {
+		return ""
+	}
+	hash, err := ledger.HashEnvelope(env, passphrase)
+	if err != nil {
+		return ""
+	}
+	return hex.EncodeToString(hash[:])
 }
 
 // buildOutput is what publish reads of its input: the envelope, and the
@@ -187,6 +241,9 @@ func (c *CLI) get(args []string) int {
 	pos, code, done := c.Parse(fs, args, 1, "PLAN_ID")
 	if done {
 		return code
+	}
+	if err := checkPlanID(pos[0]); err != nil {
+		return c.Fail("get", o.JSON, err)
 	}
 	cl, err := c.Client(o)
 	if err != nil {
@@ -233,8 +290,8 @@ func (c *CLI) sign(args []string) int {
 	if done {
 		return code
 	}
-	if !wire.ValidPlanID(pos[0]) {
-		return c.Fail("sign", o.JSON, Usagef("a plan id is 64 hexadecimal characters (the transaction hash)"))
+	if err := checkPlanID(pos[0]); err != nil {
+		return c.Fail("sign", o.JSON, err)
 	}
 	kp, err := c.readSecret(*secretEnv)
 	if err != nil {
@@ -330,6 +387,9 @@ func (c *CLI) watch(args []string) int {
 	pos, code, done := c.Parse(fs, args, 1, "PLAN_ID")
 	if done {
 		return code
+	}
+	if err := checkPlanID(pos[0]); err != nil {
+		return c.Fail("watch", o.JSON, err)
 	}
 	cl, err := c.Client(o, client.WithPollInterval(*poll))
 	if err != nil {
@@ -619,6 +679,9 @@ func (c *CLI) ready(args []string) int {
 	pos, code, done := c.Parse(fs, args, 1, "PLAN_ID")
 	if done {
 		return code
+	}
+	if err := checkPlanID(pos[0]); err != nil {
+		return c.Fail("ready", o.JSON, err)
 	}
 	cl, err := c.Client(o)
 	if err != nil {

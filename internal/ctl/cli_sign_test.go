@@ -27,7 +27,7 @@ func TestSignSaysWhatItSigns(t *testing.T) {
 	if r.code != ExitOK || !strings.Contains(r.stdout, "had signed this close already: nothing changed") {
 		t.Fatalf("sign again: %d %q %q", r.code, r.stdout, r.stderr)
 	}
-	if r := runCLI(t, env, rel.acct.Keys[1].Seed()+"\n", "sign", id[:20]); r.code != ExitUsage || !strings.Contains(r.stderr, "64 hexadecimal") {
+	if r := runCLI(t, env, rel.acct.Keys[1].Seed()+"\n", "sign", id[:20]); r.code != ExitUsage || !strings.Contains(r.stderr, "64 hex characters") {
 		t.Fatalf("a truncated id: %d %q", r.code, r.stderr)
 	}
 }

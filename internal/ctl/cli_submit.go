@@ -33,6 +33,9 @@ func (c *CLI) submit(args []string) int {
 	if done {
 		return code
 	}
+	if err := checkPlanID(pos[0]); err != nil {
+		return c.Fail("submit", o.JSON, err)
+	}
 	if *rpcURL != "" {
 		*horizonURL = "" // the one given beside it, or by the environment, is not used
 	}

@@ -46,9 +46,12 @@ func (c *CLI) Run(args []string) int {
 		fmt.Fprint(c.Stdout, usage)
 		return ExitOK
 	}
-	fmt.Fprintf(c.Stderr, "closerelayctl: unknown command %q\n\n%s", args[0], usage)
+	fmt.Fprint(c.Stderr, c.UnknownCommand("closerelayctl", args[0], commandNames))
 	return ExitUsage
 }
+
+// commandNames are closerelayctl's commands, for the suggestion a typo gets.
+var commandNames = []string{"build", "publish", "get", "sign", "watch", "status", "ready", "submit", "mediator", "help"}
 
 const usage = `closerelayctl: the command line of closerelay, a signing relay and mediator
 co-signer for Stellar account closes.

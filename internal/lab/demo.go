@@ -30,6 +30,9 @@ type demoOptions struct {
 	timeout   time.Duration // the whole demo fails after this; 60 s when zero
 	logs      io.Writer     // the relay's logs; discarded when nil
 	ledgerAPI string        // LEDGER_API: horizon (when empty) or rpc, both the double's
+	// keep, when set, keeps the relay serving after a successful demo until
+	// it ends (Ctrl-C), so that the plan's page can be opened.
+	keep context.Context
 }
 
 func (c *tool) demo(args []string) int {
@@ -43,9 +46,11 @@ func (c *tool) demo(args []string) int {
 			"watch, co-sign to 3/3, submitted; then a mediator flow. Exits 0\n"+
 			"on success, 1 on any failure. LEDGER_API=rpc in the environment has the relay\n"+
 			"read and submit through the double's Stellar RPC face instead of its Horizon\n"+
-			"one. To run the commands yourself against such a\n"+
-			"stack, start `closerelaylab load local --plans 2 --signers 3` instead.")
+			"one. With --keep the relay keeps serving once the demo is done, so that the\n"+
+			"plan's page can be opened, until Ctrl-C (make demo KEEP=1). To run the\n"+
+			"commands yourself against such a stack, start `closerelaylab load local`.")
 	timeout := fs.Duration("timeout", 60*time.Second, "fail if the demo takes longer")
+	keep := fs.Bool("keep", false, "keep the relay serving after the demo, until Ctrl-C (SIGINT) or SIGTERM")
 	verbose := fs.Bool("verbose", false, "show the relay's logs on standard error")
 	jsonOut := new(bool)
 	ctl.JSONFlag(fs, jsonOut)
@@ -53,6 +58,15 @@ func (c *tool) demo(args []string) int {
 		return code
 	}
 	opts := demoOptions{timeout: *timeout, ledgerAPI: c.Getenv("LEDGER_API")}
+	if *keep {
+		ctx := context.Background()
+		if c.Signals != nil {
+			var stop context.CancelFunc
+			ctx, stop = c.Signals(ctx)
+			defer stop()
+		}
+		opts.keep = ctx
+	}
 	if *verbose {
 		opts.logs = c.Stderr
 	}
@@ -220,7 +234,12 @@ func runDemo(parent context.Context, out io.Writer, opts demoOptions) (err error
 		n.notef("op %d: %s", i+1, ledger.Describe(op, env.SourceAccount()))
 	}
 	n.notef("plan id %s (the transaction hash)", id)
-	n.notef("a co-signer's page for it: %s/plan/%s (live while the demo runs)", relayURL, id)
+	if opts.keep != nil {
+		n.notef("a co-signer's page for it: %s/plan/%s (the relay keeps serving after the demo: --keep)", relayURL, id)
+	} else {
+		n.notef("a co-signer's page for it: %s/plan/%s (live while the demo runs; make demo KEEP=1 keeps it serving)", relayURL, id)
+	}
+	pageURL := relayURL + "/plan/" + id
 	pst, err := cl.Status(ctx, id)
 	if err != nil {
 		return fmt.Errorf("status: %w", err)
@@ -365,15 +384,24 @@ func runDemo(parent context.Context, out io.Writer, opts demoOptions) (err error
 		return err
 	}
 
+	if opts.ledgerAPI == "rpc" {
+		n.notef("through Stellar RPC: %d getLedgerEntries and %d sendTransaction calls", double.RPCCalls("getLedgerEntries"), double.RPCCalls("sendTransaction"))
+	}
+	if opts.keep != nil {
+		// Past the demo's own deadline: only Ctrl-C ends it now.
+		fmt.Fprintln(out, "\ndemo complete: OK")
+		fmt.Fprintf(out, "the relay keeps serving on %s; the plan's page: %s\n", relayURL, pageURL)
+		fmt.Fprintln(out, "stop it with Ctrl-C (SIGINT) or SIGTERM")
+		<-opts.keep.Done()
+	}
 	if err := stack.stop(); err != nil {
 		return err
 	}
 	stack.stop = func() error { return nil }
 	n.stepf("relay drained and stopped")
-	if opts.ledgerAPI == "rpc" {
-		n.notef("through Stellar RPC: %d getLedgerEntries and %d sendTransaction calls", double.RPCCalls("getLedgerEntries"), double.RPCCalls("sendTransaction"))
+	if opts.keep == nil {
+		fmt.Fprintln(out, "\ndemo complete: OK")
 	}
-	fmt.Fprintln(out, "\ndemo complete: OK")
 	return nil
 }
 

@@ -35,7 +35,7 @@ func (c *tool) run(args []string) int {
 		fmt.Fprint(c.Stdout, usage)
 		return ctl.ExitOK
 	}
-	fmt.Fprintf(c.Stderr, "closerelaylab: unknown command %q\n\n%s", args[0], usage)
+	fmt.Fprint(c.Stderr, c.UnknownCommand("closerelaylab", args[0], []string{"demo", "load", "help"}))
 	return ctl.ExitUsage
 }
 

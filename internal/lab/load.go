@@ -41,11 +41,26 @@ var defaultHorizon = map[string]string{
 const (
 	maxLoadSigners = ledger.MaxSignatures
 	maxLoadPlans   = 500
-	// By default every plan the relay holds is published; `load routes`
-	// creates plans from --spare closes, within the same 500.
-	defaultLoadPlans = maxLoadPlans
-	defaultLoadSpare = 0
+	// By default `load local` is a stack to try the commands on: a few
+	// accounts of a few signers, leaving the relay room for the plans a
+	// person publishes. The load kit (loadkit/bench-load.sh) asks for its
+	// sizes with --plans, --spare and --signers.
+	defaultLoadPlans   = 3
+	defaultLoadSigners = 3
+	defaultLoadSpare   = 0
 )
+
+// defaultLocalDir is where `load local` writes its payload and keys files
+// unless told otherwise: under the user's cache directory (else the
+// system's temporary one), never the working tree, which is often a
+// checkout of this repository.
+func defaultLocalDir() string {
+	base, err := os.UserCacheDir()
+	if err != nil {
+		base = os.TempDir()
+	}
+	return filepath.Join(base, "closerelay", "load-local")
+}
 
 const loadUsage = `Usage: closerelaylab load COMMAND [flags]
 
@@ -84,7 +99,7 @@ func (c *tool) load(args []string) int {
 		fmt.Fprint(c.Stdout, loadUsage)
 		return ctl.ExitOK
 	}
-	fmt.Fprintf(c.Stderr, "closerelaylab load: unknown command %q\n\n%s", args[0], loadUsage)
+	fmt.Fprint(c.Stderr, c.UnknownCommand("closerelaylab load", args[0], []string{"local", "prepare", "routes", "help"}))
 	return ctl.ExitUsage
 }
 
@@ -111,7 +126,9 @@ type localOptions struct {
 	spare       int // closes prepared but not published (Payload.Spare)
 	signers     int // per account, the master (the publisher) included
 	counts      loadkit.Counts
-	out         string    // payload path
+	dir         string    // where out and keys default to; defaultLocalDir() when empty
+	publicURL   string    // the relay's PUBLIC_URL; empty: none
+	out         string    // payload path; dir/load-payload.json when empty
 	keys        string    // keys file path; beside out when empty
 	json        bool      // print the ready report as JSON
 	logs        io.Writer // the relay's logs; discarded when nil
@@ -125,7 +142,8 @@ func (c *tool) loadLocal(args []string) int {
 	fs := ctl.NewFlagSet("load local", "load local [flags]",
 		"Start the account-API double and the real relay in this process, on loopback\n"+
 			"only, wired as the closerelay binary wires it, with RATE_LIMITS=off,\n"+
-			"TRUSTED_PROXY_HOPS=0 and a fresh MEDIATOR_SECRET. Create --plans accounts of\n"+
+			"TRUSTED_PROXY_HOPS=0 and a fresh MEDIATOR_SECRET (and PUBLIC_URL when\n"+
+			"--public-url is given). Create --plans accounts of\n"+
 			"--signers signers each (the master key publishes; the others are co-signers),\n"+
 			"publish one close plan per account over HTTP, write the payload file (--out)\n"+
 			"and the keys file (--keys), print a line starting with \"ready\" that names the\n"+
@@ -133,21 +151,26 @@ func (c *tool) loadLocal(args []string) int {
 			"or SIGTERM. --spare more accounts get a signed close that is written to the\n"+
 			"payload unpublished, for `load routes` to publish. The listeners take free\n"+
 			"ports unless --listen and --ops name them; the ready line says which.\n\n"+
-			"The keys file (mode 0600) is a shell file: `. ./load-keys.env` sets\n"+
+			"Both files go to --dir (default: closerelay/load-local under the user's cache\n"+
+			"directory, e.g. ~/.cache/closerelay/load-local; never the working tree), which\n"+
+			"the ready line names. The keys file (mode 0600) is a shell file: sourcing it sets\n"+
 			"CLOSERELAY_URL, CLOSERELAY_HORIZON_URL and CLOSERELAY_NETWORK for this stack,\n"+
 			"and per account n ACCOUNT_n, PLAN_n (the plan published for it), and per\n"+
 			"signer m SIGNER_n_m and SECRET_n_m (the master key is the last signer). The\n"+
 			"accounts exist only on this process's account-API double.\n\n"+
-			"To try the commands by hand, run it small: --plans 2 --signers 3.")
+			"By default it is small, a stack to try the commands on (3 accounts of 3\n"+
+			"signers); the load kit passes the sizes it needs.")
 	o := localOptions{}
 	fs.StringVar(&o.listen, "listen", "127.0.0.1:0", "API address (loopback only; port 0: a free port)")
 	fs.StringVar(&o.ops, "ops", "127.0.0.1:0", "ops address: /metrics, /readyz (loopback only; port 0: a free port)")
 	fs.IntVar(&o.plans, "plans", defaultLoadPlans, fmt.Sprintf("plans (accounts) to publish, 1 to %d with --spare", maxLoadPlans))
 	fs.IntVar(&o.spare, "spare", defaultLoadSpare, "further accounts whose signed close is written to the payload unpublished (for load routes)")
-	fs.IntVar(&o.signers, "signers", maxLoadSigners, fmt.Sprintf("signers per account, the master included, 2 to %d", maxLoadSigners))
+	fs.IntVar(&o.signers, "signers", defaultLoadSigners, fmt.Sprintf("signers per account, the master included, 2 to %d", maxLoadSigners))
 	counts := countFlags(fs)
-	fs.StringVar(&o.out, "out", "load-payload.json", "payload file to write")
+	fs.StringVar(&o.dir, "dir", "", "`directory` of the payload and keys files (default: closerelay/load-local in the user's cache directory)")
+	fs.StringVar(&o.out, "out", "", "payload file to write (default: load-payload.json in --dir)")
 	fs.StringVar(&o.keys, "keys", "", "keys file to write (default: load-keys.env beside --out)")
+	fs.StringVar(&o.publicURL, "public-url", "", "the relay's PUBLIC_URL, the base `URL` co-signers reach it at (SEP-7 callbacks, page links)")
 	ctl.JSONFlag(fs, &o.json)
 	verbose := fs.Bool("verbose", false, "show the relay's logs on standard error")
 	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of this process, from ready to stop, to this file (go tool pprof)")
@@ -192,8 +215,19 @@ func runLoadLocal(ctx context.Context, out io.Writer, o localOptions) (err error
 		// need the small allocations too.
 		runtime.MemProfileRate = 512
 	}
+	if o.out == "" {
+		if o.dir == "" {
+			o.dir = defaultLocalDir()
+		}
+		o.out = filepath.Join(o.dir, "load-payload.json")
+	}
 	if o.keys == "" {
 		o.keys = filepath.Join(filepath.Dir(o.out), "load-keys.env")
+	}
+	for _, d := range []string{filepath.Dir(o.out), filepath.Dir(o.keys)} {
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			return ctl.Usagef("the directory of the payload and keys files: %v", err)
+		}
 	}
 	start := time.Now()
 
@@ -207,6 +241,7 @@ func runLoadLocal(ctx context.Context, out io.Writer, o localOptions) (err error
 		"MEDIATOR_SECRET":    keypair.MustRandom().Seed(), // so the mediator commands can be tried too
 		"SHUTDOWN_TIMEOUT":   "5s",
 		"LOG_FORMAT":         "text",
+		"PUBLIC_URL":         o.publicURL,
 	}, o.logs)
 	if err != nil {
 		return err
@@ -217,6 +252,10 @@ func runLoadLocal(ctx context.Context, out io.Writer, o localOptions) (err error
 		}
 	}()
 	relayURL, opsURL := stack.relayURL, stack.opsURL
+	pageBase := relayURL
+	if o.publicURL != "" {
+		pageBase = strings.TrimSuffix(o.publicURL, "/")
+	}
 
 	// Accounts, each with signers-1 extra signers and its master (last),
 	// and one close per account signed by the master.
@@ -227,7 +266,12 @@ func runLoadLocal(ctx context.Context, out io.Writer, o localOptions) (err error
 		acct := ledgertest.NewAccount(o.signers-1, 1)
 		accts[i] = acct
 		double.AddAccount(acct)
-		signed, _ := ledgertest.BuildClose(acct.Master, keypair.MustRandom().Address(), 1<<32, 0, passphrase, acct.Master)
+		// A close the ledger would take, so that its page and status say
+		// landable: the next sequence number (the double's accounts are at
+		// 1<<32) into an account that exists.
+		dest := keypair.MustRandom().Address()
+		double.Fund(dest, 10_0000000)
+		signed, _ := ledgertest.BuildClose(acct.Master, dest, 1<<32+1, 0, passphrase, acct.Master)
 		closes[i] = signedClose{xdr: signed, keys: acct.Keys, publisher: len(acct.Keys) - 1}
 	}
 	cl, err := client.New(relayURL, client.WithUserAgent("closerelay-load/1"))
@@ -255,7 +299,7 @@ func runLoadLocal(ctx context.Context, out io.Writer, o localOptions) (err error
 		enc.SetEscapeHTML(false)
 		_ = enc.Encode(map[string]any{
 			"ready": true, "relay": relayURL, "ops": opsURL, "horizon": stack.horizonURL, "network": string(ledger.Testnet),
-			"payload": o.out, "keys": o.keys, "plans": o.plans, "spare": o.spare, "signers": o.signers, "pid": os.Getpid(), "preparedMillis": prepared.Milliseconds(),
+			"payload": o.out, "keys": o.keys, "page": pageBase + "/plan/" + plans[0].ID, "plans": o.plans, "spare": o.spare, "signers": o.signers, "pid": os.Getpid(), "preparedMillis": prepared.Milliseconds(),
 		})
 	} else {
 		spare := ""
@@ -266,6 +310,7 @@ func runLoadLocal(ctx context.Context, out io.Writer, o localOptions) (err error
 			relayURL, opsURL, stack.horizonURL, o.out, o.keys, o.plans, spare, o.signers, os.Getpid(), prepared)
 		fmt.Fprintf(out, "relay %s, ops %s, account-API double (Horizon) %s, network testnet\n", relayURL, opsURL, stack.horizonURL)
 		fmt.Fprintf(out, "the %d accounts' signer secrets are in %s (mode 0600); from another shell:\n  . %s\n", o.plans+o.spare, o.keys, sourcePath(o.keys))
+		fmt.Fprintf(out, "the co-signers' page of account 1's plan: %s/plan/%s\n", pageBase, plans[0].ID)
 		fmt.Fprintln(out, "serving until Ctrl-C (SIGINT) or SIGTERM")
 	}
 	if o.ready != nil {
@@ -594,7 +639,7 @@ func (c *tool) loadRoutes(args []string) int {
 			"does) and a MEDIATOR_SECRET, or the mix must leave mint and cosign out.\n\n"+
 			"Exit status 1 when a route of the mix sent nothing or more than one answer in\n"+
 			"1,000 of a route had another status than expected.")
-	payload := fs.String("payload", "load-payload.json", "payload file (closerelaylab load local --out)")
+	payload := fs.String("payload", filepath.Join(defaultLocalDir(), "load-payload.json"), "payload file (closerelaylab load local --out)")
 	o := loadkit.RoutesOptions{}
 	fs.IntVar(&o.Connections, "connections", 64, "concurrent clients, one request at a time each")
 	fs.DurationVar(&o.Duration, "duration", 15*time.Second, "how long to send")

@@ -189,7 +189,7 @@ func TestLoadUsage(t *testing.T) {
 		{[]string{"load", "local", "--listen", "0.0.0.0:8080"}, ""},
 		{[]string{"load", "local", "--ops", "192.0.2.1:9090"}, ""},
 		{[]string{"load", "local", "--fresh", "-1"}, ""},
-		{[]string{"load", "local", "--spare", "1"}, ""}, // 500 plans by default: no room
+		{[]string{"load", "local", "--spare", "499"}, ""}, // 3 plans by default: 502 in all, no room
 		{[]string{"load", "local", "--plans", "450", "--spare", "51"}, ""},
 		{[]string{"load", "routes", "--connections", "0"}, ""},
 		{[]string{"load", "routes", "--mix", "fly:1"}, ""},

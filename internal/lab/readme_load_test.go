@@ -31,31 +31,9 @@ func repoRoot(t *testing.T) string {
 // README.md's "Load testing" section, comments cut off, block by block.
 func loadTestingCommands(t *testing.T, root string) [][]string {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(root, "README.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := string(b)
-	i := strings.Index(s, "\n## Load testing\n")
-	if i < 0 {
-		t.Fatal(`README.md has no "## Load testing" section`)
-	}
-	s = s[i+1:]
-	if j := strings.Index(s[3:], "\n## "); j >= 0 {
-		s = s[:j+3]
-	}
 	var blocks [][]string
-	for _, m := range regexp.MustCompile("(?s)```sh\n(.*?)```").FindAllStringSubmatch(s, -1) {
-		var lines []string
-		for line := range strings.SplitSeq(m[1], "\n") {
-			if k := strings.Index(line, " #"); k >= 0 {
-				line = line[:k]
-			}
-			if line = strings.TrimSpace(line); line != "" && !strings.HasPrefix(line, "#") {
-				lines = append(lines, line)
-			}
-		}
-		blocks = append(blocks, lines)
+	for _, b := range shBlocks(readmeSection(t, root, "Load testing")) {
+		blocks = append(blocks, commandLines(b))
 	}
 	if len(blocks) == 0 {
 		t.Fatal("the Load testing section has no ```sh block")
@@ -145,7 +123,7 @@ func startReadmeStack(t *testing.T, root string, args []string) *readmeStack {
 }
 
 // TestReadmeLoadCommands runs every command of README.md's "Load testing"
-// shell blocks as written, made small and short by flags appended (later
+// shell blocks as written (readme_test.go runs the other sections'), made small and short by flags appended (later
 // flags win) or, for k6, variables: `load local` in process on free ports;
 // k6 (when installed) from a directory that stands for the repository root,
 // so that its relative payload path is resolved as the README says;

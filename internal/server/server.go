@@ -32,6 +32,7 @@ import (
 	"github.com/closerelay/closerelay/mediator"
 	"github.com/closerelay/closerelay/metrics"
 	"github.com/closerelay/closerelay/planstore"
+	"github.com/closerelay/closerelay/relay"
 )
 
 // Production limits of SPEC "Limits" that Options may lower for a test.
@@ -252,8 +253,17 @@ func Start(opts Options) (*Relay, error) {
 		m.CountPlans(r.Plans.Open)
 	}
 	r.API = httpapi.New(httpapi.Options{
-		Plans:            r.Plans,
-		Accounts:         accounts,
+		Relay: relay.New(relay.Options{
+			Plans:    r.Plans,
+			Accounts: accounts,
+			// One gate for the relay: sweeps (a signature whose hint names
+			// no candidate) take at most all cores but one.
+			Sweeps:  ledger.NewSweepGate(ledger.DefaultSweepSlots()),
+			Flows:   med.VerifyFlow,
+			Metrics: m,
+			Log:     log,
+			Now:     opts.Now,
+		}),
 		Mediator:         med,
 		Metrics:          m,
 		Log:              log,
@@ -262,10 +272,7 @@ func Start(opts Options) (*Relay, error) {
 		CORSAllowOrigins: cfg.CORSAllowOrigins,
 		Heartbeat:        cfg.SSEHeartbeat,
 		Now:              opts.Now,
-		// One gate for the relay: sweeps (a signature whose hint names no
-		// candidate) take at most all cores but one.
-		Sweeps:    ledger.NewSweepGate(ledger.DefaultSweepSlots()),
-		PublicURL: cfg.PublicURL,
+		PublicURL:        cfg.PublicURL,
 	})
 
 	r.apiSrv = bounds.NewServer(r.API, bounds.APIIdleTimeout)

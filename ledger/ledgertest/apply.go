@@ -265,10 +265,12 @@ func applyOp(v *ledgerView, op xdr.Operation, source string, ledgerSeq int32) (x
 		return applyStrictSend(v, src, b.MustPathPaymentStrictSendOp())
 	case xdr.OperationTypeBumpSequence:
 		// BumpSequenceOpFrame.cpp doApply: the sequence number only goes
-		// up.
+		// up; the ledger and close time of the change are recorded even
+		// when it does not (maybeUpdateAccountOnLedgerSeqUpdate).
 		if to := int64(b.MustBumpSequenceOp().BumpTo); to > src.seq {
 			src.seq = to
 		}
+		src.seqLedger, src.seqTime = uint32(ledgerSeq), v.h.closeTime
 		return bumpResult(xdr.BumpSequenceResultCodeBumpSequenceSuccess), true
 	}
 	return outer(xdr.OperationResultCodeOpNotSupported), false

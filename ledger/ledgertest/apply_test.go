@@ -171,8 +171,16 @@ func runRules(t *testing.T, cases []ruleCase) {
 						t.Errorf("tx_failed: sequence %d, balance %s; want %d and %s less the fee %d",
 							after.Sequence, nativeOf(after), b.Sequence+1, nativeOf(b), fee)
 					}
+					// processSeqNum also records the ledger of the change
+					// (TransactionUtils.cpp maybeUpdateAccountOnLedgerSeqUpdate).
+					if after.SequenceLedger <= b.SequenceLedger || after.SequenceTime == "" {
+						t.Errorf("tx_failed: sequence_ledger %d, sequence_time %q; want the ledger that consumed the number",
+							after.SequenceLedger, after.SequenceTime)
+					}
 					a2, b2 := after, b
 					a2.Sequence, b2.Sequence = 0, 0
+					a2.SequenceLedger, b2.SequenceLedger = 0, 0
+					a2.SequenceTime, b2.SequenceTime = "", ""
 					a2.Balances, b2.Balances = nil, nil
 					a2.LastModifiedLedger, b2.LastModifiedLedger = 0, 0
 					if !reflect.DeepEqual(a2, b2) {

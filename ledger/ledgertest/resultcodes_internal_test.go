@@ -38,6 +38,18 @@ func TestResultCodesAgree(t *testing.T) {
 	}
 }
 
+// TestTxResultCodesAgree: every transaction code the double's Horizon face
+// answers is the name ledger.TxResultCode gives its XDR code (what the
+// Stellar RPC face's errorResultXdr reads as), Horizon's spelling in
+// services/horizon/internal/codes.
+func TestTxResultCodesAgree(t *testing.T) {
+	for name, c := range txCodes {
+		if got := ledger.TxResultCode(c); got != name {
+			t.Errorf("%s: ledger %q, the double %q", c, got, name)
+		}
+	}
+}
+
 func setCode(tr *xdr.OperationResultTr, c int32) {
 	switch tr.Type {
 	case xdr.OperationTypeCreateAccount:

@@ -348,6 +348,11 @@ func (a *account) accountEntry() xdr.LedgerEntry {
 			NumSponsored: xdr.Uint32(a.numSponsored), NumSponsoring: xdr.Uint32(a.numSponsor), SignerSponsoringIDs: ids,
 		}},
 	}}
+	if a.seqLedger != 0 || a.seqTime != 0 {
+		entry.Ext.V1.Ext.V2.Ext = xdr.AccountEntryExtensionV2Ext{V: 3, V3: &xdr.AccountEntryExtensionV3{
+			SeqLedger: xdr.Uint32(a.seqLedger), SeqTime: xdr.TimePoint(a.seqTime),
+		}}
+	}
 	return xdr.LedgerEntry{
 		LastModifiedLedgerSeq: xdr.Uint32(max(a.modified, 1)),
 		Data:                  xdr.LedgerEntryData{Type: xdr.LedgerEntryTypeAccount, Account: &entry},

@@ -48,10 +48,12 @@
 // Soroban and every other operation type: they are refused in validation
 // with op_not_supported, never applied as a silent success. Nor are
 // fee-bump transactions (400), surge pricing (the fee charged is the base
-// fee per operation), ledger bounds, min_seq_age / min_seq_ledger_gap,
-// extra signers, one-time (pre-auth) signers being consumed, signers of
-// kinds other than ed25519 matching signatures, and the issuer's existence
-// for a payment (not checked by core since protocol 13 either).
+// fee per operation), an account's signers of kinds other than ed25519
+// matching signatures (refused: tx_bad_auth, op_bad_auth or
+// tx_bad_auth_extra where core would count them), and the issuer's
+// existence for a payment (not checked by core since protocol 13 either).
+// Ledger bounds, min_seq_age / min_seq_ledger_gap, extra signers and the
+// one-time (pre-auth) signer's removal are modelled (submit.go).
 //
 // It also answers Stellar RPC's JSON-RPC at POST /rpc over the same ledger
 // (rpc.go: getHealth, getNetwork, getLatestLedger, getLedgerEntries,
@@ -91,6 +93,7 @@ type Handler struct {
 	mu        sync.Mutex
 	accounts  map[string]*account // the ledger's accounts (state.go)
 	lastOffer int64               // the last offer id handed out
+	closeTime uint64              // the close time of the ledger last closed (submit.go)
 	failing   bool
 	delay     time.Duration
 	stalled   bool

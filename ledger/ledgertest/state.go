@@ -67,6 +67,12 @@ type account struct {
 	numSponsored uint32 // reserves others pay for this account
 	sponsor      string // who pays this account's own reserve, if anyone
 	modified     uint32 // last modified ledger
+	// seqLedger and seqTime are AccountEntryExtensionV3's: the ledger and
+	// close time at which the sequence number last changed (0 before it
+	// ever did), read by min_seq_age and min_seq_ledger_gap
+	// (TransactionFrame.cpp isTooEarlyForAccount).
+	seqLedger uint32
+	seqTime   uint64
 
 	// raw, when set, is answered as given at GET /accounts/{id} (a test's
 	// hand-made answer); the first change a transaction makes drops it.
@@ -326,6 +332,10 @@ func (a *account) horizonAccount() horizon.Account {
 		Sponsor:       a.sponsor,
 		PT:            a.id,
 	}
+	if a.seqLedger != 0 || a.seqTime != 0 {
+		acc.SequenceLedger = a.seqLedger
+		acc.SequenceTime = strconv.FormatUint(a.seqTime, 10)
+	}
 	// Horizon lists the credit balances first and the native one last.
 	for _, tl := range a.trustlines {
 		b := horizon.Balance{
@@ -444,7 +454,9 @@ func fromHorizon(h horizon.Account) *account {
 		numSponsor:   h.NumSponsoring,
 		numSponsored: h.NumSponsored,
 		sponsor:      h.Sponsor,
+		seqLedger:    h.SequenceLedger,
 	}
+	a.seqTime, _ = strconv.ParseUint(h.SequenceTime, 10, 64)
 	raw := h
 	a.raw = &raw
 	if h.Flags.AuthRequired {

@@ -1,16 +1,19 @@
 package ledgertest
 
 import (
+	"bytes"
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
 	"math"
 	"net/http"
+	"slices"
 	"strconv"
 	"time"
 
 	"github.com/closerelay/closerelay/ledger"
 	"github.com/stellar/go-stellar-sdk/protocols/horizon"
+	"github.com/stellar/go-stellar-sdk/strkey"
 	"github.com/stellar/go-stellar-sdk/support/render/hal"
 	"github.com/stellar/go-stellar-sdk/support/render/problem"
 	"github.com/stellar/go-stellar-sdk/toid"
@@ -18,28 +21,57 @@ import (
 )
 
 // POST /transactions, as Horizon takes it (form field tx) and as stellar-core
-// validates it (TransactionFrame::checkValid), in core's order:
+// validates it (TransactionFrame.cpp checkValidWithOptionallyChargedFee:
+// commonValidPreSeqNum, commonValid, each operation's checkValid,
+// checkAllSignaturesUsed), in core's order:
 //
-//  1. no operation: tx_missing_operation;
-//  2. time bounds against the double's clock (SetClock): a min_time after
-//     it is tx_too_early, a max_time before it tx_too_late (0 is no bound);
-//  3. the source account unknown to the double: tx_no_source_account;
-//  4. the sequence number: the account's plus one (or, with a V2
+//  1. a V2 precondition's extra signers equal, or a signed-payload one with
+//     no payload: tx_malformed;
+//  2. no operation: tx_missing_operation;
+//  3. Soroban operations mixed with others, or a classic transaction with
+//     Soroban data: tx_malformed;
+//  4. time and ledger bounds against the double's clock (SetClock) and the
+//     ledger the transaction would close in: a min_time after the close
+//     time or a min_ledger after the ledger is tx_too_early, a max_time
+//     before it or a max_ledger at or before the ledger tx_too_late (0 is
+//     no bound);
+//  5. a fee bid below the base fee per operation: tx_insufficient_fee;
+//  6. the source account unknown to the double: tx_no_source_account;
+//  7. the sequence number: the account's plus one (or, with a V2
 //     precondition's min_seq_num, one the account's number is in
-//     [min_seq_num, tx's) of): else tx_bad_seq;
-//  5. the signature checks (ledger.CheckSignatures, under the passphrase of
-//     SetNetwork's network, Testnet by default): tx_bad_auth, tx_failed with
-//     op_bad_auth, tx_bad_auth_extra.
+//     [min_seq_num, tx's) of), never the ledger's starting number: else
+//     tx_bad_seq; then min_seq_age and min_seq_ledger_gap against the
+//     account's sequence_time and sequence_ledger:
+//     tx_bad_minseq_age_or_gap;
+//  8. the source's signatures at its low threshold and the extra signers
+//     (ledger.CheckSignatures, under the passphrase of SetNetwork's network,
+//     Testnet by default): tx_bad_auth;
+//  9. the fee bid above the source's available balance (its reserve and
+//     selling liabilities kept): tx_insufficient_balance;
+//  10. each operation in turn: its source's signatures at the operation's
+//     threshold level (op_bad_auth), an explicit source that does not exist
+//     (checked against its own key), its own doCheckValid: tx_failed;
+//  11. a signature no check used: tx_bad_auth_extra.
 //
 // A refusal is Horizon's 400 transaction_failed problem with
 // extras.result_codes, extras.envelope_xdr and extras.result_xdr, and
-// changes nothing. A success removes the source account of every
-// ACCOUNT_MERGE (crediting nobody), sets the transaction source's sequence
-// number to the transaction's when that account remains, closes one ledger
-// and answers Horizon's transaction JSON. Other operations have no effect;
-// fees, balances, reserves, ledger bounds and the operations' own validity
-// are not modelled. A transaction already applied answers its success again,
-// as Horizon answers for a transaction it has. A fee-bump is refused (400).
+// changes nothing. A transaction that passes is applied (processFeeSeqNum,
+// processSeqNum, processSignatures, applyOperations): the fee (the base fee
+// per operation, no surge pricing, at most the bid) is charged, the sequence
+// number consumed, the one-time pre-auth signer of its hash removed from
+// its source accounts; then the operations run (apply.go). If one fails,
+// the transaction is tx_failed (400, with every operation's result) and all
+// of their effects roll back, but the fee, the sequence number and the
+// signer removal stay, as on the network. A success closes one ledger and
+// answers Horizon's transaction JSON. A transaction already applied answers
+// its success (or its tx_failed) again, as Horizon answers for a
+// transaction it has.
+//
+// Not modelled, and refused rather than accepted: fee-bump envelopes (400
+// bad_request); Soroban transactions (op_not_supported); an account's
+// pre-auth-tx, hash-x and signed-payload signers matching anything (the
+// double refuses with tx_bad_auth, op_bad_auth or tx_bad_auth_extra where
+// core would count them).
 //
 // The request gates of the account route apply too (SetHeld, SetDelay,
 // SetStalled, SetFailing), and FailSubmissions, StallSubmissions and
@@ -223,11 +255,14 @@ func (h *Handler) stall(w http.ResponseWriter, r *http.Request) {
 // (commonValidPreSeqNum, then commonValid, then each operation's
 // checkValid, then checkAllSignaturesUsed), in its order: a transaction it
 // refuses changes nothing. Application follows processFeeSeqNum,
-// processSeqNum and applyOperations: the fee is charged and the sequence
-// number consumed first; then every operation is applied in order, each in
-// its own change set on top of the earlier ones, and core goes on after a
-// failed operation, so the operations after it report their own codes; if
-// any failed, the transaction is tx_failed and all of them roll back.
+// processSeqNum, processSignatures (commonPreApply) and applyOperations: the
+// fee is charged, the sequence number consumed and the one-time signer
+// removed first, outside the operations' change set; then every operation
+// is applied in order, each in its own change set on top of the earlier
+// ones, and core goes on after a failed operation (from protocol 14 it
+// commits only a successful one), so the operations after it report their
+// own codes; if any failed, the transaction is tx_failed and all of them
+// roll back.
 func (h *Handler) apply(b64 string, env xdr.TransactionEnvelope) (horizon.Transaction, *problem.P, bool) {
 	hash, err := ledger.HashEnvelope(env, h.network.Passphrase())
 	if err != nil {
@@ -245,32 +280,43 @@ func (h *Handler) apply(b64 string, env xdr.TransactionEnvelope) (horizon.Transa
 		p := transactionFailed(b64, env, code, results)
 		return horizon.Transaction{}, &p, false
 	}
+	// commonValidPreSeqNum, in its order.
+	if malformedExtraSigners(env) {
+		return refuse("tx_malformed", nil)
+	}
 	if len(ops) == 0 {
 		return refuse("tx_missing_operation", nil)
 	}
-	now := h.now().Unix()
-	if tb := env.TimeBounds(); tb != nil {
-		if tb.MinTime != 0 && (now < 0 || uint64(tb.MinTime) > uint64(now)) {
-			return refuse("tx_too_early", nil)
-		}
-		if tb.MaxTime != 0 && now >= 0 && uint64(tb.MaxTime) < uint64(now) {
-			return refuse("tx_too_late", nil)
-		}
+	if malformedSoroban(env) {
+		return refuse("tx_malformed", nil)
 	}
-	// commonValidPreSeqNum: the fee bid must reach the minimum, the base
-	// fee per operation.
+	// The ledger this transaction would close in, and its close time: the
+	// double's clock (never before 1970).
+	ledgerSeq := max(h.lastLedger, 1) + 1
+	closeTime := uint64(max(h.now().Unix(), 0))
+	if tooEarly(env, closeTime, ledgerSeq) {
+		return refuse("tx_too_early", nil)
+	}
+	if tooLate(env, closeTime, ledgerSeq) {
+		return refuse("tx_too_late", nil)
+	}
+	// The fee bid must reach the minimum, the base fee per operation
+	// (TransactionUtils.cpp getMinInclusionFee: baseFee * max(1, ops)).
 	if int64(env.Fee()) < BaseFee*int64(len(ops)) {
 		return refuse("tx_insufficient_fee", nil)
 	}
 	sourceID := env.SourceAccount().ToAccountId().Address()
 	source := h.accounts[sourceID]
 	if source == nil {
-		return refuse(ledger.TxNoSourceAccount, nil)
+		return refuse(ledger.TxNoSourceAccount, nil) // txNO_ACCOUNT
 	}
-	// The ledger this transaction would close in.
-	ledgerSeq := max(h.lastLedger, 1) + 1
+	// commonValid: the sequence number, then the V2 precondition's
+	// min_seq_age and min_seq_ledger_gap, then the signatures.
 	if badSeq(source.seq, env, ledgerSeq) {
 		return refuse("tx_bad_seq", nil)
+	}
+	if tooEarlyForAccount(env, source, closeTime, ledgerSeq) {
+		return refuse(txBadMinSeqAgeOrGap, nil)
 	}
 
 	accounts := map[string]ledger.AccountAuth{}
@@ -280,6 +326,12 @@ func (h *Handler) apply(b64 string, env xdr.TransactionEnvelope) (horizon.Transa
 			accounts[id] = authOf(acc)
 		}
 	}
+	// ledger.CheckSignatures is SignatureChecker.cpp checkSignature under
+	// TransactionFrame.cpp checkAllTransactionSignatures (the source at its
+	// low threshold, then the extra signers) and OperationFrame.cpp
+	// checkSignature (each operation's source at getThresholdLevel:
+	// ledger.LevelOf), all on one checker so each signature's "used" flag
+	// spans the checks.
 	res, err := ledger.CheckSignatures(env, hash, accounts)
 	if err != nil {
 		p := badRequest(err.Error())
@@ -288,7 +340,8 @@ func (h *Handler) apply(b64 string, env xdr.TransactionEnvelope) (horizon.Transa
 	if res.Code == ledger.TxBadAuth {
 		return refuse(res.Code, nil)
 	}
-	// commonValid: the source's available balance (above its reserve and
+	// commonValid, after the signatures: the source's available balance
+	// (TransactionUtils.cpp getAvailableBalance: above its reserve and
 	// selling liabilities) must cover the full fee bid.
 	if source.available() < int64(env.Fee()) {
 		return refuse("tx_insufficient_balance", nil)
@@ -317,16 +370,26 @@ func (h *Handler) apply(b64 string, env xdr.TransactionEnvelope) (horizon.Transa
 		return refuse(ledger.TxFailed, results)
 	}
 	if res.Code != "" {
+		// checkValidWithOptionallyChargedFee's last step,
+		// SignatureChecker.cpp checkAllSignaturesUsed.
 		return refuse(res.Code, nil) // tx_bad_auth_extra
 	}
 
-	// processFeeSeqNum: the fee, as much of it as the balance holds, then
-	// processSeqNum.
+	// processFeeSeqNum: the fee, as much of it as the balance holds (the
+	// balance may go below the reserve here; commonValid checked it
+	// would not). Then processSeqNum: the sequence number, and
+	// (maybeUpdateAccountOnLedgerSeqUpdate, TransactionUtils.cpp) the
+	// ledger and close time it changed at. Both stay spent when an
+	// operation fails.
 	charged := min(source.balance, fee(env))
 	source.balance -= charged
 	source.seq = env.SeqNum()
+	source.seqLedger, source.seqTime = uint32(ledgerSeq), closeTime
+	source.modified = uint32(ledgerSeq) // the fee and the number change the entry
 	source.raw = nil
 	h.lastLedger = ledgerSeq
+	h.closeTime = closeTime
+	h.removeOneTimeSigner(hash, append([]string{sourceID}, sources...), ledgerSeq)
 
 	tx := h.view()
 	results := make([]xdr.OperationResult, len(ops))
@@ -363,6 +426,130 @@ func (h *Handler) now() time.Time {
 	return time.Now()
 }
 
+// removeOneTimeSigner is processSignatures' removal of the one-time signer
+// (TransactionFrame.cpp removeOneTimeSignerFromAllSourceAccounts and
+// removeAccountSigner): the pre-auth-tx signer whose key is the
+// transaction's hash leaves the transaction's source account and every
+// operation's, its sponsorship undone (removeSignerWithPossibleSponsorship).
+// Core does it before the operations run and keeps it when they fail.
+// h.mu is held.
+func (h *Handler) removeOneTimeSigner(hash [32]byte, accounts []string, ledgerSeq int32) {
+	key, err := strkey.Encode(strkey.VersionByteHashTx, hash[:])
+	if err != nil {
+		return
+	}
+	for _, id := range accounts {
+		acc := h.accounts[id]
+		if acc == nil {
+			continue
+		}
+		i := slices.IndexFunc(acc.signers, func(s signer) bool { return s.key == key })
+		if i < 0 {
+			continue
+		}
+		old := acc.signers[i]
+		acc.signers = slices.Delete(acc.signers, i, i+1)
+		if i < acc.masterAt {
+			acc.masterAt--
+		}
+		h.unsponsor(acc, old.sponsor, 1)
+		acc.modified = uint32(ledgerSeq)
+		acc.raw = nil
+	}
+}
+
+// txBadMinSeqAgeOrGap is Horizon's spelling of txBAD_MIN_SEQ_AGE_OR_GAP
+// (services/horizon/internal/codes).
+const txBadMinSeqAgeOrGap = "tx_bad_minseq_age_or_gap"
+
+// malformedExtraSigners is commonValidPreSeqNum's check of a V2
+// precondition's extra signers (TransactionFrame.cpp): two equal signers,
+// or a signed-payload signer with an empty payload, are txMALFORMED.
+func malformedExtraSigners(env xdr.TransactionEnvelope) bool {
+	extra := env.ExtraSigners()
+	if len(extra) == 2 {
+		a, errA := extra[0].MarshalBinary()
+		b, errB := extra[1].MarshalBinary()
+		if errA != nil || errB != nil || bytes.Equal(a, b) {
+			return true
+		}
+	}
+	for _, k := range extra {
+		if k.Type == xdr.SignerKeyTypeSignerKeyTypeEd25519SignedPayload &&
+			(k.Ed25519SignedPayload == nil || len(k.Ed25519SignedPayload.Payload) == 0) {
+			return true
+		}
+	}
+	return false
+}
+
+// malformedSoroban is commonValidPreSeqNum's txMALFORMED for the shape of
+// a transaction (TransactionFrame.cpp validateSorobanOpsConsistency, and
+// the protocol 21 rule for classic transactions): Soroban operations mixed
+// with others or more than one of them, or a classic transaction carrying
+// Soroban data (ext v1). A lone Soroban operation is not modelled: it goes
+// on to op_not_supported.
+func malformedSoroban(env xdr.TransactionEnvelope) bool {
+	ops := env.Operations()
+	soroban := 0
+	for _, op := range ops {
+		switch op.Body.Type {
+		case xdr.OperationTypeInvokeHostFunction, xdr.OperationTypeExtendFootprintTtl, xdr.OperationTypeRestoreFootprint:
+			soroban++
+		}
+	}
+	if soroban > 0 {
+		return soroban != len(ops) || len(ops) != 1
+	}
+	return env.Type == xdr.EnvelopeTypeEnvelopeTypeTx && env.V1 != nil && env.V1.Tx.Ext.V != 0
+}
+
+// tooEarly is TransactionFrame.cpp isTooEarly (protocol 19 and later) for a
+// ledger ledgerSeq closing at closeTime: a min_time after the close time,
+// or a min_ledger after the ledger.
+func tooEarly(env xdr.TransactionEnvelope, closeTime uint64, ledgerSeq int32) bool {
+	if tb := env.TimeBounds(); tb != nil && tb.MinTime != 0 && uint64(tb.MinTime) > closeTime {
+		return true
+	}
+	lb := env.LedgerBounds()
+	return lb != nil && int64(lb.MinLedger) > int64(ledgerSeq)
+}
+
+// tooLate is TransactionFrame.cpp isTooLate: a max_time before the close
+// time, or a max_ledger (0 is none) at or before the ledger.
+func tooLate(env xdr.TransactionEnvelope, closeTime uint64, ledgerSeq int32) bool {
+	if tb := env.TimeBounds(); tb != nil && tb.MaxTime != 0 && uint64(tb.MaxTime) < closeTime {
+		return true
+	}
+	lb := env.LedgerBounds()
+	return lb != nil && lb.MaxLedger != 0 && int64(lb.MaxLedger) <= int64(ledgerSeq)
+}
+
+// tooEarlyForAccount is TransactionFrame.cpp isTooEarlyForAccount: the
+// source's sequence number must have last changed at least min_seq_age
+// seconds and min_seq_ledger_gap ledgers before this ledger. Without either
+// precondition the check cannot fail on the network, close times only
+// going forward; the double skips it then, so that a test moving its clock
+// back does not fail every later transaction.
+func tooEarlyForAccount(env xdr.TransactionEnvelope, source *account, closeTime uint64, ledgerSeq int32) bool {
+	var age uint64
+	if a := env.MinSeqAge(); a != nil {
+		age = uint64(*a)
+	}
+	var gap uint64
+	if g := env.MinSeqLedgerGap(); g != nil {
+		gap = uint64(*g)
+	}
+	if age == 0 && gap == 0 {
+		return false
+	}
+	if age > closeTime || closeTime-age < source.seqTime {
+		return true
+	}
+	seq := uint64(max(ledgerSeq, 0))
+	return gap > seq || seq-gap < uint64(source.seqLedger)
+}
+
 // badSeq is core's isBadSeq (TransactionFrame.cpp) for an account at
 // sequence number current, in ledger ledgerSeq: a transaction may not use
 // the ledger's starting sequence number; with min_seq_num, min_seq_num <=
@@ -394,9 +581,11 @@ func opSources(env xdr.TransactionEnvelope) []string {
 }
 
 // authOf is what the signature checks read of an account: its ed25519
-// signers (the master key among them, with its weight) and its thresholds.
-// Signers of other kinds are kept in the account but never match a
-// signature here.
+// signers (the master key among them, with its weight; left out at weight
+// 0, as TransactionFrame.cpp checkSignature leaves it) and its thresholds.
+// Signers of other kinds (pre-auth-tx, hash-x, signed payload) are kept in
+// the account, and count for its reserve, but never match a signature
+// here: where core would count them the double refuses.
 func authOf(acc *account) ledger.AccountAuth {
 	a := ledger.AccountAuth{Thresholds: ledger.Thresholds{Low: acc.low, Medium: acc.med, High: acc.high}}
 	for _, s := range acc.horizonAccount().Signers {
@@ -407,8 +596,9 @@ func authOf(acc *account) ledger.AccountAuth {
 	return a
 }
 
-// fee is what the double charges: the base fee per operation (no surge
-// pricing), at most the fee bid.
+// fee is what the double charges: TransactionFrame.cpp getFee when applying
+// a classic transaction, the base fee per operation (no surge pricing), at
+// most the fee bid.
 func fee(env xdr.TransactionEnvelope) int64 {
 	return min(int64(env.Fee()), BaseFee*int64(max(len(env.Operations()), 1)))
 }
@@ -422,6 +612,8 @@ var txCodes = map[string]xdr.TransactionResultCode{
 	"tx_bad_seq":              xdr.TransactionResultCodeTxBadSeq,
 	"tx_insufficient_fee":     xdr.TransactionResultCodeTxInsufficientFee,
 	"tx_insufficient_balance": xdr.TransactionResultCodeTxInsufficientBalance,
+	"tx_malformed":            xdr.TransactionResultCodeTxMalformed,
+	txBadMinSeqAgeOrGap:       xdr.TransactionResultCodeTxBadMinSeqAgeOrGap,
 	ledger.TxNoSourceAccount:  xdr.TransactionResultCodeTxNoAccount,
 	ledger.TxBadAuth:          xdr.TransactionResultCodeTxBadAuth,
 	ledger.TxBadAuthExtra:     xdr.TransactionResultCodeTxBadAuthExtra,

@@ -1,4 +1,4 @@
-package httpapi
+package relay
 
 import (
 	"encoding/json"
@@ -29,12 +29,13 @@ type FlowVerifier func(flowToken string) (flow *mediator.Flow, mediatorAddress s
 //     mediator with 2 units of the native asset, and
 //  7. every merge of the close merges into that mediator.
 //
-// It takes what it needs as arguments, so that it moves with the publish
-// use case unchanged.
-func checkFlow(fields map[string]json.RawMessage, submit bool, close *ledger.Close, verify FlowVerifier) (*actor.Flow, error) {
-	raw, present := fields["flowToken"]
-	if !present {
+// raw is the body's "flowToken" as given, nil when the body has none.
+func checkFlow(raw json.RawMessage, submit bool, close *ledger.Close, verify FlowVerifier) (*actor.Flow, error) {
+	if raw == nil {
 		return nil, nil
+	}
+	if verify == nil {
+		verify = unconfigured
 	}
 	var token string
 	if err := json.Unmarshal(raw, &token); err != nil || token == "" {
@@ -60,4 +61,9 @@ func checkFlow(fields map[string]json.RawMessage, submit bool, close *ledger.Clo
 		return nil, errcode.New(errcode.BadFlow, reason)
 	}
 	return &actor.Flow{Nonce: flow.Nonce, Destination: flow.Destination, Memo: flow.Memo.String()}, nil
+}
+
+// unconfigured is the FlowVerifier of a relay without a master.
+func unconfigured(string) (*mediator.Flow, string, error) {
+	return nil, "", errcode.New(errcode.MediatorNotConfigured, "no mediator master is configured")
 }

@@ -1,0 +1,306 @@
+package lab
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/closerelay/closerelay/internal/ctl"
+)
+
+// The README's commands, run as written: "Close an account, step by step"
+// against `closerelaylab load local` (TestReadmeCloseAnAccount), "Load
+// testing" (TestReadmeLoadCommands), and every other shell block
+// (TestReadmeOtherCommands). A command none of them knows fails the test:
+// teach it rather than leave a README line unchecked.
+
+// readmeSection is the text of README.md's "## title" section.
+func readmeSection(t *testing.T, root, title string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(root, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(b)
+	i := strings.Index(s, "\n## "+title+"\n")
+	if i < 0 {
+		t.Fatalf("README.md has no %q section", "## "+title)
+	}
+	s = s[i+1:]
+	if j := strings.Index(s[3:], "\n## "); j >= 0 {
+		s = s[:j+3]
+	}
+	return s
+}
+
+// shBlocks are the ```sh blocks of a piece of Markdown, as written.
+func shBlocks(md string) []string {
+	var blocks []string
+	for _, m := range regexp.MustCompile("(?s)```sh\n(.*?)```").FindAllStringSubmatch(md, -1) {
+		blocks = append(blocks, m[1])
+	}
+	return blocks
+}
+
+// commandLines are a block's command lines: comments cut off, lines
+// continued with a backslash joined, blank lines dropped.
+func commandLines(block string) []string {
+	var lines []string
+	for line := range strings.SplitSeq(strings.ReplaceAll(block, "\\\n", " "), "\n") {
+		if k := strings.Index(line, " #"); k >= 0 {
+			line = line[:k]
+		}
+		if line = strings.TrimSpace(line); line != "" && !strings.HasPrefix(line, "#") {
+			lines = append(lines, line)
+		}
+	}
+	return lines
+}
+
+// buildTools builds closerelayctl and closerelaylab into dir/bin, as `make
+// build` does, and returns dir/bin.
+func buildTools(t *testing.T, root, dir string) string {
+	t.Helper()
+	bin := filepath.Join(dir, "bin")
+	for _, name := range []string{"closerelayctl", "closerelaylab"} {
+		cmd := exec.Command("go", "build", "-o", filepath.Join(bin, name), "./cmd/"+name)
+		cmd.Dir = root
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("go build %s: %v\n%s", name, err, out)
+		}
+	}
+	return bin
+}
+
+// cleanEnv is an environment with none of the variables the commands read,
+// HOME set to home (so the cache directory is under it) and PATH as the
+// test's.
+func cleanEnv(home string) []string {
+	return []string{"HOME=" + home, "PATH=" + os.Getenv("PATH"), "LANG=C.UTF-8"}
+}
+
+// TestReadmeCloseAnAccount runs README.md's "Close an account, step by
+// step" as written (issue 23's walk-through): the first block's `make build`
+// is the binaries this test builds, its `bin/closerelaylab load local` runs
+// as the built binary in the background with HOME in a temporary directory;
+// every later block runs, in order, as one bash script (set -e, pipefail)
+// from a directory that stands for the repository root, in an environment
+// without any CLOSERELAY_* variable: what the README sets is all it has.
+func TestReadmeCloseAnAccount(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: builds the command lines and runs the walk-through")
+	}
+	for _, tool := range []string{"bash", "curl"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("%s is not installed: the README's walk-through uses it", tool)
+		}
+	}
+	root := repoRoot(t)
+	makefile, err := os.ReadFile(filepath.Join(root, "Makefile"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	blocks := shBlocks(readmeSection(t, root, "Close an account, step by step"))
+	if len(blocks) < 2 {
+		t.Fatalf("the walk-through has %d shell blocks, want the first shell's and the second's", len(blocks))
+	}
+	dir, home := t.TempDir(), t.TempDir()
+	bin := buildTools(t, root, dir)
+
+	var stack *exec.Cmd
+	var stackOut *bufio.Scanner
+	for _, line := range commandLines(blocks[0]) {
+		words := strings.Fields(line)
+		switch {
+		case len(words) == 2 && words[0] == "make":
+			if !regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(words[1]) + `:`).Match(makefile) {
+				t.Errorf("%q: the Makefile has no target %s", line, words[1])
+			}
+		case len(words) >= 3 && words[0] == "bin/closerelaylab" && words[1] == "load" && words[2] == "local":
+			stack = exec.Command(filepath.Join(bin, "closerelaylab"), words[1:]...)
+			stack.Dir, stack.Env = dir, cleanEnv(home)
+			pr, pw := io.Pipe()
+			stack.Stdout, stack.Stderr = pw, pw
+			if err := stack.Start(); err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() {
+				_ = stack.Process.Kill()
+				_ = stack.Wait()
+				pw.Close()
+			})
+			stackOut = bufio.NewScanner(pr)
+		default:
+			t.Errorf("first shell: README command %q: this test does not know how to run it; teach it", line)
+		}
+	}
+	if stack == nil {
+		t.Fatal("the walk-through's first block starts no `bin/closerelaylab load local`")
+	}
+	ready := make(chan string, 1)
+	go func() {
+		defer close(ready)
+		for stackOut.Scan() {
+			if l := stackOut.Text(); strings.HasPrefix(l, "ready ") {
+				ready <- l
+				break
+			}
+		}
+		for stackOut.Scan() { // keep the pipe drained
+		}
+	}()
+	var readyLine string
+	select {
+	case readyLine = <-ready:
+	case <-time.After(60 * time.Second):
+		t.Fatal("load local: no ready line after 60 s")
+	}
+	keys := filepath.Join(home, ".cache", "closerelay", "load-local", "load-keys.env")
+	if !strings.Contains(readyLine, " keys="+keys+" ") {
+		t.Fatalf("ready line %q: want the keys file in the user's cache directory, %s", readyLine, keys)
+	}
+	for _, name := range []string{"load-keys.env", "load-payload.json"} {
+		if _, err := os.Stat(filepath.Join(dir, name)); err == nil {
+			t.Errorf("load local wrote %s into the working directory", name)
+		}
+	}
+
+	script := "set -eu -o pipefail\n" + strings.Join(blocks[1:], "\n")
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	sh := exec.CommandContext(ctx, "bash", "-c", script)
+	sh.Dir, sh.Env = dir, cleanEnv(home)
+	var stdout, stderr strings.Builder
+	sh.Stdout, sh.Stderr = &stdout, &stderr
+	if err := sh.Run(); err != nil {
+		t.Fatalf("the walk-through's second shell: %v\nstdout:\n%s\nstderr:\n%s", err, stdout.String(), stderr.String())
+	}
+	out := stdout.String()
+	for _, want := range []*regexp.Regexp{
+		regexp.MustCompile(`(?m)^plan [0-9a-f]{64} on testnet\n  version 1, weight 1/3: 2 more needed$`), // status
+		regexp.MustCompile(`(?m)^v1 weight 1/3 signers: .* — landable$`),                                 // watch
+		regexp.MustCompile(`(?m)^weight 2/3: 1 more needed$`),                                            // the first co-signer's sign
+		regexp.MustCompile(`(?m)^v3 weight 3/3 .*threshold met`),                                         // watch, before it exits
+		regexp.MustCompile(`(?m)^submitted plan [0-9a-f]{64}: transaction [0-9a-f]{64} in ledger \d+$`),  // submit
+		regexp.MustCompile(`(?m)^404$`),                                                                  // the account is gone
+	} {
+		if !want.MatchString(out) {
+			t.Errorf("the walk-through's output has no line %s\nstdout:\n%s\nstderr:\n%s", want, out, stderr.String())
+		}
+	}
+	if n := len(regexp.MustCompile(`(?m)^plan [0-9a-f]{64} on testnet$`).FindAllString(out, -1)); n != 2 {
+		t.Errorf("the walk-through printed %d statuses, want 2 (the close, the mediator close)", n)
+	}
+	if !regexp.MustCompile(`(?m)^the co-signers' page: http://127\.0\.0\.1:\d+/plan/[0-9a-f]{64}$`).MatchString(stderr.String()) {
+		t.Errorf("publish printed no page for co-signers:\n%s", stderr.String())
+	}
+
+	if err := stack.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	if err := stack.Wait(); err != nil {
+		t.Errorf("load local after Ctrl-C: %v", err)
+	}
+}
+
+// TestReadmeOtherCommands checks the shell blocks of every other section
+// of README.md: make targets exist, the binaries named are this
+// repository's commands (their help runs), the image build names the
+// Containerfile as the Containerfile itself says to build it.
+func TestReadmeOtherCommands(t *testing.T) {
+	root := repoRoot(t)
+	b, err := os.ReadFile(filepath.Join(root, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	makefile, err := os.ReadFile(filepath.Join(root, "Makefile"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	containerfile, err := os.ReadFile(filepath.Join(root, "deploy", "Containerfile"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sections := regexp.MustCompile(`(?m)^## `).Split(string(b), -1)
+	checked := 0
+	for _, sec := range sections[1:] {
+		title, _, _ := strings.Cut(sec, "\n")
+		if title == "Close an account, step by step" || title == "Load testing" {
+			continue // run by TestReadmeCloseAnAccount and TestReadmeLoadCommands
+		}
+		for _, block := range shBlocks(sec) {
+			for _, line := range commandLines(block) {
+				for cmd := range strings.SplitSeq(line, "&&") {
+					checked++
+					words := strings.Fields(cmd)
+					switch {
+					case len(words) == 2 && words[0] == "make":
+						if !regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(words[1]) + `:`).Match(makefile) {
+							t.Errorf("%q: the Makefile has no target %s", line, words[1])
+						}
+					case len(words) == 1 && words[0] == "bin/closerelay":
+						if _, err := os.Stat(filepath.Join(root, "cmd", "closerelay", "main.go")); err != nil || !strings.Contains(string(makefile), "-o $(BIN) ./cmd/closerelay") {
+							t.Errorf("%q: make build does not build bin/closerelay", line)
+						}
+					case len(words) == 2 && (words[0] == "bin/closerelayctl" || words[0] == "bin/closerelaylab") && words[1] == "help":
+						var out, errOut strings.Builder
+						c := &ctl.CLI{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errOut, Getenv: func(string) string { return "" }}
+						var code int
+						if words[0] == "bin/closerelaylab" {
+							c.Prog = "closerelaylab"
+							code = (&tool{c}).run([]string{"help"})
+						} else {
+							code = c.Run([]string{"help"})
+						}
+						if prog := filepath.Base(words[0]); code != ctl.ExitOK || !strings.HasPrefix(out.String(), prog+":") || !strings.Contains(out.String(), "Usage:") {
+							t.Errorf("%q: exit %d %q", line, code, out.String())
+						}
+					case len(words) == 7 && words[0] == "podman" && words[1] == "build":
+						if !strings.Contains(string(containerfile), strings.Join(words, " ")) {
+							t.Errorf("%q: not the build command deploy/Containerfile gives", line)
+						}
+					default:
+						t.Errorf("README command %q: this test does not know how to check it; teach it", line)
+					}
+				}
+			}
+		}
+	}
+	if checked == 0 {
+		t.Error("no shell command outside the walk-through and the load kit: the README lost its first two commands?")
+	}
+}
+
+// TestDocsAreSelfContained: the README and docs/API.md name no document
+// outside the repository (the team's specification and contract, issue
+// numbers), and every relative link they hold leads to a file that exists.
+func TestDocsAreSelfContained(t *testing.T) {
+	root := repoRoot(t)
+	outside := regexp.MustCompile(`CONTRACT|SPEC\b|\b[Ii]ssue \d+|shared/`)
+	link := regexp.MustCompile(`\]\(([^)#:]+)(#[^)]*)?\)`)
+	for _, doc := range []string{"README.md", "docs/API.md", "deploy/RUNBOOK.md"} {
+		b, err := os.ReadFile(filepath.Join(root, doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, line := range strings.Split(string(b), "\n") {
+			if m := outside.FindString(line); m != "" {
+				t.Errorf("%s:%d names %q, which is not in the repository: %s", doc, i+1, m, line)
+			}
+			for _, m := range link.FindAllStringSubmatch(line, -1) {
+				target := filepath.Join(root, filepath.Dir(doc), m[1])
+				if _, err := os.Stat(target); err != nil {
+					t.Errorf("%s:%d links to %s, which does not exist", doc, i+1, m[1])
+				}
+			}
+		}
+	}
+}
