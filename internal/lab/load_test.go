@@ -216,7 +216,7 @@ func TestDemo(t *testing.T) {
 	if err := runDemo(context.Background(), &out, demoOptions{timeout: 60 * time.Second}); err != nil {
 		t.Fatalf("demo: %v\n%s", err, out.String())
 	}
-	for _, want := range []string{"weight 1/3", "weight 2/3", "weight 3/3", "threshold met", "a co-signer's page for it: http://127.0.0.1:", "co-signed the forward", "verified: an ed25519 signature", "demo complete: OK"} {
+	for _, want := range []string{"weight 1/3", "weight 2/3", "weight 3/3", "threshold met", "a co-signer's page for it: http://127.0.0.1:", "the relay submits the close (event: submitted)", "the exchange is credited", "demo complete: OK"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("demo output lacks %q:\n%s", want, out.String())
 		}
