@@ -42,15 +42,8 @@ func TestMediatorCloseForwardedByTheRelay(t *testing.T) {
 	env := map[string]string{EnvURL: rel.url, EnvHorizon: rel.horizon.URL, EnvSecret: a.Keys[0].Seed()}
 	token, mediatorKey := mintFlow(t, env, exchange, "--memo", "text:deposit 42")
 
-	r := runCLI(t, env, "", "build", "--json", "--account", a.Address, "--destination", exchange, "--mediator", mediatorKey, "--token", token, "--sign")
-	if r.code != ExitOK {
-		t.Fatalf("build: %d %q", r.code, r.stderr)
-	}
-	r = runCLI(t, env, r.stdout, "publish", "--json", "--submit", "-")
-	id, _ := r.json(t)["id"].(string)
-	if r.code != ExitOK || id == "" {
-		t.Fatalf("publish --submit: %d %q %q", r.code, r.stdout, r.stderr)
-	}
+	through := []string{"--mediator", mediatorKey, "--token", token}
+	id := buildAndPublish(t, env, a.Address, exchange, through, []string{"--submit"})
 	if r := runCLI(t, env, "", "status", id); r.code != ExitOK || strings.Contains(r.stdout, "forward:") {
 		t.Fatalf("status before the close is ready: %d %q, want no forward line", r.code, r.stdout)
 	}
@@ -114,7 +107,7 @@ func TestMediatorCloseForwardedByTheRelay(t *testing.T) {
 		t.Errorf("watch exited %d", code)
 	}
 
-	r = runCLI(t, env, "", "status", id)
+	r := runCLI(t, env, "", "status", id)
 	want := "  forward: forwarded: transaction " + pay.Hash + " in ledger " + strconv.Itoa(int(pay.Ledger)) + " paid " + fwd.Amount + " XLM to the committed destination with the committed memo"
 	if r.code != ExitOK || !strings.Contains(r.stdout, want) {
 		t.Errorf("status: %d %q, want %q", r.code, r.stdout, want)
@@ -143,6 +136,24 @@ func TestMediatorCloseForwardedByTheRelay(t *testing.T) {
 	if _, err := os.Stat(record); !os.IsNotExist(err) {
 		t.Errorf("the record of a forwarded flow is kept: %v", err)
 	}
+}
+
+// buildAndPublish builds the close of account (signed by the secret env
+// names) into dest with `build --json` and the extra build flags, pipes it
+// into `publish --json` with the publish flags, and returns the plan id.
+func buildAndPublish(t *testing.T, env map[string]string, account, dest string, build, publish []string) string {
+	t.Helper()
+	args := append([]string{"build", "--json", "--account", account, "--destination", dest, "--sign"}, build...)
+	r := runCLI(t, env, "", args...)
+	if r.code != ExitOK {
+		t.Fatalf("build %v: %d %q", build, r.code, r.stderr)
+	}
+	r = runCLI(t, env, r.stdout, append(append([]string{"publish", "--json"}, publish...), "-")...)
+	id, _ := r.json(t)["id"].(string)
+	if r.code != ExitOK || id == "" {
+		t.Fatalf("publish %v: %d %q %q", publish, r.code, r.stdout, r.stderr)
+	}
+	return id
 }
 
 // expiredRecord writes the recovery record of a forward from mediatorKey
@@ -187,33 +198,14 @@ func TestResumeAfterExpiryReadsThePlan(t *testing.T) {
 	rel.horizon.Fund(exchange, 10_0000000)
 	env := map[string]string{EnvURL: rel.url, EnvHorizon: rel.horizon.URL, EnvSecret: a.Keys[0].Seed()}
 	token, mediatorKey := mintFlow(t, env, exchange, "--memo", "text:deposit 42")
-	r := runCLI(t, env, "", "build", "--json", "--account", a.Address, "--destination", exchange, "--mediator", mediatorKey, "--token", token, "--sign")
-	if r.code != ExitOK {
-		t.Fatalf("build: %d %q", r.code, r.stderr)
-	}
-	r = runCLI(t, env, r.stdout, "publish", "--json", "--submit", "-")
-	waiting, _ := r.json(t)["id"].(string)
-
+	through := []string{"--mediator", mediatorKey, "--token", token}
+	waiting := buildAndPublish(t, env, a.Address, exchange, through, []string{"--submit"})
 	// The same mediator, on a close of another account published without
-	// --submit.
+	// --submit; and a direct close, through no mediator.
 	b := rel.acct
 	envB := map[string]string{EnvURL: rel.url, EnvHorizon: rel.horizon.URL, EnvSecret: b.Keys[0].Seed()}
-	r = runCLI(t, envB, "", "build", "--json", "--account", b.Address, "--destination", exchange, "--mediator", mediatorKey, "--token", token, "--sign")
-	if r.code != ExitOK {
-		t.Fatalf("build: %d %q", r.code, r.stderr)
-	}
-	r = runCLI(t, envB, r.stdout, "publish", "--json", "-")
-	unsubmitted, _ := r.json(t)["id"].(string)
-	// A direct close, through no mediator.
-	r = runCLI(t, envB, "", "build", "--json", "--account", b.Address, "--destination", cliDest, "--sign")
-	if r.code != ExitOK {
-		t.Fatalf("build: %d %q", r.code, r.stderr)
-	}
-	r = runCLI(t, envB, r.stdout, "publish", "--json", "-")
-	direct, _ := r.json(t)["id"].(string)
-	if waiting == "" || unsubmitted == "" || direct == "" {
-		t.Fatalf("publish: %q %q %q", waiting, unsubmitted, direct)
-	}
+	unsubmitted := buildAndPublish(t, envB, b.Address, exchange, through, nil)
+	direct := buildAndPublish(t, envB, b.Address, cliDest, nil, nil)
 
 	for _, tt := range []struct {
 		name, plan string
@@ -248,15 +240,7 @@ func TestForwardFailedThroughTheCommandLine(t *testing.T) {
 	exchange := keypair.MustRandom().Address() // never created
 	env := map[string]string{EnvURL: rel.url, EnvHorizon: rel.horizon.URL, EnvSecret: a.Master.Seed()}
 	token, mediatorKey := mintFlow(t, env, exchange, "--memo", "text:deposit 42")
-	r := runCLI(t, env, "", "build", "--json", "--account", a.Address, "--destination", exchange, "--mediator", mediatorKey, "--token", token, "--sign")
-	if r.code != ExitOK {
-		t.Fatalf("build: %d %q", r.code, r.stderr)
-	}
-	r = runCLI(t, env, r.stdout, "publish", "--json", "--submit", "-")
-	id, _ := r.json(t)["id"].(string)
-	if r.code != ExitOK || id == "" {
-		t.Fatalf("publish --submit: %d %q %q", r.code, r.stdout, r.stderr)
-	}
+	id := buildAndPublish(t, env, a.Address, exchange, []string{"--mediator", mediatorKey, "--token", token}, []string{"--submit"})
 	// A watcher that comes after the outcome is told it too.
 	tc := newTestCLI(env, nil, nil, nil)
 	w := start(t, tc, "watch", "--json", "--timeout", "60s", id)
@@ -281,7 +265,7 @@ func TestForwardFailedThroughTheCommandLine(t *testing.T) {
 	if c := rel.horizon.Credits(exchange); len(c) != 0 {
 		t.Errorf("the missing exchange was credited: %+v", c)
 	}
-	r = runCLI(t, env, "", "status", id)
+	r := runCLI(t, env, "", "status", id)
 	if want := "  forward: failed: tx_failed; the relay gave up after its retries and the funds wait in the mediator"; r.code != ExitOK || !strings.Contains(r.stdout, want) {
 		t.Errorf("status: %d %q, want %q", r.code, r.stdout, want)
 	}

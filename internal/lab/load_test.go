@@ -243,14 +243,7 @@ func TestDemo(t *testing.T) {
 		"the watcher receives event: submitted",
 		"the account is closed: the account API answers 404 for ",
 	}
-	rest := out.String()
-	for _, want := range steps {
-		i := strings.Index(rest, want)
-		if i < 0 {
-			t.Fatalf("demo output lacks %q after the steps before it:\n%s", want, out.String())
-		}
-		rest = rest[i+len(want):]
-	}
+	wantInOrder(t, out.String(), steps)
 }
 
 // TestDemoThroughRPC: with LEDGER_API=rpc the same demo runs, its relay
