@@ -379,7 +379,9 @@ func (c *CLI) watch(args []string) int {
 			"locally against the account's signers and high threshold; without one, watch\n"+
 			"lists the signers the relay reports, unweighed. Ends when the plan expires, on\n"+
 			"Ctrl-C, or with --until-complete when the threshold is met; then `closerelayctl\n"+
-			"ready` prints the envelope to submit.")
+			"ready` prints the envelope to submit. The relay's submission and the mediator\n"+
+			"forward it runs are printed as they happen (--json: the relay's submitted,\n"+
+			"submit_failed, forwarded and forward_failed event data, named by \"event\").")
 	o := c.CommonFlags(fs, 0)
 	horizonURL := c.HorizonFlag(fs, "to weigh signatures locally when the relay does not")
 	until := fs.Bool("until-complete", false, "exit 0 once the threshold is met, 1 if the plan expires first")

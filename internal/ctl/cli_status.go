@@ -27,7 +27,9 @@ func (c *CLI) status(args []string) int {
 			"(the preflight, CONTRACT section 14; a blocked close is printed first, with\n"+
 			"each blocker's code and reason: do not sign it), its version, the weight of\n"+
 			"its signers against the close's threshold, its expiry and the relay's\n"+
-			"submission. --json prints the relay's answer as it is. It makes one request\n"+
+			"submission, and the mediator forward it runs of a close published with a\n"+
+			"flow token (pending, forwarded with its amount and hash, or failed).\n"+
+			"--json prints the relay's answer as it is. It makes one request\n"+
 			"and no ledger call: the relay ran the preflight at publish (and runs it again\n"+
 			"before it submits).")
 	o := c.CommonFlags(fs, 30*time.Second)
