@@ -225,6 +225,11 @@ type PlanStatus struct {
 	// Preflight is the latest preflight's verdict (CONTRACT section 14):
 	// will the close land? Nil from a relay older than the preflight.
 	Preflight *Preflight
+	// Forward is the mediator forward the relay runs for a close published
+	// with PublishFlowToken (CONTRACT section 16): nil until the close's
+	// submission succeeded (always, for a plan without a flow), then
+	// "pending", "forwarded" (Hash, Ledger, Amount) or "failed" (Code).
+	Forward *Forward
 }
 
 // Preflight is status.preflight as the relay sends it: State is one of the
@@ -256,6 +261,27 @@ type Submission struct {
 	// Reason says why it failed; only `event: submit_failed` carries one
 	// (Watch), GET /status does not.
 	Reason string
+}
+
+// Forward is the relay-run mediator forward (CONTRACT section 16). Status
+// fills State, Hash, Ledger, Amount (op0's payment, a decimal string of
+// native units) and Code; Reason comes only with `event: forward_failed`
+// (Watch).
+type Forward struct {
+	State  string // "pending", "forwarded" or "failed"
+	Hash   string // the forward's transaction hash, once forwarded (or sent)
+	Ledger int64  // the ledger it closed in, once forwarded
+	Amount string // the payment to the committed destination, once forwarded
+	Code   string // the last refusal's code, when failed
+	Reason string // why it failed; only the forward_failed event carries one
+}
+
+// forwardOf is status.forward as a Forward: nil while null.
+func forwardOf(w *wire.Forward) *Forward {
+	if w == nil {
+		return nil
+	}
+	return &Forward{State: w.State, Hash: w.Hash, Ledger: int64(w.Ledger), Amount: w.Amount, Code: w.Code}
 }
 
 // submissionOf is status.submission as a Submission: nil until one starts.
@@ -380,6 +406,7 @@ func (c *Client) Status(ctx context.Context, id string) (PlanStatus, error) {
 		ID: out.ID, Network: out.Network, Version: out.Version, Signers: out.Signers,
 		Weight: out.Weight, Threshold: out.Threshold, Ready: out.Ready, Expiry: expiry,
 		Submit: out.Submit, Submission: submissionOf(out.Submission), Preflight: out.Preflight,
+		Forward: forwardOf(out.Forward),
 	}, nil
 }
 

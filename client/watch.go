@@ -57,6 +57,12 @@ type State struct {
 	// "failed" with Code and Reason); the rest of State is then the last
 	// state delivered, again. Nil on every state event.
 	Submission *Submission
+	// Forward is set on a delivery that tells the relay's mediator forward
+	// (CONTRACT section 16's `event: forwarded`, State "forwarded" with
+	// Hash, Ledger and Amount, or `event: forward_failed`, State "failed"
+	// with Code and Reason); the rest of State is then the last state
+	// delivered, again. Nil on every other delivery.
+	Forward *Forward
 }
 
 // NoticeKind says what a Watch notice reports.
@@ -277,6 +283,17 @@ func (w *watcher) stream(ctx context.Context) (delivered bool, err error) {
 			if err := w.fn(st); err != nil {
 				return delivered, errCallback{err}
 			}
+		case "forwarded", "forward_failed":
+			fwd, ok := w.parseForward(ev)
+			if !ok || w.last.XDR == "" {
+				continue // not this plan's, or before any state
+			}
+			delivered = true
+			st := w.last
+			st.Forward = fwd
+			if err := w.fn(st); err != nil {
+				return delivered, errCallback{err}
+			}
 		}
 	}
 }
@@ -312,6 +329,23 @@ func (w *watcher) parseSubmission(ev sse.Event) (*Submission, bool) {
 		return nil, false
 	}
 	return &Submission{State: "failed", Code: data.Code, Reason: data.Reason}, true
+}
+
+// parseForward reads CONTRACT section 16's forwarded and forward_failed
+// data: {"id","hash","ledger","amount"} and {"id","code","reason"}.
+func (w *watcher) parseForward(ev sse.Event) (*Forward, bool) {
+	if ev.Type == "forwarded" {
+		var data wire.Forwarded
+		if json.Unmarshal([]byte(ev.Data), &data) != nil || !strings.EqualFold(data.ID, w.id) || data.Hash == "" {
+			return nil, false
+		}
+		return &Forward{State: "forwarded", Hash: data.Hash, Ledger: int64(data.Ledger), Amount: data.Amount}, true
+	}
+	var data wire.ForwardFailed
+	if json.Unmarshal([]byte(ev.Data), &data) != nil || !strings.EqualFold(data.ID, w.id) || data.Code == "" {
+		return nil, false
+	}
+	return &Forward{State: "failed", Code: data.Code, Reason: data.Reason}, true
 }
 
 // poll fetches the plan every poll interval until deadline, delivering new

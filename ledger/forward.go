@@ -82,6 +82,22 @@ func ForwardFeePerOp(close xdr.TransactionEnvelope) int64 {
 	return max(BaseFeePerOp, int64(close.Fee())/int64(ops))
 }
 
+// ForwardPayment is the forward's payment and fee, in stroops, from the
+// mediator's native balance and the fee per operation (taken as at least
+// BaseFeePerOp, and at most what a transaction's 32-bit fee carries for
+// two operations): the fee is two operations' worth, and the payment the
+// balance less the fee and ForwardKept, which the merge then carries.
+// ErrForwardUnfunded when that payment would not be positive. The relay's
+// forward (BuildForward) and the client's (mediator forward) both take
+// their amount from here, so they cannot disagree.
+func ForwardPayment(balance, feePerOp int64) (pay, fee int64, err error) {
+	fee = 2 * min(max(feePerOp, BaseFeePerOp), math.MaxUint32/2)
+	if balance <= fee+ForwardKept {
+		return 0, fee, ErrForwardUnfunded
+	}
+	return balance - fee - ForwardKept, fee, nil
+}
+
 // ForwardSpec is what a forward is built from: the mediator's account as
 // the ledger API read it, and the flow's commitments.
 type ForwardSpec struct {
@@ -121,10 +137,9 @@ func BuildForward(s ForwardSpec) (Forward, error) {
 	if s.Mediator.Sequence == math.MaxInt64 {
 		return Forward{}, errors.New("ledger: the mediator's sequence number is exhausted")
 	}
-	fee := min(2*max(s.FeePerOp, BaseFeePerOp), math.MaxUint32)
-	pay := s.Mediator.Balance - fee - ForwardKept
-	if pay <= 0 {
-		return Forward{}, ErrForwardUnfunded
+	pay, fee, err := ForwardPayment(s.Mediator.Balance, s.FeePerOp)
+	if err != nil {
+		return Forward{}, err
 	}
 	maxTime := s.Now.Add(ForwardTimeout).Unix()
 	tx := xdr.Transaction{

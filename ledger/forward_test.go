@@ -2,6 +2,7 @@ package ledger_test
 
 import (
 	"errors"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -109,6 +110,34 @@ func TestCheckMediatorClose(t *testing.T) {
 		got := ledger.CheckMediatorClose(tc.env, med)
 		if (tc.want == "") != (got == "") || !strings.Contains(got, tc.want) {
 			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}
+
+// ForwardPayment is the one computation of the forward's amount, shared
+// by the relay's forward and the client's: the fee is two operations at
+// no less than the base fee and no more than a 32-bit fee carries, and the
+// payment leaves the mediator ForwardKept. A fee per operation too large
+// to double stays within the fee field rather than wrapping negative.
+func TestForwardPayment(t *testing.T) {
+	for _, tc := range []struct {
+		balance, perOp, pay, fee int64
+		unfunded                 bool
+	}{
+		{102_0000000, 100, 100_9999800, 200, false},
+		{102_0000000, 0, 100_9999800, 200, false},
+		{1_0000201, 100, 1, 200, false},
+		{1_0000200, 100, 0, 200, true},
+		{5000_0000000, 1 << 62, 5000_0000000 - 4294967294 - 1_0000000, 4294967294, false},
+		{5000_0000000, math.MaxInt64, 5000_0000000 - 4294967294 - 1_0000000, 4294967294, false},
+	} {
+		pay, fee, err := ledger.ForwardPayment(tc.balance, tc.perOp)
+		if tc.unfunded != errors.Is(err, ledger.ErrForwardUnfunded) || (!tc.unfunded && err != nil) {
+			t.Errorf("ForwardPayment(%d, %d): %v", tc.balance, tc.perOp, err)
+			continue
+		}
+		if fee != tc.fee || (!tc.unfunded && pay != tc.pay) {
+			t.Errorf("ForwardPayment(%d, %d) = %d, fee %d; want %d, fee %d", tc.balance, tc.perOp, pay, fee, tc.pay, tc.fee)
 		}
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/closerelay/closerelay/client"
+	"github.com/closerelay/closerelay/ledger"
 	"github.com/stellar/go-stellar-sdk/amount"
 	"github.com/stellar/go-stellar-sdk/network"
 	"github.com/stellar/go-stellar-sdk/strkey"
@@ -218,36 +219,25 @@ func CosignForward(ctx context.Context, c *client.Client, networkID string, flow
 }
 
 // MediatorMinimum is what a forward's payment leaves in the mediator, in
-// stroops: 1 unit of the native asset, the minimum balance of an account
-// without sub-entries (two base reserves of 0.5). The payment may not take
-// it (op_underfunded); the forward's merge then carries it to the same
-// destination.
-const MediatorMinimum = 1_0000000
-
-// ForwardFeePerOperation is the forward's fee per operation, in stroops,
-// as CONTRACT section 16 sets it for the relay: the larger of the
-// network's minimum (100) and the close's fee bid divided by its number of
-// operations (closeOps 0 is taken as 1).
-//
-// The relay's forward (package ledger, CONTRACT 16) computes the same; this
-// and ForwardAmount are the client's copy until ledger has the pure forward
-// builder, and should then call it.
-func ForwardFeePerOperation(closeFee int64, closeOps int) int64 {
-	return max(txnbuild.MinBaseFee, closeFee/int64(max(closeOps, 1)))
-}
+// stroops (ledger.ForwardKept): 1 unit of the native asset, the minimum
+// balance of an account without sub-entries (two base reserves of 0.5).
+// The payment may not take it (op_underfunded); the forward's merge then
+// carries it to the same destination.
+const MediatorMinimum = ledger.ForwardKept
 
 // ForwardAmount is the forward's payment, in stroops (CONTRACT section
-// 16): the mediator's native balance less the forward's fee (two
-// operations at feePerOp) less MediatorMinimum. It is an error when that
-// leaves nothing to pay, or when the figures cannot be a ledger's.
+// 16), as the relay computes it (ledger.ForwardPayment): the mediator's
+// native balance less the forward's fee (two operations at feePerOp) less
+// MediatorMinimum. It is an error when that leaves nothing to pay, or when
+// the figures cannot be a ledger's.
 func ForwardAmount(balance, feePerOp int64) (int64, error) {
-	if balance < 0 || feePerOp < txnbuild.MinBaseFee || feePerOp > (math.MaxInt64-MediatorMinimum)/2 {
+	if balance < 0 || feePerOp < txnbuild.MinBaseFee || feePerOp > math.MaxUint32/2 {
 		return 0, fmt.Errorf("wallet: a balance of %d stroops and a fee of %d per operation are not a forward's", balance, feePerOp)
 	}
-	fee := 2 * feePerOp
-	if balance <= fee+MediatorMinimum {
+	pay, fee, err := ledger.ForwardPayment(balance, feePerOp)
+	if errors.Is(err, ledger.ErrForwardUnfunded) {
 		return 0, fmt.Errorf("wallet: the mediator holds %s XLM, no more than the forward's fee (%s) and its minimum balance (%s): nothing to forward",
 			amount.StringFromInt64(balance), amount.StringFromInt64(fee), amount.StringFromInt64(MediatorMinimum))
 	}
-	return balance - fee - MediatorMinimum, nil
+	return pay, err
 }

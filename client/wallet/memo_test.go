@@ -157,13 +157,4 @@ func TestForwardAmount(t *testing.T) {
 			t.Errorf("ForwardAmount(%d, %d) = %d", c.balance, c.fee, got)
 		}
 	}
-	for _, c := range []struct {
-		fee  int64
-		ops  int
-		want int64
-	}{{100, 1, 100}, {300, 3, 100}, {1000, 2, 500}, {50, 1, 100}, {700, 0, 700}} {
-		if got := wallet.ForwardFeePerOperation(c.fee, c.ops); got != c.want {
-			t.Errorf("ForwardFeePerOperation(%d, %d) = %d, want %d", c.fee, c.ops, got, c.want)
-		}
-	}
 }

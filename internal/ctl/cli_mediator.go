@@ -16,6 +16,7 @@ import (
 	"github.com/closerelay/closerelay/ledgerapi/rpc"
 	"github.com/stellar/go-stellar-sdk/amount"
 	"github.com/stellar/go-stellar-sdk/txnbuild"
+	"github.com/stellar/go-stellar-sdk/xdr"
 )
 
 const mediatorUsage = `Usage: closerelayctl mediator COMMAND [flags]
@@ -532,9 +533,12 @@ func (c *CLI) mediatorResume(args []string) int {
 			"submit it through the account API too, and delete the record once it landed.\n"+
 			"On failure the record keeps the last error. Once the token has expired the\n"+
 			"mediator co-signs no more, and resume says what becomes of the funds: the relay\n"+
-			"runs the forward of a close published with a memo-committed token and --submit.")
+			"runs the forward of a close published with a memo-committed token and --submit;\n"+
+			"with --plan, resume reads that plan's status from the relay and says what the\n"+
+			"relay has done or will do with this forward (exit 0 once it has forwarded).")
 	o := c.CommonFlags(fs, 2*time.Minute)
 	submit := fs.Bool("submit", false, "submit the co-signed forward to the ledger through the account API")
+	planID := fs.String("plan", "", "the close's plan id (as publish printed it): once the token has expired, read from the relay what became of the forward")
 	horizonURL := c.HorizonFlag(fs, "to submit to (with --submit)")
 	rpcURL := c.RPCFlag(fs, "to submit to (with --submit)")
 	pos, code, done := c.Parse(fs, args, 1, "RECORD_FILE")
@@ -544,6 +548,11 @@ func (c *CLI) mediatorResume(args []string) int {
 	rec, err := wallet.LoadRecord(pos[0])
 	if err != nil {
 		return c.Fail("mediator resume", o.JSON, Usagef("%v", err))
+	}
+	if *planID != "" {
+		if err := checkPlanID(*planID); err != nil {
+			return c.Fail("mediator resume", o.JSON, Usagef("--plan: %s", Message(err)))
+		}
 	}
 	if *rpcURL != "" {
 		*horizonURL = ""
@@ -576,7 +585,10 @@ func (c *CLI) mediatorResume(args []string) int {
 			if ferr != nil {
 				return c.Fail("mediator resume", o.JSON, ferr)
 			}
-			err = &RefusedError{fmt.Errorf("%w: the mediator no longer co-signs this forward. %s", err, afterExpiry(flow))}
+			if *planID != "" {
+				return c.resumeFromRelay(ctx, cl, *planID, pos[0], rec, o.JSON)
+			}
+			err = &RefusedError{fmt.Errorf("%w: the mediator no longer co-signs this forward. %s (closerelayctl mediator resume --plan PLAN_ID reads which from the relay)", err, afterExpiry(flow))}
 		}
 		return c.Fail("mediator resume", o.JSON, err)
 	}
@@ -594,6 +606,68 @@ func (c *CLI) mediatorResume(args []string) int {
 	code = c.submitForward(ctx, api, ledger.Network(rec.Network), res.SignedXDR, fwd.Amount, rec.Memo, o, "mediator resume")
 	if code == ExitOK {
 		if err := os.Remove(pos[0]); err != nil {
+			fmt.Fprintf(c.Stderr, "closerelayctl mediator resume: the forward landed, but the record could not be deleted: %v\n", err)
+		}
+	}
+	return code
+}
+
+// resumeFromRelay says, once a record's token has expired, what the relay
+// has done or will do with its forward, from plan id's status (CONTRACT
+// section 16): it runs the forward of a close published with the flow
+// token and submit, and status.forward is null until that close's
+// submission succeeds, then pending, forwarded or failed. The plan must be
+// a close through the record's mediator. Exit 0 once the relay has
+// forwarded (the record, now done with, is deleted), 1 otherwise.
+func (c *CLI) resumeFromRelay(ctx context.Context, cl *client.Client, id, path string, rec wallet.Record, jsonOut bool) int {
+	fail := func(err error) int { return c.Fail("mediator resume", jsonOut, err) }
+	p, err := cl.Get(ctx, id)
+	if err != nil {
+		return fail(err)
+	}
+	var env xdr.TransactionEnvelope
+	if err := xdr.SafeUnmarshalBase64(p.XDR, &env); err != nil {
+		return fail(err)
+	}
+	if why := ledger.CheckMediatorClose(env, rec.MediatorPublicKey); why != "" {
+		return fail(Usagef("plan %s is not a close through this record's mediator %s: %s", id, rec.MediatorPublicKey, why))
+	}
+	st, err := cl.StatusWire(ctx, id)
+	if err != nil {
+		return fail(err)
+	}
+	dest := fmt.Sprintf("%s with memo %s", rec.Destination, rec.Memo)
+	operator := "the funds wait in the mediator " + rec.MediatorPublicKey + ", and only the relay's operator, who holds the master secret, can move them"
+	var msg string
+	code := ExitRefused
+	switch f, sub := st.Forward, st.Submission; {
+	case f != nil && f.State == "forwarded":
+		msg = fmt.Sprintf("the relay has forwarded the funds: transaction %s in ledger %d paid %s XLM to %s, and merged the mediator into it; nothing is left to do",
+			f.Hash, f.Ledger, f.Amount, dest)
+		code = ExitOK
+	case f != nil && f.State == "pending":
+		msg = fmt.Sprintf("the relay submitted the close and is running the forward now: it pays %s the mediator's whole balance less the fee and 1 XLM, then merges the mediator into it (closerelayctl watch %s tells when it is done)", dest, id)
+	case f != nil && f.State == "failed":
+		msg = fmt.Sprintf("the relay's forward failed (%s) and it gave up after its retries: %s", f.Code, operator)
+	case f != nil:
+		msg = "the relay reports the forward as " + f.State
+	case sub != nil && sub.State == "submitted":
+		msg = "the relay submitted the close but runs no forward for it: it was published without the flow token (closerelayctl publish --submit --flow-token); " + operator
+	case !st.Submit:
+		msg = "the plan was not published with --submit: the relay neither submits the close nor runs its forward; once someone else submits it, " + operator
+	default:
+		msg = fmt.Sprintf("the relay has not submitted the close yet (%s); once it has, it runs the forward if the close was published with the flow token, and closerelayctl status %s then shows it (a forward line); without the token, %s",
+			submissionText(st), id, operator)
+	}
+	if jsonOut {
+		c.PrintJSON(map[string]any{"ok": code == ExitOK, "id": st.ID, "expired": true, "submission": st.Submission, "forward": st.Forward, "reason": msg})
+	} else if code == ExitOK {
+		fmt.Fprintf(c.Stdout, "the flow token has expired, but %s\n", msg)
+	} else {
+		fmt.Fprintf(c.Stderr, "closerelayctl mediator resume: the flow token has expired: the mediator no longer co-signs this forward; %s\n", msg)
+	}
+	if code == ExitOK {
+		if err := os.Remove(path); err != nil {
 			fmt.Fprintf(c.Stderr, "closerelayctl mediator resume: the forward landed, but the record could not be deleted: %v\n", err)
 		}
 	}

@@ -379,7 +379,9 @@ func (c *CLI) watch(args []string) int {
 			"locally against the account's signers and high threshold; without one, watch\n"+
 			"lists the signers the relay reports, unweighed. Ends when the plan expires, on\n"+
 			"Ctrl-C, or with --until-complete when the threshold is met; then `closerelayctl\n"+
-			"ready` prints the envelope to submit.")
+			"ready` prints the envelope to submit. The relay's submission and the mediator\n"+
+			"forward it runs are printed as they happen (--json: the relay's submitted,\n"+
+			"submit_failed, forwarded and forward_failed event data, named by \"event\").")
 	o := c.CommonFlags(fs, 0)
 	horizonURL := c.HorizonFlag(fs, "to weigh signatures locally when the relay does not")
 	until := fs.Bool("until-complete", false, "exit 0 once the threshold is met, 1 if the plan expires first")
@@ -409,6 +411,10 @@ func (c *CLI) watch(args []string) int {
 	err = cl.Watch(ctx, pos[0], func(s client.State) error {
 		if s.Submission != nil {
 			c.printSubmission(o.JSON, s)
+			return nil
+		}
+		if s.Forward != nil {
+			c.printForward(o.JSON, s)
 			return nil
 		}
 		switch {
@@ -515,6 +521,34 @@ func (c *CLI) printSubmission(jsonOut bool, s client.State) {
 		return
 	}
 	fmt.Fprintf(c.Stdout, "the relay's submission failed: %s (%s); the next change of the submit-ready envelope tries again\n", sub.Code, sub.Reason)
+}
+
+// printForward prints the outcome of the mediator forward the relay runs
+// (`event: forwarded` or `event: forward_failed`, CONTRACT section 16) as
+// watch follows the plan.
+func (c *CLI) printForward(jsonOut bool, s client.State) {
+	f := s.Forward
+	if jsonOut {
+		// The relay's event data, named by the event it came in.
+		if f.State == "forwarded" {
+			c.PrintJSON(struct {
+				Event string `json:"event"`
+				wire.Forwarded
+			}{"forwarded", wire.Forwarded{ID: s.ID, Hash: f.Hash, Ledger: int(f.Ledger), Amount: f.Amount}})
+			return
+		}
+		c.PrintJSON(struct {
+			Event string `json:"event"`
+			wire.ForwardFailed
+		}{"forward_failed", wire.ForwardFailed{ID: s.ID, Code: f.Code, Reason: f.Reason}})
+		return
+	}
+	if f.State == "forwarded" {
+		fmt.Fprintf(c.Stdout, "forwarded by the relay: transaction %s in ledger %d paid %s XLM to the committed destination with the committed memo, and merged the mediator into it\n",
+			f.Hash, f.Ledger, f.Amount)
+		return
+	}
+	fmt.Fprintf(c.Stdout, "the relay's forward failed: %s (%s); it gave up after its retries, and the funds wait in the mediator: only the relay's operator, who holds the master secret, can move them\n", f.Code, f.Reason)
 }
 
 // stateJSON is what watch prints of a state in JSON mode, with or without

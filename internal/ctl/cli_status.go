@@ -27,7 +27,9 @@ func (c *CLI) status(args []string) int {
 			"(the preflight, CONTRACT section 14; a blocked close is printed first, with\n"+
 			"each blocker's code and reason: do not sign it), its version, the weight of\n"+
 			"its signers against the close's threshold, its expiry and the relay's\n"+
-			"submission. --json prints the relay's answer as it is. It makes one request\n"+
+			"submission, and the mediator forward it runs of a close published with a\n"+
+			"flow token (pending, forwarded with its amount and hash, or failed).\n"+
+			"--json prints the relay's answer as it is. It makes one request\n"+
 			"and no ledger call: the relay ran the preflight at publish (and runs it again\n"+
 			"before it submits).")
 	o := c.CommonFlags(fs, 30*time.Second)
@@ -82,6 +84,9 @@ func (c *CLI) printStatus(w io.Writer, st wire.Status, now time.Time) {
 		fmt.Fprintf(w, "  expires %s (in %s)\n", st.Expiry, max(exp.Sub(now), 0).Round(time.Second))
 	}
 	fmt.Fprintf(w, "  submission: %s\n", submissionText(st))
+	if st.Forward != nil {
+		fmt.Fprintf(w, "  forward: %s\n", forwardText(st.Forward))
+	}
 	fmt.Fprintf(w, "  preflight: %s\n", PreflightText(pf))
 }
 
@@ -146,4 +151,24 @@ func submissionText(st wire.Status) string {
 		return "blocked: " + sub.Code + "; the relay did not post a close the ledger would refuse"
 	}
 	return sub.State
+}
+
+// forwardText is st.forward in words (CONTRACT section 16): the mediator
+// forward the relay runs once it has submitted a close published with a
+// flow token. A plan without one has none, and status prints no line.
+func forwardText(f *wire.Forward) string {
+	switch f.State {
+	case "pending":
+		return "pending: the relay is building, signing and submitting the mediator's forward to the committed destination"
+	case "forwarded":
+		return fmt.Sprintf("forwarded: transaction %s in ledger %d paid %s XLM to the committed destination with the committed memo, and merged the mediator into it",
+			f.Hash, f.Ledger, f.Amount)
+	case "failed":
+		s := "failed: " + f.Code + "; the relay gave up after its retries and the funds wait in the mediator: only the relay's operator, who holds the master secret, can move them"
+		if f.Hash != "" {
+			s += " (last forward sent: " + f.Hash + ")"
+		}
+		return s
+	}
+	return f.State
 }

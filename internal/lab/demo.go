@@ -2,14 +2,10 @@ package lab
 
 import (
 	"context"
-	"crypto/ed25519"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
-	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -19,9 +15,8 @@ import (
 	"github.com/closerelay/closerelay/ledger"
 	"github.com/closerelay/closerelay/ledger/ledgertest"
 	"github.com/closerelay/closerelay/wire"
+	"github.com/stellar/go-stellar-sdk/amount"
 	"github.com/stellar/go-stellar-sdk/keypair"
-	"github.com/stellar/go-stellar-sdk/strkey"
-	"github.com/stellar/go-stellar-sdk/txnbuild"
 	"github.com/stellar/go-stellar-sdk/xdr"
 )
 
@@ -30,6 +25,7 @@ type demoOptions struct {
 	timeout   time.Duration // the whole demo fails after this; 60 s when zero
 	logs      io.Writer     // the relay's logs; discarded when nil
 	ledgerAPI string        // LEDGER_API: horizon (when empty) or rpc, both the double's
+	outcome   *demoOutcome  // filled in with what the mediator close did, when set
 	// keep, when set, keeps the relay serving after a successful demo until
 	// it ends (Ctrl-C), so that the plan's page can be opened.
 	keep context.Context
@@ -43,7 +39,10 @@ func (c *tool) demo(args []string) int {
 			"balance, an offer and a data entry), the relay with rate limits on and a fresh\n"+
 			"MEDIATOR_SECRET, and the Go client: a bare merge the relay's preflight finds\n"+
 			"blocked, then the close that empties the account first, landable: publish,\n"+
-			"watch, co-sign to 3/3, submitted; then a mediator flow. Exits 0\n"+
+			"watch, co-sign to 3/3, submitted; then a 2-of-3 account closed through a\n"+
+			"mediator to an exchange account that requires a memo (SEP-29): published with\n"+
+			"its memo-committed flow token and submit, co-signed, the close and the forward\n"+
+			"both submitted by the relay, the exchange credited with the memo. Exits 0\n"+
 			"on success, 1 on any failure. LEDGER_API=rpc in the environment has the relay\n"+
 			"read and submit through the double's Stellar RPC face instead of its Horizon\n"+
 			"one. With --keep the relay keeps serving once the demo is done, so that the\n"+
@@ -373,14 +372,9 @@ func runDemo(parent context.Context, out io.Writer, opts demoOptions) (err error
 		return fmt.Errorf("the watcher: %w", err)
 	}
 
-	// The mediator half closes an account of its own: the first is gone.
-	macct := ledgertest.NewAccount(2, 1)
-	double.AddAccount(macct)
-	maccount, err := horizon.Account(ctx, macct.Address)
-	if err != nil {
-		return fmt.Errorf("read the mediator flow's account: %w", err)
-	}
-	if err := demoMediator(ctx, n, cl, macct, maccount); err != nil {
+	// The mediator half closes an account of its own, 2-of-3, to an
+	// exchange: the first account is gone.
+	if err := demoMediator(ctx, n, cl, double, horizon, opts.outcome); err != nil {
 		return err
 	}
 
@@ -451,11 +445,47 @@ func fmtLandable(l *bool) string {
 	return fmt.Sprint(*l)
 }
 
-// demoMediator is the mediator half of the demo: mint, plan, forward,
-// co-sign, verify, and resume from a recovery record.
-func demoMediator(ctx context.Context, n *narrator, cl *client.Client, acct ledgertest.Account, account wallet.Account) error {
+// demoOutcome is what the demo's mediator close did, for its test to
+// check against the account-API double itself.
+type demoOutcome struct {
+	Double   *ledgertest.Handler
+	Exchange string // the memo-required exchange account
+	Mediator string // the flow's mediator account
+	Memo     string // the committed memo, "<type>:<value>"
+	Forward  client.Forward
+}
+
+// demoMemo is the memo the demo's exchange credits the deposit by.
+const demoMemo = "text:deposit 42"
+
+// demoMediator is the mediator half of the demo (CONTRACT section 16): an
+// exchange account that requires a memo (SEP-29), a 2-of-3 account closed
+// to it through a mediator under a memo-committed flow, published with the
+// token and submit, its co-signers signing one after another; the relay
+// submits the close, then runs the forward itself, and the exchange is
+// credited by a payment carrying the memo. When outcome is not nil it is
+// filled in.
+func demoMediator(ctx context.Context, n *narrator, cl *client.Client, double *ledgertest.Handler, horizon *wallet.Horizon, outcome *demoOutcome) error {
+	acct := ledgertest.NewAccount(2, 1)
+	acct.Thresholds.HighThreshold = 2 // any two of its three keys close it
+	double.AddAccount(acct)
+	names := map[string]string{acct.Keys[0].Address(): "signer D", acct.Keys[1].Address(): "signer E", acct.Master.Address(): "signer F (the master key)"}
 	exchange := keypair.MustRandom().Address()
-	minted, err := cl.MediatorMint(ctx, exchange)
+	double.Fund(exchange, 10_0000000)
+	if !double.SetMemoRequired(exchange) {
+		return errors.New("the account API double refused to mark the exchange memo-required")
+	}
+	account, err := horizon.Account(ctx, acct.Address)
+	if err != nil {
+		return fmt.Errorf("read the account closed through the mediator: %w", err)
+	}
+	before, _ := double.Balance(acct.Address)
+	n.stepf("an exchange account %s requires a memo on deposits (SEP-29: its data entry config.memo_required); it holds 10 XLM", ctl.ShortKey(exchange))
+	n.notef("a second account %s holds %s XLM: signers D, E and F (its master key), weight 1 each; any two close it (high threshold 2)",
+		ctl.ShortKey(acct.Address), amount.StringFromInt64(before))
+	n.notef("an account_merge carries no memo, so closing straight into the exchange would leave the deposit uncredited: the close goes through a mediator")
+
+	minted, err := cl.MediatorMintMemo(ctx, exchange, demoMemo)
 	if err != nil {
 		return fmt.Errorf("mediator mint: %w", err)
 	}
@@ -463,8 +493,8 @@ func demoMediator(ctx context.Context, n *narrator, cl *client.Client, acct ledg
 	if err != nil {
 		return err
 	}
-	n.stepf("mediator flow minted for an exchange that needs a memo (%s)", ctl.ShortKey(exchange))
-	n.notef("mediator %s; the token commits to the exchange and expires %s", flow.MediatorPublicKey, flow.Expiry.UTC().Format(time.RFC3339))
+	n.stepf("signer D mints a mediator flow committed to the exchange and to memo %s (GET /api/mediator/sign?memo=…)", demoMemo)
+	n.notef("mediator %s; the token lives until %s, but the relay's forward does not depend on it", ctl.ShortKey(flow.MediatorPublicKey), flow.Expiry.UTC().Format(time.TimeOnly))
 
 	batches, err := wallet.BuildClose(wallet.CloseParams{Account: acct.Address, Sequence: account.Sequence, Destination: exchange, Flow: &flow})
 	if err != nil {
@@ -474,103 +504,148 @@ func demoMediator(ctx context.Context, n *narrator, cl *client.Client, acct ledg
 	if err != nil {
 		return err
 	}
-	ops := batches[0].Operations()
-	create, ok := ops[0].(*txnbuild.CreateAccount)
-	merge, ok2 := ops[len(ops)-1].(*txnbuild.AccountMerge)
-	if !ok || !ok2 {
-		return errors.New("the mediator plan does not start with create_account and end with account_merge")
-	}
 	signed, err := wallet.SignPartial(planXDR, "testnet", acct.Keys[0])
 	if err != nil {
 		return err
 	}
-	planID, err := cl.Publish(ctx, "testnet", signed)
+	id, err := cl.Publish(ctx, "testnet", signed, client.PublishSubmit(), client.PublishFlowToken(flow.Token))
 	if err != nil {
-		return fmt.Errorf("publish the mediator plan: %w", err)
+		return fmt.Errorf("publish the mediator close: %w", err)
 	}
-	n.stepf("mediator close plan built and published (plan %s…)", planID[:16])
-	n.notef("op 1: create_account %s with %s XLM; last op: account_merge into %s (the mediator, not the exchange)",
-		ctl.ShortKey(create.Destination), strings.TrimRight(strings.TrimRight(create.Amount, "0"), "."), ctl.ShortKey(merge.Destination))
+	n.stepf("signer D builds the close through the mediator and publishes it signed by D alone, with the flow token and submit (plan %s…)", id[:16])
+	env := batches[0].ToXDR()
+	for i, op := range env.Operations() {
+		n.notef("op %d: %s", i+1, ledger.Describe(op, env.SourceAccount()))
+	}
 
-	// The mediator account does not exist until the close is applied; on a
-	// ledger its sequence number would then be read from the account API.
-	mediatorSeq := int64(1) << 32
-	fwd, err := wallet.BuildForward(wallet.ForwardParams{
-		Mediator: flow.MediatorPublicKey, Sequence: mediatorSeq, Destination: exchange,
-		Amount: "9990", Memo: txnbuild.MemoText("demo deposit 42"),
-	})
-	if err != nil {
-		return err
+	// A watcher for the relay's submission and forward.
+	watchCtx, stopWatch := context.WithCancel(ctx)
+	defer stopWatch()
+	told := make(chan client.State, 4)
+	watchDone := make(chan error, 1)
+	go func() {
+		watchDone <- cl.Watch(watchCtx, id, func(s client.State) error {
+			if s.Submission == nil && s.Forward == nil {
+				return nil
+			}
+			select {
+			case told <- s:
+				return nil
+			case <-watchCtx.Done():
+				return watchCtx.Err()
+			}
+		})
+	}()
+	next := func(what string) (client.State, error) {
+		select {
+		case s := <-told:
+			return s, nil
+		case err := <-watchDone:
+			return client.State{}, fmt.Errorf("the watcher ended before the %s: %v", what, err)
+		case <-ctx.Done():
+			return client.State{}, fmt.Errorf("no %s reached the watcher: %w", what, ctx.Err())
+		}
 	}
-	fwdXDR, err := fwd.Base64()
-	if err != nil {
-		return err
-	}
-	n.stepf("forward built: pay 9990 XLM with memo \"demo deposit 42\", then merge, both to the exchange; valid until %s UTC",
-		time.Unix(fwd.Timebounds().MaxTime, 0).UTC().Format(time.TimeOnly))
 
-	dir, err := os.MkdirTemp("", "closerelay-demo-")
+	p, err := cl.Get(ctx, id)
+	if err != nil {
+		return fmt.Errorf("get: %w", err)
+	}
+	partial, err := wallet.SignPartial(p.XDR, p.Network, acct.Keys[1])
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(dir)
-	recordPath := filepath.Join(dir, "forward.json")
-	rec, err := wallet.NewRecord("testnet", flow, fwdXDR, time.Now())
+	s, err := cl.Sign(ctx, id, partial)
 	if err != nil {
-		return err
+		return fmt.Errorf("sign as %s: %w", names[acct.Keys[1].Address()], err)
 	}
-	if err := rec.Save(recordPath); err != nil {
-		return err
+	n.stepf("signer E fetches the plan, signs it locally and sends only its signature: weight %d/%d, threshold met", s.Weight, s.Threshold)
+	if !s.Ready {
+		return fmt.Errorf("the sign answer says weight %d/%d, not ready", s.Weight, s.Threshold)
 	}
-	n.notef("recovery record written before sending: %s", recordPath)
 
-	cosigned, err := wallet.CosignForward(ctx, cl, "testnet", flow, fwdXDR)
+	sub, err := next("submission")
 	if err != nil {
-		return fmt.Errorf("co-sign the forward: %w", err)
-	}
-	n.stepf("the mediator co-signed the forward: hash %s", cosigned.Hash)
-	if err := verifyMediatorSignature(cosigned, flow.MediatorPublicKey); err != nil {
 		return err
 	}
-	n.notef("verified: an ed25519 signature over the transaction hash under the mediator key %s", ctl.ShortKey(flow.MediatorPublicKey))
+	if sub.Submission == nil || sub.Submission.State != "submitted" {
+		return fmt.Errorf("the relay's submission of the close: %+v, %+v", sub.Submission, sub.Forward)
+	}
+	n.stepf("the relay submits the close (event: submitted): transaction %s… in ledger %d", sub.Submission.Hash[:16], sub.Submission.Ledger)
+	// The ledger's record of the close, not the mediator's balance: the
+	// relay may have forwarded it already.
+	var merged int64 = -1
+	for _, c := range double.Credits(flow.MediatorPublicKey) {
+		if c.Merge && c.From == acct.Address && c.Hash == sub.Submission.Hash {
+			merged = c.Amount
+		}
+	}
+	if merged < 0 {
+		return errors.New("the ledger holds no merge of the account into the mediator")
+	}
+	n.notef("the account is gone: the close funded the mediator %s with %s XLM and merged the rest, %s XLM, into it",
+		ctl.ShortKey(flow.MediatorPublicKey), amount.StringFromInt64(ledger.MediatorFunding), amount.StringFromInt64(merged))
 
-	loaded, err := wallet.LoadRecord(recordPath)
+	fw, err := next("forward")
 	if err != nil {
 		return err
 	}
-	resumed, err := wallet.Resume(ctx, cl, loaded, wallet.ResumeOptions{})
+	f := fw.Forward
+	if f == nil || f.State != "forwarded" {
+		return fmt.Errorf("the relay's forward: %+v", f)
+	}
+	n.stepf("the relay builds, signs and submits the mediator's forward itself (event: forwarded): transaction %s… in ledger %d", f.Hash[:16], f.Ledger)
+	n.notef("it pays the exchange %s XLM with memo %s, then merges the mediator into it: no one had to come back for it", f.Amount, demoMemo)
+	stopWatch()
+	if err := <-watchDone; err != nil && !errors.Is(err, context.Canceled) {
+		return fmt.Errorf("the watcher: %w", err)
+	}
+
+	// What the exchange sees: its credits as the ledger applied them.
+	credits := double.Credits(exchange)
+	if len(credits) != 2 || credits[0].Merge || !credits[1].Merge || credits[0].Hash != f.Hash {
+		return fmt.Errorf("the exchange's credits: %+v, want the forward's payment then its merge", credits)
+	}
+	pay := credits[0]
+	if !sameMemo(pay.Memo, demoMemo) || amount.StringFromInt64(pay.Amount) != f.Amount {
+		return fmt.Errorf("the exchange was paid %s XLM with memo %+v, want %s with %s", amount.StringFromInt64(pay.Amount), pay.Memo, f.Amount, demoMemo)
+	}
+	after, _ := double.Balance(exchange)
+	n.stepf("the exchange is credited: a payment of %s XLM with memo %s (what it credits the deposit by), and the mediator's last %s XLM by the merge",
+		amount.StringFromInt64(pay.Amount), demoMemo, amount.StringFromInt64(credits[1].Amount))
+	n.notef("the exchange now holds %s XLM; of the account's %s XLM only the two transactions' fees are spent", amount.StringFromInt64(after), amount.StringFromInt64(before))
+	st, err := cl.Status(ctx, id)
 	if err != nil {
-		return fmt.Errorf("resume from the recovery record: %w", err)
+		return fmt.Errorf("status: %w", err)
 	}
-	if resumed.Hash != cosigned.Hash {
-		return fmt.Errorf("resume co-signed %s, not the recorded forward %s", resumed.Hash, cosigned.Hash)
+	if st.Forward == nil || st.Forward.State != "forwarded" || st.Forward.Hash != f.Hash {
+		return fmt.Errorf("status.forward after the forward: %+v", st.Forward)
 	}
-	n.stepf("resumed from the recovery record as a wallet would after a crash: co-signed again, same hash")
+	n.notef("GET /api/plan/{id}/status: forward forwarded, amount %s (closerelayctl status %s… prints it too)", st.Forward.Amount, id[:16])
+	if outcome != nil {
+		*outcome = demoOutcome{Double: double, Exchange: exchange, Mediator: flow.MediatorPublicKey, Memo: demoMemo, Forward: *f}
+	}
 	return nil
 }
 
-// verifyMediatorSignature checks the co-signed forward the long way round,
-// as a reader of the demo would: the hash from the answer, the signature
-// from the envelope, ed25519 with the mediator's public key.
-func verifyMediatorSignature(c client.Cosigned, mediatorKey string) error {
-	hash, err := hex.DecodeString(c.Hash)
-	if err != nil || len(hash) != 32 {
-		return fmt.Errorf("the co-sign answer's hash %q is not 32 bytes of hex", c.Hash)
-	}
-	pub, err := strkey.Decode(strkey.VersionByteAccountID, mediatorKey)
+// sameMemo reports whether m, a transaction's memo, is want
+// ("<type>:<value>").
+func sameMemo(m xdr.Memo, want string) bool {
+	w, err := wallet.ParseMemo(want)
 	if err != nil {
-		return err
+		return false
 	}
-	var env xdr.TransactionEnvelope
-	if err := xdr.SafeUnmarshalBase64(c.SignedXDR, &env); err != nil {
-		return fmt.Errorf("the co-signed envelope does not decode: %w", err)
+	tm, err := w.Txn()
+	if err != nil {
+		return false
 	}
-	for _, sig := range env.Signatures() {
-		if ed25519.Verify(ed25519.PublicKey(pub), hash, sig.Signature) {
-			return nil
-		}
+	wx, err := tm.ToXDR()
+	if err != nil {
+		return false
 	}
-	return errors.New("no signature of the co-signed forward verifies under the mediator key")
+	a, err1 := xdr.MarshalBase64(m)
+	b, err2 := xdr.MarshalBase64(wx)
+	return err1 == nil && err2 == nil && a == b
 }
 
 // checkClosed checks that the account API no longer serves account: the
