@@ -76,11 +76,23 @@ func (s *Server) ready(c echo.Context) error {
 
 // status is GET (and HEAD) /api/plan/:id/status: the plan's current version
 // and readiness, and its expiry in RFC 3339 (UTC, whole seconds, truncated:
-// never later than the plan's end).
+// never later than the plan's end). Unlike every other plan route it also
+// answers a plan past its signing window that the relay keeps for its
+// mediator forward (actor.Supervisor.LookupStatus), so that status.forward
+// can be read until the forward has settled and a while after.
 func (s *Server) status(c echo.Context) error {
-	plan, st, err := s.current(c)
+	id, ok := wire.ParsePlanID(c.Param("id"))
+	if !ok {
+		return errcode.New(errcode.NotFound, "signing request not found")
+	}
+	ctx := c.Request().Context()
+	plan, err := s.plans.LookupStatus(ctx, id)
 	if err != nil {
-		return err
+		return s.actorFailure(err)
+	}
+	st, err := plan.Status(ctx)
+	if err != nil {
+		return s.actorFailure(err)
 	}
 	sub := plan.Submission()
 	return c.JSON(http.StatusOK, wire.Status{
