@@ -148,7 +148,14 @@
 // racing publishes of a new id one creates it and the other merges;
 // between instances, the store's compare-and-set decides.
 //
-// A plan lives until its expiry. Its run loop arms a timer at that instant;
+// A plan lives until its expiry, unless its mediator forward needs it
+// longer (life.go): past its signing window it then refuses every
+// client's request as an expired plan does and tells its subscribers
+// Expired, but stays registered, stored and counted in the registry
+// (Store.Hold) until its forward has settled and ForwardRetention after,
+// answering only Supervisor.LookupStatus; the forward's retry budget
+// (ForwardBudget) bounds that. What follows says "expiry" for the plan's
+// end. Its run loop arms a timer at that instant;
 // when it fires, the loop ends its subscribers as above, deletes the
 // plan's entry unless it is already another plan's (a publish of the id
 // replaced it; the first instance to get there deletes, the others find it
