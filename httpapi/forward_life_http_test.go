@@ -205,3 +205,45 @@ func TestForwardBudgetRunsOut(t *testing.T) {
 		}
 	})
 }
+
+// A close whose submission is still in flight when its plan's signing
+// window ends: the ledger API fails its first two posts, applies the
+// third but loses the answer (the relay times out on it), and answers the
+// fourth, past the window's end, with the success. The plan lives on for
+// it: the submission is not abandoned, and the forward follows, so the
+// exchange is credited with the memo. Without the fix the plan ended with
+// its window, abandoning the submission of a close the ledger had applied:
+// status answered 404, and the funds stayed in the mediator.
+func TestSubmissionInFlightAtTheWindowsEnd(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		r := startBubbleRelay(httpapi.Options{Mediator: mediator.New(mediator.Options{Secret: mt.Secret})})
+		defer r.Stop(t)
+		r.Horizon.FailSubmissions(2, http.StatusServiceUnavailable)
+		r.Horizon.DropAnswers(1)
+		id, exchange, med, _ := func() (string, string, string, string) {
+			id, exchange, med, close := flLateClose(t, r)
+			r.Horizon.SetUnreadable(med, false) // only the close's posts fail here
+			return id, exchange, med, close
+		}()
+		time.Sleep(10*time.Second + time.Millisecond)
+		if res := send(t, r.Client, http.MethodGet, r.Base+"/api/plan/"+id, nil, nil); res.status != http.StatusNotFound {
+			t.Errorf("GET past the window: %d, want 404", res.status)
+		}
+		res := send(t, r.Client, http.MethodGet, r.Base+"/api/plan/"+id+"/status", nil, nil)
+		if res.status != http.StatusOK || !strings.Contains(string(res.body), `"submission":{"state":"pending"}`) {
+			t.Fatalf("status at the window's end: %d %s, want 200 with the submission pending", res.status, res.body)
+		}
+		time.Sleep(2 * time.Minute)
+		code, f := flStatus(t, r, id)
+		if code != http.StatusOK || f == nil || f["state"] != "forwarded" {
+			t.Fatalf("status: %d forward %v, want forwarded", code, f)
+		}
+		credits := r.Horizon.Credits(exchange)
+		if len(credits) != 2 || credits[0].From != med || credits[0].Memo.Type != xdr.MemoTypeMemoText || credits[0].Memo.MustText() != "deposit 42" {
+			t.Fatalf("exchange credits = %+v, want one forward with the memo", credits)
+		}
+		if _, ok := r.Horizon.Balance(med); ok {
+			t.Error("the mediator account still holds the funds")
+		}
+	})
+}
