@@ -155,7 +155,14 @@
 // and is still telling its subscribers. A count back where it stood before a
 // plan was created says the plan left no goroutine of its loop behind.
 //
-// A plan lives until its expiry. Its run loop arms a timer at that instant;
+// A plan lives until its expiry, unless its mediator forward needs it
+// longer (life.go): past its signing window it then refuses every
+// client's request as an expired plan does and tells its subscribers
+// Expired, but stays registered, stored and counted in the registry
+// (Store.Hold) until its forward has settled and ForwardRetention after,
+// answering only Supervisor.LookupStatus; the forward's retry budget
+// (ForwardBudget) bounds that. What follows says "expiry" for the plan's
+// end. Its run loop arms a timer at that instant;
 // when it fires, the loop ends its subscribers as above, deletes the
 // plan's entry unless it is already another plan's (a publish of the id
 // replaced it; the first instance to get there deletes, the others find it

@@ -65,7 +65,19 @@ type Forward struct {
 	seq   uint64
 	owner string
 	lease time.Time
+	// deadline ends the forward's retry budget: set by its first claim
+	// and kept by every takeover, so that no restart or new owner starts
+	// the budget again. A forward still pending then fails with
+	// ForwardCodeTimedOut. settled is when it got its outcome. Both say
+	// how long the plan outlives its signing window (lifeEnd).
+	deadline time.Time
+	settled  time.Time
 }
+
+// ForwardCodeTimedOut is a forward's failure code when its retry budget
+// (Options.ForwardBudget) ran out before the ledger took it: the funds
+// wait in the mediator, where only the operator can forward them.
+const ForwardCodeTimedOut = "forward_timed_out"
 
 // ForwardJob is what a Forwarder runs: the plan's network, its flow, and
 // the forward's fee per operation (ledger.ForwardFeePerOp of the close).
@@ -115,9 +127,12 @@ func withFlow(cur *Forward, flow Flow) (*Forward, bool, error) {
 
 // claimForward is instance's claim at now on the forward of a plan whose
 // close was submitted: pending, in instance's name, leased until
-// now+lease. Not without a flow or before the submission succeeded, once
-// the forward has an outcome, or while another instance's claim holds.
-func claimForward(cur *Forward, sub *Submission, instance string, now time.Time, lease time.Duration) (*Forward, bool) {
+// now+lease; the first claim starts the retry budget (deadline
+// now+budget), a takeover keeps it. Not without a flow or before the
+// submission succeeded, once the forward has an outcome, while another
+// instance's claim holds, or once the budget has run out (forwardTimedOut
+// applies then).
+func claimForward(cur *Forward, sub *Submission, instance string, now time.Time, lease, budget time.Duration) (*Forward, bool) {
 	switch {
 	case cur.Flow == nil, sub.State != SubmissionSubmitted:
 		return nil, false
@@ -125,10 +140,30 @@ func claimForward(cur *Forward, sub *Submission, instance string, now time.Time,
 		return nil, false
 	case cur.State == ForwardPending && cur.owner != instance && now.Before(cur.lease):
 		return nil, false
+	case !cur.deadline.IsZero() && !now.Before(cur.deadline):
+		return nil, false
 	}
 	next := *cur
 	next.State, next.owner, next.lease = ForwardPending, instance, now.Add(lease)
+	if next.deadline.IsZero() {
+		next.deadline = now.Add(budget)
+	}
 	next.seq++
+	return &next, true
+}
+
+// forwardTimedOut is a pending forward whose retry budget has run out by
+// now, failed with ForwardCodeTimedOut: whoever holds the plan when the
+// budget ends settles it, whether or not a forwarder still runs (its
+// outcome, if it comes later, cannot replace a failure it did not make:
+// a forwarded one can, see settleForward).
+func forwardTimedOut(cur *Forward, now time.Time, budget time.Duration) (*Forward, bool) {
+	if cur.State != ForwardPending || cur.deadline.IsZero() || now.Before(cur.deadline) {
+		return nil, false
+	}
+	next := Forward{Flow: cur.Flow, seq: cur.seq + 1, State: ForwardFailed, Hash: cur.Hash,
+		Code: ForwardCodeTimedOut, deadline: cur.deadline, settled: now,
+		Reason: "the forward did not land within its retry budget of " + budget.String() + "; the funds wait in the mediator account"}
 	return &next, true
 }
 
@@ -156,12 +191,12 @@ func releaseForward(cur *Forward, instance string) (*Forward, bool) {
 	return &next, true
 }
 
-// settleForward is the forward with out, a forwarder's outcome. A
+// settleForward is the forward with out, a forwarder's outcome at now. A
 // forwarded one stands: a failure (another instance's late try, which
 // finds the mediator gone) never replaces it. An abandoned run settles
 // nothing.
-func settleForward(cur *Forward, out ForwardOutcome) (*Forward, bool) {
-	next := Forward{Flow: cur.Flow, seq: cur.seq + 1}
+func settleForward(cur *Forward, out ForwardOutcome, now time.Time) (*Forward, bool) {
+	next := Forward{Flow: cur.Flow, seq: cur.seq + 1, deadline: cur.deadline, settled: now}
 	switch out.State {
 	case ForwardForwarded:
 		next.State, next.Hash, next.Ledger, next.Amount = ForwardForwarded, out.Hash, out.Ledger, out.Amount
@@ -271,12 +306,16 @@ func (r setFlowReq) refuse(err error) { r.ans <- reply[struct{}]{err: err} }
 func (p *Plan) maybeForward() {
 	p.owner.check()
 	f := &p.fwd
-	if f.inFlight || p.sup.forwarder == nil {
+	if f.inFlight {
+		return
+	}
+	p.timeOutForward()
+	if p.sup.forwarder == nil {
 		return
 	}
 	_, start, err := p.persist(func() (*planState, bool, error) {
 		cur := p.settled.Load()
-		next, ok := claimForward(cur.fwd, cur.sub, p.sup.instance, p.sup.now(), p.sup.lease)
+		next, ok := claimForward(cur.fwd, cur.sub, p.sup.instance, p.sup.now(), p.sup.lease, p.sup.budget)
 		return cur.withForward(next), ok, nil
 	})
 	if err != nil {
@@ -301,10 +340,15 @@ func (p *Plan) startForward() {
 	f.renew = time.NewTicker(p.sup.lease / 3)
 	cur := p.settled.Load()
 	job := ForwardJob{Network: p.published.Network(), Flow: *cur.fwd.Flow, FeePerOp: ledger.ForwardFeePerOp(p.published.Envelope())}
-	sup, ctx := p.sup, p.submit.ctx
-	p.sup.log.Info("plan forward", "id", p.ID(), "state", ForwardPending, "destination", job.Flow.Destination)
+	// The forwarder runs until the retry budget ends at the latest; the
+	// loop then settles the forward failed (forwardedReq, timeOutForward).
+	sup := p.sup
+	ctx, cancel := context.WithDeadline(p.submit.ctx, cur.fwd.deadline)
+	p.sup.log.Info("plan forward", "id", p.ID(), "state", ForwardPending, "destination", job.Flow.Destination,
+		"deadline", cur.fwd.deadline)
 	// Counted in the Supervisor's WaitGroup, like a submission.
 	sup.running.Go(func() {
+		defer cancel()
 		out := sup.forwarder.Forward(ctx, job, func() { sup.metrics.Forward(metrics.ForwardRetried) })
 		select {
 		case p.mailbox <- planRequest(forwardedReq{out}):
@@ -393,12 +437,15 @@ func (r forwardedReq) serve(p *Plan) {
 	case ForwardFailed:
 		p.sup.metrics.Forward(metrics.ForwardFailed)
 	default:
-		return // abandoned: only the plan's end abandons a forward
+		// Abandoned: the plan ended (then this is not served), or the
+		// retry budget ran out.
+		p.timeOutForward()
+		return
 	}
 	var told *Forward
 	_, _, err := p.persist(func() (*planState, bool, error) {
 		cur := p.settled.Load()
-		next, ok := settleForward(cur.fwd, out)
+		next, ok := settleForward(cur.fwd, out, p.sup.now())
 		told = next
 		return cur.withForward(next), ok, nil
 	})
@@ -419,6 +466,38 @@ func (r forwardedReq) serve(p *Plan) {
 }
 
 func (forwardedReq) refuse(error) {}
+
+// timeOutForward settles the plan's pending forward failed once its retry
+// budget has run out (forwardTimedOut), unless this
+// instance's forwarder still runs: it ends at the budget's end too, and
+// its outcome comes first. Run loop only.
+func (p *Plan) timeOutForward() {
+	p.owner.check()
+	if p.fwd.inFlight {
+		return
+	}
+	var told *Forward
+	_, _, err := p.persist(func() (*planState, bool, error) {
+		cur := p.settled.Load()
+		next, ok := forwardTimedOut(cur.fwd, p.sup.now(), p.sup.budget)
+		told = next
+		return cur.withForward(next), ok, nil
+	})
+	if err != nil {
+		// As for any outcome: this instance tells it, the store learns it
+		// from the next write that gets through.
+		p.sup.log.Warn("plan store: write a forward's timeout", "id", p.ID(), "err", err)
+		if told != nil {
+			p.settled.Store(p.settled.Load().withForward(told))
+		}
+	}
+	if told == nil {
+		return
+	}
+	p.sup.metrics.Forward(metrics.ForwardFailed)
+	p.sup.log.Warn("plan forward", "id", p.ID(), "state", told.State, "code", told.Code, "mediator_destination", told.Flow.Destination)
+	p.broadcastForward(told)
+}
 
 // broadcastForward offers a forward's change, with the current state, to
 // every subscriber; only an outcome makes a named event.

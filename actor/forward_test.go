@@ -10,6 +10,7 @@ import (
 func TestForwardTransitions(t *testing.T) {
 	now := time.Unix(1_800_000_000, 0)
 	const lease = 15 * time.Second
+	const budget = time.Hour
 	flow := Flow{Nonce: "n", Destination: "GD", Memo: "text:x"}
 	submitted := &Submission{Submit: true, State: SubmissionSubmitted}
 
@@ -29,21 +30,21 @@ func TestForwardTransitions(t *testing.T) {
 	}
 
 	// No claim without a flow, or before the close was submitted.
-	if _, ok := claimForward(&Forward{}, submitted, "a", now, lease); ok {
+	if _, ok := claimForward(&Forward{}, submitted, "a", now, lease, budget); ok {
 		t.Error("claimed a forward without a flow")
 	}
-	if _, ok := claimForward(f, &Submission{Submit: true, State: SubmissionPending}, "a", now, lease); ok {
+	if _, ok := claimForward(f, &Submission{Submit: true, State: SubmissionPending}, "a", now, lease, budget); ok {
 		t.Error("claimed a forward before the close was submitted")
 	}
 	// A's claim holds against B until its lease lapses.
-	a, ok := claimForward(f, submitted, "a", now, lease)
+	a, ok := claimForward(f, submitted, "a", now, lease, budget)
 	if !ok || a.State != ForwardPending || a.owner != "a" || !a.lease.Equal(now.Add(lease)) || a.seq != f.seq+1 {
 		t.Fatalf("claim: %+v %v", a, ok)
 	}
-	if _, ok := claimForward(a, submitted, "b", now.Add(lease-time.Millisecond), lease); ok {
+	if _, ok := claimForward(a, submitted, "b", now.Add(lease-time.Millisecond), lease, budget); ok {
 		t.Error("B took over a live claim")
 	}
-	b, ok := claimForward(a, submitted, "b", now.Add(lease), lease)
+	b, ok := claimForward(a, submitted, "b", now.Add(lease), lease, budget)
 	if !ok || b.owner != "b" {
 		t.Errorf("B did not take over a lapsed claim: %+v", b)
 	}
@@ -55,28 +56,93 @@ func TestForwardTransitions(t *testing.T) {
 	}
 	// A forwarded forward stands: a later failure does not replace it, and
 	// nothing claims it again.
-	done, ok := settleForward(b, ForwardOutcome{State: ForwardForwarded, Hash: "h", Ledger: 9, Amount: "1.0000000"})
+	done, ok := settleForward(b, ForwardOutcome{State: ForwardForwarded, Hash: "h", Ledger: 9, Amount: "1.0000000"}, now)
 	if !ok || done.State != ForwardForwarded || *done.Flow != flow {
 		t.Fatalf("settle: %+v", done)
 	}
-	if _, ok := settleForward(done, ForwardOutcome{State: ForwardFailed, Code: "tx_bad_seq"}); ok {
+	if _, ok := settleForward(done, ForwardOutcome{State: ForwardFailed, Code: "tx_bad_seq"}, now); ok {
 		t.Error("a failure replaced forwarded")
 	}
-	if _, ok := claimForward(done, submitted, "c", now.Add(time.Hour), lease); ok {
+	if _, ok := claimForward(done, submitted, "c", now.Add(time.Hour), lease, budget); ok {
 		t.Error("a forwarded forward was claimed again")
 	}
-	failed, _ := settleForward(b, ForwardOutcome{State: ForwardFailed, Code: "tx_failed"})
-	if _, ok := claimForward(failed, submitted, "c", now.Add(time.Hour), lease); ok {
+	failed, _ := settleForward(b, ForwardOutcome{State: ForwardFailed, Code: "tx_failed"}, now)
+	if _, ok := claimForward(failed, submitted, "c", now.Add(time.Hour), lease, budget); ok {
 		t.Error("a failed forward was claimed again")
 	}
-	if _, ok := settleForward(b, ForwardOutcome{}); ok {
+	if _, ok := settleForward(b, ForwardOutcome{}, now); ok {
 		t.Error("an abandoned run settled something")
 	}
 	// The record round-trips.
-	if got := forwardOf(b.record()); *got.Flow != *b.Flow || got.State != b.State || got.seq != b.seq || got.owner != b.owner || !got.lease.Equal(b.lease) {
+	if got := forwardOf(b.record()); *got.Flow != *b.Flow || got.State != b.State || got.seq != b.seq || got.owner != b.owner || !got.lease.Equal(b.lease) || !got.deadline.Equal(b.deadline) {
 		t.Errorf("record round trip: %+v, want %+v", got, b)
+	}
+	if got := forwardOf(done.record()); !got.settled.Equal(done.settled) || got.settled.IsZero() {
+		t.Errorf("record round trip: settled %v, want %v", got.settled, done.settled)
 	}
 	if (&Forward{}).record() != nil {
 		t.Error("a plan without a flow records a forward")
+	}
+}
+
+// The retry budget starts with the first claim, survives takeovers, and
+// ends the forward: no claim past it, and a pending forward then fails
+// with ForwardCodeTimedOut, once.
+func TestForwardBudget(t *testing.T) {
+	now := time.Unix(1_800_000_000, 0)
+	const lease, budget = 15 * time.Second, time.Hour
+	f := &Forward{Flow: &Flow{Nonce: "n", Destination: "GD", Memo: "text:x"}}
+	submitted := &Submission{Submit: true, State: SubmissionSubmitted}
+	a, _ := claimForward(f, submitted, "a", now, lease, budget)
+	if !a.deadline.Equal(now.Add(budget)) {
+		t.Fatalf("first claim: deadline %v, want %v", a.deadline, now.Add(budget))
+	}
+	b, ok := claimForward(a, submitted, "b", now.Add(30*time.Minute), lease, budget)
+	if !ok || !b.deadline.Equal(a.deadline) {
+		t.Fatalf("takeover: %+v %v, want the first claim's deadline kept", b, ok)
+	}
+	if _, ok := forwardTimedOut(b, now.Add(budget-time.Millisecond), budget); ok {
+		t.Error("timed out before its budget ran out")
+	}
+	if _, ok := claimForward(b, submitted, "c", now.Add(budget), lease, budget); ok {
+		t.Error("claimed past the budget")
+	}
+	out, ok := forwardTimedOut(b, now.Add(budget), budget)
+	if !ok || out.State != ForwardFailed || out.Code != ForwardCodeTimedOut || !out.settled.Equal(now.Add(budget)) || out.seq != b.seq+1 {
+		t.Fatalf("timed out: %+v %v", out, ok)
+	}
+	if _, ok := forwardTimedOut(out, now.Add(2*budget), budget); ok {
+		t.Error("a failed forward timed out again")
+	}
+	if _, ok := claimForward(out, submitted, "c", now.Add(2*budget), lease, budget); ok {
+		t.Error("a timed-out forward was claimed again")
+	}
+}
+
+// lifeEnd: a plan ends with its signing window unless its forward needs
+// it longer, and never for longer than the budget and the retention.
+func TestLifeEnd(t *testing.T) {
+	window := time.Unix(1_800_000_000, 0)
+	const budget, retention = 6 * time.Hour, time.Hour
+	flow := &Flow{Nonce: "n", Destination: "GD", Memo: "text:x"}
+	none, submitted, pending := &Submission{}, &Submission{Submit: true, State: SubmissionSubmitted}, &Submission{Submit: true, State: SubmissionPending}
+	for _, tc := range []struct {
+		name string
+		sub  *Submission
+		f    *Forward
+		want time.Time
+	}{
+		{"no flow", pending, &Forward{}, window},
+		{"a flow, nothing submitted", none, &Forward{Flow: flow}, window},
+		{"a flow, the close in flight at the window's end", pending, &Forward{Flow: flow}, window.Add(budget)},
+		{"forward pending", submitted, &Forward{Flow: flow, State: ForwardPending, deadline: window.Add(-time.Minute + budget)}, window.Add(-time.Minute + budget + retention)},
+		{"forward pending, an old record without a deadline", submitted, &Forward{Flow: flow, State: ForwardPending}, window},
+		{"forwarded within the window", submitted, &Forward{Flow: flow, State: ForwardForwarded, settled: window.Add(-time.Second)}, window},
+		{"forwarded after the window", submitted, &Forward{Flow: flow, State: ForwardForwarded, settled: window.Add(time.Minute)}, window.Add(time.Minute + retention)},
+		{"failed after the window", submitted, &Forward{Flow: flow, State: ForwardFailed, settled: window.Add(budget)}, window.Add(budget + retention)},
+	} {
+		if got := lifeEnd(window, tc.sub, tc.f, budget, retention); !got.Equal(tc.want) {
+			t.Errorf("%s: lifeEnd = %v, want %v", tc.name, got, tc.want)
+		}
 	}
 }

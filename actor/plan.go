@@ -132,6 +132,12 @@ type Plan struct {
 	// dirty is set when the view holds signatures the stored entry lacks,
 	// to write back.
 	dirty bool
+	// windowOver is set once the signing window has ended (its
+	// subscribers told); lingering once the plan has lived on past it
+	// for its forward (life.go). held is the end of the plan's slot in the
+	// store's registry as last reserved or held.
+	windowOver, lingering bool
+	held                  time.Time
 	// set is the signer set as the store's records carry it, made by the
 	// first write (or taken from the record restored) and shared by every
 	// record after it.
@@ -304,6 +310,24 @@ func (p *Plan) Snapshot(ctx context.Context) (State, error) {
 	return v.state, nil
 }
 
+// Status returns the current state for GET /status: as Snapshot, and
+// also past the signing window while the plan lives on for its forward
+// (Supervisor.LookupStatus), its last state then.
+func (p *Plan) Status(ctx context.Context) (State, error) {
+	if err := ctx.Err(); err != nil {
+		return State{}, err
+	}
+	select {
+	case <-p.done:
+		return State{}, p.endErr
+	default:
+	}
+	if !p.sup.now().Before(p.endAt()) {
+		return State{}, ErrNotFound
+	}
+	return p.settled.Load().state, nil
+}
+
 // ReadyEnvelope is a version's submit-ready envelope (CONTRACT section 10):
 // the fewest of its signatures whose weights reach the plan's threshold,
 // largest weights first and, among equal weights, the earliest admitted
@@ -432,8 +456,9 @@ func (p *Plan) gone() error { return p.endErr }
 func (p *Plan) run() {
 	defer p.sup.loops.Add(-1)
 	p.owner.start()
-	timer := time.NewTimer(p.expiry.Sub(p.sup.now()))
-	defer timer.Stop()
+	p.held = p.expiry
+	life := time.NewTimer(p.nextWake().Sub(p.sup.now()))
+	defer life.Stop()
 	// A submission lives no longer than its plan: finish cancels this.
 	p.submit.ctx, p.submit.cancel = context.WithCancel(context.Background())
 	// A change written between the read this plan was made from and its
@@ -444,28 +469,43 @@ func (p *Plan) run() {
 	}
 	p.maybeSubmit()  // a plan born to submit may be ready from its first version
 	p.maybeForward() // a plan restored with its forward to run, or to take over
-	p.finish(p.loop(timer.C))
+	p.finish(p.loop(life))
 }
 
 // loop serves requests until the plan ends, and says why: ErrNotFound when
-// it expired, ErrStopped on shutdown.
-func (p *Plan) loop(expired <-chan time.Time) error {
+// it expired, ErrStopped on shutdown. The life timer fires at the signing
+// window's end and at each later instant the plan's life depends on
+// (nextWake), re-armed whenever that moves.
+func (p *Plan) loop(life *time.Timer) error {
+	armed := p.nextWake()
+	p.holdSlot()
 	for {
 		select {
 		case req := <-p.mailbox:
 			// The timer may not have been served yet at the very instant of
-			// expiry; a plan past it is gone for every request all the same.
-			if !p.sup.now().Before(p.expiry) {
+			// the window's end; a plan past it is gone for every client's
+			// request all the same.
+			if !p.sup.now().Before(p.expiry) && !servesAfterWindow(req) {
 				req.refuse(ErrNotFound)
-				return ErrNotFound
+				if p.windowEnds() {
+					return ErrNotFound
+				}
+				break
 			}
 			req.serve(p)
 		case sub := <-p.leave:
 			p.drop(sub)
-		case <-expired:
-			return ErrNotFound
+		case <-life.C:
+			armed = time.Time{}
+			if p.wake() {
+				return ErrNotFound
+			}
 		case <-p.evict:
-			return ErrNotFound
+			// Past the window (a reader saw it first), or past the plan's
+			// end (the Supervisor swept it).
+			if p.windowEnds() {
+				return ErrNotFound
+			}
 		case c := <-p.stored:
 			p.onStored(c)
 		case <-p.submit.renewC():
@@ -479,6 +519,12 @@ func (p *Plan) loop(expired <-chan time.Time) error {
 		case <-p.sup.quit:
 			return ErrStopped
 		}
+		if next := p.nextWake(); !next.Equal(armed) {
+			life.Reset(next.Sub(p.sup.now()))
+			armed = next
+		}
+		p.holdSlot() // nothing to do unless the plan's end moved
+
 	}
 }
 

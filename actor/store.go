@@ -56,7 +56,7 @@ func forwardOf(r *planstore.ForwardRecord) *Forward {
 		return &Forward{}
 	}
 	f := &Forward{State: r.State, Hash: r.Hash, Ledger: r.Ledger, Amount: r.Amount, Code: r.Code, Reason: r.Reason,
-		seq: r.Seq, owner: r.Owner, lease: r.Lease}
+		seq: r.Seq, owner: r.Owner, lease: r.Lease, deadline: r.Deadline, settled: r.Settled}
 	if r.Nonce != "" {
 		f.Flow = &Flow{Nonce: r.Nonce, Destination: r.Destination, Memo: r.Memo}
 	}
@@ -68,7 +68,7 @@ func (f *Forward) record() *planstore.ForwardRecord {
 		return nil
 	}
 	r := &planstore.ForwardRecord{Seq: f.seq, State: f.State, Hash: f.Hash, Ledger: f.Ledger, Amount: f.Amount,
-		Code: f.Code, Reason: f.Reason, Owner: f.owner, Lease: f.lease}
+		Code: f.Code, Reason: f.Reason, Owner: f.owner, Lease: f.lease, Deadline: f.deadline, Settled: f.settled}
 	if f.Flow != nil {
 		r.Nonce, r.Destination, r.Memo = f.Flow.Nonce, f.Flow.Destination, f.Flow.Memo
 	}
@@ -509,10 +509,10 @@ func (r catchUpReq) serve(p *Plan) {
 func (r catchUpReq) refuse(err error) { r.ans <- reply[struct{}]{err: err} }
 
 // fetched restores plan id from its entry e and registers it here (Lookup
-// of a plan another instance wrote). A stored plan past its expiry is not
-// found.
+// of a plan another instance wrote). A stored plan past its end (its
+// expiry, or later while its forward needs it: lifeEnd) is not found.
 func (s *Supervisor) fetched(ctx context.Context, id string, e planstore.Entry) (*Plan, error) {
-	if !s.now().Before(e.Record.Expiry) {
+	if !s.now().Before(s.recordEnd(e.Record)) {
 		return nil, ErrNotFound
 	}
 	p, err := s.restore(e.Record, e.Revision)
@@ -584,6 +584,12 @@ func (s *Supervisor) createStored(ctx context.Context, fresh *Plan) (*Plan, bool
 	id := fresh.ID()
 	for range maxCreateTries {
 		if p, err := s.lookupLocal(ctx, id); err == nil {
+			if !s.now().Before(p.Expiry()) {
+				// Past its window, kept for its forward: its close has
+				// landed (or may yet), so no publish of it can be signed
+				// again, and the plan is never replaced while it is kept.
+				return nil, false, ErrExpired
+			}
 			return p, false, nil
 		} else if !errors.Is(err, ErrNotFound) {
 			return nil, false, err
@@ -591,6 +597,8 @@ func (s *Supervisor) createStored(ctx context.Context, fresh *Plan) (*Plan, bool
 		now := s.now()
 		var stale uint64 // the revision of a stored plan to replace
 		switch e, err := s.store.Get(ctx, id); {
+		case err == nil && now.Before(s.recordEnd(e.Record)) && !now.Before(e.Record.Expiry):
+			return nil, false, ErrExpired // as above
 		case err == nil && now.Before(e.Record.Expiry):
 			p, err := s.restore(e.Record, e.Revision)
 			if err != nil {
@@ -665,7 +673,7 @@ func (r adoptReq) serve(s *Supervisor) {
 	// its store writes; the plan may have run out since. Registered, it
 	// would be live for no instant at all, and its publish would have
 	// answered 200.
-	if !now.Before(r.plan.Expiry()) {
+	if !now.Before(r.plan.endAt()) {
 		err := ErrNotFound
 		if r.isNew {
 			err = ErrExpired
@@ -725,7 +733,7 @@ func (r changeReq) serve(s *Supervisor) {
 func (s *Supervisor) adoptSubmitting(c planstore.Change) {
 	s.owner.check()
 	r := c.Record
-	if c.Deleted || !s.now().Before(r.Expiry) || !(waitsForSubmission(r) || waitsForForward(r)) {
+	if c.Deleted || !s.now().Before(s.recordEnd(r)) || !(waitsForSubmission(r) || waitsForForward(r)) {
 		return
 	}
 	if _, ok := s.creating.Load(c.ID); ok {

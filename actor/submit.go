@@ -345,7 +345,7 @@ func (r submittedReq) serve(p *Plan) {
 		// same write, so that status.forward is pending from the moment
 		// the submission is told (CONTRACT section 16).
 		if ok && next.State == SubmissionSubmitted && p.sup.forwarder != nil && !p.fwd.inFlight {
-			if f, claimed := claimForward(cur.fwd, next, p.sup.instance, p.sup.now(), p.sup.lease); claimed {
+			if f, claimed := claimForward(cur.fwd, next, p.sup.instance, p.sup.now(), p.sup.lease, p.sup.budget); claimed {
 				v, forward = v.withForward(f), true
 			}
 		}

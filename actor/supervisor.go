@@ -80,6 +80,12 @@ type Options struct {
 	// name when empty, so that a restarted instance does not take its
 	// former self's claims for its own.
 	Instance string
+	// ForwardBudget bounds a forward's retries, from its first claim
+	// (DefaultForwardBudget when 0): a forward still pending then fails
+	// with ForwardCodeTimedOut. ForwardRetention is how long a plan stays
+	// once its forward settled past its signing window
+	// (DefaultForwardRetention when 0). See life.go.
+	ForwardBudget, ForwardRetention time.Duration
 }
 
 // DefaultSubmitLease: an instance that dies with a submission in flight
@@ -102,6 +108,8 @@ type Supervisor struct {
 	store          Store
 	lease          time.Duration
 	instance       string
+	budget         time.Duration
+	retention      time.Duration
 
 	// Channels. Handlers post on mailbox; plan actors post on reaped when their
 	// timer ended them. quit is closed once by Stop and is also every plan's
@@ -153,6 +161,8 @@ func NewSupervisor(opts Options) *Supervisor {
 		store:          opts.Store,
 		lease:          opts.SubmitLease,
 		instance:       opts.Instance,
+		budget:         opts.ForwardBudget,
+		retention:      opts.ForwardRetention,
 		mailbox:        make(chan supRequest),
 		reaped:         make(chan *Plan),
 		quit:           make(chan struct{}),
@@ -179,6 +189,12 @@ func NewSupervisor(opts Options) *Supervisor {
 	}
 	if s.lease <= 0 {
 		s.lease = DefaultSubmitLease
+	}
+	if s.budget <= 0 {
+		s.budget = DefaultForwardBudget
+	}
+	if s.retention <= 0 {
+		s.retention = DefaultForwardRetention
 	}
 	if s.instance == "" {
 		s.instance = rand.Text()
@@ -242,6 +258,21 @@ func (s *Supervisor) Open(ctx context.Context) (int, error) {
 // plan's entry, and restores here a plan this instance does not hold yet
 // (lookup).
 func (s *Supervisor) Lookup(ctx context.Context, id string) (*Plan, error) {
+	p, err := s.lookup(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if !s.now().Before(p.Expiry()) {
+		return nil, ErrNotFound // past its window: kept only for its forward
+	}
+	return p, nil
+}
+
+// LookupStatus is Lookup for GET /status, which also answers a plan past
+// its signing window that lives on for its mediator forward (life.go):
+// its forward, and the rest of its status as the window left it. Read it
+// with Plan.Status, not Snapshot.
+func (s *Supervisor) LookupStatus(ctx context.Context, id string) (*Plan, error) {
 	return s.lookup(ctx, id)
 }
 
@@ -353,11 +384,13 @@ func (s *Supervisor) run() {
 	}
 }
 
-// live reports whether p may still be handed out at now. A plan whose
-// goroutine has ended without quit has expired, even if its reaped message
-// is still on the way.
+// live reports whether p is still registered at now: before its end,
+// which is its expiry unless its forward keeps it longer (lifeEnd); past
+// the window, only LookupStatus hands it out. A plan whose goroutine has
+// ended without quit has expired, even if its reaped message is still on
+// the way.
 func (s *Supervisor) live(p *Plan, now time.Time) bool {
-	if !now.Before(p.Expiry()) {
+	if !now.Before(p.endAt()) {
 		return false
 	}
 	select {

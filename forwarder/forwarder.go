@@ -10,8 +10,9 @@
 // What a try does when it goes wrong:
 //
 //   - the account cannot be read (a timeout, a 5xx, an account the ledger
-//     API does not show yet): read again after the backoff, for as long as
-//     the plan lives;
+//     API does not show yet): read again after the backoff, until ctx
+//     ends: the plan's loop bounds every forward by its retry budget
+//     (actor.Options.ForwardBudget), then settles it failed;
 //   - the ledger refuses the forward (a sequence number another
 //     transaction used, a time bound passed, anything else): build it again
 //     from a fresh read and try again, up to MaxRefusals refusals, then

@@ -67,7 +67,10 @@ func (s *Server) ready(c echo.Context) error {
 
 // status is GET (and HEAD) /api/plan/:id/status: the plan's current version
 // and readiness, and its expiry in RFC 3339 (UTC, whole seconds, truncated:
-// never later than the plan's end).
+// never later than the plan's end). Unlike every other plan route it also
+// answers a plan past its signing window that the relay keeps for its
+// mediator forward (relay.Service.Status), so that status.forward
+// can be read until the forward has settled and a while after.
 func (s *Server) status(c echo.Context) error {
 	ps, err := s.plans.Status(c.Request().Context(), c.Param("id"))
 	if err != nil {

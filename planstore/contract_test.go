@@ -274,3 +274,46 @@ func TestConcurrentWritesOneWinsPerRevision(t *testing.T) {
 		}
 	})
 }
+
+// Hold moves a slot's end, as a plan that outlives its signing window for
+// its forward needs: past the end it was reserved with, the slot still
+// counts (another instance's check sees it), until the held end; a hold of
+// a slot already gone takes it again.
+func TestHoldKeepsASlot(t *testing.T) {
+	contract(t, func(t *testing.T, impl implementation) {
+		hs := impl.open(t, 2)
+		a, b := hs[0], hs[1]
+		ctx := t.Context()
+		now := time.Unix(1_800_000_000, 0)
+		window, held := now.Add(time.Minute), now.Add(time.Hour)
+		if err := a.Reserve(ctx, "p1", "GA", window, now, 1, 5); err != nil {
+			t.Fatal(err)
+		}
+		if err := a.Hold(ctx, "p1", "GA", held); err != nil {
+			t.Fatal(err)
+		}
+		past := window.Add(time.Second)
+		if err := b.CheckCapacity(ctx, "GB", past, 1, 5); !errors.Is(err, planstore.ErrCapacity) {
+			t.Errorf("check past the reserved end: %v, want ErrCapacity (the held slot counts)", err)
+		}
+		if n, _ := b.Open(ctx, past); n != 1 {
+			t.Errorf("open past the reserved end: %d, want 1", n)
+		}
+		if n, _ := b.Open(ctx, held); n != 0 {
+			t.Errorf("open at the held end: %d, want 0", n)
+		}
+		// Shortened again (the forward settled): the slot ends earlier.
+		if err := b.Hold(ctx, "p1", "GA", window.Add(time.Minute)); err != nil {
+			t.Fatal(err)
+		}
+		if n, _ := a.Open(ctx, window.Add(2*time.Minute)); n != 0 {
+			t.Errorf("open past the shortened end: %d, want 0", n)
+		}
+		if err := a.Hold(ctx, "gone", "GC", held); err != nil {
+			t.Fatal(err)
+		}
+		if n, _ := a.Open(ctx, past); n != 2 {
+			t.Errorf("open after holding a slot that was gone: %d, want 2", n)
+		}
+	})
+}

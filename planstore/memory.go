@@ -167,6 +167,18 @@ func (m *Memory) Reserve(ctx context.Context, id, account string, expiry, now ti
 	return err
 }
 
+// Hold keeps plan id's slot until until (see Bucket).
+func (m *Memory) Hold(ctx context.Context, id, account string, until time.Time) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	s := m.shared
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.registry.hold(id, account, until)
+	return nil
+}
+
 // Open counts the plans open at now.
 func (m *Memory) Open(ctx context.Context, now time.Time) (int, error) {
 	if err := ctx.Err(); err != nil {

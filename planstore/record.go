@@ -35,6 +35,12 @@ type Bucket interface {
 	// with CheckCapacity's checks (guard 8). An id that holds a slot keeps
 	// it and takes no other.
 	Reserve(ctx context.Context, id, account string, expiry, now time.Time, capacity, perAccount int) error
+	// Hold keeps plan id's slot (of account) until until, in place of the
+	// end it was reserved with: a plan that outlives its signing window
+	// for its mediator forward still counts against the capacity. A slot
+	// already gone is taken again, past any limit: the plan never stopped
+	// holding it.
+	Hold(ctx context.Context, id, account string, until time.Time) error
 	// Open counts the registry's plans open at now.
 	Open(ctx context.Context, now time.Time) (int, error)
 	// Changes delivers other instances' writes to plan entries, in
@@ -87,7 +93,9 @@ type Record struct {
 
 // ForwardRecord is a plan's mediator flow (Nonce, Destination, Memo: set
 // once) and its forward: Seq orders its changes (the newest wins), Owner
-// and Lease are a pending forward's claim.
+// and Lease are a pending forward's claim, Deadline the end of its retry
+// budget and Settled when it got its outcome (together they say how long
+// the plan outlives its signing window).
 type ForwardRecord struct {
 	Seq         uint64    `json:"seq"`
 	Nonce       string    `json:"nonce,omitempty"`
@@ -101,6 +109,8 @@ type ForwardRecord struct {
 	Reason      string    `json:"reason,omitempty"`
 	Owner       string    `json:"owner,omitempty"`
 	Lease       time.Time `json:"lease,omitzero"`
+	Deadline    time.Time `json:"deadline,omitzero"`
+	Settled     time.Time `json:"settled,omitzero"`
 }
 
 // PreflightRecord is one run of the preflight.
@@ -196,6 +206,17 @@ func check(reg registry, account string, capacity, perAccount int) error {
 		return &CapacityError{Err: ErrAccountCapacity, Open: len(reg), AccountOpen: n}
 	}
 	return nil
+}
+
+// hold is Hold's rule: changed is false when id's slot ends at until
+// already.
+func (r registry) hold(id, account string, until time.Time) (changed bool) {
+	ms := until.UnixMilli()
+	if p, ok := r[id]; ok && p.Expiry == ms {
+		return false
+	}
+	r[id] = registered{Account: account, Expiry: ms}
+	return true
 }
 
 // reserve is Reserve's rule on a registry of live plans: nil when id holds

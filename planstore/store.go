@@ -544,13 +544,29 @@ const maxRegistryTries = 600
 // that holds a slot already keeps it (another instance is creating the same
 // plan; its create decides).
 func (s *Store) Reserve(ctx context.Context, id, account string, expiry, now time.Time, capacity, perAccount int) error {
+	return s.changeRegistry(ctx, func(reg registry) (bool, error) {
+		reg.live(now)
+		return reg.reserve(id, account, expiry, capacity, perAccount)
+	})
+}
+
+// Hold keeps plan id's slot until until, over the cluster (see Bucket).
+func (s *Store) Hold(ctx context.Context, id, account string, until time.Time) error {
+	return s.changeRegistry(ctx, func(reg registry) (bool, error) {
+		return reg.hold(id, account, until), nil
+	})
+}
+
+// changeRegistry writes what change makes of the registry with
+// compare-and-set, reading it again after each lost race; change reports
+// whether it changed anything to write.
+func (s *Store) changeRegistry(ctx context.Context, change func(registry) (bool, error)) error {
 	for range maxRegistryTries {
 		reg, rev, err := s.readRegistry(ctx)
 		if err != nil {
 			return err
 		}
-		reg.live(now)
-		if changed, err := reg.reserve(id, account, expiry, capacity, perAccount); err != nil || !changed {
+		if changed, err := change(reg); err != nil || !changed {
 			return err
 		}
 		value, err := json.Marshal(reg)

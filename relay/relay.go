@@ -173,15 +173,22 @@ type Status struct {
 	Forward    actor.Forward       // the mediator's forward the relay runs (CONTRACT section 16)
 }
 
-// Status is the status of the plan id names.
+// Status is the status of the plan id names. Unlike every other read it
+// also answers a plan past its signing window that the relay keeps for its
+// mediator forward (actor.Supervisor.LookupStatus), so that the forward's
+// progress can be read until it has settled and a while after.
 func (s *Service) Status(ctx context.Context, id string) (Status, error) {
-	plan, err := s.Find(ctx, id)
-	if err != nil {
-		return Status{}, err
+	id, ok := wire.ParsePlanID(id)
+	if !ok {
+		return Status{}, errNotFound
 	}
-	st, err := s.snapshot(ctx, plan)
+	plan, err := s.plans.LookupStatus(ctx, id)
 	if err != nil {
-		return Status{}, err
+		return Status{}, s.failure(err)
+	}
+	st, err := plan.Status(ctx)
+	if err != nil {
+		return Status{}, s.failure(err)
 	}
 	return Status{State: st, Expiry: plan.Expiry(), Submission: plan.Submission(), Preflight: plan.Preflight(), Forward: plan.Forward()}, nil
 }

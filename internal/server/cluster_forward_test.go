@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"net/url"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -177,5 +178,93 @@ func TestClusterForwardFailureKeptThroughRestart(t *testing.T) {
 	}
 	if n := h.Submissions(); n != sent {
 		t.Errorf("the restarted cluster sent %d more transactions; a failed forward is not run again", n-sent)
+	}
+}
+
+// offsetClock is time.Now moved forward by what the test has advanced it:
+// leases and timers still run in real time, while the relays' expiries
+// see the jump.
+type offsetClock struct{ offset atomic.Int64 }
+
+func (c *offsetClock) Now() time.Time          { return time.Now().Add(time.Duration(c.offset.Load())) }
+func (c *offsetClock) Advance(d time.Duration) { c.offset.Add(int64(d)) }
+
+// TestClusterForwardOutlivesTheWindowAndItsOwner: relay A submits a
+// mediator close 10 s before its plan's signing window ends (maxTime
+// now + 70 s) and claims its forward, whose ledger API never answers. The
+// window ends (the relays' clock jumps 20 s): A still answers
+// status.forward pending and GET 404; then A dies. Relay B, started
+// after the window's end, still holds the plan from its watch and takes
+// the forward over once A's lease lapses: the exchange is credited once,
+// with the committed memo, and B's status.forward says forwarded while
+// its GET of the plan answers 404. Without the plan outliving its window,
+// B found no plan to forward (status 404) and the funds stayed in the
+// mediator.
+func TestClusterForwardOutlivesTheWindowAndItsOwner(t *testing.T) {
+	nats := natstest.Start(t)
+	h := ledgertest.New()
+	t.Cleanup(h.Close)
+	exchange := keypair.MustRandom().Address()
+	h.Fund(exchange, 10_0000000)
+	h.SetMemoRequired(exchange)
+	const lease = 500 * time.Millisecond
+	clock := new(offsetClock)
+	env := map[string]string{"MEDIATOR_SECRET": clusterSecret}
+	hung := hungForwarder{make(chan actor.ForwardJob, 1)}
+	a := startClusterRelayWith(t, nats.URL, h, env, func(o *Options) { o.Forwarder, o.SubmitLease, o.Now = hung, lease, clock.Now })
+	acct := clusterAccount(h, 1)
+	h.Fund(acct.Address, 40_0000000)
+
+	var flow struct{ FlowToken, MediatorPublicKey string }
+	q := url.Values{"destination": {exchange}, "memo": {"text:deposit 9"}}
+	if err := json.Unmarshal([]byte(a.must(t, "GET", "/api/mediator/sign?"+q.Encode(), "", 200, "")), &flow); err != nil {
+		t.Fatal(err)
+	}
+	med := flow.MediatorPublicKey
+	seq, _ := h.Sequence(acct.Address)
+	x, hash := ledgertest.BuildTx(acct.Address, seq+1, clock.Now().Add(70*time.Second).Unix(), opsPassphrase, []txnbuild.Operation{
+		&txnbuild.CreateAccount{Destination: med, Amount: "2"},
+		&txnbuild.AccountMerge{Destination: med},
+	}, acct.Keys[0])
+	a.must(t, "POST", "/api/plan", `{"network":"testnet","xdr":"`+x+`","submit":true,"flowToken":"`+flow.FlowToken+`"}`, 200, "")
+	id := hex.EncodeToString(hash[:])
+	select {
+	case <-hung.started:
+	case <-time.After(10 * time.Second):
+		t.Fatal("A never started the forward")
+	}
+	clock.Advance(20 * time.Second) // the signing window has ended
+	if f := a.forwardOf(t, id); f == nil || f.State != "pending" {
+		t.Fatalf("A's status.forward past the window = %+v, want pending", f)
+	}
+	a.must(t, "GET", "/api/plan/"+id, "", 404, "NOT_FOUND")
+	a.store.Close() // A is cut off: no renewal, no release...
+	if err := a.Stop(); err != nil {
+		t.Logf("stop A: %v", err) // ...and gone
+	}
+
+	b := startClusterRelayWith(t, nats.URL, h, env, func(o *Options) { o.Forwarder, o.SubmitLease, o.Now = fastForwarder(h), lease, clock.Now })
+	deadline := time.Now().Add(20 * time.Second)
+	var f *clusterForward
+	for {
+		code, body := b.call(t, "GET", "/api/plan/"+id+"/status", "")
+		if code != 200 {
+			t.Fatalf("B's status past the window: %d %.300s, want 200: the plan's record of its forward was lost", code, body)
+		}
+		if f = b.forwardOf(t, id); f == nil || f.State != "pending" || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if f == nil || f.State != "forwarded" || f.Hash == "" || f.Ledger == 0 {
+		t.Fatalf("B's status.forward = %+v, want forwarded", f)
+	}
+	b.must(t, "GET", "/api/plan/"+id, "", 404, "NOT_FOUND")
+	credits := h.Credits(exchange)
+	if len(credits) != 2 || credits[0].From != med || credits[0].Memo.Type != xdr.MemoTypeMemoText || credits[0].Memo.MustText() != "deposit 9" {
+		t.Fatalf("exchange credits = %+v, want one forward from %s with memo text \"deposit 9\"", credits, med)
+	}
+	if h.Applied() != 2 {
+		t.Errorf("applied %d transactions, want the close and one forward", h.Applied())
 	}
 }

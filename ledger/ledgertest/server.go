@@ -95,13 +95,16 @@ type Handler struct {
 	lastOffer int64               // the last offer id handed out
 	closeTime uint64              // the close time of the ledger last closed (submit.go)
 	failing   bool
-	delay     time.Duration
-	stalled   bool
-	held      chan struct{} // non-nil while held: closed by SetHeld(false)
-	requests  int
-	serving   int // requests being served now
-	peak      int // the most requests served at once
-	released  bool
+	// unreadable: accounts whose reads answer 503 while set (a Horizon
+	// whose ingestion or database is in trouble for some requests only).
+	unreadable map[string]bool
+	delay      time.Duration
+	stalled    bool
+	held       chan struct{} // non-nil while held: closed by SetHeld(false)
+	requests   int
+	serving    int // requests being served now
+	peak       int // the most requests served at once
+	released   bool
 
 	// Submissions (submit.go).
 	network     ledger.Network                   // whose passphrase transactions are hashed under
@@ -209,6 +212,19 @@ func (h *Handler) SetFailing(on bool) {
 	h.failing = on
 }
 
+// SetUnreadable makes reads of account id (Horizon's GET /accounts/{id})
+// answer 503, while on; every other request is served as usual, so a test
+// can fail one account's reads (a mediator's, during its forward) while
+// the rest of the ledger API works.
+func (h *Handler) SetUnreadable(id string, on bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.unreadable == nil {
+		h.unreadable = map[string]bool{}
+	}
+	h.unreadable[id] = on
+}
+
 // SetDelay makes every request wait d before answering, or less if the
 // client gives up first (its request context ends).
 func (h *Handler) SetDelay(d time.Duration) {
@@ -305,10 +321,13 @@ func (h *Handler) account(w http.ResponseWriter, r *http.Request) {
 		acc = a.horizonAccount()
 	}
 	failing := h.failing
+	unreadable := h.unreadable[r.PathValue("id")]
 	h.mu.Unlock()
 	switch {
 	case failing:
 		writeProblem(w, problem.ServerError)
+	case unreadable:
+		writeProblem(w, serviceUnavailable())
 	case !known:
 		writeProblem(w, notFound())
 	default:
@@ -481,7 +500,8 @@ func (s *Server) Remove(id string) { s.h.Remove(id) }
 func (s *Server) SetFailing(on bool) { s.h.SetFailing(on) }
 
 // SetDelay is Handler.SetDelay.
-func (s *Server) SetDelay(d time.Duration) { s.h.SetDelay(d) }
+func (s *Server) SetDelay(d time.Duration)         { s.h.SetDelay(d) }
+func (s *Server) SetUnreadable(id string, on bool) { s.h.SetUnreadable(id, on) }
 
 // SetStalled is Handler.SetStalled.
 func (s *Server) SetStalled(on bool) { s.h.SetStalled(on) }
