@@ -24,14 +24,26 @@ var ErrFlowConflict = errors.New("actor: the plan keeps another mediator flow")
 
 // Flow is what a plan keeps of its mediator flow: the nonce its mediator's
 // key derives from, and the destination and memo the forward must pay and
-// carry. The token's expiry is not kept: it no longer matters once the
-// plan holds the flow.
+// carry, and the token that commits to them. The token's expiry no longer
+// matters once the plan holds the flow; its MAC does.
 type Flow struct {
 	Nonce       string
 	Destination string
 	// Memo is the committed memo in its canonical spelling
 	// ("<type>:<value>", as mediator.Memo.String writes it).
 	Memo string
+	// Token is the flow token the plan was given. Its MAC is what the
+	// forward is signed under: the fields above are the store's word
+	// (another instance's, or anyone's who can write the bucket), the MAC
+	// is the master's. Not part of the flow's identity (Same): a later
+	// token of the same flow differs only in its expiry.
+	Token string
+}
+
+// Same reports whether f and o are one flow: the same nonce, destination
+// and memo, whatever their tokens' expiries.
+func (f Flow) Same(o Flow) bool {
+	return f.Nonce == o.Nonce && f.Destination == o.Destination && f.Memo == o.Memo
 }
 
 // The states of Forward.State (CONTRACT section 16's status.forward); ""
@@ -119,7 +131,7 @@ func withFlow(cur *Forward, flow Flow) (*Forward, bool, error) {
 		next.Flow = &flow
 		next.seq++
 		return &next, true, nil
-	case *cur.Flow == flow:
+	case cur.Flow.Same(flow):
 		return nil, false, nil
 	}
 	return nil, false, ErrFlowConflict
@@ -262,7 +274,7 @@ func (p *Plan) Forward() Forward { return *p.settled.Load().fwd }
 // its forward at once.
 func (p *Plan) SetFlow(ctx context.Context, flow Flow) error {
 	if f := p.settled.Load().fwd.Flow; f != nil {
-		if *f == flow {
+		if f.Same(flow) {
 			return nil
 		}
 		return ErrFlowConflict

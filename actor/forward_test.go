@@ -11,7 +11,7 @@ func TestForwardTransitions(t *testing.T) {
 	now := time.Unix(1_800_000_000, 0)
 	const lease = 15 * time.Second
 	const budget = time.Hour
-	flow := Flow{Nonce: "n", Destination: "GD", Memo: "text:x"}
+	flow := Flow{Nonce: "n", Destination: "GD", Memo: "text:x", Token: "n.1.GD.dGV4dDp4.mac"}
 	submitted := &Submission{Submit: true, State: SubmissionSubmitted}
 
 	// A flow is set once; the same flow again changes nothing; another is

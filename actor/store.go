@@ -58,7 +58,7 @@ func forwardOf(r *planstore.ForwardRecord) *Forward {
 	f := &Forward{State: r.State, Hash: r.Hash, Ledger: r.Ledger, Amount: r.Amount, Code: r.Code, Reason: r.Reason,
 		seq: r.Seq, owner: r.Owner, lease: r.Lease, deadline: r.Deadline, settled: r.Settled}
 	if r.Nonce != "" {
-		f.Flow = &Flow{Nonce: r.Nonce, Destination: r.Destination, Memo: r.Memo}
+		f.Flow = &Flow{Nonce: r.Nonce, Destination: r.Destination, Memo: r.Memo, Token: r.Token}
 	}
 	return f
 }
@@ -70,7 +70,7 @@ func (f *Forward) record() *planstore.ForwardRecord {
 	r := &planstore.ForwardRecord{Seq: f.seq, State: f.State, Hash: f.Hash, Ledger: f.Ledger, Amount: f.Amount,
 		Code: f.Code, Reason: f.Reason, Owner: f.owner, Lease: f.lease, Deadline: f.deadline, Settled: f.settled}
 	if f.Flow != nil {
-		r.Nonce, r.Destination, r.Memo = f.Flow.Nonce, f.Flow.Destination, f.Flow.Memo
+		r.Nonce, r.Destination, r.Memo, r.Token = f.Flow.Nonce, f.Flow.Destination, f.Flow.Memo, f.Flow.Token
 	}
 	return r
 }

@@ -25,8 +25,9 @@
 //     holds with its success.
 //
 // A forward only ever pays the flow's destination with the flow's memo:
-// both come from the plan's flow, and the envelope must pass the
-// mediator's validation before it is signed.
+// it is built from the plan's flow, and signed only when it passes the
+// mediator's validation against what the flow's token commits to (its
+// MAC, not the plan's record, is the authority).
 package forwarder
 
 import (
@@ -76,7 +77,9 @@ type Ledger interface {
 // *mediator.Service is the production one.
 type Signer interface {
 	FlowAddress(nonce string) (string, error)
-	SignForward(envelopeXDR string, flow mediator.Flow, n ledger.Network) (signedXDR, hashHex string, err error)
+	// SignForward validates and signs a forward under the flow's token,
+	// which decides what may be signed: the plan's flow is the store's word.
+	SignForward(envelopeXDR, flowToken string, n ledger.Network) (signedXDR, hashHex string, err error)
 }
 
 // Options configure a Forwarder.
@@ -175,11 +178,12 @@ func (f *Forwarder) Forward(ctx context.Context, job actor.ForwardJob, retried f
 		if err != nil {
 			return failed(ledgerapi.SubmitCodeMalformed, "the forward does not encode", "")
 		}
-		signed, hash, err := f.signer.SignForward(unsigned, flow, job.Network)
+		signed, hash, err := f.signer.SignForward(unsigned, job.Flow.Token, job.Network)
 		if err != nil {
-			// Never sent: the relay's own forward failed the mediator's
-			// validation, which would be a bug of ours.
-			return failed(string(codeOf(err)), "the forward failed the mediator's validation", "")
+			// Never sent: the forward built from the plan's flow is not what
+			// the flow's token commits to (a record written by something
+			// else), or a bug of ours.
+			return failed(string(codeOf(err)), "the forward failed the mediator's validation under the flow's token", "")
 		}
 		sent, sentHash, sentAmount = signed, hash, ledger.Units(fwd.Amount)
 		// Retried as a submission is, but only while the forward's time

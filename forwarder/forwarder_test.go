@@ -61,7 +61,7 @@ func newFixture(t *testing.T, balance int64) *fixture {
 		h: h, svc: svc, mediator: med, exchange: exchange, memo: memo.XDR(),
 		client: ledgerapi.New(ledgerapi.Options{Backends: h.Backends(), Timeout: 5 * time.Second}),
 		job: actor.ForwardJob{Network: ledger.Testnet, FeePerOp: 100,
-			Flow: actor.Flow{Nonce: flow.Nonce, Destination: exchange, Memo: hashMemo}},
+			Flow: actor.Flow{Nonce: flow.Nonce, Destination: exchange, Memo: hashMemo, Token: token}},
 	}
 }
 
@@ -272,6 +272,50 @@ func TestForwardAbandonedWithThePlan(t *testing.T) {
 		cancel()
 		if out := <-done; out.State != "" {
 			t.Fatalf("outcome %+v, want abandoned", out)
+		}
+	})
+}
+
+// A plan's flow as the store holds it (a cluster record any NATS client
+// could write) is not trusted on its own word: the forward is signed only
+// for what the flow's token commits to. A flow whose destination or memo
+// was rewritten after publish, or whose nonce was swapped for another
+// mediator's, gets no signature and sends nothing: no credit to the
+// rewritten destination, the mediators keep their funds.
+func TestForwardOnlyWhatTheTokenCommits(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		const balance = 40_0000000
+		victim := newFixture(t, balance)
+		m, _ := mediator.ParseMaster(mt.Secret)
+		thief := keypair.MustRandom().Address()
+		victim.h.Fund(thief, 5_0000000)
+		// Another flow's token, with the thief's own destination.
+		memo, _ := mediator.ParseMemo(hashMemo)
+		thiefToken, _, err := m.MintMemo(rand.Reader, thief, memo, time.Now())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for name, edit := range map[string]func(*actor.Flow){
+			"destination rewritten": func(f *actor.Flow) { f.Destination = thief },
+			"memo rewritten":        func(f *actor.Flow) { f.Memo = "text:thief" },
+			"token of another flow": func(f *actor.Flow) { f.Destination, f.Token = thief, thiefToken },
+			"no token":              func(f *actor.Flow) { f.Token = "" },
+		} {
+			job := victim.job
+			edit(&job.Flow)
+			out := forwarder.New(forwarder.Options{Ledger: victim.client, Signer: victim.svc}).Forward(context.Background(), job, nil)
+			if out.State != actor.ForwardFailed {
+				t.Errorf("%s: outcome %+v, want failed", name, out)
+			}
+		}
+		if c := victim.h.Credits(thief); len(c) != 0 {
+			t.Errorf("the rewritten destination was credited: %+v", c)
+		}
+		if got, ok := victim.h.Balance(victim.mediator); !ok || got != balance {
+			t.Errorf("mediator balance = %d (%v), want %d untouched", got, ok, balance)
+		}
+		if n := victim.h.Submissions(); n != 0 {
+			t.Errorf("%d forwards were submitted, want none", n)
 		}
 	})
 }

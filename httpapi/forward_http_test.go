@@ -394,3 +394,40 @@ func TestForwardRefusedIsRetriedThenReported(t *testing.T) {
 		}
 	})
 }
+
+// A mediator close cannot carry an operation that acts as the mediator (a
+// set_options adding a signer to it, a payment out of it, a second merge of
+// it), whatever flow it names: every operation's source must be the account
+// being closed, so such a close is NOT_A_CLOSE before its flow is looked
+// at, and the mediator's only signer stays the flow's key.
+func TestMediatorCloseCannotActAsTheMediator(t *testing.T) {
+	clock := &testClock{t: time.Now()}
+	r := startRelay(t, httpapi.Options{Mediator: mediator.New(mediator.Options{Secret: mt.Secret, Now: clock.Now}), Now: clock.Now}, 0, nil)
+	acct := ledgertest.NewAccount(0, 1)
+	r.Horizon.AddAccount(acct)
+	exchange := keypair.MustRandom().Address()
+	token, med := fwMint(t, exchange, fwMemo, clock.Now())
+	thief := keypair.MustRandom().Address()
+	weight := txnbuild.Threshold(255)
+	for name, extra := range map[string]txnbuild.Operation{
+		"set_options on the mediator": &txnbuild.SetOptions{SourceAccount: med,
+			Signer: &txnbuild.Signer{Address: thief, Weight: weight}},
+		"payment from the mediator": &txnbuild.Payment{SourceAccount: med, Destination: thief, Amount: "1", Asset: txnbuild.NativeAsset{}},
+		"merge of the mediator":     &txnbuild.AccountMerge{SourceAccount: med, Destination: thief},
+	} {
+		t.Run(name, func(t *testing.T) {
+			x, _ := ledgertest.BuildTx(acct.Address, rdSeq, 0, rdPass, []txnbuild.Operation{
+				&txnbuild.CreateAccount{Destination: med, Amount: "2"},
+				&txnbuild.AccountMerge{Destination: med},
+				extra,
+			})
+			res := sbPublish(t, r.Client, r.URL, ledgertest.SignXDR(x, rdPass, acct.Master), map[string]any{"submit": true, "flowToken": token})
+			if reason := medWantErr(t, res, http.StatusBadRequest, "NOT_A_CLOSE"); !strings.Contains(reason, "source is not the account being closed") {
+				t.Errorf("reason %q", reason)
+			}
+		})
+	}
+	if n, _ := r.Plans.Open(t.Context()); n != 0 {
+		t.Errorf("%d plans open after refusals only", n)
+	}
+}

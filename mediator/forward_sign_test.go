@@ -43,7 +43,7 @@ func TestSignForwardAndVerifyFlow(t *testing.T) {
 		f.Memo = &memo
 		return f.B64()
 	}
-	if _, _, err := svc.SignForward(build(mt.Dest, xdr.MemoID(42)), *flow, ledger.Testnet); err != nil {
+	if _, _, err := svc.SignForward(build(mt.Dest, xdr.MemoID(42)), token, ledger.Testnet); err != nil {
 		t.Errorf("SignForward after the token expired: %v", err)
 	}
 	for name, tc := range map[string]struct {
@@ -54,9 +54,14 @@ func TestSignForwardAndVerifyFlow(t *testing.T) {
 		"another memo":        {build(mt.Dest, xdr.MemoID(43)), errcode.MemoNotCommitted},
 		"no memo":             {build(mt.Dest, xdr.Memo{Type: xdr.MemoTypeMemoNone}), errcode.MemoNotCommitted},
 	} {
-		if _, _, err := svc.SignForward(tc.x, *flow, ledger.Testnet); errcode.CodeOf(err) != tc.code {
+		if _, _, err := svc.SignForward(tc.x, token, ledger.Testnet); errcode.CodeOf(err) != tc.code {
 			t.Errorf("%s: %v, want %s", name, err, tc.code)
 		}
+	}
+	// The token's MAC still decides: a forged one signs nothing.
+	forged := token[:len(token)-1] + map[bool]string{true: "1", false: "0"}[token[len(token)-1] == '0']
+	if _, _, err := svc.SignForward(build(mt.Dest, xdr.MemoID(42)), forged, ledger.Testnet); errcode.CodeOf(err) != errcode.InvalidFlowToken {
+		t.Errorf("SignForward under a forged token: %v, want INVALID_FLOW_TOKEN", err)
 	}
 	if _, _, err := mediator.New(mediator.Options{}).VerifyFlow(token); errcode.CodeOf(err) != errcode.MediatorNotConfigured {
 		t.Errorf("VerifyFlow without a master: %v", err)

@@ -201,18 +201,25 @@ func (s *Service) VerifyFlow(flowToken string) (*Flow, string, error) {
 }
 
 // SignForward is Cosign for the relay's own forward (CONTRACT section 16):
-// the flow was verified when its plan was published and the plan kept it,
-// so its token's expiry no longer matters; everything else is Cosign's.
-// The envelope must pass the same validation (the 13 forward codes and
-// FORWARD_MEMO_NOT_COMMITTED against the flow's destination and memo),
+// flowToken is the token the plan was published with, and it must still
+// carry the master's MAC (INVALID_FLOW_TOKEN otherwise), but its expiry no
+// longer matters: the plan kept the flow past it. The mediator, the
+// destination and the memo are the token's, never a caller's word, so a
+// plan record rewritten in the store cannot turn the relay into a signer
+// of another payment. Everything else is Cosign's: the envelope must pass
+// the same validation (the 13 forward codes and FORWARD_MEMO_NOT_COMMITTED)
 // and is signed with the flow's derived key under network's passphrase.
-func (s *Service) SignForward(envelopeXDR string, flow Flow, network ledger.Network) (signedXDR, hashHex string, err error) {
+func (s *Service) SignForward(envelopeXDR, flowToken string, network ledger.Network) (signedXDR, hashHex string, err error) {
 	if network.Passphrase() == "" {
 		return "", "", errcode.New(errcode.BadNetwork, "network must be one of mainnet, testnet, futurenet")
 	}
 	m, err := s.master()
 	if err != nil {
 		return "", "", notConfigured(err)
+	}
+	flow, ok := verifyToken(m, flowToken, s.now(), false)
+	if !ok {
+		return "", "", errcode.New(errcode.InvalidFlowToken, "flow token is invalid")
 	}
 	kp, err := m.FlowKeypair(flow.Nonce)
 	if err != nil {

@@ -232,7 +232,8 @@ func TestTokenExpiry(t *testing.T) {
 	})
 }
 
-// TestVerifyTokenConstantTimeCompare reads VerifyToken's source: the MAC must
+// TestVerifyTokenConstantTimeCompare reads the source of verifyToken (the
+// body of VerifyToken and of SignForward's check of a kept token): the MAC must
 // be compared with hmac.Equal (or crypto/subtle), and no other comparison in
 // the function may be able to compare MAC bytes, because a comparison that
 // stops at the first differing byte lets a caller forge a MAC byte by byte
@@ -246,12 +247,12 @@ func TestVerifyTokenConstantTimeCompare(t *testing.T) {
 	}
 	var fn *ast.FuncDecl
 	for _, d := range file.Decls {
-		if f, ok := d.(*ast.FuncDecl); ok && f.Recv == nil && f.Name.Name == "VerifyToken" {
+		if f, ok := d.(*ast.FuncDecl); ok && f.Recv == nil && f.Name.Name == "verifyToken" {
 			fn = f
 		}
 	}
 	if fn == nil {
-		t.Fatal("VerifyToken not found in token.go")
+		t.Fatal("verifyToken not found in token.go")
 	}
 	constantTime := false
 	// A comparison is harmless when one side can only be a length, nil or a

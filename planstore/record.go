@@ -91,16 +91,17 @@ type Record struct {
 	Forward *ForwardRecord `json:"forward,omitempty"`
 }
 
-// ForwardRecord is a plan's mediator flow (Nonce, Destination, Memo: set
-// once) and its forward: Seq orders its changes (the newest wins), Owner
-// and Lease are a pending forward's claim, Deadline the end of its retry
-// budget and Settled when it got its outcome (together they say how long
-// the plan outlives its signing window).
+// ForwardRecord is a plan's mediator flow (Nonce, Destination, Memo and the
+// Token committing to them: set once) and its forward: Seq orders its
+// changes (the newest wins), Owner and Lease are a pending forward's claim,
+// Deadline the end of its retry budget and Settled when it got its outcome
+// (together they say how long the plan outlives its signing window).
 type ForwardRecord struct {
 	Seq         uint64    `json:"seq"`
 	Nonce       string    `json:"nonce,omitempty"`
 	Destination string    `json:"destination,omitempty"`
 	Memo        string    `json:"memo,omitempty"`
+	Token       string    `json:"token,omitempty"`
 	State       string    `json:"state,omitempty"`
 	Hash        string    `json:"hash,omitempty"`
 	Ledger      int       `json:"ledger,omitempty"`

@@ -60,7 +60,7 @@ func checkFlow(raw json.RawMessage, submit bool, close *ledger.Close, verify Flo
 	if reason := ledger.CheckMediatorClose(close.Envelope, mediatorAddress); reason != "" {
 		return nil, errcode.New(errcode.BadFlow, reason)
 	}
-	return &actor.Flow{Nonce: flow.Nonce, Destination: flow.Destination, Memo: flow.Memo.String()}, nil
+	return &actor.Flow{Nonce: flow.Nonce, Destination: flow.Destination, Memo: flow.Memo.String(), Token: token}, nil
 }
 
 // unconfigured is the FlowVerifier of a relay without a master.

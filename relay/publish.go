@@ -202,7 +202,7 @@ func blockerCodes(bs []ledger.Blocker) []string {
 // a flow, never change it (BAD_FLOW, before anything is merged).
 func (s *Service) republish(ctx context.Context, plan *actor.Plan, x string, submit bool, flow *actor.Flow) (string, error) {
 	if flow != nil {
-		if kept := plan.Forward().Flow; kept != nil && *kept != *flow {
+		if kept := plan.Forward().Flow; kept != nil && !kept.Same(*flow) {
 			return "", errFlowChanged
 		}
 	}
