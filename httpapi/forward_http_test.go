@@ -431,3 +431,44 @@ func TestMediatorCloseCannotActAsTheMediator(t *testing.T) {
 		t.Errorf("%d plans open after refusals only", n)
 	}
 }
+
+// TestPageNamesTheCommittedFlow: the co-signers' page of a close published
+// with its flow token names, through the relay's own plan, where the
+// mediator forwards the funds and with which memo (issue 26; CONTRACT 16),
+// and the page of a mediator close without a flow says it cannot tell.
+func TestPageNamesTheCommittedFlow(t *testing.T) {
+	clock := &testClock{t: time.Now()}
+	r := startRelay(t, httpapi.Options{Mediator: mediator.New(mediator.Options{Secret: mt.Secret, Now: clock.Now}), Now: clock.Now}, 0, nil)
+	acct := ledgertest.NewAccount(2, 1)
+	acct.Thresholds.HighThreshold = 3
+	r.Horizon.AddAccount(acct)
+	exchange := keypair.MustRandom().Address()
+	token, med := fwMint(t, exchange, fwMemo, clock.Now())
+	close := fwClose(acct.Address, med, "2", med)
+	if res := sbPublish(t, r.Client, r.URL, ledgertest.SignXDR(close, rdPass, acct.Keys[0]), nil); res.status != http.StatusOK {
+		t.Fatalf("publish: %d %s", res.status, res.body)
+	}
+	id := sbID(close)
+	page := func() string {
+		t.Helper()
+		res := send(t, r.Client, http.MethodGet, r.URL+"/plan/"+id, nil, nil)
+		if res.status != http.StatusOK {
+			t.Fatalf("page: %d", res.status)
+		}
+		return string(res.body)
+	}
+	if body := page(); strings.Contains(body, `id="flow-destination"`) || !strings.Contains(body, "not shown on this page") {
+		t.Error("the page of a mediator close without a flow names a final destination, or does not say it cannot")
+	}
+	// The re-publish gives the plan its flow without a new version: the
+	// page served again must not be the one kept from before.
+	if res := sbPublish(t, r.Client, r.URL, ledgertest.SignXDR(close, rdPass, acct.Keys[0]), map[string]any{"submit": true, "flowToken": token}); res.status != http.StatusOK {
+		t.Fatalf("re-publish with the flow: %d %s", res.status, res.body)
+	}
+	body := page()
+	for _, want := range []string{`<code class="key" id="flow-destination">` + exchange + `</code>`, `id="flow-memo"`, "deposit 42"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the page of a plan with its flow lacks %q", want)
+		}
+	}
+}
