@@ -27,10 +27,11 @@ type Preflighter interface {
 // Preflight is the plan's latest preflight run: the one before its
 // submission's first try once made, else the publish's.
 func (p *Plan) Preflight() ledger.PreflightRun {
-	if v := p.settled.Load(); v != nil && v.sub.Preflight != nil {
-		return *v.sub.Preflight
+	var sub *Submission
+	if v := p.settled.Load(); v != nil {
+		sub = v.sub
 	}
-	return p.published.Preflight()
+	return p.latestPreflight(sub)
 }
 
 // The states of Submission.State (CONTRACT section 10's status.submission);
