@@ -52,9 +52,15 @@ const (
 	// fxWriteBack: write back what the store lacks, if anything
 	// (Plan.dirty, set by this transition or an earlier one).
 	fxWriteBack
-	// fxSubmit, fxForward: start a submission or a forward, if the next
-	// state calls for one (Plan.maybeSubmit, Plan.maybeForward).
+	// fxStartSubmission: start the submitter on the claim the next state
+	// holds, this instance's, just written (Plan.startSubmission).
+	fxStartSubmission
+	// fxSubmit: claim and start a submission, if the next state calls for
+	// one (Plan.maybeSubmit).
 	fxSubmit
+	// fxStartForward, fxForward: the same for the forward
+	// (Plan.startForward, Plan.maybeForward).
+	fxStartForward
 	fxForward
 )
 
@@ -123,9 +129,9 @@ func merge(k *planParts, cur *planState, admitted []ledger.Admitted) (next *plan
 // union not yet written back) may still lack some of its signatures.
 //
 // Its effects: a new version (and only then) is broadcast; one that the
-// store lacks is marked dirty, and written back; a newer submission or
-// forward is told; then whatever the next state calls for is started. It
-// never writes the state itself: it came from the store.
+// store lacks is marked dirty, and written back (fxWriteBack, never
+// fxWrite: the rest of the state came from the store); a newer submission
+// or forward is told; then whatever the next state calls for is started.
 func union(k *planParts, cur *planState, r planstore.Record, revision uint64, asItStands bool) (*planState, effects, error) {
 	next := cur
 	fx := fxWriteBack | fxSubmit | fxForward

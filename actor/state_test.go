@@ -30,9 +30,10 @@ func FuzzMergeUnion(f *testing.F) {
 	f.Add([]byte{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}, []byte{11, 12, 13, 14, 15, 16, 17, 18, 19, 20})
 	fx := newFixture(f, 1)
 	published := fx.plan(f, time.Now().Add(time.Hour), 0)
-	k := &newPlan(&Supervisor{}, published, 1).planParts
-	first := newPlan(&Supervisor{}, published, 1).settled.Load()
+	sup := &Supervisor{}
 	f.Fuzz(func(t *testing.T, orderA, orderB []byte) {
+		p := newPlan(sup, published, 1)
+		k, first := &p.planParts, p.settled.Load()
 		mergeAll := func(st *planState, order []byte) (_ *planState, capped bool) {
 			for _, c := range order {
 				signer := int(c) % len(keys)
@@ -133,8 +134,8 @@ func FuzzMergeUnion(f *testing.F) {
 			t.Fatalf("the union holds revision %d, want the entry's 2", u.rev)
 		}
 		switch {
-		case told && (u.sub != stB.sub || effects&(fxSubmitted|fxTellSubmission) != fxSubmitted|fxTellSubmission):
-			t.Fatalf("the union took B's submission %v, effects %b", u.sub == stB.sub, effects)
+		case told && (*u.sub != *stB.sub || effects&(fxSubmitted|fxTellSubmission) != fxSubmitted|fxTellSubmission):
+			t.Fatalf("the union took B's submission %v, effects %b", *u.sub == *stB.sub, effects)
 		case !told && (u.sub != stA.sub || effects&(fxSubmitted|fxTellSubmission) != 0):
 			t.Fatalf("the union lost A's submission (%v) or told one (effects %b)", u.sub != stA.sub, effects)
 		}

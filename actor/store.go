@@ -261,30 +261,27 @@ func (p *Plan) apply(next *planState, fx effects) {
 	if fx&fxWriteBack != 0 && p.dirty {
 		p.writeBack()
 	}
+	if fx&fxStartSubmission != 0 {
+		p.startSubmission(next)
+	}
 	if fx&fxSubmit != 0 {
 		p.maybeSubmit()
+	}
+	if fx&fxStartForward != 0 {
+		p.startForward()
 	}
 	if fx&fxForward != 0 {
 		p.maybeForward()
 	}
 }
 
-// persist is step for a build that says only whether to write: the
-// submission's and the forward's transitions, whose other effects their
-// callers run. It publishes what it wrote.
-func (p *Plan) persist(build func() (next *planState, write bool, err error)) (*planState, bool, error) {
-	next, fx, err := p.step(func(*planState) (*planState, effects, error) {
-		next, write, err := build()
-		if !write {
-			return next, 0, err
-		}
-		return next, fxWrite, err
-	})
-	if err != nil || fx == 0 {
-		return next, false, err
+// writes is the step of a transition that applied (ok): next, to write
+// through, then the effects more; nothing when it did not apply.
+func writes(next *planState, ok bool, more effects) (*planState, effects, error) {
+	if !ok {
+		return nil, 0, nil
 	}
-	p.apply(next, 0)
-	return next, true, nil
+	return next, fxWrite | more, nil
 }
 
 // reload reads the stored plan after a lost race and takes it in. An entry
@@ -357,12 +354,14 @@ func (p *Plan) onStored(c planstore.Change) {
 // the stored entry lacks. Run loop only.
 func (p *Plan) writeBack() {
 	p.owner.check()
-	_, _, err := p.persist(func() (*planState, bool, error) {
-		return p.settled.Load(), p.dirty, nil
+	next, fx, err := p.step(func(cur *planState) (*planState, effects, error) {
+		return writes(cur, p.dirty, 0)
 	})
 	if err != nil {
 		p.sup.log.Warn("plan store: write back", "id", p.ID(), "err", err)
+		return
 	}
+	p.apply(next, fx)
 }
 
 // refusal maps a store's answer to a capacity check or a reservation onto
