@@ -28,6 +28,9 @@ func FuzzMergeUnion(f *testing.F) {
 	f.Add([]byte{5, 5, 1}, []byte{})
 	f.Add([]byte{}, []byte{7, 2, 2, 9})
 	f.Add([]byte{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}, []byte{11, 12, 13, 14, 15, 16, 17, 18, 19, 20})
+	// Every signer: A reaches the envelope's cap; B's entry tells a
+	// submission.
+	f.Add([]byte{20, 19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0}, []byte{3})
 	fx := newFixture(f, 1)
 	published := fx.plan(f, time.Now().Add(time.Hour), 0)
 	sup := &Supervisor{}
