@@ -26,7 +26,7 @@
 // next value through to the store with compare-and-set on the entry's
 // revision (fxWrite) before anything else, and Plan.apply, the one place
 // that runs the other effects, publishes it, then tells subscribers, then
-// starts a submission or a forward.
+// writes back what the store lacks, then starts a submission or a forward.
 //
 // Readers use one atomic pointer, Plan.settled. Whoever builds a plan
 // stores its first state there before sharing it; from then on the run
@@ -189,9 +189,11 @@
 //     revision before the loop answers and before it publishes. A lost race
 //     re-reads the entry, takes it in (union), and runs its transition
 //     again: merges are unions keyed by signer, so they commute, and no sign
-//     answered 200 anywhere is ever dropped. This is the one place the loop
-//     waits on I/O, bounded by the store's timeout; a store that cannot be
-//     reached answers ErrUnavailable and changes nothing.
+//     answered 200 anywhere is ever dropped. The loop waits on no I/O but
+//     the store's (these writes and re-reads, holding the plan's registry
+//     slot, deleting its entry at its end), bounded by the store's timeout;
+//     a store that cannot be reached answers ErrUnavailable and changes
+//     nothing.
 //   - Lookup reads the entry (one round trip; in memory, a map read) so
 //     that every answer reflects the store as it stood when the request
 //     came; a plan this instance does not hold is restored from it
