@@ -11,17 +11,22 @@
 // A plan's state is a value, planState: the version handed out (State: the
 // envelope, its signers, the version number and the readiness), the
 // indexes that answer replays, the signatures the submit-ready envelope is
-// selected from, the submission, and the store revision whose signatures
-// it holds. Functions make the next value from the current one and their
-// input, and change nothing they are given: mergedView (admit signatures)
-// and unionView (take in a stored version: a union keyed by signer), which
-// read the plan's immutable parts and, for the new version's landable flag,
-// its latest preflight run (Plan.Preflight, from Plan.settled); and the
-// submission's markSubmit, claim, renew, release and settle, which are
-// pure. The run loop runs what they decide: it writes the next value
-// through to the store with compare-and-set on the entry's revision before
-// it answers, then publishes it, then tells subscribers and starts a
-// submission.
+// selected from, the submission, the forward, and the store revision whose
+// signatures it holds. Transitions make the next value from the current
+// one and their input, change nothing they are given, and return, with
+// the next value, the effects the run loop is to run for it (effects,
+// state.go): merge (admit signatures) and union (take in a stored version:
+// a union keyed by signer), which read only the plan's immutable parts
+// (planParts) and the value they are given, whose submission's preflight
+// decides the new version's landable flag; and the submission's
+// markSubmit, claim, renew, release and settle and the forward's withFlow,
+// claimForward, renewForward, releaseForward, settleForward and
+// forwardTimedOut, which the loop turns into effects where it calls them.
+// The run loop runs what they decide in two places: Plan.step writes the
+// next value through to the store with compare-and-set on the entry's
+// revision (fxWrite) before anything else, and Plan.apply, the one place
+// that runs the other effects, publishes it, then tells subscribers, then
+// writes back what the store lacks, then starts a submission or a forward.
 //
 // Readers use one atomic pointer, Plan.settled. Whoever builds a plan
 // stores its first state there before sharing it; from then on the run
@@ -45,7 +50,8 @@
 //     reads without a round trip; a plan found there past its expiry is
 //     looked up through the loop, which sweeps it. It never blocks on I/O.
 //   - A plan's run loop alone touches its subscribers, its timers, its
-//     record of its own submission (submitState), the revision its next
+//     records of its own submission and forward (submitState,
+//     forwardState), the revision its next
 //     compare-and-set expects (Plan.rev) and whether the store lacks a
 //     union it holds (Plan.dirty). Handlers reach it only by posting on its
 //     mailbox a request that carries a reply channel buffered to one, so
@@ -181,11 +187,13 @@
 //
 //   - A change is written through with compare-and-set on the entry's
 //     revision before the loop answers and before it publishes. A lost race
-//     re-reads the entry, takes it in (unionView), and builds the change
+//     re-reads the entry, takes it in (union), and runs its transition
 //     again: merges are unions keyed by signer, so they commute, and no sign
-//     answered 200 anywhere is ever dropped. This is the one place the loop
-//     waits on I/O, bounded by the store's timeout; a store that cannot be
-//     reached answers ErrUnavailable and changes nothing.
+//     answered 200 anywhere is ever dropped. The loop waits on no I/O but
+//     the store's (these writes and re-reads, holding the plan's registry
+//     slot, deleting its entry at its end), bounded by the store's timeout;
+//     a store that cannot be reached answers ErrUnavailable and changes
+//     nothing.
 //   - Lookup reads the entry (one round trip; in memory, a map read) so
 //     that every answer reflects the store as it stood when the request
 //     came; a plan this instance does not hold is restored from it

@@ -291,21 +291,21 @@ type setFlowReq struct {
 
 func (r setFlowReq) serve(p *Plan) {
 	p.owner.check()
-	var conflict error
-	_, _, err := p.persist(func() (*planState, bool, error) {
-		cur := p.settled.Load()
+	next, fx, err := p.step(func(cur *planState) (*planState, effects, error) {
 		next, ok, err := withFlow(cur.fwd, r.flow)
-		conflict = err
-		return cur.withForward(next), ok, nil
+		switch {
+		case err != nil:
+			return nil, 0, err
+		case !ok: // kept already: nothing to write, but it may be due
+			return nil, fxForward, nil
+		}
+		return cur.withForward(next), fxWrite | fxForward, nil
 	})
-	if err == nil {
-		err = conflict
-	}
 	if err != nil {
 		r.ans <- reply[struct{}]{err: err}
 		return
 	}
-	p.maybeForward()
+	p.apply(next, fx)
 	r.ans <- reply[struct{}]{}
 }
 
@@ -325,25 +325,24 @@ func (p *Plan) maybeForward() {
 	if p.sup.forwarder == nil {
 		return
 	}
-	_, start, err := p.persist(func() (*planState, bool, error) {
-		cur := p.settled.Load()
+	next, fx, err := p.step(func(cur *planState) (*planState, effects, error) {
 		next, ok := claimForward(cur.fwd, cur.sub, p.sup.instance, p.sup.now(), p.sup.lease, p.sup.budget)
-		return cur.withForward(next), ok, nil
+		return writes(cur.withForward(next), ok, fxStartForward)
 	})
 	if err != nil {
 		p.sup.log.Warn("plan store: claim a forward", "id", p.ID(), "err", err)
 		p.armForwardTakeover(p.sup.lease / 3)
 		return
 	}
-	if !start {
+	if fx == 0 {
 		p.armForwardTakeover(p.sup.lease / 15)
 		return
 	}
-	p.startForward()
+	p.apply(next, fx)
 }
 
 // startForward starts the forwarder on the forward this instance has just
-// claimed. Run loop only.
+// claimed and written (fxStartForward). Run loop only.
 func (p *Plan) startForward() {
 	p.owner.check()
 	f := &p.fwd
@@ -407,31 +406,33 @@ func (p *Plan) takeOverForward() {
 // flight by another lease.
 func (p *Plan) renewForwardLease() {
 	p.owner.check()
-	_, _, err := p.persist(func() (*planState, bool, error) {
-		cur := p.settled.Load()
+	next, fx, err := p.step(func(cur *planState) (*planState, effects, error) {
 		if !p.fwd.inFlight {
-			return nil, false, nil
+			return nil, 0, nil
 		}
 		next, ok := renewForward(cur.fwd, p.sup.instance, p.sup.now(), p.sup.lease)
-		return cur.withForward(next), ok, nil
+		return writes(cur.withForward(next), ok, 0)
 	})
 	if err != nil {
 		p.sup.log.Warn("plan store: renew a forward claim", "id", p.ID(), "err", err)
+		return
 	}
+	p.apply(next, fx)
 }
 
 // releaseForwardClaim, as the instance stops with its forward in flight,
 // lets its claim lapse now. Run loop only, from finish.
 func (p *Plan) releaseForwardClaim() {
 	p.owner.check()
-	_, _, err := p.persist(func() (*planState, bool, error) {
-		cur := p.settled.Load()
+	next, fx, err := p.step(func(cur *planState) (*planState, effects, error) {
 		next, ok := releaseForward(cur.fwd, p.sup.instance)
-		return cur.withForward(next), ok, nil
+		return writes(cur.withForward(next), ok, 0)
 	})
 	if err != nil {
 		p.sup.log.Warn("plan store: release a forward claim", "id", p.ID(), "err", err)
+		return
 	}
+	p.apply(next, fx)
 }
 
 // forwardedReq is a forward's outcome, posted by its goroutine.
@@ -455,18 +456,17 @@ func (r forwardedReq) serve(p *Plan) {
 		return
 	}
 	var told *Forward
-	_, _, err := p.persist(func() (*planState, bool, error) {
-		cur := p.settled.Load()
+	next, fx, err := p.step(func(cur *planState) (*planState, effects, error) {
 		next, ok := settleForward(cur.fwd, out, p.sup.now())
 		told = next
-		return cur.withForward(next), ok, nil
+		return writes(cur.withForward(next), ok, fxTellForward)
 	})
 	if err != nil {
 		// The outcome happened all the same: this instance tells it; the
 		// others learn it from the next write that gets through.
 		p.sup.log.Warn("plan store: write a forward outcome", "id", p.ID(), "err", err)
 		if told != nil {
-			p.settled.Store(p.settled.Load().withForward(told))
+			next, fx = p.settled.Load().withForward(told), fxTellForward
 		}
 	}
 	if told == nil {
@@ -474,7 +474,7 @@ func (r forwardedReq) serve(p *Plan) {
 	}
 	p.sup.log.Info("plan forward", "id", p.ID(), "state", told.State, "hash", told.Hash, "ledger", told.Ledger,
 		"amount", told.Amount, "code", told.Code)
-	p.broadcastForward(told)
+	p.apply(next, fx)
 }
 
 func (forwardedReq) refuse(error) {}
@@ -489,18 +489,17 @@ func (p *Plan) timeOutForward() {
 		return
 	}
 	var told *Forward
-	_, _, err := p.persist(func() (*planState, bool, error) {
-		cur := p.settled.Load()
+	next, fx, err := p.step(func(cur *planState) (*planState, effects, error) {
 		next, ok := forwardTimedOut(cur.fwd, p.sup.now(), p.sup.budget)
 		told = next
-		return cur.withForward(next), ok, nil
+		return writes(cur.withForward(next), ok, fxTellForward)
 	})
 	if err != nil {
 		// As for any outcome: this instance tells it, the store learns it
 		// from the next write that gets through.
 		p.sup.log.Warn("plan store: write a forward's timeout", "id", p.ID(), "err", err)
 		if told != nil {
-			p.settled.Store(p.settled.Load().withForward(told))
+			next, fx = p.settled.Load().withForward(told), fxTellForward
 		}
 	}
 	if told == nil {
@@ -508,7 +507,7 @@ func (p *Plan) timeOutForward() {
 	}
 	p.sup.metrics.Forward(metrics.ForwardFailed)
 	p.sup.log.Warn("plan forward", "id", p.ID(), "state", told.State, "code", told.Code, "mediator_destination", told.Flow.Destination)
-	p.broadcastForward(told)
+	p.apply(next, fx)
 }
 
 // broadcastForward offers a forward's change, with the current state, to

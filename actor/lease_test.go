@@ -286,3 +286,41 @@ func TestClusterLapsedClaimNotTakenIsNotPolled(t *testing.T) {
 		}
 	})
 }
+
+// TestSubmissionOutcomeTold: the loop runs what a submission's
+// transitions decide, in one instance: the claim starts the submitter
+// (fxStartSubmission), and its outcome is told to subscribers as a
+// submission event (fxTellSubmission). Fails if Plan.apply leaves either
+// out: the submitter never runs, or the subscriber is never told.
+func TestSubmissionOutcomeTold(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		submitter := &countingSubmitter{hold: time.Second}
+		s := start(t, Options{Submitter: submitter})
+		f := newFixture(t, 40)
+		p, created, err := s.CreateSubmitting(t.Context(), f.plan(t, time.Now().Add(time.Hour), 0))
+		if err != nil || !created {
+			t.Fatal(created, err)
+		}
+		sub, err := p.Subscribe(t.Context())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer sub.Close()
+		time.Sleep(2 * time.Second) // the bubble's clock: past the submitter's hold
+		synctest.Wait()
+		if n := submitter.calls.Load(); n != 1 {
+			t.Fatalf("%d submissions, want 1", n)
+		}
+		select {
+		case ev := <-sub.C():
+			if ev.Submission == nil || ev.Submission.State != SubmissionSubmitted || ev.Submission.Hash != "ab" {
+				t.Fatalf("the newest event %+v, want the submission's outcome", ev)
+			}
+		default:
+			t.Fatal("the subscriber was told nothing")
+		}
+		if got := p.Submission(); got.State != SubmissionSubmitted {
+			t.Fatalf("submission %+v, want submitted", got)
+		}
+	})
+}

@@ -25,14 +25,15 @@ func TestLoopStateStaysInItsLoop(t *testing.T) {
 		}()
 		call()
 	}
-	offLoop("a plan's merge", func() { _, _, _ = p.merge(f.admitted(1)) })
+	offLoop("a plan's merge", func() { _, _, _ = p.serveMerge(f.admitted(1)) })
 	offLoop("a plan's broadcast", func() { p.broadcast(Event{}) })
 	offLoop("a plan's submission", p.maybeSubmit)
+	offLoop("a transition's effects", func() { p.apply(nil, fxSubmit) })
 	offLoop("the Supervisor's registry", func() { s.sweep(p) })
 
 	// In its loop the same call runs.
 	var changed bool
-	inLoop(p, func(p *Plan) { _, changed, _ = p.merge(f.admitted(1)) })
+	inLoop(p, func(p *Plan) { _, changed, _ = p.serveMerge(f.admitted(1)) })
 	if !changed {
 		t.Fatal("a merge in the plan's loop changed nothing")
 	}

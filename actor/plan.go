@@ -86,12 +86,11 @@ func (s State) RenderAnswer(render func(State) []byte) []byte {
 
 // Plan is a handle on one plan actor; its methods are safe for concurrent use.
 type Plan struct {
-	// Immutable after Create.
-	published *ledger.AdmittedPlan    // id, network, merge context, expiry, account
-	expiry    time.Time               // published's, read on every call
-	addresses []string                // signer index → G… address
-	encoder   *ledger.EnvelopeEncoder // the envelope's transaction encoded once, for every version
-	sup       *Supervisor
+	// Immutable after Create: the parts the pure transitions read
+	// (state.go), the expiry (published's, read on every call).
+	planParts
+	expiry time.Time
+	sup    *Supervisor
 
 	// settled is the plan's state as the run loop last settled it: its
 	// version, its submission and the store revision it holds, in one
@@ -205,35 +204,6 @@ type readyMemo struct {
 	err  error
 }
 
-// newView is the view of version st: its readiness is computed from
-// admitted here, so every State a plan hands out carries it.
-func (p *Plan) newView(st State, env xdr.TransactionEnvelope, present []bool, admitted []ledger.Admitted) *planState {
-	st.Weight = ledger.Weight(p.published.Canonical().Signers, admitted)
-	st.Threshold = p.published.Threshold()
-	st.Ready = st.Weight >= st.Threshold
-	st.Landable = p.Preflight().Landable()
-	return &planState{state: st, env: env, present: present, admitted: admitted, ready: new(readyMemo)}
-}
-
-// viewOf is the view of version carrying exactly admitted (signers of the
-// plan, each once, in envelope order), its envelope encoded afresh.
-func (p *Plan) viewOf(admitted []ledger.Admitted, version uint64) (*planState, error) {
-	sigs := make([]xdr.DecoratedSignature, len(admitted))
-	present := make([]bool, len(p.addresses))
-	st := State{ID: p.ID(), Network: p.published.Network(), Signers: make([]string, len(admitted)), Version: version, memo: new(renderMemo)}
-	for i, a := range admitted {
-		sigs[i] = a.Sig
-		present[a.Signer] = true
-		st.Signers[i] = p.addresses[a.Signer]
-	}
-	env, encoded, err := p.encoder.Encode(sigs) // sigs is this version's own
-	if err != nil {
-		return nil, fmt.Errorf("actor: encode the envelope: %w", err)
-	}
-	st.XDR = encoded
-	return p.newView(st, env, present, slices.Clip(admitted)), nil
-}
-
 // newPlan builds a plan from a publish that ledger admitted (or a stored
 // plan that ledger restored), at version, in the caller's goroutine; the
 // supervisor either starts it or drops it. The admitted plan is taken as it
@@ -242,17 +212,19 @@ func (p *Plan) viewOf(admitted []ledger.Admitted, version uint64) (*planState, e
 func newPlan(s *Supervisor, published *ledger.AdmittedPlan, version uint64) *Plan {
 	signers := published.Canonical().Signers.Signers()
 	p := &Plan{
-		published: published,
-		expiry:    published.Expiry(),
-		addresses: make([]string, len(signers)),
-		encoder:   ledger.NewEnvelopeEncoder(published.Envelope()),
-		sup:       s,
-		mailbox:   make(chan planRequest),
-		leave:     make(chan *Subscription),
-		evict:     make(chan struct{}, 1),
-		done:      make(chan struct{}),
-		stored:    make(chan planstore.Change, 1),
-		subs:      make(map[*Subscription]struct{}),
+		planParts: planParts{
+			published: published,
+			addresses: make([]string, len(signers)),
+			encoder:   ledger.NewEnvelopeEncoder(published.Envelope()),
+		},
+		expiry:  published.Expiry(),
+		sup:     s,
+		mailbox: make(chan planRequest),
+		leave:   make(chan *Subscription),
+		evict:   make(chan struct{}, 1),
+		done:    make(chan struct{}),
+		stored:  make(chan planstore.Change, 1),
+		subs:    make(map[*Subscription]struct{}),
 	}
 	for i, sg := range signers {
 		p.addresses[i] = sg.Address
@@ -268,7 +240,7 @@ func newPlan(s *Supervisor, published *ledger.AdmittedPlan, version uint64) *Pla
 		st.Signers = append(st.Signers, p.addresses[a.Signer])
 	}
 	// Clip: the plan appends to its own copy, never to the admitted plan's.
-	first := p.newView(st, published.Envelope(), present, slices.Clip(admitted))
+	first := p.newView(st, published.Envelope(), present, slices.Clip(admitted), nil)
 	first.sub = &Submission{}
 	first.fwd = &Forward{}
 	p.settled.Store(first)
@@ -467,8 +439,9 @@ func (p *Plan) run() {
 	if err := p.reload(); err != nil {
 		p.sup.log.Warn("plan store: read a plan as it starts", "id", p.ID(), "err", err)
 	}
-	p.maybeSubmit()  // a plan born to submit may be ready from its first version
-	p.maybeForward() // a plan restored with its forward to run, or to take over
+	// A plan born to submit may be ready from its first version; a plan
+	// restored may have its forward to run, or to take over.
+	p.apply(nil, fxSubmit|fxForward)
 	p.finish(p.loop(life))
 }
 
@@ -588,82 +561,28 @@ func (p *Plan) deleteEntry() {
 	}
 }
 
-// merge is Merge inside the actor: deduplicate by signer, check the cap,
-// append, re-encode, write through to the store (merging again after each
-// lost race), publish. Nothing is changed unless
-// everything succeeds.
-func (p *Plan) merge(admitted []ledger.Admitted) (State, bool, error) {
+// serveMerge is Merge inside the actor: the merge transition, written
+// through to the store (merging again after each lost race), its effects
+// run. Nothing is changed unless everything succeeds.
+func (p *Plan) serveMerge(admitted []ledger.Admitted) (State, bool, error) {
 	p.owner.check()
-	for _, a := range admitted {
-		if a.Signer < 0 || a.Signer >= len(p.addresses) {
-			return State{}, false, errBadSigner
-		}
-	}
 	var fresh, duplicates int
-	next, changed, err := p.persist(func() (*planState, bool, error) {
-		next, f, d, err := p.mergedView(p.settled.Load(), admitted)
+	next, fx, err := p.step(func(cur *planState) (*planState, effects, error) {
+		next, fx, f, d, err := merge(&p.planParts, cur, admitted)
 		fresh, duplicates = f, d
-		return next, next != nil, err
+		return next, fx, err
 	})
 	if err != nil {
 		return State{}, false, err
 	}
 	m := p.sup.metrics
-	if !changed {
-		m.Signatures(metrics.SignatureDuplicate, duplicates)
+	m.Signatures(metrics.SignatureDuplicate, duplicates)
+	if fx == 0 {
 		return p.settled.Load().state, false, nil
 	}
 	m.Signatures(metrics.SignatureAdmitted, fresh)
-	m.Signatures(metrics.SignatureDuplicate, duplicates)
-	p.broadcast(Event{State: next.state})
-	p.maybeSubmit()
+	p.apply(next, fx)
 	return next.state, true, nil
-}
-
-// mergedView is cur with the signatures of admitted whose signers it lacks,
-// appended in order, as the next version with cur's submission; nil when
-// there is none (fresh is 0). It reads only what is immutable, and changes
-// nothing.
-func (p *Plan) mergedView(cur *planState, admitted []ledger.Admitted) (next *planState, fresh, duplicates int, err error) {
-	var added []ledger.Admitted
-	for _, a := range admitted {
-		if cur.present[a.Signer] || slices.ContainsFunc(added, func(f ledger.Admitted) bool { return f.Signer == a.Signer }) {
-			duplicates++
-			continue
-		}
-		added = append(added, a)
-	}
-	if len(added) == 0 {
-		return nil, 0, duplicates, nil
-	}
-	old := cur.env.Signatures()
-	if len(old)+len(added) > ledger.MaxSignatures {
-		return nil, 0, 0, ErrSignatureCap
-	}
-	sigs := make([]xdr.DecoratedSignature, 0, len(old)+len(added))
-	sigs = append(sigs, old...)
-	for _, f := range added {
-		sigs = append(sigs, f.Sig)
-	}
-	// sigs is this version's own list; the signatures in it, admitted
-	// ones, never change, so the envelope shares them.
-	env, encoded, err := p.encoder.Encode(sigs)
-	if err != nil {
-		return nil, 0, 0, fmt.Errorf("actor: encode the merged envelope: %w", err)
-	}
-	present := slices.Clone(cur.present)
-	// Clip: appending must not write into the arrays an older version
-	// (perhaps still held by a subscriber) shares.
-	st := State{ID: p.ID(), Network: p.published.Network(), XDR: encoded, Signers: slices.Clip(cur.state.Signers), Version: cur.state.Version + 1, memo: new(renderMemo)}
-	all := slices.Clip(cur.admitted)
-	for _, f := range added {
-		present[f.Signer] = true
-		st.Signers = append(st.Signers, p.addresses[f.Signer])
-		all = append(all, f)
-	}
-	next = p.newView(st, env, present, all)
-	next.sub, next.fwd = cur.sub, cur.fwd
-	return next, len(added), duplicates, nil
 }
 
 // broadcast offers ev to every subscriber; offer never waits.
@@ -692,7 +611,7 @@ type mergeResult struct {
 }
 
 func (r mergeReq) serve(p *Plan) {
-	st, changed, err := p.merge(r.admitted)
+	st, changed, err := p.serveMerge(r.admitted)
 	r.ans <- reply[mergeResult]{v: mergeResult{st, changed}, err: err}
 }
 

@@ -7,40 +7,47 @@ import (
 	"time"
 
 	"github.com/closerelay/closerelay/ledger"
+	"github.com/closerelay/closerelay/planstore"
 )
 
 // FuzzMergeUnion: two instances of one plan admit signatures in the orders
-// the input chooses; then one takes the other's version in (union), as a
-// change of the store's watch, or a lost compare-and-set's re-read, would
-// bring it. Merges are unions keyed by signer: whatever the orders, no
-// signature is lost, none is held twice, every version is above the one
-// it follows, and each state's indexes and envelope agree with its
-// signatures. merge and union change nothing they are given.
+// the input chooses, and a third admits A's in the reverse order; then
+// each of A and B takes the other's version in (union), as a change of the
+// store's watch, or a lost compare-and-set's re-read, would bring it.
+// Merges are unions keyed by signer: whatever the orders, no signature is
+// lost, none is held twice, every version is above the one it follows, and
+// each state's indexes and envelope agree with its signatures. Merging in
+// either order, and taking the union either way, hold the same signers;
+// taking a version in again, or merging a signer again, changes nothing.
+// The effects follow the state: a merge writes iff it made a new state,
+// and a new version, only that, is broadcast; a union never writes what it
+// took from the store, and marks dirty exactly what the store lacks. merge
+// and union change nothing they are given.
 func FuzzMergeUnion(f *testing.F) {
 	f.Add([]byte{1, 2, 3}, []byte{3, 4})
 	f.Add([]byte{5, 5, 1}, []byte{})
 	f.Add([]byte{}, []byte{7, 2, 2, 9})
 	f.Add([]byte{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}, []byte{11, 12, 13, 14, 15, 16, 17, 18, 19, 20})
+	// Every signer: A reaches the envelope's cap; B's entry tells a
+	// submission.
+	f.Add([]byte{20, 19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0}, []byte{3})
 	fx := newFixture(f, 1)
 	published := fx.plan(f, time.Now().Add(time.Hour), 0)
 	sup := &Supervisor{}
 	f.Fuzz(func(t *testing.T, orderA, orderB []byte) {
-		a, b := newPlan(sup, published, 1), newPlan(sup, published, 1)
-		stA, stB := a.settled.Load(), b.settled.Load()
-		for _, step := range []struct {
-			p     *Plan
-			st    **planState
-			order []byte
-		}{{a, &stA, orderA}, {b, &stB, orderB}} {
-			for _, c := range step.order {
+		p := newPlan(sup, published, 1)
+		k, first := &p.planParts, p.settled.Load()
+		mergeAll := func(st *planState, order []byte) (_ *planState, capped bool) {
+			for _, c := range order {
 				signer := int(c) % len(keys)
-				cur := *step.st
+				cur := st
 				snapshot := *cur
-				next, fresh, _, err := step.p.mergedView(cur, fx.admitted(signer))
+				next, effects, fresh, _, err := merge(k, cur, fx.admitted(signer))
 				if errors.Is(err, ErrSignatureCap) {
 					if len(cur.admitted) != ledger.MaxSignatures || cur.present[signer] {
 						t.Fatalf("merge of signer %d refused at the cap with %d signatures", signer, len(cur.admitted))
 					}
+					capped = true
 					continue
 				}
 				if err != nil {
@@ -52,47 +59,126 @@ func FuzzMergeUnion(f *testing.F) {
 				if held := cur.present[signer]; held != (next == nil) || held != (fresh == 0) {
 					t.Fatalf("signer %d held %v: merged %v, fresh %d", signer, held, next != nil, fresh)
 				}
-				if next != nil {
-					if next.state.Version != cur.state.Version+1 {
-						t.Fatalf("version %d after %d", next.state.Version, cur.state.Version)
-					}
-					checkState(t, step.p, next)
-					*step.st = next
+				if want := fxWrite | fxBroadcast | fxSubmit; (next != nil) != (effects == want) || (next == nil) != (effects == 0) {
+					t.Fatalf("merge made a new state %v with effects %b", next != nil, effects)
+				}
+				if next == nil {
+					continue
+				}
+				if next.state.Version != cur.state.Version+1 {
+					t.Fatalf("version %d after %d", next.state.Version, cur.state.Version)
+				}
+				checkState(t, k, next)
+				if again, effects, _, _, err := merge(k, next, fx.admitted(signer)); again != nil || effects != 0 || err != nil {
+					t.Fatalf("signer %d merged twice: %v, effects %b, %v", signer, again != nil, effects, err)
+				}
+				st = next
+			}
+			return st, capped
+		}
+		stA, cappedA := mergeAll(first, orderA)
+		stB, _ := mergeAll(first, orderB)
+		reversed := slices.Clone(orderA)
+		slices.Reverse(reversed)
+		if stR, cappedR := mergeAll(first, reversed); !cappedA && !cappedR && !sameSigners(stR, stA) {
+			t.Fatalf("merged in reverse order: signers %v, in order %v", signerOf(stR), signerOf(stA))
+		}
+		// Half the time B's entry carries a submission outcome A has not
+		// seen: the union takes it, and tells it.
+		told := len(orderB)%2 == 1
+		if told {
+			stB = stB.with(&Submission{Submit: true, State: SubmissionSubmitted, Hash: "h", seq: 1})
+		}
+
+		// A takes B's version in, as a stored entry at revision 2.
+		snapshot := *stA
+		u, effects, err := union(k, stA, recordOf(stB), 2, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if stA.state.Version != snapshot.state.Version || !slices.Equal(stA.state.Signers, snapshot.state.Signers) ||
+			stA.rev != snapshot.rev || stA.sub != snapshot.sub || stA.fwd != snapshot.fwd {
+			t.Fatal("a union modified the state it was given")
+		}
+		checkState(t, k, u)
+		// A new version when A lacks one of B's signers or B is ahead: B's
+		// signers, then A's others, up to the envelope's cap. Otherwise A's.
+		taken := slices.ContainsFunc(signerOf(stB), func(s int) bool { return !stA.present[s] }) ||
+			stB.state.Version > stA.state.Version
+		want := signerOf(stA)
+		if taken {
+			want = slices.Clone(signerOf(stB))
+			for _, s := range signerOf(stA) {
+				if !slices.Contains(want, s) && len(want) < ledger.MaxSignatures {
+					want = append(want, s)
 				}
 			}
 		}
-		// A takes B's version in, as a stored entry.
-		_, stored, err := ledger.RestoreSignatures(published.Canonical().Signers, stB.state.XDR, signerOf(stB))
-		if err != nil {
-			t.Fatal(err)
-		}
-		u, dirty, err := a.unionView(stA, stored, stB.state.Version)
-		if err != nil {
-			t.Fatal(err)
-		}
-		checkState(t, a, u)
-		// B's signers, then A's others, up to the envelope's cap.
-		want := slices.Clone(signerOf(stB))
-		for _, s := range signerOf(stA) {
-			if !slices.Contains(want, s) && len(want) < ledger.MaxSignatures {
-				want = append(want, s)
-			}
-		}
 		if got := signerOf(u); !slices.Equal(got, want) {
-			t.Fatalf("union holds signers %v, want B's %v then A's others: %v", got, signerOf(stB), want)
+			t.Fatalf("union holds signers %v, want %v (B's %v, A's %v)", got, want, signerOf(stB), signerOf(stA))
 		}
-		// dirty: the union holds what B's entry lacks, or is not above it.
+		// dirty when the new version holds what B's entry lacks, or is
+		// not above it.
 		lacks := len(want) > len(signerOf(stB))
-		if dirty != (lacks || stB.state.Version <= stA.state.Version) {
+		dirty := effects&fxDirty != 0
+		if dirty != (taken && (lacks || stB.state.Version <= stA.state.Version)) {
 			t.Fatalf("dirty %v with A's extras %v, versions A %d B %d", dirty, lacks, stA.state.Version, stB.state.Version)
 		}
 		if u.state.Version < stB.state.Version || (dirty && u.state.Version <= max(stA.state.Version, stB.state.Version)) {
 			t.Fatalf("union version %d after A %d and B %d (dirty %v)", u.state.Version, stA.state.Version, stB.state.Version, dirty)
 		}
-		if u.sub != stA.sub {
-			t.Fatal("the union lost A's submission")
+		if moved := u.state.Version != stA.state.Version; moved != (effects&fxBroadcast != 0) {
+			t.Fatalf("union moved the version %d to %d with effects %b", stA.state.Version, u.state.Version, effects)
+		}
+		if effects&fxWrite != 0 {
+			t.Fatal("a union writes what it took from the store")
+		}
+		if u.rev != 2 {
+			t.Fatalf("the union holds revision %d, want the entry's 2", u.rev)
+		}
+		switch {
+		case told && (*u.sub != *stB.sub || effects&(fxSubmitted|fxTellSubmission) != fxSubmitted|fxTellSubmission):
+			t.Fatalf("the union took B's submission %v, effects %b", *u.sub == *stB.sub, effects)
+		case !told && (u.sub != stA.sub || effects&(fxSubmitted|fxTellSubmission) != 0):
+			t.Fatalf("the union lost A's submission (%v) or told one (effects %b)", u.sub != stA.sub, effects)
+		}
+
+		// Taking B's version in again, or the union's own, changes nothing.
+		for _, r := range []planstore.Record{recordOf(stB), recordOf(u)} {
+			again, effects, err := union(k, u, r, 2, false)
+			if err != nil || again != u || effects&^(fxWriteBack|fxSubmit|fxForward) != 0 {
+				t.Fatalf("a union taken in again: changed %v, effects %b, %v", again != u, effects, err)
+			}
+		}
+		// The other way round, B takes A's version in: the same signers,
+		// when the union fits in one envelope.
+		v, _, err := union(k, stB, recordOf(stA), 3, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkState(t, k, v)
+		all := 0
+		for i := range stA.present {
+			if stA.present[i] || stB.present[i] {
+				all++
+			}
+		}
+		if all <= ledger.MaxSignatures && !sameSigners(u, v) {
+			t.Fatalf("union A←B holds %v, B←A %v", signerOf(u), signerOf(v))
 		}
 	})
+}
+
+// recordOf is v as the store's entry carries it, for union: its envelope,
+// version, signers, submission and forward.
+func recordOf(v *planState) planstore.Record {
+	return planstore.Record{XDR: v.state.XDR, Version: v.state.Version, SignerOf: signerOf(v),
+		Submission: v.sub.record(), Forward: v.fwd.record()}
+}
+
+// sameSigners reports whether a and b hold the same signers, in any order.
+func sameSigners(a, b *planState) bool {
+	return slices.Equal(a.present, b.present)
 }
 
 func signerOf(v *planState) []int {
@@ -105,7 +191,7 @@ func signerOf(v *planState) []int {
 
 // checkState: v's indexes, its State and its envelope agree with its
 // signatures, each signer once.
-func checkState(t *testing.T, p *Plan, v *planState) {
+func checkState(t *testing.T, k *planParts, v *planState) {
 	t.Helper()
 	seen := map[int]bool{}
 	for i, a := range v.admitted {
@@ -113,7 +199,7 @@ func checkState(t *testing.T, p *Plan, v *planState) {
 			t.Fatalf("signer %d held twice", a.Signer)
 		}
 		seen[a.Signer] = true
-		if !v.present[a.Signer] || v.state.Signers[i] != p.addresses[a.Signer] {
+		if !v.present[a.Signer] || v.state.Signers[i] != k.addresses[a.Signer] {
 			t.Fatalf("signature %d (signer %d) is not in the indexes", i, a.Signer)
 		}
 	}

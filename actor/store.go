@@ -198,36 +198,90 @@ func (p *Plan) writeThrough(v *planState) error {
 	}
 }
 
-// persist writes through what build makes of the plan's current state,
-// reloading and building again after each lost race, and publishes the
-// view it wrote as holding the revision written; build answers write=false
-// when there is nothing (left) to write, and builds on the published view,
-// which every reload has brought up to the entry it read. Run loop only.
-func (p *Plan) persist(build func() (next *planState, write bool, err error)) (*planState, bool, error) {
+// transition is a step of the plan's state: from the state as it stands,
+// the next one and the effects to run (nil and none: nothing to do).
+type transition func(cur *planState) (next *planState, fx effects, err error)
+
+// step runs t on the plan's current state and writes the next state
+// through when its effects say so (fxWrite), taking the entry in and
+// running t again after each lost race: t sees every signature stored.
+// The next state and the rest of its effects are for apply, which the
+// caller runs once it has done its own accounting. Run loop only.
+func (p *Plan) step(t transition) (*planState, effects, error) {
 	p.owner.check()
 	for range maxWriteTries {
-		v, write, err := build()
-		if err != nil || !write {
-			return v, write, err
+		cur := p.settled.Load()
+		next, fx, err := t(cur)
+		if err != nil || fx&fxWrite == 0 {
+			return next, fx, err
 		}
-		if v == p.settled.Load() {
-			v = v.with(v.sub) // readers hold it: this turn's copy
+		if next == cur {
+			next = cur.with(cur.sub) // readers hold cur: this turn's copy
 		}
-		switch err := p.writeThrough(v); {
+		switch err := p.writeThrough(next); {
 		case err == nil:
 			p.dirty = false // whatever was missing is in what was written
-			v.rev = p.rev
-			p.settled.Store(v)
-			return v, true, nil
+			next.rev = p.rev
+			return next, fx, nil
 		case errors.Is(err, errConflict):
 			if err := p.reload(); err != nil {
-				return nil, false, err
+				return nil, 0, err
 			}
 		default:
-			return nil, false, err
+			return nil, 0, err
 		}
 	}
-	return nil, false, fmt.Errorf("%w: the plan kept changing", ErrUnavailable)
+	return nil, 0, fmt.Errorf("%w: the plan kept changing", ErrUnavailable)
+}
+
+// apply is the one place the run loop runs a transition's effects (but
+// for fxWrite, which step runs first): it publishes next to readers
+// unless it is the current state (nil: there is none), then runs fx in
+// the order of their declaration (state.go). Run loop only.
+func (p *Plan) apply(next *planState, fx effects) {
+	p.owner.check()
+	if next != nil && next != p.settled.Load() {
+		p.settled.Store(next)
+	}
+	if fx&fxDirty != 0 {
+		p.dirty = true
+	}
+	if fx&fxSubmitted != 0 {
+		p.submit.submitted = true
+	}
+	if fx&fxBroadcast != 0 {
+		p.broadcast(Event{State: next.state})
+	}
+	if fx&fxTellSubmission != 0 {
+		p.broadcastSubmission(next.sub)
+	}
+	if fx&fxTellForward != 0 {
+		p.broadcastForward(next.fwd)
+	}
+	if fx&fxWriteBack != 0 && p.dirty {
+		p.writeBack()
+	}
+	if fx&fxStartSubmission != 0 {
+		p.startSubmission(next)
+	}
+	if fx&fxSubmit != 0 {
+		p.maybeSubmit()
+	}
+	if fx&fxStartForward != 0 {
+		p.startForward()
+	}
+	if fx&fxForward != 0 {
+		p.maybeForward()
+	}
+}
+
+// writes is the step of a transition that applied (ok): next, to write
+// through, then the effects more; nothing when it did not apply.
+func writes(next *planState, ok bool, more effects) (*planState, effects, error) {
+	if !ok {
+		return nil, 0, nil
+	}
+	return next, fxWrite | more, nil
 }
 
 // reload reads the stored plan after a lost race and takes it in. An entry
@@ -250,78 +304,26 @@ func (p *Plan) reload() error {
 	// What was just read is the entry as it stands, whatever the plan had
 	// seen (after a NATS server restarted empty, revisions start again).
 	p.rev = e.Revision
-	return p.absorb(e.Record, e.Revision, true)
+	// The caller decides what follows a read: a write under way carries
+	// the union itself, and starts nothing until it is written.
+	return p.absorb(e.Record, e.Revision, true, fxWriteBack|fxSubmit|fxForward)
 }
 
-// absorb takes in a stored version of the plan at revision: its signatures
-// that the view lacks (a union with this instance's, which are normally all
-// in it already: every write merges first), and its submission when that
-// is newer than the plan's. Subscribers are told what changed. The view is
-// then published as holding revision, the signatures and the revision in
-// one store, so that no reader sees one without the other. What is taken
-// in is decided by the signers the entry carries, never by its version or
-// revision: a view whose version passed the entry's (a union not yet
-// written back) may still lack some of its signatures. asItStands says the
-// entry was just read from the store, so its revision is the entry's now
-// even when lower than the view's (the store restarted empty); a change of
-// the watch, or one a Lookup read, never moves the view's revision back.
+// absorb takes in a stored version of the plan at revision (the union
+// transition) and runs its effects but for those in skip. Subscribers
+// are told what changed. The entry's revision is the next write's
+// expectation from now on unless the plan has seen a later one.
 // Run loop only.
-func (p *Plan) absorb(r planstore.Record, revision uint64, asItStands bool) error {
+func (p *Plan) absorb(r planstore.Record, revision uint64, asItStands bool, skip effects) error {
 	p.owner.check()
 	if revision > p.rev {
 		p.rev = revision
 	}
-	cur := p.settled.Load()
-	next := cur
-	signed := cur.lacksAny(r.SignerOf) || r.Version > cur.state.Version
-	if signed {
-		_, stored, err := ledger.RestoreSignatures(p.published.Canonical().Signers, r.XDR, r.SignerOf)
-		if err != nil {
-			return err
-		}
-		var dirty bool
-		if next, dirty, err = p.unionView(cur, stored, r.Version); err != nil {
-			return err
-		}
-		p.dirty = p.dirty || dirty
+	next, fx, err := union(&p.planParts, p.settled.Load(), r, revision, asItStands)
+	if err != nil {
+		return err
 	}
-	held := revision
-	if !asItStands {
-		held = max(held, cur.rev)
-	}
-	got := submissionOf(r.Submission)
-	newer := got.seq > cur.sub.seq
-	gotFwd := forwardOf(r.Forward)
-	newerFwd := gotFwd.seq > cur.fwd.seq
-	if next != cur || held != cur.rev || newer || newerFwd {
-		if next == cur {
-			next = cur.at(held)
-		}
-		next.rev = held
-		if newer {
-			next.sub = got
-		}
-		if newerFwd {
-			next.fwd = gotFwd
-		}
-		p.settled.Store(next)
-	}
-	if signed {
-		// The signatures are not counted here: the instance that admitted
-		// them did.
-		p.broadcast(Event{State: next.state})
-	}
-	if newer {
-		if got.State == SubmissionSubmitted {
-			p.submit.submitted = true
-		}
-		if got.State == SubmissionSubmitted || got.State == SubmissionFailed {
-			p.broadcastSubmission(got)
-		}
-	}
-	if newerFwd {
-		p.broadcastForward(gotFwd)
-	}
+	p.apply(next, fx&^skip)
 	return nil
 }
 
@@ -334,36 +336,6 @@ func (v *planState) lacksAny(signerOf []int) bool {
 	})
 }
 
-// unionView is cur holding stored's signatures (those of a stored entry at
-// version), in their order, then any of cur's that stored lacks, with
-// cur's submission. Normally stored holds them all, at a higher version
-// than cur's; when it does not (the entry was lost with a NATS server and
-// written again by another instance), the union is a new version, above
-// both, that the store lacks (dirty: to write back). It changes nothing; it
-// reads the plan's immutable parts and its latest preflight (newView).
-func (p *Plan) unionView(cur *planState, stored []ledger.Admitted, version uint64) (next *planState, dirty bool, err error) {
-	all := slices.Clip(stored)
-	in := make([]bool, len(p.addresses))
-	for _, a := range stored {
-		in[a.Signer] = true
-	}
-	for _, a := range cur.admitted {
-		if !in[a.Signer] && len(all) < ledger.MaxSignatures {
-			all = append(all, a)
-			in[a.Signer] = true
-		}
-	}
-	if len(all) > len(stored) || version <= cur.state.Version {
-		dirty = true
-		version = max(version, cur.state.Version) + 1
-	}
-	if next, err = p.viewOf(all, version); err != nil {
-		return nil, false, err
-	}
-	next.sub, next.fwd = cur.sub, cur.fwd
-	return next, dirty, nil
-}
-
 // onStored takes in a change the store's watch delivered: another
 // instance's write (or this one's, coming back), or the entry's deletion,
 // which changes nothing (every instance ends the plan at its own expiry).
@@ -373,27 +345,23 @@ func (p *Plan) onStored(c planstore.Change) {
 	if c.Deleted {
 		return
 	}
-	if err := p.absorb(c.Record, c.Revision, false); err != nil {
+	if err := p.absorb(c.Record, c.Revision, false, 0); err != nil {
 		p.sup.log.Error("plan store: a stored plan could not be taken in", "id", p.ID(), "err", err)
-		return
 	}
-	if p.dirty {
-		p.writeBack()
-	}
-	p.maybeSubmit()
-	p.maybeForward()
 }
 
 // writeBack writes the plan's view to the store when it holds signatures
 // the stored entry lacks. Run loop only.
 func (p *Plan) writeBack() {
 	p.owner.check()
-	_, _, err := p.persist(func() (*planState, bool, error) {
-		return p.settled.Load(), p.dirty, nil
+	next, fx, err := p.step(func(cur *planState) (*planState, effects, error) {
+		return writes(cur, p.dirty, 0)
 	})
 	if err != nil {
 		p.sup.log.Warn("plan store: write back", "id", p.ID(), "err", err)
+		return
 	}
+	p.apply(next, fx)
 }
 
 // refusal maps a store's answer to a capacity check or a reservation onto
@@ -493,11 +461,7 @@ func (r catchUpReq) serve(p *Plan) {
 			r.ans <- reply[struct{}]{err: err}
 			return
 		}
-		if p.dirty {
-			p.writeBack()
-		}
-		p.maybeSubmit()
-		p.maybeForward()
+		p.apply(nil, fxWriteBack|fxSubmit|fxForward)
 	}
 	if p.settled.Load().rev < r.e.Revision {
 		r.ans <- reply[struct{}]{err: fmt.Errorf("%w: plan %s's stored entry could not be taken in", ErrUnavailable, p.ID())}

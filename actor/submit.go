@@ -27,10 +27,11 @@ type Preflighter interface {
 // Preflight is the plan's latest preflight run: the one before its
 // submission's first try once made, else the publish's.
 func (p *Plan) Preflight() ledger.PreflightRun {
-	if v := p.settled.Load(); v != nil && v.sub.Preflight != nil {
-		return *v.sub.Preflight
+	var sub *Submission
+	if v := p.settled.Load(); v != nil {
+		sub = v.sub
 	}
-	return p.published.Preflight()
+	return p.latestPreflight(sub)
 }
 
 // The states of Submission.State (CONTRACT section 10's status.submission);
@@ -120,16 +121,19 @@ type setSubmitReq struct{ ans chan<- reply[struct{}] }
 
 func (r setSubmitReq) serve(p *Plan) {
 	p.owner.check()
-	_, _, err := p.persist(func() (*planState, bool, error) {
-		cur := p.settled.Load()
+	next, fx, err := p.step(func(cur *planState) (*planState, effects, error) {
+		// Set already: nothing to write, but the plan may be ready.
 		next, ok := markSubmit(cur.sub)
-		return cur.with(next), ok, nil
+		if !ok {
+			return nil, fxSubmit, nil
+		}
+		return cur.with(next), fxWrite | fxSubmit, nil
 	})
 	if err != nil {
 		r.ans <- reply[struct{}]{err: err}
 		return
 	}
-	p.maybeSubmit()
+	p.apply(next, fx)
 	r.ans <- reply[struct{}]{}
 }
 
@@ -147,22 +151,19 @@ func (r setSubmitReq) refuse(err error) { r.ans <- reply[struct{}]{err: err} }
 func (p *Plan) maybeSubmit() {
 	p.owner.check()
 	s := &p.submit
-	var r ReadyEnvelope
-	_, start, err := p.persist(func() (*planState, bool, error) {
-		cur := p.settled.Load()
+	next, fx, err := p.step(func(cur *planState) (*planState, effects, error) {
 		if s.inFlight || s.submitted || !cur.sub.Submit || !cur.state.Ready {
-			return nil, false, nil
+			return nil, 0, nil
 		}
 		// The selection is made once per version and kept with it
 		// (Plan.Ready shares it): at most 20 signatures to weigh and one
 		// encoding.
-		var ok bool
-		var err error
-		if r, ok, err = p.readyOf(cur); err != nil || !ok {
-			return nil, false, nil
+		r, ok, err := p.readyOf(cur)
+		if err != nil || !ok {
+			return nil, 0, nil
 		}
 		next, ok := claim(cur.sub, r.XDR, p.sup.instance, p.sup.now(), p.sup.lease)
-		return cur.with(next), ok, nil
+		return writes(cur.with(next), ok, fxStartSubmission)
 	})
 	if err != nil {
 		// The claim could not be written: the next change of the plan
@@ -171,18 +172,27 @@ func (p *Plan) maybeSubmit() {
 		p.armTakeover(p.sup.lease / 3)
 		return
 	}
-	if !start {
+	if fx == 0 {
 		// Not before a fifteenth of a lease: a lapsed claim that could not
 		// be taken (the plan not ready in this instance's view, say) is
 		// looked at again then, not in a loop.
 		p.armTakeover(p.sup.lease / 15)
 		return
 	}
+	p.apply(next, fx)
+}
+
+// startSubmission starts the submitter on the claim that v holds, this
+// instance's, just written (fxStartSubmission), of the envelope it names.
+// Run loop only.
+func (p *Plan) startSubmission(v *planState) {
+	p.owner.check()
+	s := &p.submit
 	s.inFlight = true
 	p.armTakeover(0) // the claim is this instance's: no timer
 	s.renew = time.NewTicker(p.sup.lease / 3)
 
-	network, envelope, sup := p.published.Network(), r.XDR, p.sup
+	network, envelope, sup := p.published.Network(), v.sub.tried, p.sup
 	ctx := s.ctx
 	// Counted in the Supervisor's WaitGroup, which this plan's own goroutine
 	// holds a count of now, so that Stop waits for the submission too; it
@@ -256,17 +266,18 @@ func (p *Plan) takeOver() {
 func (p *Plan) renewLease() {
 	p.owner.check()
 	s := &p.submit
-	_, _, err := p.persist(func() (*planState, bool, error) {
-		cur := p.settled.Load()
+	next, fx, err := p.step(func(cur *planState) (*planState, effects, error) {
 		if !s.inFlight {
-			return nil, false, nil
+			return nil, 0, nil
 		}
 		next, ok := renew(cur.sub, p.sup.instance, p.sup.now(), p.sup.lease)
-		return cur.with(next), ok, nil
+		return writes(cur.with(next), ok, 0)
 	})
 	if err != nil {
 		p.sup.log.Warn("plan store: renew a submission claim", "id", p.ID(), "err", err)
+		return
 	}
+	p.apply(next, fx)
 }
 
 // releaseClaim, as the instance stops with its submission in flight, lets
@@ -274,17 +285,18 @@ func (p *Plan) renewLease() {
 // at once rather than a lease later. Run loop only, from finish.
 func (p *Plan) releaseClaim() {
 	p.owner.check()
-	_, _, err := p.persist(func() (*planState, bool, error) {
-		cur := p.settled.Load()
+	next, fx, err := p.step(func(cur *planState) (*planState, effects, error) {
 		if cur.sub.State != SubmissionPending || cur.sub.owner != p.sup.instance {
-			return nil, false, nil
+			return nil, 0, nil
 		}
 		next, ok := release(cur.sub)
-		return cur.with(next), ok, nil
+		return writes(cur.with(next), ok, 0)
 	})
 	if err != nil {
 		p.sup.log.Warn("plan store: release a submission claim", "id", p.ID(), "err", err)
+		return
 	}
+	p.apply(next, fx)
 }
 
 // stopRenewing ends the renewal of this instance's claim.
@@ -335,31 +347,31 @@ func (r submittedReq) serve(p *Plan) {
 		return
 	}
 	var told *Submission
-	var forward bool
-	_, _, err := p.persist(func() (*planState, bool, error) {
-		cur := p.settled.Load()
-		next, ok := settle(cur.sub, out, r.run)
-		told, forward = next, false
-		v := cur.with(next)
+	next, fx, err := p.step(func(cur *planState) (*planState, effects, error) {
+		sub, ok := settle(cur.sub, out, r.run)
+		told = sub
+		if !ok {
+			return nil, 0, nil
+		}
+		v, fx := cur.with(sub), fxWrite|settled(sub)
 		// A close submitted with a flow has its forward claimed by the
 		// same write, so that status.forward is pending from the moment
 		// the submission is told (CONTRACT section 16).
-		if ok && next.State == SubmissionSubmitted && p.sup.forwarder != nil && !p.fwd.inFlight {
-			if f, claimed := claimForward(cur.fwd, next, p.sup.instance, p.sup.now(), p.sup.lease, p.sup.budget); claimed {
-				v, forward = v.withForward(f), true
+		if sub.State == SubmissionSubmitted && p.sup.forwarder != nil && !p.fwd.inFlight {
+			if f, claimed := claimForward(cur.fwd, sub, p.sup.instance, p.sup.now(), p.sup.lease, p.sup.budget); claimed {
+				v, fx = v.withForward(f), fx&^fxForward|fxStartForward
 			}
 		}
-		return v, ok, nil
+		return v, fx, nil
 	})
 	if err != nil {
 		// The outcome happened all the same: this instance tells it; the
 		// others learn it from the next write that gets through. The
-		// forward is claimed again below, through the store.
+		// forward is claimed again, through the store.
 		p.sup.log.Warn("plan store: write a submission outcome", "id", p.ID(), "err", err)
 		if told != nil {
-			p.settled.Store(p.settled.Load().with(told))
+			next, fx = p.settled.Load().with(told), settled(told)
 		}
-		forward = false
 	}
 	if told == nil {
 		p.sup.log.Info("plan submission", "id", p.ID(), "state", SubmissionFailed, "code", out.Code,
@@ -368,19 +380,20 @@ func (r submittedReq) serve(p *Plan) {
 	}
 	p.sup.log.Info("plan submission", "id", p.ID(), "state", told.State, "hash", told.Hash,
 		"ledger", told.Ledger, "code", told.Code, "tries", out.Tries)
-	p.broadcastSubmission(told)
-	if told.State == SubmissionSubmitted {
-		if forward {
-			p.startForward()
-		} else {
-			p.maybeForward()
-		}
+	p.apply(next, fx)
+}
+
+// settled is what follows a submission's outcome sub, once the loop has
+// it: subscribers are told; a success starts the forward, if the plan has
+// one; a failure tries the envelope again if it has changed meanwhile.
+func settled(sub *Submission) effects {
+	switch sub.State {
+	case SubmissionSubmitted:
+		return fxTellSubmission | fxForward
+	case SubmissionFailed, SubmissionBlocked:
+		return fxTellSubmission | fxSubmit
 	}
-	// A failure with an envelope that has changed meanwhile tries the new
-	// one at once.
-	if told.State == SubmissionFailed || told.State == SubmissionBlocked {
-		p.maybeSubmit()
-	}
+	return fxTellSubmission
 }
 
 func (submittedReq) refuse(error) {}

@@ -1,0 +1,252 @@
+package actor
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/closerelay/closerelay/ledger"
+	"github.com/closerelay/closerelay/planstore"
+	"github.com/stellar/go-stellar-sdk/xdr"
+)
+
+// The plan's state transitions that change its signatures: merge (admit
+// signatures) and union (take in a stored version of the plan). Like the
+// submission's and the forward's (transition.go, forward.go) they are pure:
+// each reads the plan's immutable parts and the state it is given, changes
+// neither, and returns the next state and the effects the run loop is to
+// run for it (Plan.step writes, Plan.apply runs the rest).
+
+// planParts are the parts of a plan that never change once it is built,
+// which every transition may read: the admitted plan (id, network, merge
+// context, signer set, threshold, the publish's preflight), the signers'
+// addresses by index, and the envelope's transaction encoded once.
+type planParts struct {
+	published *ledger.AdmittedPlan
+	addresses []string
+	encoder   *ledger.EnvelopeEncoder
+}
+
+// effects are what the run loop does for a transition's next state, in
+// Plan.step (fxWrite, before anything else) and Plan.apply (the rest, in
+// this order). The next state is published to readers (Plan.settled)
+// whenever it is not the current one; that needs no effect.
+type effects uint16
+
+const (
+	// fxWrite: write the next state through to the store, with
+	// compare-and-set; a lost race takes the entry in and runs the
+	// transition again.
+	fxWrite effects = 1 << iota
+	// fxDirty: the next state holds signatures the stored entry lacks
+	// (Plan.dirty), to be written back.
+	fxDirty
+	// fxSubmitted: the submission succeeded; this instance never submits
+	// the plan again (submitState.submitted).
+	fxSubmitted
+	// fxBroadcast: subscribers are told the new version.
+	fxBroadcast
+	// fxTellSubmission, fxTellForward: subscribers are told the next
+	// state's submission or forward (an outcome makes a named event).
+	fxTellSubmission
+	fxTellForward
+	// fxWriteBack: write back what the store lacks, if anything
+	// (Plan.dirty, set by this transition or an earlier one).
+	fxWriteBack
+	// fxStartSubmission: start the submitter on the claim the next state
+	// holds, this instance's, just written (Plan.startSubmission).
+	fxStartSubmission
+	// fxSubmit: claim and start a submission, if the next state calls for
+	// one (Plan.maybeSubmit).
+	fxSubmit
+	// fxStartForward, fxForward: the same for the forward
+	// (Plan.startForward, Plan.maybeForward).
+	fxStartForward
+	fxForward
+)
+
+// merge is cur with the signatures of admitted whose signers it lacks,
+// appended in order, as the next version with cur's submission and
+// forward; nil and no effects when there is none (fresh is 0). A new
+// version is written, broadcast, and may start a submission.
+// errBadSigner refuses a signer outside the plan's set, ErrSignatureCap
+// a version that would pass ledger.MaxSignatures.
+func merge(k *planParts, cur *planState, admitted []ledger.Admitted) (next *planState, fx effects, fresh, duplicates int, err error) {
+	for _, a := range admitted {
+		if a.Signer < 0 || a.Signer >= len(k.addresses) {
+			return nil, 0, 0, 0, errBadSigner
+		}
+	}
+	var added []ledger.Admitted
+	for _, a := range admitted {
+		if cur.present[a.Signer] || slices.ContainsFunc(added, func(f ledger.Admitted) bool { return f.Signer == a.Signer }) {
+			duplicates++
+			continue
+		}
+		added = append(added, a)
+	}
+	if len(added) == 0 {
+		return nil, 0, 0, duplicates, nil
+	}
+	old := cur.env.Signatures()
+	if len(old)+len(added) > ledger.MaxSignatures {
+		return nil, 0, 0, 0, ErrSignatureCap
+	}
+	sigs := make([]xdr.DecoratedSignature, 0, len(old)+len(added))
+	sigs = append(sigs, old...)
+	for _, f := range added {
+		sigs = append(sigs, f.Sig)
+	}
+	// sigs is this version's own list; the signatures in it, admitted
+	// ones, never change, so the envelope shares them.
+	env, encoded, err := k.encoder.Encode(sigs)
+	if err != nil {
+		return nil, 0, 0, 0, fmt.Errorf("actor: encode the merged envelope: %w", err)
+	}
+	present := slices.Clone(cur.present)
+	// Clip: appending must not write into the arrays an older version
+	// (perhaps still held by a subscriber) shares.
+	st := State{ID: k.published.ID(), Network: k.published.Network(), XDR: encoded, Signers: slices.Clip(cur.state.Signers), Version: cur.state.Version + 1, memo: new(renderMemo)}
+	all := slices.Clip(cur.admitted)
+	for _, f := range added {
+		present[f.Signer] = true
+		st.Signers = append(st.Signers, k.addresses[f.Signer])
+		all = append(all, f)
+	}
+	next = k.newView(st, env, present, all, cur.sub)
+	next.sub, next.fwd = cur.sub, cur.fwd
+	return next, fxWrite | fxBroadcast | fxSubmit, len(added), duplicates, nil
+}
+
+// union is cur having taken in r, a stored version of the plan at
+// revision: its signatures that cur lacks (unionView), its submission and
+// its forward when newer than cur's (by seq), and the revision, which the
+// next state holds with its signatures. asItStands says r was just read
+// from the store, so its revision is the entry's now even when lower than
+// cur's (the store restarted empty); a change of the watch, or an entry a
+// Lookup read, never moves the revision back. next is cur itself when
+// nothing changed. What is taken in is decided by the signers r carries,
+// never by its version or revision: a state whose version passed r's (a
+// union not yet written back) may still lack some of its signatures.
+//
+// Its effects: a new version (and only then) is broadcast; one that the
+// store lacks is marked dirty, and written back (fxWriteBack, never
+// fxWrite: the rest of the state came from the store); a newer submission
+// or forward is told; then whatever the next state calls for is started.
+func union(k *planParts, cur *planState, r planstore.Record, revision uint64, asItStands bool) (*planState, effects, error) {
+	next := cur
+	fx := fxWriteBack | fxSubmit | fxForward
+	if cur.lacksAny(r.SignerOf) || r.Version > cur.state.Version {
+		_, stored, err := ledger.RestoreSignatures(k.published.Canonical().Signers, r.XDR, r.SignerOf)
+		if err != nil {
+			return nil, 0, err
+		}
+		var dirty bool
+		if next, dirty, err = unionView(k, cur, stored, r.Version); err != nil {
+			return nil, 0, err
+		}
+		// The signatures are not counted: the instance that admitted
+		// them did.
+		fx |= fxBroadcast
+		if dirty {
+			fx |= fxDirty
+		}
+	}
+	held := revision
+	if !asItStands {
+		held = max(held, cur.rev)
+	}
+	got := submissionOf(r.Submission)
+	newer := got.seq > cur.sub.seq
+	gotFwd := forwardOf(r.Forward)
+	newerFwd := gotFwd.seq > cur.fwd.seq
+	if next == cur && held == cur.rev && !newer && !newerFwd {
+		return cur, fx, nil
+	}
+	if next == cur {
+		next = cur.at(held)
+	}
+	next.rev = held
+	if newer {
+		next.sub = got
+		if got.State == SubmissionSubmitted {
+			fx |= fxSubmitted
+		}
+		if got.State == SubmissionSubmitted || got.State == SubmissionFailed {
+			fx |= fxTellSubmission
+		}
+	}
+	if newerFwd {
+		next.fwd = gotFwd
+		fx |= fxTellForward
+	}
+	return next, fx, nil
+}
+
+// unionView is cur holding stored's signatures (those of a stored entry at
+// version), in their order, then any of cur's that stored lacks, with
+// cur's submission and forward. Normally stored holds them all, at a
+// higher version than cur's; when it does not (the entry was lost with a
+// NATS server and written again by another instance), the union is a new
+// version, above both, that the store lacks (dirty: to write back).
+func unionView(k *planParts, cur *planState, stored []ledger.Admitted, version uint64) (next *planState, dirty bool, err error) {
+	all := slices.Clip(stored)
+	in := make([]bool, len(k.addresses))
+	for _, a := range stored {
+		in[a.Signer] = true
+	}
+	for _, a := range cur.admitted {
+		if !in[a.Signer] && len(all) < ledger.MaxSignatures {
+			all = append(all, a)
+			in[a.Signer] = true
+		}
+	}
+	if len(all) > len(stored) || version <= cur.state.Version {
+		dirty = true
+		version = max(version, cur.state.Version) + 1
+	}
+	if next, err = k.viewOf(all, version, cur.sub); err != nil {
+		return nil, false, err
+	}
+	next.sub, next.fwd = cur.sub, cur.fwd
+	return next, dirty, nil
+}
+
+// latestPreflight is the plan's latest preflight run as of submission sub: the
+// one before its first try once made, else the publish's (sub nil: the
+// publish's).
+func (k *planParts) latestPreflight(sub *Submission) ledger.PreflightRun {
+	if sub != nil && sub.Preflight != nil {
+		return *sub.Preflight
+	}
+	return k.published.Preflight()
+}
+
+// newView is the view of version st, made while the plan's submission is
+// sub: its readiness is computed from admitted here, so every State a plan
+// hands out carries it, and its landable flag from sub's preflight.
+func (k *planParts) newView(st State, env xdr.TransactionEnvelope, present []bool, admitted []ledger.Admitted, sub *Submission) *planState {
+	st.Weight = ledger.Weight(k.published.Canonical().Signers, admitted)
+	st.Threshold = k.published.Threshold()
+	st.Ready = st.Weight >= st.Threshold
+	st.Landable = k.latestPreflight(sub).Landable()
+	return &planState{state: st, env: env, present: present, admitted: admitted, ready: new(readyMemo)}
+}
+
+// viewOf is the view of version carrying exactly admitted (signers of the
+// plan, each once, in envelope order), its envelope encoded afresh.
+func (k *planParts) viewOf(admitted []ledger.Admitted, version uint64, sub *Submission) (*planState, error) {
+	sigs := make([]xdr.DecoratedSignature, len(admitted))
+	present := make([]bool, len(k.addresses))
+	st := State{ID: k.published.ID(), Network: k.published.Network(), Signers: make([]string, len(admitted)), Version: version, memo: new(renderMemo)}
+	for i, a := range admitted {
+		sigs[i] = a.Sig
+		present[a.Signer] = true
+		st.Signers[i] = k.addresses[a.Signer]
+	}
+	env, encoded, err := k.encoder.Encode(sigs) // sigs is this version's own
+	if err != nil {
+		return nil, fmt.Errorf("actor: encode the envelope: %w", err)
+	}
+	st.XDR = encoded
+	return k.newView(st, env, present, slices.Clip(admitted), sub), nil
+}
