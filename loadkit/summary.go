@@ -593,7 +593,7 @@ const (
 	FreshWhat         = "verifications of a known signer (alternative signatures)"
 	// ReplayOneThreadWhat is shown, never decided: the deciding replay run
 	// is wrk's two threads (or k6).
-	ReplayOneThreadWhat = "  replays from one wrk thread (info)"
+	ReplayOneThreadWhat = "  replays from one wrk thread"
 )
 
 // uncorrectedNote shows wrk's percentiles before its correction for
