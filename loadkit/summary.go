@@ -785,7 +785,7 @@ func Report(w io.Writer, s *Session) []Row {
 				// req/s is set by its arrival rates and attackers.
 				if r.Name != "attack" && r.Name != "attack-quiet" {
 					base, baseName := two, "2c"
-					if r.Name == "replay" {
+					if strings.HasPrefix(r.Name, "replay") { // replay and replay-t1
 						base, baseName = one, "1c"
 					}
 					ratio = fmt.Sprintf("%.3f×%s", g.RPS/base, baseName)

@@ -440,6 +440,8 @@ func TestLoadSessionAndReport(t *testing.T) {
 	replay := group(41000, 8)
 	replay.P50Uncorrected, replay.P99Uncorrected = 0.05, 6.5
 	want.Runs["wrk/replay"] = &loadkit.Run{Name: "replay", Generator: "wrk", Connections: 64, Seconds: 10, Groups: map[string]loadkit.Group{"all": replay}}
+	// One wrk thread's replays, read against the one-core rate like the others.
+	want.Runs["wrk/replay-t1"] = &loadkit.Run{Name: "replay-t1", Generator: "wrk", Connections: 64, Seconds: 10, Groups: map[string]loadkit.Group{"all": group(40000, 6)}}
 	writeSession(t, dir, want)
 	if s, err = loadkit.LoadSession(dir); err != nil {
 		t.Fatal(err)
@@ -452,7 +454,7 @@ func TestLoadSessionAndReport(t *testing.T) {
 	if !loadkit.Passed(rows) {
 		t.Fatalf("failed:\n%s", out.String())
 	}
-	for _, w := range []string{"wrk admit-1        all", "p99 8.00 ms (p50 2.00); uncorrected p99 6.50 (p50 0.05)"} {
+	for _, w := range []string{"wrk admit-1        all", "p99 8.00 ms (p50 2.00); uncorrected p99 6.50 (p50 0.05)", "2.000×1c"} {
 		if !strings.Contains(out.String(), w) {
 			t.Errorf("report lacks %q:\n%s", w, out.String())
 		}
