@@ -70,11 +70,12 @@ fuzz:
 clean:
 	rm -rf bin
 
-# The load kit on loopback, about 3 minutes: the raw ed25519 rates, k6 and
-# wrk sign scenarios, every route (closerelaylab load routes) and the stream
-# load against `closerelaylab load local` on free ports; one table of issue
-# 16's targets, non-zero exit when one is not met (loadkit/bench-load.sh;
-# installs k6 with go install, and wrk with apt-get as root, if absent).
+# The load kit on loopback, about 4 minutes: the raw ed25519 rates, k6 and
+# wrk sign scenarios, every route (closerelaylab load routes), bursts of new
+# signers (from wrk when present) and the stream load against `closerelaylab
+# load local` on free ports; one table of issues 16 and 27's targets,
+# non-zero exit when one is not met (loadkit/bench-load.sh; installs k6 with
+# go install, and wrk with apt-get as root, if absent).
 bench-load:
 	bash loadkit/bench-load.sh
 

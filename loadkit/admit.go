@@ -31,7 +31,8 @@ type AdmitOptions struct {
 // before and after) says whether it did: a burst whose Admitted is not its
 // Requests did not measure new signers.
 type AdmitResult struct {
-	Generator   string  `json:"generator"` // "closerelaylab"
+	Generator   string  `json:"generator"`         // "closerelaylab" or "wrk"
+	Threads     int     `json:"threads,omitempty"` // wrk's threads
 	Connections int     `json:"connections"`
 	Plans       int     `json:"plans"`
 	Requests    int     `json:"requests"`
@@ -42,6 +43,12 @@ type AdmitResult struct {
 	P95         float64 `json:"p95"`
 	P99         float64 `json:"p99"`
 	Max         float64 `json:"max"`
+	// P50Uncorrected and P99Uncorrected are wrk's percentiles before its
+	// correction for coordinated omission (loadkit/wrk/latency.lua); P50
+	// to Max are wrk's as it prints them. Zero from the Go generator,
+	// whose percentiles are the latencies measured.
+	P50Uncorrected float64 `json:"p50Uncorrected,omitempty"`
+	P99Uncorrected float64 `json:"p99Uncorrected,omitempty"`
 	// Admitted is the relay's count of admitted signatures over the burst;
 	// -1 when it could not be read (MetricsError says why).
 	Admitted     float64 `json:"admitted"`
@@ -210,8 +217,15 @@ func WriteAdmit(w io.Writer, r *AdmitResult) {
 	if r.Admitted < 0 {
 		admitted = "unknown (" + r.MetricsError + ")"
 	}
-	fmt.Fprintf(w, "admit: %d requests over %d plans from %d connections in %.2f s: %.0f/s, p50 %.2f ms, p95 %.2f ms, p99 %.2f ms, max %.1f ms; %d not 200; admitted %s\n",
-		r.Requests, r.Plans, r.Connections, r.Seconds, r.RPS, r.P50, r.P95, r.P99, r.Max, r.Wrong, admitted)
+	gen := r.Generator
+	if r.Threads > 0 {
+		gen += fmt.Sprintf(", %d threads", r.Threads)
+	}
+	fmt.Fprintf(w, "admit (%s): %d requests over %d plans from %d connections in %.2f s: %.0f/s, p50 %.2f ms, p95 %.2f ms, p99 %.2f ms, max %.1f ms; %d not 200; admitted %s\n",
+		gen, r.Requests, r.Plans, r.Connections, r.Seconds, r.RPS, r.P50, r.P95, r.P99, r.Max, r.Wrong, admitted)
+	if r.P99Uncorrected > 0 {
+		fmt.Fprintf(w, "  wrk's percentiles before its coordinated-omission correction: p50 %.2f ms, p99 %.2f ms\n", r.P50Uncorrected, r.P99Uncorrected)
+	}
 	if r.Example != "" {
 		fmt.Fprintf(w, "  a wrong answer: %s\n", r.Example)
 	}

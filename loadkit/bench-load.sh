@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # make bench-load: the load kit end to end on loopback, bounded in time
-# (about 3½ minutes), ending in one table of issues 16 and 27's targets, met or not,
+# (about 4 minutes), ending in one table of issues 16 and 27's targets, met or not,
 # and a non-zero exit status when one is not. See README.md, "Load testing".
 #
 #   1. the raw crypto/ed25519.Verify rates (go test -bench
@@ -14,8 +14,10 @@
 #   3. new signers: ADMIT_BURSTS times, a fresh `closerelaylab load local`
 #      of ADMIT_PLANS plans of 20 signers and `closerelaylab load admit`
 #      against it (each valid partial once: 19 new signers a plan, counted
-#      by the relay's closerelay_signatures_total{result="admitted"}), the
-#      relay's CPU time read around each burst;
+#      by the relay's closerelay_signatures_total{result="admitted"}), sent
+#      by wrk (--wrk: loadkit/wrk/admit.lua, 2 threads) when it is present
+#      and by Go's clients otherwise, the relay's CPU time read around each
+#      burst;
 #   4. a fresh `closerelaylab load local` of 100 plans and the stream load
 #      (cmd/streamload: 5,000 streams, idle memory, then one signature per
 #      plan a second);
@@ -23,7 +25,8 @@
 #      is this script's.
 #
 # Needs Go. k6 is installed with `go install` when absent; wrk (the lighter
-# generator that decides the throughput targets when present) with apt-get
+# generator that decides the throughput targets and sends the new-signer
+# bursts when present) with apt-get
 # when absent and this runs as root on Debian, unless WRK=none.
 #
 # Environment: DURATION (each timed HTTP run, default 15s), STREAM_DURATION
@@ -142,26 +145,30 @@ k6_run() {
 	echo "$(($(cpu_ticks) - before)) $(getconf CLK_TCK)" >"$OUT/cpu-k6-$name.txt"
 }
 
-# wrk_run KIND: the same partials from wrk, a much lighter generator (C and
-# LuaJIT), so that less of the two cores goes to making load.
+# wrk_run KIND [THREADS [NAME]]: the same partials from wrk, a much lighter
+# generator (C and LuaJIT), so that less of the two cores goes to making
+# load; THREADS is wrk's -t (2), NAME the run's (KIND).
 wrk_run() {
-	local kind=$1
+	local kind=$1 threads=${2:-2} name=${3:-$1}
 	if [ -z "$WRK" ]; then
-		echo "-- wrk absent (Debian: apt-get install wrk): wrk $kind skipped; k6 decides the target"
+		echo "-- wrk absent (Debian: apt-get install wrk): wrk $name skipped; k6 decides the target"
 		return 0
 	fi
-	echo "-- wrk $kind (64 connections, $DURATION)"
+	echo "-- wrk $name (64 connections, $threads threads, $DURATION)"
 	local before
 	before=$(cpu_ticks)
-	PAYLOAD="$OUT/payload-sign.json" KIND=$kind CONNECTIONS=64 SUMMARY_JSON="$OUT/wrk-$kind.json" \
-		timeout 150 "$WRK" -t2 -c64 -d"$DURATION" -s loadkit/wrk/sign.lua "$RELAY" | grep "^wrk " || true
-	echo "$(($(cpu_ticks) - before)) $(getconf CLK_TCK)" >"$OUT/cpu-wrk-$kind.txt"
+	PAYLOAD="$OUT/payload-sign.json" KIND=$kind CONNECTIONS=64 SUMMARY_JSON="$OUT/wrk-$name.json" \
+		timeout 150 "$WRK" -t"$threads" -c64 -d"$DURATION" -s loadkit/wrk/sign.lua "$RELAY" | grep "^wrk " || true
+	echo "$(($(cpu_ticks) - before)) $(getconf CLK_TCK)" >"$OUT/cpu-wrk-$name.txt"
 }
 
 echo "== HTTP runs against closerelaylab load local"
 start_server sign --plans "$PLANS" --spare "$SPARE" --signers 20
 k6_run replay replay
 wrk_run replay
+# The same from one wrk thread (info): how much of the replay tail is the
+# generator's second thread competing with the relay for the two cores.
+wrk_run replay 1 replay-t1
 k6_run fresh fresh
 wrk_run fresh
 echo "-- closerelaylab load routes (every route, 64 connections, $DURATION)"
@@ -170,11 +177,19 @@ k6_run attack-quiet attack -e ATTACKERS=0
 k6_run attack attack -e ATTACKERS=32
 stop_server
 
-echo "== new signers: $ADMIT_BURSTS bursts, each on a fresh closerelaylab load local of $ADMIT_PLANS plans"
+# wrk sends the bursts when it is present (each partial once across its two
+# threads), Go's clients otherwise; loadsummary names which.
+admit_gen=()
+admit_by="closerelaylab load admit (Go's clients)"
+if [ -n "$WRK" ]; then
+	admit_gen=(--wrk "$WRK" --wrk-script loadkit/wrk/admit.lua --threads 2)
+	admit_by="wrk (loadkit/wrk/admit.lua, 2 threads)"
+fi
+echo "== new signers: $ADMIT_BURSTS bursts, each on a fresh closerelaylab load local of $ADMIT_PLANS plans, sent by $admit_by"
 for i in $(seq 1 "$ADMIT_BURSTS"); do
 	start_server "admit-$i" --plans "$ADMIT_PLANS" --spare 0 --signers 20 --fresh 0 --strangers 0 --expensive 0
 	before=$(cpu_ticks)
-	./bin/closerelaylab load admit --payload "$OUT/payload-admit-$i.json" --connections 64 --seed "$i" --json >"$OUT/admit-$i.json" || true
+	./bin/closerelaylab load admit --payload "$OUT/payload-admit-$i.json" --connections 64 --seed "$i" "${admit_gen[@]}" --json >"$OUT/admit-$i.json" || true
 	echo "$(($(cpu_ticks) - before)) $(getconf CLK_TCK)" >"$OUT/cpu-admit-$i.txt"
 	sed 's/^/  /' "$OUT/admit-$i.json"
 	echo

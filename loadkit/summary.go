@@ -48,6 +48,11 @@ type Group struct {
 	P95      float64 `json:"p95"`
 	P99      float64 `json:"p99"`
 	Max      float64 `json:"max"`
+	// P50Uncorrected and P99Uncorrected are wrk's percentiles before its
+	// correction for coordinated omission (loadkit/wrk/latency.lua); zero
+	// for k6, which does not correct.
+	P50Uncorrected float64 `json:"p50Uncorrected,omitempty"`
+	P99Uncorrected float64 `json:"p99Uncorrected,omitempty"`
 }
 
 // WrongShare is the share of the group's answers that were wrong; 1 when
@@ -172,6 +177,9 @@ type wrkResult struct {
 	P95         float64 `json:"p95"`
 	P99         float64 `json:"p99"`
 	Max         float64 `json:"max"`
+	// Absent from summaries written before loadkit/wrk/latency.lua.
+	P50Uncorrected float64 `json:"p50Uncorrected"`
+	P99Uncorrected float64 `json:"p99Uncorrected"`
 }
 
 // ReadWrk reads one wrk run's SUMMARY_JSON.
@@ -188,7 +196,8 @@ func ReadWrk(path string) (*Run, error) {
 		return nil, fmt.Errorf("loadkit: %s: no duration", path)
 	}
 	return &Run{Name: w.Scenario, Generator: "wrk", Connections: w.Connections, Seconds: w.Seconds, Groups: map[string]Group{
-		"all": {Requests: w.Requests, Wrong: w.Wrong, RPS: w.Requests / w.Seconds, P50: w.P50, P95: w.P95, P99: w.P99, Max: w.Max},
+		"all": {Requests: w.Requests, Wrong: w.Wrong, RPS: w.Requests / w.Seconds, P50: w.P50, P95: w.P95, P99: w.P99, Max: w.Max,
+			P50Uncorrected: w.P50Uncorrected, P99Uncorrected: w.P99Uncorrected},
 	}}, nil
 }
 
@@ -315,7 +324,7 @@ type AdmitBurst struct {
 // The files of a session directory, as bench-load.sh writes them.
 var (
 	requiredRuns = []string{"k6/replay", "k6/fresh", "k6/attack"}
-	optionalRuns = []string{"wrk/replay", "wrk/fresh", "k6/attack-quiet", "k6/admit", "k6/mix"}
+	optionalRuns = []string{"wrk/replay", "wrk/replay-t1", "wrk/fresh", "k6/attack-quiet", "k6/admit", "k6/mix"}
 )
 
 // LoadSession reads a bench-load directory: raw.txt, k6-NAME.json (k6's
@@ -482,7 +491,7 @@ func Evaluate(s *Session) []Row {
 				Verdict:  verdict(valid && conn && a.RPS >= ratio*base)})
 			if p99 {
 				rows = append(rows, Row{What: fmt.Sprintf("  replays p99 at %d connections", TargetConnections), Source: src,
-					Measured: fmt.Sprintf("p99 %.2f ms (p50 %.2f)%s", a.P99, a.P50, why),
+					Measured: fmt.Sprintf("p99 %.2f ms (p50 %.2f)%s%s", a.P99, a.P50, uncorrectedNote(a), why),
 					Bound:    fmt.Sprintf("< %g ms", TargetReplayP99),
 					Verdict:  verdict(valid && conn && a.P99 < TargetReplayP99)})
 			}
@@ -492,6 +501,15 @@ func Evaluate(s *Session) []Row {
 	// signer the plan already holds, no merge, no version. Not new signers.
 	throughput("fresh", FreshWhat, two, "2-core raw", 0, false)
 	throughput("replay", "replays on one plan", one, "1-core raw", TargetReplayRatio, true)
+	// The same replays from one wrk thread instead of two: the share of the
+	// tail that is the generator's second thread on the relay's two cores.
+	if r, ok := s.Runs["wrk/replay-t1"]; ok {
+		a := r.All()
+		_, why := runValid(r)
+		rows = append(rows, Row{What: ReplayOneThreadWhat, Source: "wrk replay-t1",
+			Measured: fmt.Sprintf("%.0f/s, p99 %.2f ms (p50 %.2f)%s at %d connections%s", a.RPS, a.P99, a.P50, uncorrectedNote(a), r.Connections, why),
+			Ratio:    fmt.Sprintf("%.3f × 1-core raw", a.RPS/one), Verdict: Info})
+	}
 
 	// The honest co-signer under attack.
 	const honestWhat = "honest co-signer p99 under 32 expensive connections"
@@ -573,7 +591,19 @@ const (
 	NewSignersWhat    = "new signers admitted (median burst)"
 	NewSignersP99What = "sign p99 during the bursts (median)"
 	FreshWhat         = "verifications of a known signer (alternative signatures)"
+	// ReplayOneThreadWhat is shown, never decided: the deciding replay run
+	// is wrk's two threads (or k6).
+	ReplayOneThreadWhat = "  replays from one wrk thread"
 )
+
+// uncorrectedNote shows wrk's percentiles before its correction for
+// coordinated omission, when the run has them.
+func uncorrectedNote(g Group) string {
+	if g.P99Uncorrected == 0 {
+		return ""
+	}
+	return fmt.Sprintf("; uncorrected p99 %.2f (p50 %.2f)", g.P99Uncorrected, g.P50Uncorrected)
+}
 
 // newSignerRows decide the new-signer targets from the admit bursts: the
 // median burst's rate and p99, with the range. A burst counts only when the
@@ -584,10 +614,16 @@ func newSignerRows(bursts []*AdmitBurst, unread []string, two float64) []Row {
 	if len(bursts) == 0 {
 		return []Row{missingRow(NewSignersWhat, "load/admit", "no admit burst"), missingRow(NewSignersP99What, "load/admit", "no admit burst")}
 	}
-	var rates, p99s []float64
+	var rates, p99s, raw99s []float64
 	why := unread // a burst that left no figures failed: it is not left out
 	requests, admitted := 0.0, 0.0
+	gen := bursts[0].Generator
 	for _, b := range bursts {
+		if b.Generator != gen {
+			// One generator decides: their figures are not alike (wrk's
+			// percentiles are corrected, Go's CPU share is larger).
+			why = append(why, fmt.Sprintf("%s: generator %s, not %s", b.Name, b.Generator, gen))
+		}
 		requests += float64(b.Requests)
 		admitted += b.Admitted
 		switch {
@@ -602,6 +638,7 @@ func newSignerRows(bursts []*AdmitBurst, unread []string, two float64) []Row {
 		}
 		rates = append(rates, b.RPS)
 		p99s = append(p99s, b.P99)
+		raw99s = append(raw99s, b.P99Uncorrected)
 	}
 	if len(bursts) < MinAdmitBursts {
 		why = append(why, fmt.Sprintf("%d burst(s), fewer than %d", len(bursts), MinAdmitBursts))
@@ -611,9 +648,13 @@ func newSignerRows(bursts []*AdmitBurst, unread []string, two float64) []Row {
 	if !valid {
 		suffix = " [INVALID: " + strings.Join(why, "; ") + "]"
 	}
-	src := fmt.Sprintf("load admit ×%d", len(bursts))
+	src := fmt.Sprintf("%s ×%d", admitSource(gen), len(bursts))
 	rate, rlo, rhi := medianRange(rates)
 	p99, plo, phi := medianRange(p99s)
+	note := ""
+	if raw, _, _ := medianRange(raw99s); raw > 0 {
+		note = fmt.Sprintf("; uncorrected %.2f", raw)
+	}
 	return []Row{
 		{What: NewSignersWhat, Source: src,
 			Measured: fmt.Sprintf("%.0f/s [%.0f–%.0f] at %d connections; admitted/requests %.0f/%.0f%s", rate, rlo, rhi, bursts[0].Connections, admitted, requests, suffix),
@@ -621,10 +662,19 @@ func newSignerRows(bursts []*AdmitBurst, unread []string, two float64) []Row {
 			Bound:    fmt.Sprintf("≥ %g × 2-core raw", TargetNewSignersRatio),
 			Verdict:  metIf(valid && rate >= TargetNewSignersRatio*two)},
 		{What: "  " + NewSignersP99What, Source: src,
-			Measured: fmt.Sprintf("p99 %.2f ms [%.2f–%.2f]%s", p99, plo, phi, suffix),
+			Measured: fmt.Sprintf("p99 %.2f ms [%.2f–%.2f]%s%s", p99, plo, phi, note, suffix),
 			Bound:    fmt.Sprintf("< %g ms", TargetNewSignersP99),
 			Verdict:  metIf(valid && p99 < TargetNewSignersP99)},
 	}
+}
+
+// admitSource names the generator of the admit bursts as the table shows
+// it: "load admit" for closerelaylab's, "wrk admit" for wrk's.
+func admitSource(generator string) string {
+	if generator == "wrk" {
+		return "wrk admit"
+	}
+	return "load admit"
 }
 
 // unreadBursts lists the admit bursts whose file could not be read.
@@ -735,7 +785,7 @@ func Report(w io.Writer, s *Session) []Row {
 				// req/s is set by its arrival rates and attackers.
 				if r.Name != "attack" && r.Name != "attack-quiet" {
 					base, baseName := two, "2c"
-					if r.Name == "replay" {
+					if strings.HasPrefix(r.Name, "replay") { // replay and replay-t1
 						base, baseName = one, "1c"
 					}
 					ratio = fmt.Sprintf("%.3f×%s", g.RPS/base, baseName)
@@ -758,7 +808,7 @@ func Report(w io.Writer, s *Session) []Row {
 			admitted = "?"
 		}
 		fmt.Fprintf(w, "%-18s %-9s %9d %9.0f %9.2f %9.2f %9.2f %9.1f %13s %10s  admitted %s of %d\n",
-			"load "+b.Name, "all", b.Requests, b.RPS, b.P50, b.P95, b.P99, b.Max, fmt.Sprintf("%.3f×2c", b.RPS/two), perReq, admitted, b.Requests)
+			strings.TrimSuffix(admitSource(b.Generator), "admit")+b.Name, "all", b.Requests, b.RPS, b.P50, b.P95, b.P99, b.Max, fmt.Sprintf("%.3f×2c", b.RPS/two), perReq, admitted, b.Requests)
 	}
 	if rt := s.Routes; rt != nil {
 		fmt.Fprintln(w)

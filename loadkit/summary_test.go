@@ -62,6 +62,16 @@ func admitBurst(n int, rps, p99 float64) *loadkit.AdmitBurst {
 		P50: p99 / 4, P95: p99 / 2, P99: p99, Max: 2 * p99, Admitted: 9500}}
 }
 
+// wrkBursts makes every burst of s wrk's (loadkit/wrk/admit.lua through
+// `load admit --wrk`): two threads, and percentiles before wrk's
+// correction a little below the corrected ones.
+func wrkBursts(s *loadkit.Session) {
+	for _, b := range s.Admit {
+		b.Generator, b.Threads = "wrk", 2
+		b.P50Uncorrected, b.P99Uncorrected = b.P50*0.8, b.P99*0.8
+	}
+}
+
 func findRow(t *testing.T, rows []loadkit.Row, what string) loadkit.Row {
 	t.Helper()
 	for _, r := range rows {
@@ -126,6 +136,36 @@ func TestEvaluateFailing(t *testing.T) {
 		{"a burst without figures", loadkit.NewSignersWhat, func(s *loadkit.Session) { s.Missing["admit-6"] = "unexpected end of JSON input" }},
 		{"too few bursts", loadkit.NewSignersWhat, func(s *loadkit.Session) { s.Admit = s.Admit[:2] }},
 		{"no bursts", loadkit.NewSignersWhat, func(s *loadkit.Session) { s.Admit = nil }},
+		// The same from wrk's bursts: its corrected p99 decides, an
+		// answer wrk's own count would miss (not 200, not above 399)
+		// fails, and so does a partial left without its answer.
+		{"wrk bursts too slow", loadkit.NewSignersWhat, func(s *loadkit.Session) {
+			wrkBursts(s)
+			for _, b := range s.Admit[:3] {
+				b.RPS = 19000
+			}
+		}},
+		{"wrk tail corrected", loadkit.NewSignersP99What, func(s *loadkit.Session) {
+			wrkBursts(s)
+			for _, b := range s.Admit {
+				b.P99, b.P99Uncorrected = 21, 15
+			}
+		}},
+		{"wrk burst answer not 200", loadkit.NewSignersP99What, func(s *loadkit.Session) {
+			wrkBursts(s)
+			s.Admit[3].Wrong = 1
+		}},
+		{"wrk burst lost answers", loadkit.NewSignersWhat, func(s *loadkit.Session) {
+			wrkBursts(s)
+			s.Admit[2].Wrong, s.Admit[2].Admitted = 3, 9497
+		}},
+		{"wrk burst sent a partial twice", loadkit.NewSignersWhat, func(s *loadkit.Session) {
+			wrkBursts(s)
+			s.Admit[4].Admitted = 9499 // one partial a duplicate, all 200
+		}},
+		{"bursts of two generators", loadkit.NewSignersWhat, func(s *loadkit.Session) {
+			s.Admit[1].Generator, s.Admit[1].Threads = "wrk", 2
+		}},
 		{"replay too slow", "replays on one plan", func(s *loadkit.Session) { s.Runs["k6/replay"].Groups["all"] = group(39000, 8) }},
 		{"replay tail", "replays p99 at 64 connections", func(s *loadkit.Session) { s.Runs["k6/replay"].Groups["all"] = group(41000, 10) }},
 		{"replay at 32 connections", "replays p99 at 64 connections", func(s *loadkit.Session) { s.Runs["k6/replay"].Connections = 32 }},
@@ -194,11 +234,43 @@ func TestWrkDecidesThroughput(t *testing.T) {
 	if strings.Join(verdicts, " ") != "wrk fresh=info k6 fresh=info wrk replay=met k6 replay=info" {
 		t.Fatalf("throughput rows %v", verdicts)
 	}
+	// One wrk thread's replays are shown beside, never decide: not even a
+	// tail past the target fails the session.
+	s.Runs["wrk/replay-t1"] = &loadkit.Run{Name: "replay-t1", Generator: "wrk", Connections: 64, Seconds: 10, Groups: map[string]loadkit.Group{"all": group(40000, 50)}}
+	rows = loadkit.Evaluate(s)
+	if r := findRow(t, rows, strings.TrimSpace(loadkit.ReplayOneThreadWhat)); r.Verdict != loadkit.Info || !strings.Contains(r.Measured, "p99 50.00 ms") {
+		t.Fatalf("one-thread replay row %+v", r)
+	}
+	if !loadkit.Passed(rows) {
+		t.Fatalf("the one-thread replay decided: %+v", rows)
+	}
 	g := s.Runs["k6/fresh"].Groups["all"]
 	g.Wrong = g.Requests
 	s.Runs["k6/fresh"].Groups["all"] = g
 	if loadkit.Passed(loadkit.Evaluate(s)) {
 		t.Fatal("k6's wrong statuses passed because wrk decided the target")
+	}
+}
+
+// TestWrkDecidesNewSigners: bursts from wrk decide the new-signer rows
+// like Go's, named as wrk's, with the percentiles before wrk's correction
+// shown beside the decided ones.
+func TestWrkDecidesNewSigners(t *testing.T) {
+	s := passingSession()
+	wrkBursts(s)
+	rows := loadkit.Evaluate(s)
+	if !loadkit.Passed(rows) {
+		t.Fatalf("failed: %+v", rows)
+	}
+	if r := findRow(t, rows, loadkit.NewSignersWhat); r.Source != "wrk admit ×5" || r.Verdict != loadkit.Met || r.Ratio != "0.525 × 2-core raw" {
+		t.Errorf("new signers row %+v", r)
+	}
+	if r := findRow(t, rows, loadkit.NewSignersP99What); r.Source != "wrk admit ×5" || !strings.Contains(r.Measured, "p99 15.00 ms [15.00–15.00]; uncorrected 12.00") {
+		t.Errorf("p99 row %+v", r)
+	}
+	// Go's bursts show no uncorrected figure: they measure latencies as they are.
+	if r := findRow(t, loadkit.Evaluate(passingSession()), loadkit.NewSignersP99What); r.Source != "load admit ×5" || strings.Contains(r.Measured, "uncorrected") {
+		t.Errorf("Go's p99 row %+v", r)
 	}
 }
 
@@ -293,7 +365,8 @@ func writeSession(t *testing.T, dir string, s *loadkit.Session) {
 		if gen == "wrk" {
 			a := r.All()
 			write("wrk-"+name+".json", map[string]any{"generator": "wrk", "scenario": name, "connections": r.Connections, "seconds": r.Seconds,
-				"requests": a.Requests, "wrong": a.Wrong, "p50": a.P50, "p95": a.P95, "p99": a.P99, "max": a.Max})
+				"requests": a.Requests, "wrong": a.Wrong, "p50": a.P50, "p95": a.P95, "p99": a.P99, "max": a.Max,
+				"p50Uncorrected": a.P50Uncorrected, "p99Uncorrected": a.P99Uncorrected})
 			continue
 		}
 		k6Export(t, filepath.Join(dir, "k6-"+name+".json"), r.Connections, r.Attackers, r.Seconds, r.Groups, nil)
@@ -357,5 +430,33 @@ func TestLoadSessionAndReport(t *testing.T) {
 	}
 	if _, err := loadkit.LoadSession(t.TempDir()); err == nil {
 		t.Error("a directory without raw.txt: no error")
+	}
+
+	// wrk's bursts and replays read back with their generator and their
+	// percentiles before wrk's correction.
+	dir = t.TempDir()
+	want = passingSession()
+	wrkBursts(want)
+	replay := group(41000, 8)
+	replay.P50Uncorrected, replay.P99Uncorrected = 0.05, 6.5
+	want.Runs["wrk/replay"] = &loadkit.Run{Name: "replay", Generator: "wrk", Connections: 64, Seconds: 10, Groups: map[string]loadkit.Group{"all": replay}}
+	// One wrk thread's replays, read against the one-core rate like the others.
+	want.Runs["wrk/replay-t1"] = &loadkit.Run{Name: "replay-t1", Generator: "wrk", Connections: 64, Seconds: 10, Groups: map[string]loadkit.Group{"all": group(40000, 6)}}
+	writeSession(t, dir, want)
+	if s, err = loadkit.LoadSession(dir); err != nil {
+		t.Fatal(err)
+	}
+	if b := s.Admit[0]; b.Generator != "wrk" || b.Threads != 2 || b.P99Uncorrected != 12 {
+		t.Fatalf("wrk burst %+v", b)
+	}
+	out.Reset()
+	rows = loadkit.Report(&out, s)
+	if !loadkit.Passed(rows) {
+		t.Fatalf("failed:\n%s", out.String())
+	}
+	for _, w := range []string{"wrk admit-1        all", "p99 8.00 ms (p50 2.00); uncorrected p99 6.50 (p50 0.05)", "2.000×1c"} {
+		if !strings.Contains(out.String(), w) {
+			t.Errorf("report lacks %q:\n%s", w, out.String())
+		}
 	}
 }

@@ -697,12 +697,18 @@ func (c *tool) loadAdmit(args []string) int {
 			"admitted meanwhile (closerelay_signatures_total{result=\"admitted\"} on its ops\n"+
 			"listener, read before and after). Run it once per fresh relay: sent again, the\n"+
 			"partials are replays.\n\n"+
+			"With --wrk, wrk sends the burst (loadkit/wrk/admit.lua, each partial once\n"+
+			"across --threads threads), a lighter generator on the relay's cores.\n\n"+
 			"Exit status 1 when an answer was not 200 or the relay admitted another number\n"+
 			"of signers than requests were sent.")
 	payload := fs.String("payload", "load-payload.json", "payload file (closerelaylab load local --out)")
 	o := loadkit.AdmitOptions{}
 	fs.IntVar(&o.Connections, "connections", 64, "concurrent clients, one request at a time each")
 	seed := fs.Int64("seed", 1, "the order the partials are sent in")
+	w := loadkit.WrkAdmit{}
+	fs.StringVar(&w.Wrk, "wrk", "", "send the burst with this wrk binary (4.1 or later) instead of Go's clients")
+	fs.StringVar(&w.Script, "wrk-script", "loadkit/wrk/admit.lua", "with --wrk: the burst's script")
+	fs.IntVar(&w.Threads, "threads", 2, "with --wrk: wrk's threads (they must divide --connections)")
 	var asJSON bool
 	ctl.JSONFlag(fs, &asJSON)
 	if _, code, done := c.Parse(fs, args, 0, ""); done {
@@ -710,6 +716,9 @@ func (c *tool) loadAdmit(args []string) int {
 	}
 	if o.Connections < 1 || o.Connections > 4096 {
 		return c.Fail("load admit", asJSON, ctl.Usagef("--connections takes 1 to 4096"))
+	}
+	if w.Wrk != "" && (w.Threads < 1 || o.Connections%w.Threads != 0) {
+		return c.Fail("load admit", asJSON, ctl.Usagef("--threads takes a divisor of --connections (wrk gives each thread connections/threads)"))
 	}
 	o.Seed = uint64(*seed)
 	p, err := loadkit.Read(*payload)
@@ -723,7 +732,13 @@ func (c *tool) loadAdmit(args []string) int {
 		ctx, stop = c.Signals(ctx)
 		defer stop()
 	}
-	res, err := loadkit.RunAdmit(ctx, o)
+	var res *loadkit.AdmitResult
+	if w.Wrk != "" {
+		w.Payload = *payload
+		res, err = loadkit.RunAdmitWrk(ctx, o, w)
+	} else {
+		res, err = loadkit.RunAdmit(ctx, o)
+	}
 	if err != nil {
 		return c.Fail("load admit", asJSON, err)
 	}

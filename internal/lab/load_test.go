@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -312,6 +313,65 @@ func TestLoadAdmit(t *testing.T) {
 	code, again := burst()
 	if code != ctl.ExitRefused || again.Requests != 9 || again.Wrong != 0 || again.Admitted != 0 {
 		t.Fatalf("second burst (replays): exit %d, %+v", code, again)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestLoadAdmitWrk: `load admit --wrk` sends every valid partial once from
+// wrk's threads (loadkit/wrk/admit.lua), each thread its own slice: the
+// relay admits exactly the requests sent, every answer 200; sent again to
+// the same relay the partials are replays and the burst is refused. Needs
+// wrk 4.1 or later on PATH (Debian: apt-get install wrk).
+func TestLoadAdmitWrk(t *testing.T) {
+	wrk, err := exec.LookPath("wrk")
+	if err != nil {
+		t.Skip("wrk is not installed")
+	}
+	out := filepath.Join(t.TempDir(), "payload.json")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var log syncbuf.Buffer
+	ready := make(chan *loadkit.Payload, 1)
+	done := make(chan error, 1)
+	go func() {
+		done <- runLoadLocal(ctx, &log, localOptions{
+			listen: "127.0.0.1:0", ops: "127.0.0.1:0", plans: 5, signers: 4, out: out,
+			ready: func(p *loadkit.Payload) { ready <- p },
+		})
+	}()
+	select {
+	case <-ready:
+	case err := <-done:
+		t.Fatalf("load local ended before ready: %v", err)
+	case <-time.After(30 * time.Second):
+		t.Fatal("load local not ready after 30 s")
+	}
+	script := filepath.Join("..", "..", "loadkit", "wrk", "admit.lua")
+	burst := func(threads string) (int, loadkit.AdmitResult) {
+		r := runCLI(t, nil, "", "load", "admit", "--payload", out, "--connections", "4", "--threads", threads,
+			"--wrk", wrk, "--wrk-script", script, "--json")
+		var res loadkit.AdmitResult
+		if err := json.Unmarshal([]byte(r.stdout), &res); err != nil {
+			t.Fatalf("load admit --wrk --json: %v: %q %q", err, r.stdout, r.stderr)
+		}
+		return r.code, res
+	}
+	// 15 partials over 4 threads: slices of 4, 4, 4 and 3.
+	code, first := burst("4")
+	if code != ctl.ExitOK || first.Generator != "wrk" || first.Threads != 4 || first.Requests != 15 || first.Wrong != 0 ||
+		first.Admitted != 15 || first.Plans != 5 || first.RPS <= 0 || first.P99 <= 0 || first.P99Uncorrected <= 0 {
+		t.Fatalf("first burst: exit %d, %+v", code, first)
+	}
+	code, again := burst("2")
+	if code != ctl.ExitRefused || again.Requests != 15 || again.Wrong != 0 || again.Admitted != 0 {
+		t.Fatalf("second burst (replays): exit %d, %+v", code, again)
+	}
+	if r := runCLI(t, nil, "", "load", "admit", "--payload", out, "--connections", "4", "--threads", "3", "--wrk", wrk); r.code != ctl.ExitUsage ||
+		!strings.Contains(r.stderr, "--threads takes a divisor of --connections") {
+		t.Fatalf("--threads 3 with 4 connections: exit %d, %q", r.code, r.stderr)
 	}
 	cancel()
 	if err := <-done; err != nil {
