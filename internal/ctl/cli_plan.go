@@ -8,6 +8,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"slices"
 	"strings"
@@ -616,29 +617,34 @@ func (c *CLI) printRelayState(jsonOut bool, s client.State, pf *wire.Preflight) 
 		c.PrintJSON(m)
 		return
 	}
+	// One write per state: watch often runs in the background of a shell
+	// whose other commands print to the same terminal or pipe, and a line
+	// written in pieces can be split by theirs.
+	var b strings.Builder
+	defer func() { _, _ = io.WriteString(c.Stdout, b.String()) }()
 	keys := make([]string, len(s.Signers))
 	for i, k := range s.Signers {
 		keys[i] = ShortKey(k)
 	}
-	fmt.Fprintf(c.Stdout, "v%d weight %d/%d signers: %s", s.Version, s.Weight, s.Threshold, strings.Join(keys, ", "))
+	fmt.Fprintf(&b, "v%d weight %d/%d signers: %s", s.Version, s.Weight, s.Threshold, strings.Join(keys, ", "))
 	blocked := s.Landable != nil && !*s.Landable
 	if v := landableText(s.Landable); v != "" {
-		fmt.Fprintf(c.Stdout, " — %s", v)
+		fmt.Fprintf(&b, " — %s", v)
 	}
 	switch {
 	case s.Ready && blocked:
-		fmt.Fprint(c.Stdout, " — threshold met, but the ledger would refuse this close: do not submit it")
+		fmt.Fprint(&b, " — threshold met, but the ledger would refuse this close: do not submit it")
 	case s.Ready:
-		fmt.Fprintf(c.Stdout, " — threshold met: ready to submit (closerelayctl ready %s prints the envelope)", s.ID)
+		fmt.Fprintf(&b, " — threshold met: ready to submit (closerelayctl ready %s prints the envelope)", s.ID)
 	}
-	fmt.Fprintln(c.Stdout)
+	fmt.Fprintln(&b)
 	switch {
 	case pf == nil:
 	case pf.State == client.PreflightBlocked:
-		fmt.Fprintln(c.Stdout, "do not sign this close: the ledger would refuse it")
-		writeBlockers(c.Stdout, pf.Blockers)
+		fmt.Fprintln(&b, "do not sign this close: the ledger would refuse it")
+		writeBlockers(&b, pf.Blockers)
 	case pf.State == client.PreflightUncertain || pf.State == client.PreflightUnchecked:
-		fmt.Fprintln(c.Stdout, "preflight: "+PreflightText(pf))
+		fmt.Fprintln(&b, "preflight: "+PreflightText(pf))
 	}
 }
 
@@ -650,6 +656,8 @@ func (c *CLI) printState(jsonOut bool, s client.State, p wallet.Progress) {
 		c.PrintJSON(m)
 		return
 	}
+	var b strings.Builder // one write per state, as in printRelayState
+	defer func() { _, _ = io.WriteString(c.Stdout, b.String()) }()
 	var keys []string
 	for _, sg := range p.Signers {
 		keys = append(keys, ShortKey(sg.Key))
@@ -658,14 +666,14 @@ func (c *CLI) printState(jsonOut bool, s client.State, p wallet.Progress) {
 	if s.Polled {
 		via = "polled"
 	}
-	fmt.Fprintf(c.Stdout, "%s %s signers: %s", via, p, strings.Join(keys, ", "))
+	fmt.Fprintf(&b, "%s %s signers: %s", via, p, strings.Join(keys, ", "))
 	if p.Unverified > 0 {
-		fmt.Fprintf(c.Stdout, " (%d signature(s) verify under no signer)", p.Unverified)
+		fmt.Fprintf(&b, " (%d signature(s) verify under no signer)", p.Unverified)
 	}
 	if p.Met() {
-		fmt.Fprintf(c.Stdout, " — threshold met: ready to submit (closerelayctl ready %s prints the envelope)", s.ID)
+		fmt.Fprintf(&b, " — threshold met: ready to submit (closerelayctl ready %s prints the envelope)", s.ID)
 	}
-	fmt.Fprintln(c.Stdout)
+	fmt.Fprintln(&b)
 }
 
 func (c *CLI) ready(args []string) int {
