@@ -29,10 +29,17 @@
 // the stricter libsodium rule. testdata/README.md cites the sources and
 // derives core's verdict for every vector kept there.
 //
-// The arithmetic and the checks are those of
+// The arithmetic and every check but one are those of
 // github.com/oasisprotocol/curve25519-voi's primitives/ed25519 under
-// VerifyOptions{CofactorlessVerify: true} with every Allow* option off; this
-// package adds no check of its own to the verification.
+// VerifyOptions{CofactorlessVerify: true} with every Allow* option off. The
+// one is R's small order: voi finds it by decompressing R, a square root that
+// costs about a seventh of a verification, and this package instead compares
+// R's bytes with the encodings of the 8 small-order points, as libsodium
+// does (ge25519_has_small_order), and lets voi skip the decompression
+// (AllowSmallOrderR). The two agree on every signature: an R that voi
+// would find undecodable or non-canonical can never equal the canonical
+// encoding the cofactorless check computes, and a canonical R is of small
+// order exactly when it is one of those 8 encodings.
 package corever
 
 import (
@@ -42,18 +49,43 @@ import (
 	voi "github.com/oasisprotocol/curve25519-voi/primitives/ed25519"
 )
 
-// coreOptions is stellar-core's rule in curve25519-voi's terms. With these
-// options the library refuses a small-order or non-canonical A, a small-order,
-// non-canonical or undecodable R, and S >= L, and it checks the cofactorless
-// equation by comparing R's encoding. Never modified.
+// coreOptions is stellar-core's rule in curve25519-voi's terms but for R's
+// small order, which smallOrderR checks. With these options the library
+// refuses a small-order or non-canonical A, a non-canonical R and S >= L,
+// and it checks the cofactorless equation by comparing R's encoding (which
+// refuses an R that does not decode). AllowSmallOrderR only spares it
+// decompressing R. Never modified.
 var coreOptions = &voi.Options{
 	Verify: &voi.VerifyOptions{
 		AllowSmallOrderA:   false,
-		AllowSmallOrderR:   false,
+		AllowSmallOrderR:   true, // smallOrderR refuses these first
 		AllowNonCanonicalA: false,
 		AllowNonCanonicalR: false,
 		CofactorlessVerify: true,
 	},
+}
+
+// smallOrderEncodings are the canonical encodings of the 8 points of small
+// order, computed from curve25519-voi's table of them.
+var smallOrderEncodings = func() (out [8][32]byte) {
+	for i, p := range curve.EIGHT_TORSION {
+		var c curve.CompressedEdwardsY
+		c.SetEdwardsPoint(p)
+		out[i] = c
+	}
+	return out
+}()
+
+// smallOrderR reports whether sig's R is the canonical encoding of a point
+// of small order. Non-canonical encodings of those points are refused by
+// coreOptions' canonical check on R.
+func smallOrderR(sig []byte) bool {
+	for i := range smallOrderEncodings {
+		if string(sig[:32]) == string(smallOrderEncodings[i][:]) {
+			return true
+		}
+	}
+	return false
 }
 
 // Key is a public key expanded for repeated verification: decoded and checked
@@ -81,7 +113,7 @@ func NewKey(pub ed25519.PublicKey) (*Key, bool) {
 // Verify reports whether sig is a signature of msg by k that stellar-core
 // accepts. It is false for a nil k and for a sig that is not 64 bytes.
 func (k *Key) Verify(msg, sig []byte) bool {
-	if k == nil || len(sig) != ed25519.SignatureSize {
+	if k == nil || len(sig) != ed25519.SignatureSize || smallOrderR(sig) {
 		return false
 	}
 	return voi.VerifyExpandedWithOptions(k.exp, msg, sig, coreOptions)
@@ -92,7 +124,7 @@ func (k *Key) Verify(msg, sig []byte) bool {
 // bytes or a sig that is not 64 bytes is simply refused. For several
 // signatures under the same key, NewKey once and Key.Verify is cheaper.
 func Verify(pub ed25519.PublicKey, msg, sig []byte) bool {
-	if len(pub) != ed25519.PublicKeySize || len(sig) != ed25519.SignatureSize {
+	if len(pub) != ed25519.PublicKeySize || len(sig) != ed25519.SignatureSize || smallOrderR(sig) {
 		return false
 	}
 	return voi.VerifyWithOptions(voi.PublicKey(pub), msg, sig, coreOptions)

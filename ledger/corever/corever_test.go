@@ -324,6 +324,19 @@ func TestDifferential(t *testing.T) {
 		Rt := new(edwards25519.Point).Add(R, T)
 		check("mixed-order R", A.Bytes(), msg, sign(a, r, A, Rt, msg), 0)
 
+		// A small-order R under an honest key, the equation holding: with
+		// R the identity and S = k·a, [S]B - [k]A is the identity, so only
+		// R's small order refuses it (libsodium's step 2). The other
+		// small-order points, and the non-canonical encodings of all of
+		// them, fail the equation too.
+		for _, R0 := range torsion {
+			check("small-order R, honest A", A.Bytes(), msg, sign(a, edwards25519.NewScalar(), A, R0, msg), 0)
+		}
+		for _, enc := range nonCanonicalSmallOrder() {
+			S := edwards25519.NewScalar().Multiply(challengeOf(enc, A.Bytes(), msg), a)
+			check("non-canonical small-order R, honest A", A.Bytes(), msg, append(bytes.Clone(enc), S.Bytes()...), 0)
+		}
+
 		// A small-order key T with S = 0 and each small-order R: the
 		// cofactorless equation holds for the R equal to -[k]T, which Go
 		// accepts; core refuses them all.
@@ -457,6 +470,25 @@ func sodiumSmallOrder(s []byte) bool {
 	return false
 }
 
+// nonCanonicalSmallOrder returns the encodings in sodiumBlocklist, with
+// either sign bit, that are not the canonical encoding of their point: y = p
+// and y = p+1, and the sign bit set on x = 0 (y = 1 and y = p-1).
+func nonCanonicalSmallOrder() [][]byte {
+	var out [][]byte
+	for _, b := range sodiumBlocklist {
+		for _, sign := range []byte{0, 0x80} {
+			e := bytes.Clone(b)
+			e[31] |= sign
+			p, err := new(edwards25519.Point).SetBytes(e)
+			if err == nil && bytes.Equal(p.Bytes(), e) {
+				continue // canonical
+			}
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
 // smallOrderPoints returns the 8 points of small order, the identity first.
 func smallOrderPoints(t testing.TB) []*edwards25519.Point {
 	t.Helper()
@@ -495,9 +527,14 @@ func randScalar(t testing.TB) *edwards25519.Scalar {
 }
 
 func challenge(R, A *edwards25519.Point, msg []byte) *edwards25519.Scalar {
+	return challengeOf(R.Bytes(), A.Bytes(), msg)
+}
+
+// challengeOf is challenge over encodings as they are, canonical or not.
+func challengeOf(R, A, msg []byte) *edwards25519.Scalar {
 	h := sha512.New()
-	h.Write(R.Bytes())
-	h.Write(A.Bytes())
+	h.Write(R)
+	h.Write(A)
 	h.Write(msg)
 	k, err := edwards25519.NewScalar().SetUniformBytes(h.Sum(nil))
 	if err != nil {
