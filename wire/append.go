@@ -57,16 +57,31 @@ func (s Signed) AppendJSON(dst []byte) []byte {
 
 // plainJSON reports whether encoding/json writes s as is between quotes:
 // printable ASCII without the quote, the backslash and the characters it
-// escapes for HTML (<, >, &).
+// escapes for HTML (<, >, &). The sign route asks it of every answer's
+// envelope and signers, some 3 KB a new signer; a table lookup per byte
+// reads them about three times as fast as the comparisons plainByte makes
+// (BenchmarkPlainJSON).
 func plainJSON(s string) bool {
 	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c < 0x20 || c > 0x7e || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+		if !plainBytes[s[i]] {
 			return false
 		}
 	}
 	return true
 }
+
+// plainByte is plainJSON for one byte.
+func plainByte(c byte) bool {
+	return c >= 0x20 && c <= 0x7e && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&'
+}
+
+// plainBytes is plainByte for every byte value.
+var plainBytes = func() (t [256]bool) {
+	for c := range t {
+		t[c] = plainByte(byte(c))
+	}
+	return t
+}()
 
 func allPlainJSON(ss []string) bool {
 	for _, s := range ss {
