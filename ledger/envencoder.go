@@ -3,6 +3,7 @@ package ledger
 import (
 	"encoding/base64"
 	"encoding/binary"
+	"unsafe"
 
 	"github.com/stellar/go-stellar-sdk/xdr"
 )
@@ -60,7 +61,13 @@ func (e *EnvelopeEncoder) Encode(sigs []xdr.DecoratedSignature) (xdr.Transaction
 		}
 		n += 8 + (len(s.Signature)+3)&^3
 	}
-	raw := make([]byte, 0, n)
+	// The signatures' XDR is encoded only to be base64'd: on the stack
+	// when it fits, as it does up to MaxSignatures of 64 bytes.
+	var stack [rawOnStack]byte
+	raw := stack[:0]
+	if n > len(stack) {
+		raw = make([]byte, 0, n)
+	}
 	raw = append(raw, e.head[len(e.head)-tail:]...)
 	raw = binary.BigEndian.AppendUint32(raw, uint32(len(sigs)))
 	for _, s := range sigs {
@@ -74,8 +81,15 @@ func (e *EnvelopeEncoder) Encode(sigs []xdr.DecoratedSignature) (xdr.Transaction
 	out := make([]byte, len(e.head64)+base64.StdEncoding.EncodedLen(len(raw)))
 	copy(out, e.head64)
 	base64.StdEncoding.Encode(out[len(e.head64):], raw)
-	return e.with(sigs), string(out), nil
+	// out is never written again, so the string may share it: one
+	// envelope-sized allocation and copy fewer per version, as
+	// strings.Builder does.
+	return e.with(sigs), unsafe.String(unsafe.SliceData(out), len(out)), nil
 }
+
+// rawOnStack holds the tail of an envelope and MaxSignatures signatures of
+// 64 bytes: 2 bytes of the head, the list's length, and 72 bytes each.
+const rawOnStack = 2 + 4 + MaxSignatures*72
 
 // with is env with sigs as its signature list, shared.
 func (e *EnvelopeEncoder) with(sigs []xdr.DecoratedSignature) xdr.TransactionEnvelope {
