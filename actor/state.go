@@ -103,15 +103,19 @@ func merge(k *planParts, cur *planState, admitted []ledger.Admitted) (next *plan
 		return nil, 0, 0, 0, fmt.Errorf("actor: encode the merged envelope: %w", err)
 	}
 	present := slices.Clone(cur.present)
-	// Clip: appending must not write into the arrays an older version
-	// (perhaps still held by a subscriber) shares.
-	st := State{ID: k.published.ID(), Network: k.published.Network(), XDR: encoded, Signers: slices.Clip(cur.state.Signers), Version: cur.state.Version + 1, memo: new(renderMemo)}
-	all := slices.Clip(cur.admitted)
+	// New arrays of the exact size: an older version (perhaps still held
+	// by a subscriber) keeps its own, and append's doubling would allocate
+	// twice what a version holds, every version.
+	signers := make([]string, len(cur.state.Signers), len(cur.state.Signers)+len(added))
+	copy(signers, cur.state.Signers)
+	all := make([]ledger.Admitted, len(cur.admitted), len(cur.admitted)+len(added))
+	copy(all, cur.admitted)
 	for _, f := range added {
 		present[f.Signer] = true
-		st.Signers = append(st.Signers, k.addresses[f.Signer])
+		signers = append(signers, k.addresses[f.Signer])
 		all = append(all, f)
 	}
+	st := State{ID: k.published.ID(), Network: k.published.Network(), XDR: encoded, Signers: signers, Version: cur.state.Version + 1, memo: new(renderMemo)}
 	next = k.newView(st, env, present, all, cur.sub)
 	next.sub, next.fwd = cur.sub, cur.fwd
 	return next, fxWrite | fxBroadcast | fxSubmit, len(added), duplicates, nil
