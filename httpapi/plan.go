@@ -99,7 +99,11 @@ func readBody(c echo.Context) ([]byte, error) {
 
 // isForm reports whether the request body is a form (a SEP-7 callback).
 func isForm(c echo.Context) bool {
-	ct, _, _ := mime.ParseMediaType(c.Request().Header.Get(echo.HeaderContentType))
+	h := c.Request().Header.Get(echo.HeaderContentType)
+	if h == echo.MIMEApplicationJSON || h == "" {
+		return false // the usual answers, known without parsing (a map each)
+	}
+	ct, _, _ := mime.ParseMediaType(h)
 	return ct == echo.MIMEApplicationForm
 }
 
