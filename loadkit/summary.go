@@ -308,15 +308,19 @@ type Session struct {
 	Routes  *RoutesResult
 	// Admit holds the new-signer bursts (admit-N.json), each on a fresh
 	// relay, in N's order.
-	Admit   []*AdmitBurst
-	Missing map[string]string
+	Admit []*AdmitBurst
+	// AdmitTwoThreads is the one burst from two wrk threads (admit2t.json),
+	// shown beside the deciding bursts and never deciding; nil when it was
+	// not run (no wrk).
+	AdmitTwoThreads *AdmitBurst
+	Missing         map[string]string
 }
 
 // AdmitBurst is one burst of `closerelaylab load admit` and the relay's CPU
 // time during it.
 type AdmitBurst struct {
 	AdmitResult
-	Name       string // admit-N
+	Name       string // admit-N, or admit2t
 	ServerCPU  float64
 	HasCPUTime bool
 }
@@ -324,12 +328,13 @@ type AdmitBurst struct {
 // The files of a session directory, as bench-load.sh writes them.
 var (
 	requiredRuns = []string{"k6/replay", "k6/fresh", "k6/attack"}
-	optionalRuns = []string{"wrk/replay", "wrk/replay-t1", "wrk/fresh", "k6/attack-quiet", "k6/admit", "k6/mix"}
+	optionalRuns = []string{"wrk/replay", "wrk/replay-t2", "wrk/fresh", "k6/attack-quiet", "k6/admit", "k6/mix"}
 )
 
 // LoadSession reads a bench-load directory: raw.txt, k6-NAME.json (k6's
 // --summary-export), wrk-NAME.json, cpu-GEN-NAME.txt ("TICKS CLK_TCK": the
-// relay's CPU time during the run), routes.json and streamload.json. Files
+// relay's CPU time during the run), admit-N.json and admit2t.json with their
+// cpu-admit-N.txt and cpu-admit2t.txt, routes.json and streamload.json. Files
 // that are absent or unreadable are recorded in Missing, never an error:
 // the verdicts count them as targets not met. Only raw.txt is required.
 func LoadSession(dir string) (*Session, error) {
@@ -366,18 +371,19 @@ func LoadSession(dir string) (*Session, error) {
 	sort.Slice(bursts, func(i, j int) bool { return burstNumber(bursts[i]) < burstNumber(bursts[j]) })
 	for _, path := range bursts {
 		name := strings.TrimSuffix(filepath.Base(path), ".json")
-		b, err := os.ReadFile(path)
-		var a AdmitBurst
-		if err == nil {
-			err = json.Unmarshal(b, &a.AdmitResult)
-		}
+		a, err := readBurst(dir, name)
 		if err != nil {
 			s.Missing[name] = err.Error()
 			continue
 		}
-		a.Name = name
-		a.ServerCPU, a.HasCPUTime = readCPU(filepath.Join(dir, "cpu-"+name+".txt"))
-		s.Admit = append(s.Admit, &a)
+		s.Admit = append(s.Admit, a)
+	}
+	// Not an admit-N.json, so that the glob above never counts it among
+	// the deciding bursts.
+	if a, err := readBurst(dir, "admit2t"); err == nil {
+		s.AdmitTwoThreads = a
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		s.Missing["admit2t"] = err.Error()
 	}
 	if st, err := ReadStreams(filepath.Join(dir, "streamload.json")); err == nil {
 		s.Streams = st
@@ -390,6 +396,21 @@ func LoadSession(dir string) (*Session, error) {
 		s.Missing["routes"] = err.Error()
 	}
 	return s, nil
+}
+
+// readBurst reads the admit burst NAME.json of dir and the relay's CPU time
+// during it (cpu-NAME.txt).
+func readBurst(dir, name string) (*AdmitBurst, error) {
+	b, err := os.ReadFile(filepath.Join(dir, name+".json"))
+	if err != nil {
+		return nil, err
+	}
+	a := &AdmitBurst{Name: name}
+	if err := json.Unmarshal(b, &a.AdmitResult); err != nil {
+		return nil, fmt.Errorf("loadkit: %s.json: %w", name, err)
+	}
+	a.ServerCPU, a.HasCPUTime = readCPU(filepath.Join(dir, "cpu-"+name+".txt"))
+	return a, nil
 }
 
 // readCPU reads a cpu-*.txt file: "TICKS CLK_TCK", the relay's CPU time
@@ -444,14 +465,34 @@ type Row struct {
 
 // Evaluate decides every target and check of a session. The replay and
 // fresh throughputs are decided by wrk's run when there is one (a lighter
-// generator, so less of the two cores goes to making load) and by k6's
-// otherwise; the other generator's row is Info. A target read from a run
-// whose answers were wrong is not met, whatever its figure.
+// generator, so less of the two cores goes to making load; bench-load.sh
+// runs it with one thread) and by k6's otherwise; the other generator's row
+// is Info, and so are the replays and the new-signer burst from two wrk
+// threads. A target read from a run whose answers were wrong is not met,
+// whatever its figure.
 func Evaluate(s *Session) []Row {
 	one, two := s.Raw[1], s.Raw[2]
 	var rows []Row
 
 	rows = append(rows, newSignerRows(s.Admit, unreadBursts(s.Missing), two)...)
+	// The same burst from two wrk threads instead of one: what the
+	// generator's second thread, competing with the relay for the two
+	// cores, costs the rate and the tail.
+	if b := s.AdmitTwoThreads; b != nil {
+		note, invalid := "", ""
+		if b.P99Uncorrected > 0 {
+			note = fmt.Sprintf(" (uncorrected %.2f)", b.P99Uncorrected)
+		}
+		if why := burstProblem(b); why != "" {
+			invalid = " [INVALID: " + why + "]"
+		}
+		rows = append(rows, Row{What: NewSignersTwoThreadsWhat, Source: admitSource(b.Generator, b.Threads),
+			Measured: fmt.Sprintf("%.0f/s at %d connections, p99 %.2f ms%s; admitted/requests %.0f/%d%s",
+				b.RPS, b.Connections, b.P99, note, b.Admitted, b.Requests, invalid),
+			Ratio: fmt.Sprintf("%.3f × 2-core raw", b.RPS/two), Verdict: Info})
+	} else if why, ok := s.Missing["admit2t"]; ok {
+		rows = append(rows, Row{What: NewSignersTwoThreadsWhat, Source: "wrk admit", Measured: "no result: " + why, Verdict: Info})
+	}
 
 	// ratio 0: the row is shown for what it measures and decides nothing.
 	throughput := func(name, what string, base float64, baseName string, ratio float64, p99 bool) {
@@ -501,12 +542,13 @@ func Evaluate(s *Session) []Row {
 	// signer the plan already holds, no merge, no version. Not new signers.
 	throughput("fresh", FreshWhat, two, "2-core raw", 0, false)
 	throughput("replay", "replays on one plan", one, "1-core raw", TargetReplayRatio, true)
-	// The same replays from one wrk thread instead of two: the share of the
-	// tail that is the generator's second thread on the relay's two cores.
-	if r, ok := s.Runs["wrk/replay-t1"]; ok {
+	// The same replays from two wrk threads instead of one: the share of
+	// the tail that is the generator's second thread on the relay's two
+	// cores.
+	if r, ok := s.Runs["wrk/replay-t2"]; ok {
 		a := r.All()
 		_, why := runValid(r)
-		rows = append(rows, Row{What: ReplayOneThreadWhat, Source: "wrk replay-t1",
+		rows = append(rows, Row{What: ReplayTwoThreadsWhat, Source: "wrk replay-t2",
 			Measured: fmt.Sprintf("%.0f/s, p99 %.2f ms (p50 %.2f)%s at %d connections%s", a.RPS, a.P99, a.P50, uncorrectedNote(a), r.Connections, why),
 			Ratio:    fmt.Sprintf("%.3f × 1-core raw", a.RPS/one), Verdict: Info})
 	}
@@ -591,9 +633,13 @@ const (
 	NewSignersWhat    = "new signers admitted (median burst)"
 	NewSignersP99What = "sign p99 during the bursts (median)"
 	FreshWhat         = "verifications of a known signer (alternative signatures)"
-	// ReplayOneThreadWhat is shown, never decided: the deciding replay run
-	// is wrk's two threads (or k6).
-	ReplayOneThreadWhat = "  replays from one wrk thread"
+	// ReplayTwoThreadsWhat and NewSignersTwoThreadsWhat are shown, never
+	// decided: the deciding replay run and bursts are wrk's with one thread
+	// (or k6's and Go's), which drives 64 connections as fast as two while
+	// the second thread would take the relay's cores and add its own wait
+	// to the tail.
+	ReplayTwoThreadsWhat     = "  replays from two wrk threads"
+	NewSignersTwoThreadsWhat = "  new signers from two wrk threads (one burst)"
 )
 
 // uncorrectedNote shows wrk's percentiles before its correction for
@@ -608,7 +654,8 @@ func uncorrectedNote(g Group) string {
 // newSignerRows decide the new-signer targets from the admit bursts: the
 // median burst's rate and p99, with the range. A burst counts only when the
 // relay admitted exactly as many signers as it was sent requests, every
-// answer was 200 and it ran at TargetConnections; fewer than MinAdmitBursts
+// answer was 200 and it ran at TargetConnections; the bursts must all come
+// from one generator with one thread count, and fewer than MinAdmitBursts
 // such bursts decide nothing but NOT MET.
 func newSignerRows(bursts []*AdmitBurst, unread []string, two float64) []Row {
 	if len(bursts) == 0 {
@@ -617,24 +664,22 @@ func newSignerRows(bursts []*AdmitBurst, unread []string, two float64) []Row {
 	var rates, p99s, raw99s []float64
 	why := unread // a burst that left no figures failed: it is not left out
 	requests, admitted := 0.0, 0.0
-	gen := bursts[0].Generator
+	gen, threads := bursts[0].Generator, bursts[0].Threads
 	for _, b := range bursts {
-		if b.Generator != gen {
+		switch {
+		case b.Generator != gen:
 			// One generator decides: their figures are not alike (wrk's
 			// percentiles are corrected, Go's CPU share is larger).
 			why = append(why, fmt.Sprintf("%s: generator %s, not %s", b.Name, b.Generator, gen))
+		case b.Threads != threads:
+			// Nor are one wrk thread's and two's: the second competes
+			// with the relay for its cores and adds to the tail.
+			why = append(why, fmt.Sprintf("%s: %d wrk threads, not %d", b.Name, b.Threads, threads))
 		}
 		requests += float64(b.Requests)
 		admitted += b.Admitted
-		switch {
-		case b.Admitted < 0:
-			why = append(why, b.Name+": admitted count unread ("+b.MetricsError+")")
-		case b.Admitted != float64(b.Requests):
-			why = append(why, fmt.Sprintf("%s: %.0f admitted of %d requests", b.Name, b.Admitted, b.Requests))
-		case b.Wrong > 0:
-			why = append(why, fmt.Sprintf("%s: %d answers not 200", b.Name, b.Wrong))
-		case b.Connections != TargetConnections:
-			why = append(why, fmt.Sprintf("%s: %d connections", b.Name, b.Connections))
+		if p := burstProblem(b); p != "" {
+			why = append(why, b.Name+": "+p)
 		}
 		rates = append(rates, b.RPS)
 		p99s = append(p99s, b.P99)
@@ -648,7 +693,7 @@ func newSignerRows(bursts []*AdmitBurst, unread []string, two float64) []Row {
 	if !valid {
 		suffix = " [INVALID: " + strings.Join(why, "; ") + "]"
 	}
-	src := fmt.Sprintf("%s ×%d", admitSource(gen), len(bursts))
+	src := fmt.Sprintf("%s ×%d", admitSource(gen, threads), len(bursts))
 	rate, rlo, rhi := medianRange(rates)
 	p99, plo, phi := medianRange(p99s)
 	note := ""
@@ -668,13 +713,35 @@ func newSignerRows(bursts []*AdmitBurst, unread []string, two float64) []Row {
 	}
 }
 
-// admitSource names the generator of the admit bursts as the table shows
-// it: "load admit" for closerelaylab's, "wrk admit" for wrk's.
-func admitSource(generator string) string {
-	if generator == "wrk" {
-		return "wrk admit"
+// burstProblem says why a burst did not measure new signers at
+// TargetConnections, or "" when it did.
+func burstProblem(b *AdmitBurst) string {
+	switch {
+	case b.Admitted < 0:
+		return "admitted count unread (" + b.MetricsError + ")"
+	case b.Admitted != float64(b.Requests):
+		return fmt.Sprintf("%.0f admitted of %d requests", b.Admitted, b.Requests)
+	case b.Wrong > 0:
+		return fmt.Sprintf("%d answers not 200", b.Wrong)
+	case b.Connections != TargetConnections:
+		return fmt.Sprintf("%d connections", b.Connections)
 	}
-	return "load admit"
+	return ""
+}
+
+// admitSource names the generator of admit bursts as the table's source
+// column shows it: "load admit" for closerelaylab's, "wrk admit (N
+// threads)" for wrk's (its summary always has them).
+func admitSource(generator string, threads int) string {
+	switch {
+	case generator != "wrk":
+		return "load admit"
+	case threads <= 0:
+		return "wrk admit"
+	case threads == 1:
+		return "wrk admit (1 thread)"
+	}
+	return fmt.Sprintf("wrk admit (%d threads)", threads)
 }
 
 // unreadBursts lists the admit bursts whose file could not be read.
@@ -785,7 +852,7 @@ func Report(w io.Writer, s *Session) []Row {
 				// req/s is set by its arrival rates and attackers.
 				if r.Name != "attack" && r.Name != "attack-quiet" {
 					base, baseName := two, "2c"
-					if strings.HasPrefix(r.Name, "replay") { // replay and replay-t1
+					if strings.HasPrefix(r.Name, "replay") { // replay and replay-t2
 						base, baseName = one, "1c"
 					}
 					ratio = fmt.Sprintf("%.3f×%s", g.RPS/base, baseName)
@@ -798,7 +865,15 @@ func Report(w io.Writer, s *Session) []Row {
 				strings.Replace(key, "/", " ", 1), name, g.Requests, g.RPS, g.P50, g.P95, g.P99, g.Max, ratio, perReq)
 		}
 	}
-	for _, b := range s.Admit {
+	bursts := s.Admit
+	if s.AdmitTwoThreads != nil {
+		bursts = append(slices.Clone(bursts), s.AdmitTwoThreads)
+	}
+	for _, b := range bursts {
+		gen := "load"
+		if b.Generator == "wrk" {
+			gen = "wrk"
+		}
 		perReq := "-"
 		if b.HasCPUTime && b.Requests > 0 {
 			perReq = fmt.Sprintf("%.1f", 1e6*b.ServerCPU/float64(b.Requests))
@@ -808,7 +883,7 @@ func Report(w io.Writer, s *Session) []Row {
 			admitted = "?"
 		}
 		fmt.Fprintf(w, "%-18s %-9s %9d %9.0f %9.2f %9.2f %9.2f %9.1f %13s %10s  admitted %s of %d\n",
-			strings.TrimSuffix(admitSource(b.Generator), "admit")+b.Name, "all", b.Requests, b.RPS, b.P50, b.P95, b.P99, b.Max, fmt.Sprintf("%.3f×2c", b.RPS/two), perReq, admitted, b.Requests)
+			gen+" "+b.Name, "all", b.Requests, b.RPS, b.P50, b.P95, b.P99, b.Max, fmt.Sprintf("%.3f×2c", b.RPS/two), perReq, admitted, b.Requests)
 	}
 	if rt := s.Routes; rt != nil {
 		fmt.Fprintln(w)

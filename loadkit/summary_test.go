@@ -63,13 +63,23 @@ func admitBurst(n int, rps, p99 float64) *loadkit.AdmitBurst {
 }
 
 // wrkBursts makes every burst of s wrk's (loadkit/wrk/admit.lua through
-// `load admit --wrk`): two threads, and percentiles before wrk's
-// correction a little below the corrected ones.
+// `load admit --wrk`): one thread, as bench-load.sh sends them, and
+// percentiles before wrk's correction a little below the corrected ones.
 func wrkBursts(s *loadkit.Session) {
 	for _, b := range s.Admit {
-		b.Generator, b.Threads = "wrk", 2
+		b.Generator, b.Threads = "wrk", 1
 		b.P50Uncorrected, b.P99Uncorrected = b.P50*0.8, b.P99*0.8
 	}
+}
+
+// twoThreadBurst is the info burst bench-load.sh sends from two wrk
+// threads (admit2t.json): valid, slower and with a longer tail than the
+// deciding ones.
+func twoThreadBurst() *loadkit.AdmitBurst {
+	b := admitBurst(0, 10000, 30)
+	b.Name, b.Generator, b.Threads = "admit2t", "wrk", 2
+	b.P50Uncorrected, b.P99Uncorrected = 6, 24
+	return b
 }
 
 func findRow(t *testing.T, rows []loadkit.Row, what string) loadkit.Row {
@@ -164,7 +174,11 @@ func TestEvaluateFailing(t *testing.T) {
 			s.Admit[4].Admitted = 9499 // one partial a duplicate, all 200
 		}},
 		{"bursts of two generators", loadkit.NewSignersWhat, func(s *loadkit.Session) {
-			s.Admit[1].Generator, s.Admit[1].Threads = "wrk", 2
+			s.Admit[1].Generator, s.Admit[1].Threads = "wrk", 1
+		}},
+		{"wrk bursts of two thread counts", loadkit.NewSignersP99What, func(s *loadkit.Session) {
+			wrkBursts(s)
+			s.Admit[2].Threads = 2
 		}},
 		{"replay too slow", "replays on one plan", func(s *loadkit.Session) { s.Runs["k6/replay"].Groups["all"] = group(39000, 8) }},
 		{"replay tail", "replays p99 at 64 connections", func(s *loadkit.Session) { s.Runs["k6/replay"].Groups["all"] = group(41000, 10) }},
@@ -234,15 +248,20 @@ func TestWrkDecidesThroughput(t *testing.T) {
 	if strings.Join(verdicts, " ") != "wrk fresh=info k6 fresh=info wrk replay=met k6 replay=info" {
 		t.Fatalf("throughput rows %v", verdicts)
 	}
-	// One wrk thread's replays are shown beside, never decide: not even a
-	// tail past the target fails the session.
-	s.Runs["wrk/replay-t1"] = &loadkit.Run{Name: "replay-t1", Generator: "wrk", Connections: 64, Seconds: 10, Groups: map[string]loadkit.Group{"all": group(40000, 50)}}
+	// Two wrk threads' replays are shown beside, read against the one-core
+	// rate like the deciding run, and never decide: neither a rate below
+	// the target nor a tail past it fails the session.
+	s.Runs["wrk/replay-t2"] = &loadkit.Run{Name: "replay-t2", Generator: "wrk", Connections: 64, Seconds: 10, Groups: map[string]loadkit.Group{"all": group(30000, 50)}}
 	rows = loadkit.Evaluate(s)
-	if r := findRow(t, rows, strings.TrimSpace(loadkit.ReplayOneThreadWhat)); r.Verdict != loadkit.Info || !strings.Contains(r.Measured, "p99 50.00 ms") {
-		t.Fatalf("one-thread replay row %+v", r)
+	if r := findRow(t, rows, strings.TrimSpace(loadkit.ReplayTwoThreadsWhat)); r.Verdict != loadkit.Info || r.Source != "wrk replay-t2" ||
+		r.Ratio != "1.500 × 1-core raw" || r.Bound != "" || !strings.Contains(r.Measured, "30000/s, p99 50.00 ms") {
+		t.Fatalf("two-thread replay row %+v", r)
 	}
 	if !loadkit.Passed(rows) {
-		t.Fatalf("the one-thread replay decided: %+v", rows)
+		t.Fatalf("the two-thread replay decided: %+v", rows)
+	}
+	if r := findRow(t, rows, "replays on one plan"); r.Source != "wrk replay" || r.Ratio != "2.050 × 1-core raw" {
+		t.Fatalf("deciding replay row %+v", r)
 	}
 	g := s.Runs["k6/fresh"].Groups["all"]
 	g.Wrong = g.Requests
@@ -262,15 +281,82 @@ func TestWrkDecidesNewSigners(t *testing.T) {
 	if !loadkit.Passed(rows) {
 		t.Fatalf("failed: %+v", rows)
 	}
-	if r := findRow(t, rows, loadkit.NewSignersWhat); r.Source != "wrk admit ×5" || r.Verdict != loadkit.Met || r.Ratio != "0.525 × 2-core raw" {
+	if r := findRow(t, rows, loadkit.NewSignersWhat); r.Source != "wrk admit (1 thread) ×5" || r.Verdict != loadkit.Met || r.Ratio != "0.525 × 2-core raw" {
 		t.Errorf("new signers row %+v", r)
 	}
-	if r := findRow(t, rows, loadkit.NewSignersP99What); r.Source != "wrk admit ×5" || !strings.Contains(r.Measured, "p99 15.00 ms [15.00–15.00]; uncorrected 12.00") {
+	if r := findRow(t, rows, loadkit.NewSignersP99What); r.Source != "wrk admit (1 thread) ×5" || !strings.Contains(r.Measured, "p99 15.00 ms [15.00–15.00]; uncorrected 12.00") {
 		t.Errorf("p99 row %+v", r)
 	}
 	// Go's bursts show no uncorrected figure: they measure latencies as they are.
 	if r := findRow(t, loadkit.Evaluate(passingSession()), loadkit.NewSignersP99What); r.Source != "load admit ×5" || strings.Contains(r.Measured, "uncorrected") {
 		t.Errorf("Go's p99 row %+v", r)
+	}
+}
+
+// TestNewSignersOneThreadCount: the deciding bursts are all from one
+// generator with one thread count; a burst from another count makes both
+// rows not met, naming it, however good their figures.
+func TestNewSignersOneThreadCount(t *testing.T) {
+	s := passingSession()
+	wrkBursts(s)
+	s.Admit[2].Threads = 2
+	rows := loadkit.Evaluate(s)
+	if loadkit.Passed(rows) {
+		t.Fatal("bursts of one and two wrk threads passed")
+	}
+	for _, what := range []string{loadkit.NewSignersWhat, loadkit.NewSignersP99What} {
+		if r := findRow(t, rows, what); r.Verdict != loadkit.NotMet || !strings.Contains(r.Measured, "[INVALID: admit-3: 2 wrk threads, not 1]") {
+			t.Errorf("%s: %+v", what, r)
+		}
+	}
+	// All five from two threads: one count, so they decide, and the source
+	// names it.
+	for _, b := range s.Admit {
+		b.Threads = 2
+	}
+	rows = loadkit.Evaluate(s)
+	if r := findRow(t, rows, loadkit.NewSignersWhat); r.Verdict != loadkit.Met || r.Source != "wrk admit (2 threads) ×5" {
+		t.Errorf("bursts of two threads: %+v", r)
+	}
+}
+
+// TestTwoThreadBurstIsInfo: the burst from two wrk threads is shown beside
+// the deciding bursts, against the two-core rate, with its uncorrected p99
+// and its admitted count, and decides nothing: not the new-signer rows,
+// which it leaves as the five one-thread bursts make them, nor the session,
+// even when it is slow, its tail is past the target or it is INVALID.
+func TestTwoThreadBurstIsInfo(t *testing.T) {
+	s := passingSession()
+	wrkBursts(s)
+	want := loadkit.Evaluate(s)
+	s.AdmitTwoThreads = twoThreadBurst()
+	rows := loadkit.Evaluate(s)
+	if !loadkit.Passed(rows) {
+		t.Fatalf("the two-thread burst decided: %+v", rows)
+	}
+	r := findRow(t, rows, strings.TrimSpace(loadkit.NewSignersTwoThreadsWhat))
+	if r.Verdict != loadkit.Info || r.Source != "wrk admit (2 threads)" || r.Ratio != "0.250 × 2-core raw" || r.Bound != "" ||
+		r.Measured != "10000/s at 64 connections, p99 30.00 ms (uncorrected 24.00); admitted/requests 9500/9500" {
+		t.Fatalf("two-thread burst row %+v", r)
+	}
+	for _, what := range []string{loadkit.NewSignersWhat, loadkit.NewSignersP99What} {
+		if got, w := findRow(t, rows, what), findRow(t, want, what); got != w {
+			t.Errorf("%s: %+v, without the two-thread burst %+v", what, got, w)
+		}
+	}
+
+	s.AdmitTwoThreads.Admitted = 9499
+	rows = loadkit.Evaluate(s)
+	if r := findRow(t, rows, strings.TrimSpace(loadkit.NewSignersTwoThreadsWhat)); r.Verdict != loadkit.Info ||
+		!strings.HasSuffix(r.Measured, "admitted/requests 9499/9500 [INVALID: 9499 admitted of 9500 requests]") {
+		t.Fatalf("invalid two-thread burst row %+v", r)
+	}
+	s.AdmitTwoThreads.Admitted, s.AdmitTwoThreads.Wrong = 9500, 2
+	if r := findRow(t, loadkit.Evaluate(s), strings.TrimSpace(loadkit.NewSignersTwoThreadsWhat)); !strings.HasSuffix(r.Measured, "[INVALID: 2 answers not 200]") {
+		t.Fatalf("two-thread burst with wrong answers %+v", r)
+	}
+	if r := findRow(t, rows, loadkit.NewSignersWhat); r.Verdict != loadkit.Met {
+		t.Errorf("an invalid two-thread burst failed the deciding bursts: %+v", r)
 	}
 }
 
@@ -372,7 +458,11 @@ func writeSession(t *testing.T, dir string, s *loadkit.Session) {
 		k6Export(t, filepath.Join(dir, "k6-"+name+".json"), r.Connections, r.Attackers, r.Seconds, r.Groups, nil)
 		write("cpu-k6-"+name+".txt", "150 100\n")
 	}
-	for _, b := range s.Admit {
+	bursts := s.Admit
+	if s.AdmitTwoThreads != nil {
+		bursts = append(bursts[:len(bursts):len(bursts)], s.AdmitTwoThreads)
+	}
+	for _, b := range bursts {
 		write(b.Name+".json", b.AdmitResult)
 		write("cpu-"+b.Name+".txt", "100 100\n")
 	}
@@ -440,23 +530,46 @@ func TestLoadSessionAndReport(t *testing.T) {
 	replay := group(41000, 8)
 	replay.P50Uncorrected, replay.P99Uncorrected = 0.05, 6.5
 	want.Runs["wrk/replay"] = &loadkit.Run{Name: "replay", Generator: "wrk", Connections: 64, Seconds: 10, Groups: map[string]loadkit.Group{"all": replay}}
-	// One wrk thread's replays, read against the one-core rate like the others.
-	want.Runs["wrk/replay-t1"] = &loadkit.Run{Name: "replay-t1", Generator: "wrk", Connections: 64, Seconds: 10, Groups: map[string]loadkit.Group{"all": group(40000, 6)}}
+	// Two wrk threads' replays, read against the one-core rate like the others.
+	want.Runs["wrk/replay-t2"] = &loadkit.Run{Name: "replay-t2", Generator: "wrk", Connections: 64, Seconds: 10, Groups: map[string]loadkit.Group{"all": group(39000, 15)}}
+	// The two-thread burst reads back beside the deciding bursts, not among them.
+	want.AdmitTwoThreads = twoThreadBurst()
 	writeSession(t, dir, want)
 	if s, err = loadkit.LoadSession(dir); err != nil {
 		t.Fatal(err)
 	}
-	if b := s.Admit[0]; b.Generator != "wrk" || b.Threads != 2 || b.P99Uncorrected != 12 {
+	if b := s.Admit[0]; b.Generator != "wrk" || b.Threads != 1 || b.P99Uncorrected != 12 {
 		t.Fatalf("wrk burst %+v", b)
+	}
+	if b := s.AdmitTwoThreads; len(s.Admit) != 5 || b == nil || b.Name != "admit2t" || b.Threads != 2 || b.P99Uncorrected != 24 || b.ServerCPU != 1 {
+		t.Fatalf("bursts %+v, two-thread burst %+v", s.Admit, b)
+	}
+	if _, ok := s.Runs["wrk/replay-t2"]; !ok || len(s.Missing) != 0 {
+		t.Fatalf("runs %v, missing %v", s.Runs, s.Missing)
 	}
 	out.Reset()
 	rows = loadkit.Report(&out, s)
 	if !loadkit.Passed(rows) {
 		t.Fatalf("failed:\n%s", out.String())
 	}
-	for _, w := range []string{"wrk admit-1        all", "p99 8.00 ms (p50 2.00); uncorrected p99 6.50 (p50 0.05)", "2.000×1c"} {
+	for _, w := range []string{"wrk admit-1        all", "p99 8.00 ms (p50 2.00); uncorrected p99 6.50 (p50 0.05)",
+		"wrk replay-t2      all", "1.950×1c", "wrk admit2t        all", "0.250×2c", "wrk admit (1 thread) ×5", "wrk admit (2 threads)"} {
 		if !strings.Contains(out.String(), w) {
 			t.Errorf("report lacks %q:\n%s", w, out.String())
 		}
+	}
+
+	// A two-thread burst that left no figures is shown as such, and still
+	// decides nothing.
+	if err := os.WriteFile(filepath.Join(dir, "admit2t.json"), []byte("{"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if s, err = loadkit.LoadSession(dir); err != nil {
+		t.Fatal(err)
+	}
+	rows = loadkit.Evaluate(s)
+	if r := findRow(t, rows, strings.TrimSpace(loadkit.NewSignersTwoThreadsWhat)); s.AdmitTwoThreads != nil || r.Verdict != loadkit.Info ||
+		!strings.HasPrefix(r.Measured, "no result: loadkit: admit2t.json: ") || !loadkit.Passed(rows) {
+		t.Fatalf("unreadable two-thread burst: %+v", r)
 	}
 }
