@@ -219,6 +219,8 @@ func runLoadLocal(ctx context.Context, out io.Writer, o localOptions) (err error
 		// Every 512 bytes rather than every 512 KiB: per-stream figures
 		// need the small allocations too.
 		runtime.MemProfileRate = 512
+	} else {
+		runtime.MemProfileRate = 0 // as cmd/closerelay serves: no heap profile
 	}
 	if o.out == "" {
 		if o.dir == "" {
