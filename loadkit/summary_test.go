@@ -25,6 +25,147 @@ func TestRawRates(t *testing.T) {
 	}
 }
 
+// rawAdmit is what bench-load.sh's ledger.test writes to raw-admit-N.txt
+// right before a burst (-test.cpu 2 only) when two cores verify rate2 a
+// second.
+func rawAdmit(rate2 float64) string {
+	return fmt.Sprintf("goos: linux\ngoarch: amd64\npkg: github.com/closerelay/closerelay/ledger\ncpu: AMD EPYC\n"+
+		"BenchmarkRawEd25519Verify-2   \t   38940\t     %.2f ns/op\nPASS\n", 1e9/rate2)
+}
+
+// TestRawAdmitFile: a burst's raw file holds the two-core rate only, which
+// the burst reads; raw.txt must hold both.
+func TestRawAdmitFile(t *testing.T) {
+	dir := t.TempDir()
+	s := passingSession()
+	writeSession(t, dir, s)
+	if err := os.WriteFile(filepath.Join(dir, "raw-admit-3.txt"), []byte(rawAdmit(36000)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	got, err := loadkit.LoadSession(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b := got.Admit[2]; fmt.Sprintf("%.0f", b.Raw2) != "36000" || b.RawErr != "" || fmt.Sprintf("%.0f", got.Admit[0].Raw2) != "40000" {
+		t.Fatalf("bursts' raw rates %+v, %+v", got.Admit[2], got.Admit[0])
+	}
+	if _, err := loadkit.RawRates(strings.NewReader(rawAdmit(36000))); err == nil {
+		t.Error("raw.txt without its one-core rate: no error")
+	}
+}
+
+// TestNewSignersPerBurstRaw: each burst is read against the raw rate taken
+// right before it, not the run's start rate; the start reading is shown
+// under it as info.
+func TestNewSignersPerBurstRaw(t *testing.T) {
+	// The host was slower at the start: 21,000/s over 44,000 would be
+	// 0.477, not met; over each burst's own 40,000 it is 0.525.
+	s := passingSession()
+	s.Raw = map[int]float64{1: 20000, 2: 44000}
+	s.AdmitTwoThreads = twoThreadBurst()
+	rows := loadkit.Evaluate(s)
+	if r := findRow(t, rows, strings.TrimSpace(loadkit.NewSignersTwoThreadsWhat)); r.Ratio != "0.250 × burst's 2-core raw" {
+		t.Errorf("two-thread burst row %+v", r)
+	}
+	if r := findRow(t, rows, loadkit.NewSignersWhat); r.Verdict != loadkit.Met || r.Ratio != "0.525 [0.512–0.550] × burst's 2-core raw" ||
+		strings.Contains(r.Measured, "start raw rate") {
+		t.Errorf("slow start: %+v", r)
+	}
+	if r := findRow(t, rows, strings.TrimSpace(loadkit.NewSignersStartRawWhat)); r.Verdict != loadkit.Info || r.Ratio != "0.477 × start 2-core raw" ||
+		r.Measured != "median 21000/s against raw.txt's 2-core 44000/s; the bursts' own: median 40000/s [40000–40000]" {
+		t.Errorf("start reading: %+v", r)
+	}
+	if !loadkit.Passed(rows) {
+		t.Errorf("failed: %+v", rows)
+	}
+
+	// The reverse: the host was slower before the bursts than at the start.
+	s = passingSession()
+	for _, b := range s.Admit {
+		b.Raw2 = 44000
+	}
+	rows = loadkit.Evaluate(s)
+	if r := findRow(t, rows, loadkit.NewSignersWhat); r.Verdict != loadkit.NotMet || r.Ratio != "0.477 [0.466–0.500] × burst's 2-core raw" {
+		t.Errorf("slow bursts: %+v", r)
+	}
+	if r := findRow(t, rows, strings.TrimSpace(loadkit.NewSignersStartRawWhat)); r.Verdict != loadkit.Info || r.Ratio != "0.525 × start 2-core raw" {
+		t.Errorf("start reading: %+v", r)
+	}
+}
+
+// TestNewSignersMedianOfRatios: the median of the bursts' ratios decides
+// (the mean of the middle two of an even count), not the median rate over
+// a raw rate.
+func TestNewSignersMedianOfRatios(t *testing.T) {
+	s := passingSession()
+	s.Raw = map[int]float64{1: 20000, 2: 42000}
+	s.Admit = s.Admit[:4]
+	for i, f := range [][2]float64{{18000, 40000}, {21000, 42000}, {20000, 39000}, {25000, 40000}} {
+		s.Admit[i].RPS, s.Admit[i].Raw2 = f[0], f[1]
+	}
+	// Ratios 0.450, 0.500, 0.513 and 0.625: median 0.506. The median rate,
+	// 20,500, is 0.512 of the bursts' median raw rate and 0.488 of the
+	// start's.
+	rows := loadkit.Evaluate(s)
+	if r := findRow(t, rows, loadkit.NewSignersWhat); r.Verdict != loadkit.Met || r.Ratio != "0.506 [0.450–0.625] × burst's 2-core raw" ||
+		!strings.HasPrefix(r.Measured, "20500/s [18000–25000] at 64 connections") {
+		t.Errorf("new signers row %+v", r)
+	}
+	if r := findRow(t, rows, strings.TrimSpace(loadkit.NewSignersStartRawWhat)); r.Ratio != "0.488 × start 2-core raw" {
+		t.Errorf("start reading: %+v", r)
+	}
+}
+
+// TestNewSignersRawFallback: a burst whose raw file is absent or unreadable
+// is read against the run's start raw rate, and the row, the two-thread
+// burst's row and the figures say so.
+func TestNewSignersRawFallback(t *testing.T) {
+	dir := t.TempDir()
+	s := passingSession()
+	for _, b := range s.Admit {
+		b.Raw2 = 38000
+	}
+	s.AdmitTwoThreads = twoThreadBurst()
+	writeSession(t, dir, s)
+	if err := os.Remove(filepath.Join(dir, "raw-admit-2.txt")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(dir, "raw-admit2t.txt")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "raw-admit-4.txt"), []byte("PASS\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	got, err := loadkit.LoadSession(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Missing) != 0 || got.Admit[1].Raw2 != 0 || got.Admit[1].RawErr != "raw-admit-2.txt absent" || got.Admit[3].Raw2 != 0 {
+		t.Fatalf("missing %v, bursts %+v %+v", got.Missing, got.Admit[1], got.Admit[3])
+	}
+	var out strings.Builder
+	rows := loadkit.Report(&out, got)
+	r := findRow(t, rows, loadkit.NewSignersWhat)
+	if r.Verdict != loadkit.Met || !strings.HasSuffix(r.Measured, "; 2 of 5 bursts read against the run's start raw rate "+
+		"(raw-admit-2.txt absent; raw-admit-4.txt: loadkit: no BenchmarkRawEd25519Verify result at -cpu 2)") {
+		t.Errorf("new signers row %+v", r)
+	}
+	// 21,000, 22,000 and 21,500 over 38,000; 20,500 and 20,800 over 40,000.
+	if r.Ratio != "0.553 [0.512–0.579] × burst's 2-core raw" {
+		t.Errorf("ratios %q", r.Ratio)
+	}
+	if r := findRow(t, rows, strings.TrimSpace(loadkit.NewSignersTwoThreadsWhat)); r.Ratio != "0.250 × start 2-core raw" ||
+		!strings.Contains(r.Measured, "; read against the run's start raw rate (raw-admit2t.txt absent)") {
+		t.Errorf("two-thread burst row %+v", r)
+	}
+	for _, w := range []string{"0.553×2c", "2c raw 38000/s of raw-admit-1.txt", "0.512×2c", "2c raw 40000/s of raw.txt (raw-admit-2.txt absent)",
+		"2c raw 40000/s of raw.txt (raw-admit2t.txt absent)"} {
+		if !strings.Contains(out.String(), w) {
+			t.Errorf("report lacks %q:\n%s", w, out.String())
+		}
+	}
+}
+
 // raw is 20,000 verifications a second on one core, 40,000 on two.
 var raw = map[int]float64{1: 20000, 2: 40000}
 
@@ -55,9 +196,10 @@ func passingSession() *loadkit.Session {
 	return s
 }
 
-// admitBurst is a valid burst of 9,500 new signers at rps.
+// admitBurst is a valid burst of 9,500 new signers at rps, with a two-core
+// raw rate of its own equal to the start's (raw).
 func admitBurst(n int, rps, p99 float64) *loadkit.AdmitBurst {
-	return &loadkit.AdmitBurst{Name: fmt.Sprintf("admit-%d", n), AdmitResult: loadkit.AdmitResult{
+	return &loadkit.AdmitBurst{Name: fmt.Sprintf("admit-%d", n), Raw2: raw[2], AdmitResult: loadkit.AdmitResult{
 		Generator: "closerelaylab", Connections: 64, Plans: 500, Requests: 9500, Seconds: 9500 / rps, RPS: rps,
 		P50: p99 / 4, P95: p99 / 2, P99: p99, Max: 2 * p99, Admitted: 9500}}
 }
@@ -109,7 +251,7 @@ func TestEvaluatePassing(t *testing.T) {
 		t.Errorf("replay row %+v", r)
 	}
 	// The median of 20,500, 20,800, 21,000, 21,500 and 22,000 a second.
-	if r := findRow(t, rows, loadkit.NewSignersWhat); r.Ratio != "0.525 × 2-core raw" || r.Bound != "≥ 0.5 × 2-core raw" ||
+	if r := findRow(t, rows, loadkit.NewSignersWhat); r.Ratio != "0.525 [0.512–0.550] × burst's 2-core raw" || r.Bound != "≥ 0.5 × burst's 2-core raw" ||
 		!strings.Contains(r.Measured, "21000/s [20500–22000]") || !strings.Contains(r.Measured, "admitted/requests 47500/47500") {
 		t.Errorf("new signers row %+v", r)
 	}
@@ -281,7 +423,7 @@ func TestWrkDecidesNewSigners(t *testing.T) {
 	if !loadkit.Passed(rows) {
 		t.Fatalf("failed: %+v", rows)
 	}
-	if r := findRow(t, rows, loadkit.NewSignersWhat); r.Source != "wrk admit (1 thread) ×5" || r.Verdict != loadkit.Met || r.Ratio != "0.525 × 2-core raw" {
+	if r := findRow(t, rows, loadkit.NewSignersWhat); r.Source != "wrk admit (1 thread) ×5" || r.Verdict != loadkit.Met || r.Ratio != "0.525 [0.512–0.550] × burst's 2-core raw" {
 		t.Errorf("new signers row %+v", r)
 	}
 	if r := findRow(t, rows, loadkit.NewSignersP99What); r.Source != "wrk admit (1 thread) ×5" || !strings.Contains(r.Measured, "p99 15.00 ms [15.00–15.00]; uncorrected 12.00") {
@@ -335,7 +477,7 @@ func TestTwoThreadBurstIsInfo(t *testing.T) {
 		t.Fatalf("the two-thread burst decided: %+v", rows)
 	}
 	r := findRow(t, rows, strings.TrimSpace(loadkit.NewSignersTwoThreadsWhat))
-	if r.Verdict != loadkit.Info || r.Source != "wrk admit (2 threads)" || r.Ratio != "0.250 × 2-core raw" || r.Bound != "" ||
+	if r.Verdict != loadkit.Info || r.Source != "wrk admit (2 threads)" || r.Ratio != "0.250 × burst's 2-core raw" || r.Bound != "" ||
 		r.Measured != "10000/s at 64 connections, p99 30.00 ms (uncorrected 24.00); admitted/requests 9500/9500" {
 		t.Fatalf("two-thread burst row %+v", r)
 	}
@@ -465,6 +607,9 @@ func writeSession(t *testing.T, dir string, s *loadkit.Session) {
 	for _, b := range bursts {
 		write(b.Name+".json", b.AdmitResult)
 		write("cpu-"+b.Name+".txt", "100 100\n")
+		if b.Raw2 > 0 {
+			write("raw-"+b.Name+".txt", rawAdmit(b.Raw2))
+		}
 	}
 	if s.Streams != nil {
 		write("streamload.json", s.Streams)
@@ -497,7 +642,7 @@ func TestLoadSessionAndReport(t *testing.T) {
 	}
 	for _, w := range []string{"raw crypto/ed25519.Verify in this run: 20000/s on one core, 40000/s on two",
 		"2.050 × 1-core raw", "every target met, every check passed", "k6 replay          all",
-		"load admit-1       all", "admitted 9500 of 9500", "0.525 × 2-core raw"} {
+		"load admit-1       all", "admitted 9500 of 9500; 2c raw 40000/s of raw-admit-1.txt", "0.525 [0.512–0.550] × burst's 2-core raw"} {
 		if !strings.Contains(out.String(), w) {
 			t.Errorf("report lacks %q:\n%s", w, out.String())
 		}
