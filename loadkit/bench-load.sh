@@ -13,13 +13,17 @@
 #      routes`), k6 attack without and with 32 attackers; the relay's CPU
 #      time is read from /proc around each run;
 #   3. new signers: ADMIT_BURSTS times, a fresh `closerelaylab load local`
-#      of ADMIT_PLANS plans of 20 signers and `closerelaylab load admit`
-#      against it (each valid partial once: 19 new signers a plan, counted
-#      by the relay's closerelay_signatures_total{result="admitted"}), sent
-#      by wrk (--wrk: loadkit/wrk/admit.lua, 1 thread) when it is present
-#      and by Go's clients otherwise, the relay's CPU time read around each
-#      burst; with wrk, one more burst from two wrk threads (admit2t.json,
-#      info: it never decides);
+#      of ADMIT_PLANS plans of 20 signers, the two-core raw rate again while
+#      it is idle (the ledger test binary, -test.cpu 2, 1 s:
+#      raw-admit-N.txt), then `closerelaylab load admit` against it (each
+#      valid partial once: 19 new signers a plan, counted by the relay's
+#      closerelay_signatures_total{result="admitted"}), sent by wrk (--wrk:
+#      loadkit/wrk/admit.lua, 1 thread) when it is present and by Go's
+#      clients otherwise, the relay's CPU time read around each burst; with
+#      wrk, one more burst from two wrk threads (admit2t.json after
+#      raw-admit2t.txt, info: it never decides). Each burst is read against
+#      its own raw rate: it lasts under a second, minutes after step 1, and
+#      this shared host's raw rate drifts over minutes;
 #   4. a fresh `closerelaylab load local` of 100 plans and the stream load
 #      (cmd/streamload: 5,000 streams, idle memory, then one signature per
 #      plan a second);
@@ -56,7 +60,8 @@ ADMIT_PLANS=${ADMIT_PLANS:-500}
 OUT=${OUT:-bin/bench-load}
 mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
-rm -f "$OUT"/k6-*.json "$OUT"/k6-*.txt "$OUT"/wrk-*.json "$OUT"/cpu-*.txt "$OUT"/routes.json "$OUT"/streamload.json "$OUT"/raw.txt "$OUT"/admit-*.json "$OUT"/admit2t.json
+rm -f "$OUT"/k6-*.json "$OUT"/k6-*.txt "$OUT"/wrk-*.json "$OUT"/cpu-*.txt "$OUT"/routes.json "$OUT"/streamload.json "$OUT"/raw.txt "$OUT"/admit-*.json "$OUT"/admit2t.json \
+	"$OUT"/raw-admit-*.txt "$OUT"/raw-admit2t.txt
 
 GOBIN=$($GO env GOPATH)/bin
 K6=${K6:-$(command -v k6 || echo "$GOBIN/k6")}
@@ -77,6 +82,9 @@ echo "== building"
 $GO build -o bin/closerelaylab ./cmd/closerelaylab
 $GO build -o "$OUT/loadsummary" ./loadkit/cmd/loadsummary
 $GO build -o "$OUT/streamload" ./cmd/streamload
+# The raw benchmark's test binary, built once and run before each
+# new-signer burst, so that nothing is compiled on the host then.
+$GO test -c -o "$OUT/ledger.test" ./ledger
 
 wrk_version() {
 	if [ -z "$WRK" ]; then
@@ -186,11 +194,17 @@ stop_server
 
 # admit_burst NAME SEED [FLAGS...]: one burst of new signers on a fresh
 # `closerelaylab load local`, written to NAME.json, the relay's CPU time to
-# cpu-NAME.txt; FLAGS choose the generator.
+# cpu-NAME.txt, the two-core raw rate taken right before it (the relay
+# ready and idle) to raw-NAME.txt; FLAGS choose the generator. A raw run
+# that fails leaves loadsummary to read the burst against raw.txt, which
+# it says.
 admit_burst() {
 	local name=$1 seed=$2
 	shift 2
 	start_server "$name" --plans "$ADMIT_PLANS" --spare 0 --signers 20 --fresh 0 --strangers 0 --expensive 0
+	"$OUT/ledger.test" -test.run '^$' -test.bench '^BenchmarkRawEd25519Verify$' -test.benchtime 1s -test.cpu 2 \
+		>"$OUT/raw-$name.txt" 2>&1 || true
+	grep -h '^BenchmarkRawEd25519Verify' "$OUT/raw-$name.txt" | sed 's/^/  raw /' || true
 	local before
 	before=$(cpu_ticks)
 	./bin/closerelaylab load admit --payload "$OUT/payload-$name.json" --connections 64 --seed "$seed" "$@" --json >"$OUT/$name.json" || true
