@@ -76,8 +76,9 @@ All configuration comes from the environment: LISTEN_ADDR, OPS_ADDR,
 HORIZON_URL_MAINNET, HORIZON_URL_TESTNET, HORIZON_URL_FUTURENET,
 HORIZON_TIMEOUT, HORIZON_CONCURRENCY, MEDIATOR_SECRET, TRUSTED_PROXY_HOPS,
 RATE_LIMITS, SSE_HEARTBEAT, CORS_ALLOW_ORIGINS, PLANS_PER_ACCOUNT, LOG_LEVEL,
-LOG_FORMAT, SHUTDOWN_TIMEOUT, PUBLIC_URL, and for cluster mode NATS_URL,
-NATS_BUCKET, NATS_REPLICAS. See README.md for their meaning and defaults.
+LOG_FORMAT, SHUTDOWN_TIMEOUT, FORWARD_BUDGET, FORWARD_RETENTION, PUBLIC_URL,
+and for cluster mode NATS_URL, NATS_BUCKET, NATS_REPLICAS. See README.md for
+their meaning and defaults.
 
 The command line for people (publish, sign, watch, build, mediator, demo,
 load) is closerelayctl.

@@ -24,6 +24,10 @@ func TestCommandLine(t *testing.T) {
 		{args: []string{"publish"}, code: exitUsage, err: "closerelay: takes no arguments", notOut: "Usage"},
 		{args: []string{"serve", "extra"}, code: exitUsage, err: "takes no arguments"},
 		{env: map[string]string{"HORIZON_CONCURRENCY": "0"}, code: exitUsage, err: "closerelay: invalid configuration: HORIZON_CONCURRENCY:"},
+		// An unusable LISTEN_ADDR too: were the variable not checked, the
+		// test would end at the listen (exit 1), not serve.
+		{env: map[string]string{"FORWARD_BUDGET": "169h", "LISTEN_ADDR": "256.0.0.1:99999"}, code: exitUsage, err: "closerelay: invalid configuration: FORWARD_BUDGET:"},
+		{env: map[string]string{"FORWARD_RETENTION": "30s", "LISTEN_ADDR": "256.0.0.1:99999"}, code: exitUsage, err: "closerelay: invalid configuration: FORWARD_RETENTION:"},
 		{env: map[string]string{"LISTEN_ADDR": "256.0.0.1:99999"}, code: exitFailed, err: "LISTEN_ADDR"},
 	} {
 		var out, errOut strings.Builder

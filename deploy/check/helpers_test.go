@@ -92,14 +92,18 @@ func splitYAMLDocs(b []byte) [][]byte {
 
 // serviceDefaults reads the defaults the service applies, from
 // internal/server/config.go: str("NAME", "default"), dur("NAME", "default")
-// and positive("NAME", "default"), plus names read with getenv("NAME")
-// directly (default empty).
+// and positive("NAME", "default"), bounded("NAME", actor.DefaultX) (the
+// default is package actor's constant, see actorDuration), plus names read
+// with getenv("NAME") directly (default empty).
 func serviceDefaults(t *testing.T) map[string]string {
 	t.Helper()
 	src := readFile(t, filepath.Join(repoRoot, "internal", "server", "config.go"))
 	out := map[string]string{}
 	for _, m := range regexp.MustCompile(`\b(?:str|dur|positive)\("([A-Z][A-Z0-9_]*)",\s*"([^"]*)"\)`).FindAllSubmatch(src, -1) {
 		out[string(m[1])] = string(m[2])
+	}
+	for _, m := range regexp.MustCompile(`\bbounded\("([A-Z][A-Z0-9_]*)",\s*actor\.(\w+)\)`).FindAllSubmatch(src, -1) {
+		out[string(m[1])] = actorDuration(t, string(m[2]))
 	}
 	for _, m := range regexp.MustCompile(`\bgetenv\("([A-Z][A-Z0-9_]*)"\)`).FindAllSubmatch(src, -1) {
 		if _, ok := out[string(m[1])]; !ok {
@@ -110,6 +114,48 @@ func serviceDefaults(t *testing.T) map[string]string {
 		t.Fatalf("found only %d variables in internal/server/config.go: the pattern no longer matches the source", len(out))
 	}
 	return out
+}
+
+// actorDuration is the value of package actor's duration constant name,
+// declared as "name = N * time.Unit" or "name = time.Unit", written the way
+// an operator writes it (6h, 90m, 1h30m). This module does not import
+// package actor (its dependencies would join this go.mod), so it reads the
+// source.
+func actorDuration(t *testing.T, name string) string {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(repoRoot, "actor", "*.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	decl := regexp.MustCompile(`\b` + regexp.QuoteMeta(name) + `\s*=\s*(?:(\d+)\s*\*\s*)?time\.(Hour|Minute|Second)\b`)
+	units := map[string]time.Duration{"Hour": time.Hour, "Minute": time.Minute, "Second": time.Second}
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		m := decl.FindSubmatch(readFile(t, f))
+		if m == nil {
+			continue
+		}
+		d := units[string(m[2])]
+		if len(m[1]) > 0 {
+			var n int64
+			if _, err := fmt.Sscanf(string(m[1]), "%d", &n); err != nil {
+				t.Fatalf("actor.%s: %v", name, err)
+			}
+			d *= time.Duration(n)
+		}
+		s := d.String() // 6h0m0s
+		if strings.HasSuffix(s, "m0s") {
+			s = strings.TrimSuffix(s, "0s")
+		}
+		if strings.HasSuffix(s, "h0m") {
+			s = strings.TrimSuffix(s, "0m")
+		}
+		return s
+	}
+	t.Fatalf("actor.%s: no declaration N * time.Unit in actor/*.go; teach actorDuration its form", name)
+	return ""
 }
 
 // contractVariables are CONTRACT.md section 1's variables and section 9's.

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/closerelay/closerelay/actor"
 	"github.com/closerelay/closerelay/ledger"
 	"github.com/closerelay/closerelay/mediator"
 )
@@ -37,6 +38,13 @@ type Config struct {
 	LogLevel         slog.Level
 	LogFormat        string
 	ShutdownTimeout  time.Duration
+	// ForwardBudget (FORWARD_BUDGET) and ForwardRetention
+	// (FORWARD_RETENTION) become actor.Options' fields of those names: how
+	// long a mediator forward is retried from its first try, and how long
+	// a plan stays readable at /status once its forward settled past its
+	// signing window. Zero (a Config built without ParseEnv) is the actor's
+	// default.
+	ForwardBudget, ForwardRetention time.Duration
 
 	// Cluster mode (CONTRACT section 12): NATSURLs empty is one process
 	// with its plans in memory, exactly as sections 1 to 11 say.
@@ -116,6 +124,27 @@ func ParseEnv(getenv func(string) string) (Config, error) {
 		errs = append(errs, err)
 	}
 	if c.ShutdownTimeout, err = dur("SHUTDOWN_TIMEOUT", "15s"); err != nil {
+		errs = append(errs, err)
+	}
+	// The forward's bounds: a minute at least, so that a typo such as 6s
+	// does not fail every forward a slow ledger API delays, and a week at
+	// most, so that a plan (and its slot under the 500-plan limit) is
+	// never held for longer.
+	bounded := func(name string, def time.Duration) (time.Duration, error) {
+		v := getenv(name)
+		if v == "" {
+			return def, nil
+		}
+		d, err := time.ParseDuration(v)
+		if err != nil || d < time.Minute || d > 168*time.Hour {
+			return 0, &ConfigError{name, fmt.Sprintf("%q is not a Go duration from 1m to 168h", v)}
+		}
+		return d, nil
+	}
+	if c.ForwardBudget, err = bounded("FORWARD_BUDGET", actor.DefaultForwardBudget); err != nil {
+		errs = append(errs, err)
+	}
+	if c.ForwardRetention, err = bounded("FORWARD_RETENTION", actor.DefaultForwardRetention); err != nil {
 		errs = append(errs, err)
 	}
 	positive := func(name, def string) (int, error) {

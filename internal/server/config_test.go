@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/closerelay/closerelay/actor"
 	"github.com/closerelay/closerelay/ledger"
 )
 
@@ -89,6 +90,51 @@ func TestConfigInvalidNamesTheVariable(t *testing.T) {
 			t.Errorf("%v: message %q echoes the secret", tc.env, msg)
 		}
 	}
+}
+
+// TestConfigForwardBounds: FORWARD_BUDGET and FORWARD_RETENTION default to
+// the actor's defaults, take a Go duration from 1m to 168h (both ends
+// included), and refuse anything else naming the variable on one line.
+func TestConfigForwardBounds(t *testing.T) {
+	c, err := ParseEnv(envOf(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.ForwardBudget != actor.DefaultForwardBudget || c.ForwardRetention != actor.DefaultForwardRetention {
+		t.Errorf("defaults: budget %v retention %v, want %v and %v", c.ForwardBudget, c.ForwardRetention,
+			actor.DefaultForwardBudget, actor.DefaultForwardRetention)
+	}
+	for _, tc := range []struct{ budget, retention string }{{"24h", "90m"}, {"1m", "168h"}, {"168h", "1m"}} {
+		c, err := ParseEnv(envOf(map[string]string{"FORWARD_BUDGET": tc.budget, "FORWARD_RETENTION": tc.retention}))
+		if err != nil {
+			t.Errorf("%+v: %v", tc, err)
+			continue
+		}
+		if c.ForwardBudget != mustDuration(t, tc.budget) || c.ForwardRetention != mustDuration(t, tc.retention) {
+			t.Errorf("%+v: budget %v retention %v", tc, c.ForwardBudget, c.ForwardRetention)
+		}
+	}
+	for _, name := range []string{"FORWARD_BUDGET", "FORWARD_RETENTION"} {
+		for _, v := range []string{"six hours", "6", "0", "0s", "-1h", "59s", "168h0m1s", "169h", "8760h"} {
+			_, err := ParseEnv(envOf(map[string]string{name: v}))
+			if err == nil {
+				t.Errorf("%s=%s: accepted", name, v)
+				continue
+			}
+			if msg := err.Error(); !strings.HasPrefix(msg, name+":") || strings.Contains(msg, "\n") {
+				t.Errorf("%s=%s: message %q does not name %s on one line", name, v, msg, name)
+			}
+		}
+	}
+}
+
+func mustDuration(t *testing.T, s string) time.Duration {
+	t.Helper()
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
 }
 
 // TestConfigPublicURL: PUBLIC_URL is https, or http on loopback; a trailing

@@ -229,17 +229,19 @@ func Start(opts Options) (*Relay, error) {
 		plans = store
 	}
 	r.Plans = actor.NewSupervisor(actor.Options{
-		Capacity:        or(opts.Capacity, Capacity),
-		MaxSubscribers:  or(opts.MaxSubscribers, MaxSubscribers),
-		PlansPerAccount: cfg.PlansPerAccount,
-		Now:             opts.Now,
-		Metrics:         m,
-		Log:             log,
-		Submitter:       submitter,
-		Preflighter:     ledgerapi.Rechecker{Client: accounts, Now: opts.Now},
-		Forwarder:       forwarderOf(opts, accounts, med),
-		Store:           plans,
-		SubmitLease:     opts.SubmitLease,
+		Capacity:         or(opts.Capacity, Capacity),
+		MaxSubscribers:   or(opts.MaxSubscribers, MaxSubscribers),
+		PlansPerAccount:  cfg.PlansPerAccount,
+		Now:              opts.Now,
+		Metrics:          m,
+		Log:              log,
+		Submitter:        submitter,
+		Preflighter:      ledgerapi.Rechecker{Client: accounts, Now: opts.Now},
+		Forwarder:        forwarderOf(opts, accounts, med),
+		Store:            plans,
+		SubmitLease:      opts.SubmitLease,
+		ForwardBudget:    cfg.ForwardBudget,
+		ForwardRetention: cfg.ForwardRetention,
 	})
 	// closerelay_cluster_plans_open: the count the 500-plan limit is held
 	// against, the registry's in cluster mode.
