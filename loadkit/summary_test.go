@@ -350,6 +350,9 @@ func TestEvaluateFailing(t *testing.T) {
 			g.Wrong = 1 + g.Requests*loadkit.MaxUnexpected
 			s.Runs["k6/attack"].Groups["attacker"] = g
 		}},
+		// Raw rates taken while something else ran: the ruler is short.
+		{"machine busy at the raw rates", loadkit.QuietWhat, func(s *loadkit.Session) { s.Raw = map[int]float64{1: 20000, 2: 31000} }},
+		{"no raw rates", loadkit.QuietWhat, func(s *loadkit.Session) { s.Raw = map[int]float64{} }},
 		{"k6 threshold crossed", "replays on one plan", func(s *loadkit.Session) {
 			s.Runs["k6/replay"].Crossed = []string{"http_reqs{phase:run}: count>0"}
 		}},
