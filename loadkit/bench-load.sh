@@ -35,10 +35,11 @@
 # bursts when present) with apt-get
 # when absent and this runs as root on Debian, unless WRK=none.
 #
-# wrk decides with one thread: on these two cores one thread drives 64
-# connections as fast as two (the relay is the bottleneck), and a second
-# thread only takes the cores from the relay's threads, its wait showing as
-# tail latency. The two-thread runs are kept as info to show that cost.
+# wrk decides with one thread: on these two cores one thread sends new
+# signers as fast as two and replays about a tenth slower (the relay is the
+# bottleneck), and a second thread takes the cores from the relay's
+# threads, its wait showing as tail latency (twice the p99). The two-thread
+# runs are kept as info to show both.
 #
 # Environment: DURATION (each timed HTTP run, default 15s), STREAM_DURATION
 # (default 20s), PLANS (default 450) and SPARE (default 50) for the sign
