@@ -1,6 +1,8 @@
 package main
 
 import (
+	"os"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -39,3 +41,34 @@ func TestCommandLine(t *testing.T) {
 		}
 	}
 }
+
+// TestUsageNamesEveryVariable: --help names every variable of README.md's
+// environment table ("Running the service": variable, default, meaning),
+// so that one added to the table is not missing from the command's help.
+func TestUsageNamesEveryVariable(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, table, found := strings.Cut(string(readme), "| variable | default | meaning |\n|---|---|---|\n")
+	if !found {
+		t.Fatal("README.md has no environment table (| variable | default | meaning |)")
+	}
+	table, _, _ = strings.Cut(table, "\n\n")
+	names := 0
+	for _, row := range strings.Split(table, "\n") {
+		first, _, _ := strings.Cut(strings.TrimPrefix(row, "| "), " | ")
+		for _, name := range envName.FindAllString(first, -1) {
+			names++
+			if !strings.Contains(usage, name) {
+				t.Errorf("closerelay --help does not name %s, which README.md's environment table has", name)
+			}
+		}
+	}
+	if names < 25 {
+		t.Fatalf("read %d variables from README.md's environment table; has its shape changed?", names)
+	}
+}
+
+// envName is a variable's name in the table's first column.
+var envName = regexp.MustCompile("[A-Z][A-Z0-9_]+")
