@@ -196,34 +196,32 @@ func blockerCodes(bs []ledger.Blocker) []string {
 }
 
 // republish merges a published envelope into an existing plan (guard 4):
-// a merge the checks refuse is REJECTED, with the check's reason. A merge
-// that succeeded then sets submit when asked (a re-publish may set it,
-// never unset it), and the flow: a re-publish may give a plan without one
-// a flow, never change it (BAD_FLOW, before anything is merged).
+// a merge the checks refuse is REJECTED, with the check's reason. The
+// merge sets submit when asked (a re-publish may set it, never unset it)
+// and the flow: a re-publish may give a plan without one a flow, never
+// change it (BAD_FLOW, and nothing is merged). The plan takes the three in
+// one step (actor.Plan.Republish), so a flow another publish set meanwhile,
+// here or on another instance, is seen before anything is merged.
 func (s *Service) republish(ctx context.Context, plan *actor.Plan, x string, submit bool, flow *actor.Flow) (string, error) {
 	if flow != nil {
 		if kept := plan.Forward().Flow; kept != nil && !kept.Same(*flow) {
 			return "", errFlowChanged
 		}
 	}
-	if _, err := s.Sign(ctx, plan, x); err != nil {
+	admitted, err := plan.Canonical().CheckPartial(ctx, s.sweeps, x, plan.Known)
+	if err == nil {
+		err = plan.Republish(ctx, admitted, submit, flow)
+		if errors.Is(err, actor.ErrFlowConflict) {
+			return "", errFlowChanged
+		}
+		err = s.failure(err)
+	}
+	if err != nil {
 		var ce *errcode.Error
 		if errors.As(err, &ce) && ce.Code != errcode.NotFound && ce.Code != errcode.Unavailable {
 			return "", errcode.New(errcode.Rejected, ce.Reason)
 		}
 		return "", err
-	}
-	if submit {
-		if err := plan.SetSubmit(ctx); err != nil {
-			return "", s.failure(err)
-		}
-	}
-	if flow != nil {
-		if err := plan.SetFlow(ctx, *flow); errors.Is(err, actor.ErrFlowConflict) {
-			return "", errFlowChanged
-		} else if err != nil {
-			return "", s.failure(err)
-		}
 	}
 	return plan.ID(), nil
 }
