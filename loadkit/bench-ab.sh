@@ -13,10 +13,13 @@
 #   1. a fresh `load local --plans PLANS --fresh 0 --strangers 0
 #      --expensive 0` of that build;
 #   2. `closerelaylab load admit`: every valid partial once, each a new
-#      signer (refused as a figure unless the relay counted every one);
-#   3. wrk (loadkit/wrk/sign.lua, KIND=replay, 64 connections, DURATION)
-#      replaying plan 0's partials, now admitted; k6's replay scenario when
-#      wrk is absent (a heavier generator: say so when comparing).
+#      signer (refused as a figure unless the relay counted every one),
+#      sent by wrk's one thread (loadkit/wrk/admit.lua) when wrk is there,
+#      as `make bench-load` sends its bursts, else by Go's clients;
+#   3. wrk's one thread (loadkit/wrk/sign.lua, KIND=replay, 64 connections,
+#      DURATION), as `make bench-load` decides, replaying plan 0's
+#      partials, now admitted; k6's replay scenario when wrk is absent (a
+#      heavier generator: say so when comparing).
 # and each round starts with the raw rates (BenchmarkRawEd25519Verify at
 # -cpu 1,2, -benchtime 1s). It prints every run and, per build, the median
 # ratio of admit to the two-core raw rate and of replays to the one-core raw
@@ -93,10 +96,12 @@ run() {
 	grep -q '^ready ' "$log" || { echo "load local of $name not ready after 120 s" >&2; exit 1; }
 	local relay
 	relay=$(sed -n 's/^ready relay=\([^ ]*\) .*/\1/p' "$log")
-	"$TMP/gen" load admit --payload "$payload" --connections 64 --seed "$round" --json >"$OUT/admit-$name-$round.json" || true
+	local gen=()
+	[ -n "$WRK" ] && gen=(--wrk "$WRK" --wrk-script loadkit/wrk/admit.lua --threads 1)
+	"$TMP/gen" load admit --payload "$payload" --connections 64 --seed "$round" "${gen[@]}" --json >"$OUT/admit-$name-$round.json" || true
 	if [ -n "$WRK" ]; then
 		PAYLOAD="$payload" KIND=replay CONNECTIONS=64 SUMMARY_JSON="$OUT/replay-$name-$round.json" \
-			timeout 120 "$WRK" -t2 -c64 -d"$DURATION" -s loadkit/wrk/sign.lua "$relay" >/dev/null || true
+			timeout 120 "$WRK" -t1 -c64 -d"$DURATION" -s loadkit/wrk/sign.lua "$relay" >/dev/null || true
 	else
 		timeout 150 "$K6" run -q --no-usage-report -e PAYLOAD="$payload" -e SCENARIO=replay -e DURATION="$DURATION" \
 			--summary-export "$OUT/replay-k6-$name-$round.json" loadkit/k6/sign.js >/dev/null 2>&1 || true
