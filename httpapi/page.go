@@ -24,7 +24,7 @@ func (s *Server) htmlLimited(route string) limitedWriter {
 // served from memory with no limit of their own (CONTRACT section 9): a
 // page a client may load must be able to load its stylesheet and script.
 func (s *Server) pageRoutes(e *echo.Echo) {
-	s.pages = web.New(s.plans, web.Config{PublicURL: s.publicURL, Logger: s.log, Now: s.now})
+	s.pages = web.New(pagePlans{s.plans}, web.Config{PublicURL: s.publicURL, Logger: s.log, Now: s.now})
 	pages := echo.WrapHandler(s.pages)
 	mw := []echo.MiddlewareFunc{s.route(metrics.RoutePlanPage), s.limit(metrics.RoutePlanPage, s.htmlLimited(metrics.RoutePlanPage))}
 	for _, path := range []string{"/", "/plan", "/plan/:id", "/plan/*"} {

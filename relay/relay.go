@@ -105,10 +105,12 @@ func (s *Service) Current(ctx context.Context, id string) (actor.State, error) {
 	if err != nil {
 		return actor.State{}, err
 	}
-	return s.snapshot(ctx, plan)
+	return s.Snapshot(ctx, plan)
 }
 
-func (s *Service) snapshot(ctx context.Context, plan *actor.Plan) (actor.State, error) {
+// Snapshot is plan's current version (plan found with Find), its failures
+// coded as Find's: NOT_FOUND when the plan ended meanwhile, UNAVAILABLE.
+func (s *Service) Snapshot(ctx context.Context, plan *actor.Plan) (actor.State, error) {
 	st, err := plan.Snapshot(ctx)
 	if err != nil {
 		return actor.State{}, s.failure(err)

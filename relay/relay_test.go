@@ -306,7 +306,6 @@ func TestReadsAreCoded(t *testing.T) {
 		"Current": func(id string) error { _, err := f.svc.Current(ctx, id); return err },
 		"Ready":   func(id string) error { _, err := f.svc.Ready(ctx, id); return err },
 		"Status":  func(id string) error { _, err := f.svc.Status(ctx, id); return err },
-		"Page":    func(id string) error { _, err := f.svc.Page(ctx, id); return err },
 	}
 	for name, read := range reads {
 		for _, bad := range []string{strings.Repeat("ab", 32), "not-an-id", strings.Repeat("0", 65)} {

@@ -1,25 +1,31 @@
-package relay
+package httpapi
 
 import (
 	"context"
 	"slices"
 
+	"github.com/closerelay/closerelay/relay"
 	"github.com/closerelay/closerelay/web"
 )
 
-var _ web.Plans = (*Service)(nil)
+// pagePlans is the relay as the co-signers' page reads it: package web
+// knows the page, package relay the plans, and this adapter both, so that
+// neither of them imports the other.
+type pagePlans struct{ svc *relay.Service }
+
+var _ web.Plans = pagePlans{}
 
 // Page is the plan id names as its co-signers' page shows it (web.Plans):
 // the current version, the candidate signers with their weights and which
 // have signed, the latest preflight with the balance it read, the
 // submission, the mediator flow and its forward, and the submit-ready
 // envelope once there is one. Its failures are Find's: NOT_FOUND, UNAVAILABLE.
-func (s *Service) Page(ctx context.Context, id string) (web.PageData, error) {
-	plan, err := s.Find(ctx, id)
+func (p pagePlans) Page(ctx context.Context, id string) (web.PageData, error) {
+	plan, err := p.svc.Find(ctx, id)
 	if err != nil {
 		return web.PageData{}, err
 	}
-	st, err := s.snapshot(ctx, plan)
+	st, err := p.svc.Snapshot(ctx, plan)
 	if err != nil {
 		return web.PageData{}, err
 	}
