@@ -261,6 +261,18 @@ func TestDifferential(t *testing.T) {
 		n = 16
 	}
 	torsion := smallOrderPoints(t)
+	var order8 *edwards25519.Point // a point of order 8: [4]P is not the identity
+	for _, T := range torsion {
+		four := new(edwards25519.Point).Add(T, T)
+		four.Add(four, four)
+		if four.Equal(edwards25519.NewIdentityPoint()) == 0 {
+			order8 = T
+			break
+		}
+	}
+	if order8 == nil {
+		t.Fatal("no point of order 8 among the small-order points")
+	}
 	counts := map[string][2]int{}
 	check := func(kind string, pub, msg, sig []byte, want int) {
 		t.Helper()
@@ -335,6 +347,26 @@ func TestDifferential(t *testing.T) {
 		for _, enc := range nonCanonicalSmallOrder() {
 			S := edwards25519.NewScalar().Multiply(challengeOf(enc, A.Bytes(), msg), a)
 			check("non-canonical small-order R, honest A", A.Bytes(), msg, append(bytes.Clone(enc), S.Bytes()...), 0)
+		}
+
+		// Each small-order R under a mixed-order key A + T8 (T8 of order
+		// 8), the equation holding: with S = k·a, [S]B - [k](A + T8) is
+		// -[k]T8, which is R for one k mod 8 in 8. Messages are drawn until
+		// it is; then only R's small order refuses the signature, for each
+		// of the 8 encodings.
+		At8 := new(edwards25519.Point).Add(A, order8)
+		for _, R0 := range torsion {
+			for try := 0; ; try++ {
+				if try == 400 {
+					t.Fatalf("no message makes -[k]T8 equal %x in %d tries", R0.Bytes(), try)
+				}
+				m := []byte(fmt.Sprintf("message %d, small-order R %x, try %d", i, R0.Bytes()[:4], try))
+				kT := new(edwards25519.Point).ScalarMult(challenge(R0, At8, m), order8)
+				if new(edwards25519.Point).Negate(kT).Equal(R0) == 1 {
+					check("small-order R, mixed-order A", At8.Bytes(), m, sign(a, edwards25519.NewScalar(), At8, R0, m), 0)
+					break
+				}
+			}
 		}
 
 		// A small-order key T with S = 0 and each small-order R: the
