@@ -23,7 +23,12 @@
 #      wrk, one more burst from two wrk threads (admit2t.json after
 #      raw-admit2t.txt, info: it never decides). Each burst is read against
 #      its own raw rate: it lasts under a second, minutes after step 1, and
-#      this shared host's raw rate drifts over minutes;
+#      this shared host's raw rate drifts over minutes. It is read again
+#      right after the burst, and the higher reading counts (a spell of
+#      other work on the host only lowers one). With wrk, after each
+#      burst the same one against `closerelaylab load floor` (floor-N.json,
+#      info: HTTP and one verification, no relay), so that each relay burst
+#      is also read as a share of the floor beside it;
 #   4. a fresh `closerelaylab load local` of 100 plans and the stream load
 #      (cmd/streamload: 5,000 streams, idle memory, then one signature per
 #      plan a second);
@@ -62,7 +67,7 @@ OUT=${OUT:-bin/bench-load}
 mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
 rm -f "$OUT"/k6-*.json "$OUT"/k6-*.txt "$OUT"/wrk-*.json "$OUT"/cpu-*.txt "$OUT"/routes.json "$OUT"/streamload.json "$OUT"/raw.txt "$OUT"/admit-*.json "$OUT"/admit2t.json \
-	"$OUT"/raw-admit-*.txt "$OUT"/raw-admit2t.txt
+	"$OUT"/raw-admit-*.txt "$OUT"/raw-admit2t.txt "$OUT"/floor-*.json "$OUT"/raw-floor-*.txt
 
 GOBIN=$($GO env GOPATH)/bin
 K6=${K6:-$(command -v k6 || echo "$GOBIN/k6")}
@@ -124,8 +129,16 @@ trap stop_server EXIT
 start_server() {
 	local name=$1
 	shift
+	start_cmd "$name" local --out "$OUT/payload-$name.json" "$@"
+}
+
+# start_cmd NAME COMMAND [FLAGS...]: `closerelaylab load COMMAND` (local or
+# floor) in the background, until its ready line names the address.
+start_cmd() {
+	local name=$1
+	shift
 	local log="$OUT/server-$name.log"
-	./bin/closerelaylab load local --out "$OUT/payload-$name.json" "$@" >"$log" 2>&1 &
+	./bin/closerelaylab load "$@" >"$log" 2>&1 &
 	SERVER=$!
 	for _ in $(seq 1 240); do
 		if grep -q '^ready ' "$log"; then
@@ -135,12 +148,12 @@ start_server() {
 		fi
 		if ! kill -0 "$SERVER" 2>/dev/null; then
 			cat "$log"
-			echo "closerelaylab load local exited before it was ready" >&2
+			echo "closerelaylab load $1 exited before it was ready" >&2
 			exit 1
 		fi
 		sleep 0.5
 	done
-	echo "closerelaylab load local not ready after 120 s" >&2
+	echo "closerelaylab load $1 not ready after 120 s" >&2
 	exit 1
 }
 
@@ -212,7 +225,43 @@ admit_burst() {
 	echo "$(($(cpu_ticks) - before)) $(getconf CLK_TCK)" >"$OUT/cpu-$name.txt"
 	sed 's/^/  /' "$OUT/$name.json"
 	echo
+	raw_after "$name"
 	stop_server
+}
+
+# floor_burst NAME SEED: with wrk, right after the relay's burst SEED, the
+# same burst (the same payload, order and script) against `closerelaylab
+# load floor`: the sign route through net/http and echo, one verification
+# and a fixed answer of the relay's average size, nothing else. It is
+# written to NAME.json, its own two-core raw rate to raw-NAME.txt, its CPU
+# time to cpu-NAME.txt. loadsummary reads each relay burst as a share of
+# the floor burst beside it (info): what of the machine, the generator and
+# the HTTP stack the relay's own work takes.
+floor_burst() {
+	local name=$1 seed=$2
+	[ -n "$WRK" ] || return 0
+	start_cmd "$name" floor
+	"$OUT/ledger.test" -test.run '^$' -test.bench '^BenchmarkRawEd25519Verify$' -test.benchtime 1s -test.cpu 2 \
+		>"$OUT/raw-$name.txt" 2>&1 || true
+	grep -h '^BenchmarkRawEd25519Verify' "$OUT/raw-$name.txt" | sed 's/^/  raw /' || true
+	local before
+	before=$(cpu_ticks)
+	PAYLOAD="$OUT/payload-admit-$seed.json" THREADS=1 CONNECTIONS=64 SEED="$seed" SUMMARY_JSON="$OUT/$name.json" \
+		timeout 150 "$WRK" -t1 -c64 -d60s --timeout 10s -s loadkit/wrk/admit.lua "$RELAY" | grep "^wrk " || true
+	echo "$(($(cpu_ticks) - before)) $(getconf CLK_TCK)" >"$OUT/cpu-$name.txt"
+	raw_after "$name"
+	stop_server
+}
+
+# raw_after NAME: the two-core raw rate again right after burst NAME, its
+# server idle, added to raw-NAME.txt. loadsummary reads the burst against
+# the higher of the two readings: a spell of other work on the host during
+# one of them only lowers it, and a lowered reading would make the burst's
+# ratio look better than it was.
+raw_after() {
+	"$OUT/ledger.test" -test.run '^$' -test.bench '^BenchmarkRawEd25519Verify$' -test.benchtime 1s -test.cpu 2 \
+		>>"$OUT/raw-$1.txt" 2>&1 || true
+	grep -h '^BenchmarkRawEd25519Verify' "$OUT/raw-$1.txt" | tail -n +2 | sed 's/^/  raw after /' || true
 }
 
 # wrk sends the bursts when it is present (each partial once, from one
@@ -226,6 +275,7 @@ fi
 echo "== new signers: $ADMIT_BURSTS bursts, each on a fresh closerelaylab load local of $ADMIT_PLANS plans, sent by $admit_by"
 for i in $(seq 1 "$ADMIT_BURSTS"); do
 	admit_burst "admit-$i" "$i" "${admit_gen[@]}"
+	floor_burst "floor-$i" "$i"
 done
 # One more from two wrk threads (info): what the generator's second thread
 # costs the bursts' rate and tail. Its name is not admit-N, so loadsummary

@@ -52,6 +52,20 @@ func TestRawAdmitFile(t *testing.T) {
 	if _, err := loadkit.RawRates(strings.NewReader(rawAdmit(36000))); err == nil {
 		t.Error("raw.txt without its one-core rate: no error")
 	}
+
+	// Read before and after the burst, the second during a spell of other
+	// work: the higher reading counts, so the burst's ratio is not
+	// flattered by the spell (20,800/s over 25,000 would be 0.832).
+	both := rawAdmit(38000) + rawAdmit(25000)
+	if err := os.WriteFile(filepath.Join(dir, "raw-admit-4.txt"), []byte(both), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if got, err = loadkit.LoadSession(dir); err != nil {
+		t.Fatal(err)
+	}
+	if b := got.Admit[3]; fmt.Sprintf("%.0f", b.Raw2) != "38000" {
+		t.Fatalf("burst read before and after: raw %.0f, want the higher, 38000", b.Raw2)
+	}
 }
 
 // TestNewSignersPerBurstRaw: each burst is read against the raw rate taken
@@ -607,6 +621,7 @@ func writeSession(t *testing.T, dir string, s *loadkit.Session) {
 	if s.AdmitTwoThreads != nil {
 		bursts = append(bursts[:len(bursts):len(bursts)], s.AdmitTwoThreads)
 	}
+	bursts = append(bursts[:len(bursts):len(bursts)], s.Floor...)
 	for _, b := range bursts {
 		write(b.Name+".json", b.AdmitResult)
 		write("cpu-"+b.Name+".txt", "100 100\n")
@@ -719,5 +734,73 @@ func TestLoadSessionAndReport(t *testing.T) {
 	if r := findRow(t, rows, strings.TrimSpace(loadkit.NewSignersTwoThreadsWhat)); s.AdmitTwoThreads != nil || r.Verdict != loadkit.Info ||
 		!strings.HasPrefix(r.Measured, "no result: loadkit: admit2t.json: ") || !loadkit.Passed(rows) {
 		t.Fatalf("unreadable two-thread burst: %+v", r)
+	}
+}
+
+// floorBurst is the floor burst bench-load.sh sends right after admit-n:
+// wrk's summary of admit.lua against `load floor`, which counts no
+// admitted signers.
+func floorBurst(n int, rps float64) *loadkit.AdmitBurst {
+	b := admitBurst(n, rps, 5)
+	b.Name, b.Generator, b.Threads, b.Admitted = fmt.Sprintf("floor-%d", n), "wrk", 1, -1
+	return b
+}
+
+// TestFloorRows: the floor bursts read back from their files, show their
+// median ratio to their own raw rates and each relay burst as a share of
+// the floor burst of the same N, decide nothing, and leave out a floor
+// burst with a wrong answer (with its pair).
+func TestFloorRows(t *testing.T) {
+	s := passingSession()
+	wrkBursts(s)
+	// Relay bursts 21000, 20500, 22000, 20800, 21500 against floors of
+	// 30000 to 35000: shares 0.70, 0.66, 0.69, 0.65, 0.65.
+	for i, rps := range []float64{30000, 31000, 32000, 32000, 33000} {
+		s.Floor = append(s.Floor, floorBurst(i+1, rps))
+	}
+	s.Floor[4].Raw2 = 50000 // its own raw rate: 0.660 × raw
+	dir := t.TempDir()
+	writeSession(t, dir, s)
+	s, err := loadkit.LoadSession(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Floor) != 5 || s.Floor[0].Name != "floor-1" || s.Floor[4].Raw2 != 50000 || len(s.Admit) != 5 {
+		t.Fatalf("floor bursts %+v, admit %d", s.Floor, len(s.Admit))
+	}
+	var out strings.Builder
+	rows := loadkit.Report(&out, s)
+	if !loadkit.Passed(rows) {
+		t.Fatalf("the floor rows decided something:\n%s", out.String())
+	}
+	floor := findRow(t, rows, strings.TrimSpace(loadkit.FloorWhat))
+	// Ratios 0.750, 0.775, 0.800, 0.800 and 33000/50000 = 0.660.
+	if floor.Verdict != loadkit.Info || floor.Ratio != "0.775 [0.660–0.800] × burst's 2-core raw" || !strings.Contains(floor.Measured, "32000/s [30000–33000]") {
+		t.Errorf("floor row %+v", floor)
+	}
+	share := findRow(t, rows, strings.TrimSpace(loadkit.FloorShareWhat))
+	// 21000/30000, 20500/31000, 22000/32000, 20800/32000, 21500/33000;
+	// the target, 0.5 × raw, is 0.5/0.775 = 0.65 of the median floor.
+	if share.Verdict != loadkit.Info || share.Ratio != "0.66 [0.65–0.70] × floor" || !strings.Contains(share.Measured, "5 pairs; 0.5 × burst's 2-core raw is 0.65 × the median floor") {
+		t.Errorf("share row %+v", share)
+	}
+	if !strings.Contains(out.String(), "wrk floor-1") || !strings.Contains(out.String(), "0 wrong of 9500 (the floor: no relay)") {
+		t.Errorf("report lacks the floor bursts:\n%s", out.String())
+	}
+
+	// A floor burst with a wrong answer is left out, and so is its pair.
+	s.Floor[1].Wrong = 3
+	rows = loadkit.Evaluate(s)
+	floor = findRow(t, rows, strings.TrimSpace(loadkit.FloorWhat))
+	share = findRow(t, rows, strings.TrimSpace(loadkit.FloorShareWhat))
+	if !strings.Contains(floor.Measured, "[left out: floor-2: 3 answers not 200]") || floor.Source != "wrk floor (1 thread) ×4" || !strings.HasPrefix(share.Measured, "4 pairs") {
+		t.Errorf("with a wrong floor answer: %+v / %+v", floor, share)
+	}
+	// Without floor bursts (no wrk) there are no floor rows.
+	s.Floor = nil
+	for _, r := range loadkit.Evaluate(s) {
+		if strings.Contains(r.What, "floor") {
+			t.Errorf("floor row without floor bursts: %+v", r)
+		}
 	}
 }

@@ -81,6 +81,9 @@ Commands:
   admit     send every valid partial of a payload once (each a new signer)
             and report the burst's rate, latency and the signers the relay
             counted as admitted
+  floor     serve the floor a relay cannot go below on this machine (the sign
+            route through net/http and echo, one verification, a fixed
+            answer) for the load kit to send the same burst to
 
 Each command takes --help and --json. See README.md, "Command line
 (closerelayctl)" and "Load testing".
@@ -100,11 +103,13 @@ func (c *tool) load(args []string) int {
 		return c.loadRoutes(args[1:])
 	case "admit":
 		return c.loadAdmit(args[1:])
+	case "floor":
+		return c.loadFloor(args[1:])
 	case "-h", "-help", "--help", "help":
 		fmt.Fprint(c.Stdout, loadUsage)
 		return ctl.ExitOK
 	}
-	fmt.Fprint(c.Stderr, c.UnknownCommand("closerelaylab load", args[0], []string{"local", "prepare", "routes", "help"}))
+	fmt.Fprint(c.Stderr, c.UnknownCommand("closerelaylab load", args[0], []string{"local", "prepare", "routes", "admit", "floor", "help"}))
 	return ctl.ExitUsage
 }
 
