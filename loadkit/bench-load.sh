@@ -13,8 +13,8 @@
 #      routes`), k6 attack without and with 32 attackers; the relay's CPU
 #      time is read from /proc around each run;
 #   3. new signers: ADMIT_BURSTS times, a fresh `closerelaylab load local`
-#      of ADMIT_PLANS plans of 20 signers, the two-core raw rate again while
-#      it is idle (the ledger test binary, -test.cpu 2, 1 s:
+#      of ADMIT_PLANS plans of 20 signers, the raw rates again while it is
+#      idle (the ledger test binary, -test.cpu 1,2, 1 s each:
 #      raw-admit-N.txt), then `closerelaylab load admit` against it (each
 #      valid partial once: 19 new signers a plan, counted by the relay's
 #      closerelay_signatures_total{result="admitted"}), sent by wrk (--wrk:
@@ -24,8 +24,9 @@
 #      raw-admit2t.txt, info: it never decides). Each burst is read against
 #      its own raw rate: it lasts under a second, minutes after step 1, and
 #      this shared host's raw rate drifts over minutes. It is read again
-#      right after the burst, and the higher reading counts (a spell of
-#      other work on the host only lowers one). With wrk, after each
+#      right after the burst, and the higher two-core rate of the readings
+#      taken on two free cores counts (a spell of other work on the host
+#      only lowers one). With wrk, after each
 #      burst the same one against `closerelaylab load floor` (floor-N.json,
 #      info: HTTP and one verification, no relay), so that each relay burst
 #      is also read as a share of the floor beside it;
@@ -216,16 +217,15 @@ admit_burst() {
 	local name=$1 seed=$2
 	shift 2
 	start_server "$name" --plans "$ADMIT_PLANS" --spare 0 --signers 20 --fresh 0 --strangers 0 --expensive 0
-	"$OUT/ledger.test" -test.run '^$' -test.bench '^BenchmarkRawEd25519Verify$' -test.benchtime 1s -test.cpu 2 \
-		>"$OUT/raw-$name.txt" 2>&1 || true
-	grep -h '^BenchmarkRawEd25519Verify' "$OUT/raw-$name.txt" | sed 's/^/  raw /' || true
+	rm -f "$OUT/raw-$name.txt"
+	raw_reading "$name" before
 	local before
 	before=$(cpu_ticks)
 	./bin/closerelaylab load admit --payload "$OUT/payload-$name.json" --connections 64 --seed "$seed" "$@" --json >"$OUT/$name.json" || true
 	echo "$(($(cpu_ticks) - before)) $(getconf CLK_TCK)" >"$OUT/cpu-$name.txt"
 	sed 's/^/  /' "$OUT/$name.json"
 	echo
-	raw_after "$name"
+	raw_reading "$name" after
 	stop_server
 }
 
@@ -241,27 +241,28 @@ floor_burst() {
 	local name=$1 seed=$2
 	[ -n "$WRK" ] || return 0
 	start_cmd "$name" floor
-	"$OUT/ledger.test" -test.run '^$' -test.bench '^BenchmarkRawEd25519Verify$' -test.benchtime 1s -test.cpu 2 \
-		>"$OUT/raw-$name.txt" 2>&1 || true
-	grep -h '^BenchmarkRawEd25519Verify' "$OUT/raw-$name.txt" | sed 's/^/  raw /' || true
+	rm -f "$OUT/raw-$name.txt"
+	raw_reading "$name" before
 	local before
 	before=$(cpu_ticks)
 	PAYLOAD="$OUT/payload-admit-$seed.json" THREADS=1 CONNECTIONS=64 SEED="$seed" SUMMARY_JSON="$OUT/$name.json" \
 		timeout 150 "$WRK" -t1 -c64 -d60s --timeout 10s -s loadkit/wrk/admit.lua "$RELAY" | grep "^wrk " || true
 	echo "$(($(cpu_ticks) - before)) $(getconf CLK_TCK)" >"$OUT/cpu-$name.txt"
-	raw_after "$name"
+	raw_reading "$name" after
 	stop_server
 }
 
-# raw_after NAME: the two-core raw rate again right after burst NAME, its
-# server idle, added to raw-NAME.txt. loadsummary reads the burst against
-# the higher of the two readings: a spell of other work on the host during
-# one of them only lowers it, and a lowered reading would make the burst's
-# ratio look better than it was.
-raw_after() {
-	"$OUT/ledger.test" -test.run '^$' -test.bench '^BenchmarkRawEd25519Verify$' -test.benchtime 1s -test.cpu 2 \
+# raw_reading NAME WHEN: the raw rates on one core and on two (the ledger's
+# test binary, built once, -test.cpu 1,2, 1 s each), burst NAME's server
+# idle, added to raw-NAME.txt. Each burst is read before and after it.
+# loadsummary reads the burst against the higher two-core rate of the
+# readings taken on two free cores (two-core ≥ 1.6 × one-core): a spell of
+# other work on the host only lowers a reading, and a lowered one would make
+# the burst's ratio look better than it was.
+raw_reading() {
+	"$OUT/ledger.test" -test.run '^$' -test.bench '^BenchmarkRawEd25519Verify$' -test.benchtime 1s -test.cpu 1,2 \
 		>>"$OUT/raw-$1.txt" 2>&1 || true
-	grep -h '^BenchmarkRawEd25519Verify' "$OUT/raw-$1.txt" | tail -n +2 | sed 's/^/  raw after /' || true
+	grep -h '^BenchmarkRawEd25519Verify' "$OUT/raw-$1.txt" | tail -n 2 | sed "s/^/  raw $2 /" || true
 }
 
 # wrk sends the bursts when it is present (each partial once, from one

@@ -24,7 +24,7 @@ const (
 	// New signers: bursts on fresh relays in which every request adds a
 	// signer its plan did not have (`closerelaylab load admit`), as counted
 	// by the relay. Each burst's rate is read against the two-core raw rate
-	// taken right before it, and the median of those ratios decides.
+	// read around it, and the median of those ratios decides.
 	TargetNewSignersRatio = 0.5  // × the two-core raw rate
 	TargetNewSignersP99   = 20.0 // ms, sign requests during the burst
 	// MinAdmitBursts is the fewest bursts that decide the new-signer rows:
@@ -271,7 +271,7 @@ func ReadRoutes(path string) (*RoutesResult, error) {
 
 // RawRates reads `go test -bench BenchmarkRawEd25519Verify -cpu 1,2` output
 // and returns verifications per second by GOMAXPROCS (1 for the line
-// without a -N suffix; the highest of several lines at one GOMAXPROCS). Both rates must be there: a session's throughputs
+// without a -N suffix). Both rates must be there: a session's throughputs
 // are read against both.
 func RawRates(r io.Reader) (map[int]float64, error) { return rawRates(r, 1, 2) }
 
@@ -295,12 +295,7 @@ func rawRates(r io.Reader, procs ...int) (map[int]float64, error) {
 				n = v
 			}
 		}
-		// Several lines at one GOMAXPROCS (a burst's raw rate is read
-		// before and after it): the highest counts. Other work on the host
-		// only ever lowers a reading, so the highest is the closest to
-		// what the cores can do, and the ratio read against it the least
-		// kind.
-		rates[n] = max(rates[n], 1e9/ns)
+		rates[n] = 1e9 / ns
 	}
 	if err := sc.Err(); err != nil {
 		return nil, err
@@ -311,6 +306,66 @@ func rawRates(r io.Reader, procs ...int) (map[int]float64, error) {
 		}
 	}
 	return rates, nil
+}
+
+// rawReading is one `-cpu 1,2` run of BenchmarkRawEd25519Verify:
+// verifications per second on one core and on two.
+type rawReading struct{ one, two float64 }
+
+// quiet reports whether the reading was taken on two free cores, as
+// quietRow's check of the start's rates.
+func (r rawReading) quiet() bool { return r.two >= MinRawScaling*r.one }
+
+// burstRaw reads a burst's raw file: the `-cpu 1,2` readings taken before
+// and after it, in order. It returns the highest two-core rate among the
+// quiet readings. Other work on the host only ever lowers a reading, so the
+// highest is the closest to what the cores could do around the burst, and
+// the burst's ratio to it the least kind; a reading whose two-core rate is
+// under MinRawScaling × its one-core rate was taken while something else
+// held a core, and would flatter the burst. It fails when the file holds no
+// reading or only busy ones (the burst is then read against the run's
+// start rate). A two-core line without its one-core line (a file of an
+// older kit, `-cpu 2` only) is a reading whose quiet cannot be told, and
+// counts.
+func burstRaw(r io.Reader) (float64, error) {
+	var readings []rawReading
+	one := 0.0
+	sc := bufio.NewScanner(r)
+	for sc.Scan() {
+		f := strings.Fields(sc.Text())
+		if len(f) < 4 || !strings.HasPrefix(f[0], "BenchmarkRawEd25519Verify") || f[3] != "ns/op" {
+			continue
+		}
+		ns, err := strconv.ParseFloat(f[2], 64)
+		if err != nil || ns <= 0 {
+			return 0, fmt.Errorf("loadkit: bad benchmark line %q", sc.Text())
+		}
+		if !strings.HasSuffix(f[0], "-2") {
+			one = 1e9 / ns
+			continue
+		}
+		readings = append(readings, rawReading{one: one, two: 1e9 / ns})
+		one = 0
+	}
+	if err := sc.Err(); err != nil {
+		return 0, err
+	}
+	best := 0.0
+	var busy []string
+	for _, rd := range readings {
+		if rd.one > 0 && !rd.quiet() {
+			busy = append(busy, fmt.Sprintf("2-core %.0f/s = %.2f × 1-core %.0f/s", rd.two, rd.two/rd.one, rd.one))
+			continue
+		}
+		best = max(best, rd.two)
+	}
+	switch {
+	case len(readings) == 0:
+		return 0, errors.New("loadkit: no BenchmarkRawEd25519Verify result at -cpu 2")
+	case best == 0:
+		return 0, fmt.Errorf("loadkit: every reading taken on a busy machine (%s)", strings.Join(busy, "; "))
+	}
+	return best, nil
 }
 
 // readRaw reads a file of BenchmarkRawEd25519Verify output that must hold a
@@ -355,8 +410,9 @@ type AdmitBurst struct {
 	Name       string // admit-N, or admit2t
 	ServerCPU  float64
 	HasCPUTime bool
-	// Raw2 is the two-core raw rate taken right before the burst, its fresh
-	// relay ready and idle (raw-NAME.txt), which the burst's ratio is read
+	// Raw2 is the two-core raw rate read around the burst, its server
+	// ready and idle: the highest of the quiet readings taken before and
+	// after it (raw-NAME.txt, burstRaw), which the burst's ratio is read
 	// against: a burst lasts under a second, minutes after raw.txt, and the
 	// shared host's raw rate drifts over minutes (31,000 to 39,000 a second
 	// on two cores), which a ratio to raw.txt's would count as the relay's.
@@ -485,11 +541,17 @@ func readBurst(dir, name string) (*AdmitBurst, error) {
 	}
 	a.ServerCPU, a.HasCPUTime = readCPU(filepath.Join(dir, "cpu-"+name+".txt"))
 	rawName := "raw-" + name + ".txt"
-	if raw, err := readRaw(filepath.Join(dir, rawName), 2); err == nil {
-		a.Raw2 = raw[2]
-	} else if errors.Is(err, fs.ErrNotExist) {
-		a.RawErr = rawName + " absent"
-	} else {
+	f, err := os.Open(filepath.Join(dir, rawName))
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			a.RawErr = rawName + " absent"
+		} else {
+			a.RawErr = rawName + ": " + err.Error()
+		}
+		return a, nil
+	}
+	defer f.Close()
+	if a.Raw2, err = burstRaw(f); err != nil {
 		a.RawErr = rawName + ": " + err.Error()
 	}
 	return a, nil
@@ -779,7 +841,7 @@ func uncorrectedNote(g Group) string {
 }
 
 // newSignerRows decide the new-signer targets from the admit bursts. Each
-// burst's ratio is its rate over the two-core raw rate taken right before it
+// burst's ratio is its rate over the two-core raw rate read around it
 // (start, the run's start rate, when it has none: said in the row), since
 // the host's raw rate drifts over the minutes between the start of the run
 // and a burst under a second long; the median ratio decides, shown with its
@@ -1103,7 +1165,7 @@ func Report(w io.Writer, s *Session) []Row {
 		case b.Admitted < 0:
 			admitted = fmt.Sprintf("admitted ? of %d", b.Requests)
 		}
-		// Each burst's ratio is to the raw rate taken right before it,
+		// Each burst's ratio is to the raw rate read around it,
 		// the one its verdict reads; raw.txt's when it has none.
 		rawNote := ""
 		if b.Raw2 == 0 {
@@ -1119,7 +1181,7 @@ func Report(w io.Writer, s *Session) []Row {
 	}
 
 	rows := Evaluate(s)
-	fmt.Fprintf(w, "\ntargets (issues 16 and 27) and checks, ratios to the raw rates of this run (1-core %.0f/s, 2-core %.0f/s; each new-signer burst's to the 2-core rate taken right before it):\n", one, two)
+	fmt.Fprintf(w, "\ntargets (issues 16 and 27) and checks, ratios to the raw rates of this run (1-core %.0f/s, 2-core %.0f/s; each new-signer burst's to the 2-core rate read around it):\n", one, two)
 	wWhat, wSrc, wRatio, wBound := 4, 6, 5, 5
 	for _, r := range rows {
 		wWhat = max(wWhat, len([]rune(r.What)))
