@@ -97,8 +97,10 @@ func merge(k *planParts, cur *planState, admitted []ledger.Admitted) (next *plan
 		sigs = append(sigs, f.Sig)
 	}
 	// sigs is this version's own list; the signatures in it, admitted
-	// ones, never change, so the envelope shares them.
-	env, encoded, err := k.encoder.Encode(sigs)
+	// ones, never change, so the envelope shares them. cur's XDR is the
+	// encoding of old (every version's is its envelope's, by k.encoder or,
+	// for the first, by ledger.AdmitPlan), which the new one extends.
+	env, encoded, err := k.encoder.Extend(cur.state.XDR, sigs, len(old))
 	if err != nil {
 		return nil, 0, 0, 0, fmt.Errorf("actor: encode the merged envelope: %w", err)
 	}

@@ -218,6 +218,17 @@ func checkState(t *testing.T, k *planParts, v *planState) {
 	if sigs := env.Signatures(); len(sigs) != len(v.admitted) {
 		t.Fatalf("the envelope carries %d signatures, the state %d", len(sigs), len(v.admitted))
 	}
+	// The XDR is the state's envelope's, signature for signature in the
+	// admitted order: a merge extends the encoding of the version before
+	// (EnvelopeEncoder.Extend) rather than encoding afresh.
+	if want, err := ledger.EncodeEnvelope(v.env); err != nil || v.state.XDR != want {
+		t.Fatalf("the state's XDR is not its envelope's encoding (%v)", err)
+	}
+	for i, sig := range env.Signatures() {
+		if sig.Hint != v.admitted[i].Sig.Hint || string(sig.Signature) != string(v.admitted[i].Sig.Signature) {
+			t.Fatalf("signature %d of the XDR is not signer %d's", i, v.admitted[i].Signer)
+		}
+	}
 	if v.sub == nil {
 		t.Fatal("a state without its submission")
 	}

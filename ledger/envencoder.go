@@ -87,6 +87,70 @@ func (e *EnvelopeEncoder) Encode(sigs []xdr.DecoratedSignature) (xdr.Transaction
 	return e.with(sigs), unsafe.String(unsafe.SliceData(out), len(out)), nil
 }
 
+// Extend is Encode(sigs) for a list that extends one already encoded: prev
+// must be what Encode returned for sigs[:n], the list of the version a
+// merge appends sigs[n:] to. Between the two encodings only the list's
+// length changes, in the first 6 bytes after the head's full groups of 3,
+// and bytes are added at the end; every group of 3 bytes in between is the
+// same, and so are its 4 characters, which Extend copies from prev rather
+// than encoding again. It falls back to Encode when n is not 1 to
+// len(sigs), when a signature is not 64 bytes (all of ed25519's are), or
+// when prev is not as long as, or does not begin and end as, sigs[:n]'s
+// encoding.
+func (e *EnvelopeEncoder) Extend(prev string, sigs []xdr.DecoratedSignature, n int) (xdr.TransactionEnvelope, string, error) {
+	if !e.fast || n < 1 || n > len(sigs) {
+		return e.Encode(sigs)
+	}
+	for _, s := range sigs {
+		if len(s.Signature) != 64 {
+			return e.Encode(sigs)
+		}
+	}
+	// The bytes after the head's full groups ("rel"): the head's last t
+	// bytes, the list's length, then 72 bytes a signature (its hint, its
+	// length, its 64 bytes).
+	t := len(e.head) % 3
+	relPrev := t + 4 + 72*n
+	full := relPrev / 3 * 3 // rel's bytes in prev's full groups
+	r := relPrev - full     // the last r bytes of sigs[n-1]'s signature follow them
+	h := len(e.head64)
+	enc := base64.StdEncoding
+	if len(prev) != h+enc.EncodedLen(relPrev) || prev[:h] != e.head64 {
+		return e.Encode(sigs)
+	}
+	// prev's last full group is 3 bytes of sigs[n-1]'s signature.
+	var group [4]byte
+	last := sigs[n-1].Signature
+	enc.Encode(group[:], last[64-r-3:64-r])
+	if prev[h+full/3*4-4:h+full/3*4] != string(group[:]) {
+		return e.Encode(sigs)
+	}
+
+	out := make([]byte, h+enc.EncodedLen(t+4+72*len(sigs)))
+	w := copy(out, e.head64)
+	// rel's first 6 bytes (t+4 is 4 to 6): the head's tail, the new
+	// length, the first 2-t bytes of signature 0's hint.
+	var first [6]byte
+	copy(first[:], e.head[len(e.head)-t:])
+	binary.BigEndian.PutUint32(first[t:], uint32(len(sigs)))
+	copy(first[t+4:], sigs[0].Hint[:2-t])
+	enc.Encode(out[w:], first[:])
+	w += 8
+	// Up to prev's last full group, nothing changed (relPrev is at least 76).
+	w += copy(out[w:], prev[h+8:h+full/3*4])
+	// Then the end of signature n-1 and the new signatures, from a group
+	// boundary.
+	var stack [rawOnStack]byte
+	raw := append(stack[:0], last[64-r:]...)
+	for _, s := range sigs[n:] {
+		raw = append(raw, s.Hint[:]...)
+		raw = binary.BigEndian.AppendUint32(raw, 64)
+		raw = append(raw, s.Signature...)
+	}
+	enc.Encode(out[w:], raw)
+	return e.with(sigs), unsafe.String(unsafe.SliceData(out), len(out)), nil
+}
+
 // rawOnStack holds the tail of an envelope and MaxSignatures signatures of
 // 64 bytes: 2 bytes of the head, the list's length, and 72 bytes each.
 const rawOnStack = 2 + 4 + MaxSignatures*72

@@ -117,4 +117,100 @@ func checkEncoder(t *testing.T, name string, e *ledger.EnvelopeEncoder, env xdr.
 	if err != nil || again != want {
 		t.Fatalf("%s: the envelope Encode returned encodes to %q, %v; want %q", name, again, err, want)
 	}
+	// Extend from every shorter prefix's encoding gives the same, as a
+	// merge appending sigs[n:] to a version of sigs[:n] asks it.
+	for n := 0; n <= len(sigs); n++ {
+		_, prev, err := e.Encode(sigs[:n])
+		if err != nil {
+			t.Fatal(err)
+		}
+		extEnv, ext, err := e.Extend(prev, sigs, n)
+		if err != nil || ext != want {
+			t.Fatalf("%s: Extend(Encode(sigs[:%d]), %d signatures) = %q, %v; want %q", name, n, len(sigs), ext, err, want)
+		}
+		if again, err := ledger.EncodeEnvelope(extEnv); err != nil || again != want {
+			t.Fatalf("%s: the envelope Extend returned encodes to %q, %v; want %q", name, again, err, want)
+		}
+	}
+}
+
+// TestEnvelopeEncoderExtendCopies: Extend's fast path copies prev's
+// characters for the signatures both lists hold (a prev that is not
+// sigs[:n]'s encoding shows through where its own signatures differ in
+// the middle), and its checks send a prev that is plainly another list's,
+// or a signature not 64 bytes long, to Encode.
+func TestEnvelopeEncoderExtendCopies(t *testing.T) {
+	for name, env := range encoderEnvelopes(t) {
+		if name == "fee-bump" {
+			continue
+		}
+		e := ledger.NewEnvelopeEncoder(env)
+		sigs := signaturesOf([]int{64, 64, 64, 64, 64, 64})
+		_, want, err := e.Encode(sigs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Another list of 4 whose middle differs: copied, not encoded.
+		other := append(signaturesOf([]int{64, 64, 64, 64})[:0:0], sigs[:4]...)
+		other[1] = xdr.DecoratedSignature{Hint: other[1].Hint, Signature: make([]byte, 64)}
+		_, prevOther, _ := e.Encode(other)
+		if _, got, _ := e.Extend(prevOther, sigs, 4); got == want {
+			t.Fatalf("%s: Extend encoded the signatures prev holds instead of copying them", name)
+		}
+		// prev of another length, or ending in another signature, or
+		// a 63-byte signature: Encode's answer.
+		_, prev3, _ := e.Encode(sigs[:3])
+		last := append(signaturesOf([]int{64, 64, 64, 64})[:0:0], sigs[:4]...)
+		last[3] = xdr.DecoratedSignature{Hint: last[3].Hint, Signature: make([]byte, 64)}
+		_, prevLast, _ := e.Encode(last)
+		short := append(signaturesOf(nil), sigs...)
+		short[5] = xdr.DecoratedSignature{Hint: short[5].Hint, Signature: make([]byte, 63)}
+		_, wantShort, _ := e.Encode(short)
+		for _, c := range []struct {
+			what, prev string
+			sigs       []xdr.DecoratedSignature
+			want       string
+		}{
+			{"prev of 3 signatures for n=4", prev3, sigs, want},
+			{"prev ending in another signature", prevLast, sigs, want},
+			{"a 63-byte signature", prevLast, short, wantShort},
+		} {
+			if _, got, err := e.Extend(c.prev, c.sigs, 4); err != nil || got != c.want {
+				t.Errorf("%s, %s: Extend = %q, %v; want Encode's %q", name, c.what, got, err, c.want)
+			}
+		}
+	}
+}
+
+// BenchmarkEnvelopeEncoder is one merge's encoding of a version of a close
+// (the load kit's 20-signer accounts: 11 signatures, the middle of a plan's
+// life), afresh (Encode) and from the version before (Extend).
+func BenchmarkEnvelopeEncoder(b *testing.B) {
+	env := encoderEnvelopes(b)["v1 "]
+	e := ledger.NewEnvelopeEncoder(env)
+	lengths := make([]int, 11)
+	for i := range lengths {
+		lengths[i] = 64
+	}
+	sigs := signaturesOf(lengths)
+	_, prev, err := e.Encode(sigs[:10])
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("Encode", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, _, err := e.Encode(sigs); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("Extend", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, _, err := e.Extend(prev, sigs, 10); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }
