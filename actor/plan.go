@@ -46,9 +46,10 @@ type State struct {
 }
 
 // renderMemo holds one version's renderings: as a stream event, and as a
-// route's answer.
+// route's answer; answered says the answer was asked for once already.
 type renderMemo struct {
 	event, answer rendering
+	answered      atomic.Bool
 }
 
 type rendering struct {
@@ -74,14 +75,22 @@ func (s State) Render(render func(State) []byte) []byte {
 	return s.memo.event.of(s, render)
 }
 
-// RenderAnswer is Render for a route's answer of the version (the sign
-// route's, which every co-signer of a version and every replay of it
-// receives), kept apart from the event's rendering under the same rules.
-func (s State) RenderAnswer(render func(State) []byte) []byte {
-	if s.memo == nil {
-		return render(s)
+// RenderAnswer is a route's answer of the version (the sign route's, which
+// the co-signer whose signature made the version receives, and every
+// replay while it is the plan's latest): render(dst, s) appends it to dst.
+// Most versions are answered once, in a burst of new signers each of them,
+// so the first call renders into scratch and keeps nothing (kept false:
+// the caller may use scratch again once the answer is written). From the
+// second call on it is rendered once more and kept apart from the event's
+// rendering, under Render's rules, and every later call shares it (kept
+// true): replays of one version cost no rendering. A State not made by a
+// plan renders into scratch on every call.
+func (s State) RenderAnswer(render func(dst []byte, s State) []byte, scratch []byte) (b []byte, kept bool) {
+	// Load first: on the replays' path the flag is only ever read.
+	if s.memo == nil || (!s.memo.answered.Load() && !s.memo.answered.Swap(true)) {
+		return render(scratch, s), false
 	}
-	return s.memo.answer.of(s, render)
+	return s.memo.answer.of(s, func(s State) []byte { return render(nil, s) }), true
 }
 
 // Plan is a handle on one plan actor; its methods are safe for concurrent use.

@@ -235,6 +235,66 @@ func TestConcurrentMerges(t *testing.T) {
 	})
 }
 
+// TestStateAnswerKeptFromTheSecondAsk: a version's first answer is rendered
+// into the caller's scratch and kept nowhere; from the second ask on, every
+// copy of the version shares one kept rendering, apart from the event's; a
+// new version starts again; a State not made by a plan renders into scratch
+// on every call.
+func TestStateAnswerKeptFromTheSecondAsk(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ctx := t.Context()
+		f, p, sub := startSubscribed(t, Options{})
+		calls := 0
+		render := func(dst []byte, s State) []byte {
+			calls++
+			return append(dst, 'a', byte(s.Version))
+		}
+		snap, err := p.Snapshot(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ev := <-sub.C()
+		scratch := make([]byte, 0, 8)
+		b, kept := snap.RenderAnswer(render, scratch)
+		if kept || !bytes.Equal(b, []byte{'a', 1}) || &b[0] != &scratch[:1][0] {
+			t.Fatalf("first answer %v kept %v, want version 1's in the scratch, not kept", b, kept)
+		}
+		var shared []byte
+		for i, st := range []State{ev.State, snap, ev.State} {
+			b, kept := st.RenderAnswer(render, scratch)
+			if !kept || !bytes.Equal(b, []byte{'a', 1}) || &b[0] == &scratch[:1][0] {
+				t.Fatalf("ask %d: answer %v kept %v, want version 1's kept apart from the scratch", i+2, b, kept)
+			}
+			if shared != nil && &b[0] != &shared[0] {
+				t.Fatalf("ask %d rendered again", i+2)
+			}
+			shared = b
+		}
+		if calls != 2 {
+			t.Fatalf("four asks of version 1 rendered %d times, want 2 (the first, then the kept one)", calls)
+		}
+		if got := snap.Render(func(State) []byte { return []byte("event") }); string(got) != "event" {
+			t.Fatalf("the event's rendering is %q: it shares the answer's", got)
+		}
+		st, _, err := p.Merge(ctx, f.admitted(1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b, kept := st.RenderAnswer(render, scratch); kept || !bytes.Equal(b, []byte{'a', 2}) {
+			t.Fatalf("version 2's first answer %v kept %v, want its own, not kept", b, kept)
+		}
+		var zero State
+		for range 2 {
+			if _, kept := zero.RenderAnswer(render, scratch); kept {
+				t.Fatal("the zero State kept an answer")
+			}
+		}
+		if calls != 5 {
+			t.Fatalf("%d renders, want 5", calls)
+		}
+	})
+}
+
 // TestStateRendersOncePerVersion: every copy of one version's State (a
 // snapshot, a subscriber's event) shares one rendering, a new version
 // renders anew, and a State not made by a plan renders on every call.

@@ -8,6 +8,8 @@ import (
 	"mime"
 	"net/http"
 	"net/url"
+	"slices"
+	"sync"
 
 	"github.com/closerelay/closerelay/actor"
 	"github.com/closerelay/closerelay/errcode"
@@ -254,13 +256,22 @@ func (s *Server) sign(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	// Every co-signer of a version, and every replay of it, gets the same
-	// answer: it is encoded once per version.
-	if b := st.RenderAnswer(renderSignOK); b != nil {
-		return c.JSONBlob(http.StatusOK, b)
+	// The first answer of a version is rendered into a pooled buffer, the
+	// later ones (replays) share one rendering kept with the version.
+	// JSONBlob has copied b out when it returns.
+	buf := answerBuffers.Get().(*[]byte)
+	b, kept := st.RenderAnswer(appendSignOK, (*buf)[:0])
+	err = c.JSONBlob(http.StatusOK, b)
+	if !kept {
+		*buf = b[:0]
 	}
-	return c.JSON(http.StatusOK, signOKOf(st)) // never: strings, ints and bools always encode
+	answerBuffers.Put(buf)
+	return err
 }
+
+// answerBuffers are the buffers a version's first sign answer is rendered
+// into: 0.6 to 3.5 KB for a 20-signer plan.
+var answerBuffers = sync.Pool{New: func() any { b := make([]byte, 0, 4096); return &b }}
 
 func signOKOf(st actor.State) wire.Signed {
 	return wire.Signed{
@@ -269,14 +280,14 @@ func signOKOf(st actor.State) wire.Signed {
 	}
 }
 
-// renderSignOK is the sign route's answer for st, byte for byte as c.JSON
-// writes it (with its trailing newline).
-func renderSignOK(st actor.State) []byte {
+// appendSignOK appends the sign route's answer for st to dst, byte for
+// byte as c.JSON writes it (with its trailing newline).
+func appendSignOK(dst []byte, st actor.State) []byte {
 	s := signOKOf(st)
 	// The envelope, its signers (56 characters and 3 of punctuation each),
 	// and the rest of the fields (under 160 bytes).
-	b := s.AppendJSON(make([]byte, 0, len(s.XDR)+len(s.Signers)*59+160))
-	return append(b, '\n')
+	dst = slices.Grow(dst, len(s.XDR)+len(s.Signers)*59+160)
+	return append(s.AppendJSON(dst), '\n')
 }
 
 func nonNil(s []string) []string {
