@@ -174,39 +174,43 @@ func TestClusterLookupWaitsForAChangeHalfTakenIn(t *testing.T) {
 // TestClusterWatchFeedsSubscribers: a change written by another instance
 // reaches this instance's subscribers through the watch, newest first.
 func TestClusterWatchFeedsSubscribers(t *testing.T) {
-	_, inst, sups := clusterPair(t)
-	a, b := sups[0], sups[1]
-	f := newFixture(t, 2)
-	ctx := context.Background()
-	pa := create(t, a, f, time.Now().Add(time.Hour), 0)
-	pb, err := b.Lookup(ctx, f.id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sub, err := pb.Subscribe(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer sub.Close()
-	if ev := <-sub.C(); ev.State.Version != 1 {
-		t.Fatalf("first event version %d", ev.State.Version)
-	}
-	if _, _, err := pa.Merge(ctx, f.admitted(1, 2)); err != nil {
-		t.Fatal(err)
-	}
-	inst[1].deliver(t, f.id)
-	ev := <-sub.C()
-	checkEnvelope(t, f, ev.State, 0, 1, 2)
-	if ev.State.Version != 2 || ev.State.Weight != 3 {
-		t.Fatalf("event version %d weight %d, want 2 and 3", ev.State.Version, ev.State.Weight)
-	}
-	// An older change arriving late changes nothing.
-	if _, _, err := pb.Merge(ctx, f.admitted(3)); err != nil {
-		t.Fatal(err)
-	}
-	if ev := <-sub.C(); ev.State.Version != 3 {
-		t.Fatalf("version %d after B's own merge, want 3", ev.State.Version)
-	}
+	// In a bubble, so that an event that never comes fails the test at once
+	// (every goroutine durably blocked) rather than at the run's timeout.
+	synctest.Test(t, func(t *testing.T) {
+		_, inst, sups := clusterPair(t)
+		a, b := sups[0], sups[1]
+		f := newFixture(t, 2)
+		ctx := context.Background()
+		pa := create(t, a, f, time.Now().Add(time.Hour), 0)
+		pb, err := b.Lookup(ctx, f.id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sub, err := pb.Subscribe(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer sub.Close()
+		if ev := <-sub.C(); ev.State.Version != 1 {
+			t.Fatalf("first event version %d", ev.State.Version)
+		}
+		if _, _, err := pa.Merge(ctx, f.admitted(1, 2)); err != nil {
+			t.Fatal(err)
+		}
+		inst[1].deliver(t, f.id)
+		ev := <-sub.C()
+		checkEnvelope(t, f, ev.State, 0, 1, 2)
+		if ev.State.Version != 2 || ev.State.Weight != 3 {
+			t.Fatalf("event version %d weight %d, want 2 and 3", ev.State.Version, ev.State.Weight)
+		}
+		// An older change arriving late changes nothing.
+		if _, _, err := pb.Merge(ctx, f.admitted(3)); err != nil {
+			t.Fatal(err)
+		}
+		if ev := <-sub.C(); ev.State.Version != 3 {
+			t.Fatalf("version %d after B's own merge, want 3", ev.State.Version)
+		}
+	})
 }
 
 // TestClusterRestoredPlanKeepsItsParts: a plan restored from its record has
