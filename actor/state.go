@@ -98,8 +98,9 @@ func merge(k *planParts, cur *planState, admitted []ledger.Admitted) (next *plan
 	}
 	// sigs is this version's own list; the signatures in it, admitted
 	// ones, never change, so the envelope shares them. cur's XDR is the
-	// encoding of old (every version's is its envelope's, by k.encoder or,
-	// for the first, by ledger.AdmitPlan), which the new one extends.
+	// encoding of old (every version's is its envelope's: by k.encoder, by
+	// ledger.AdmitPlan for the first, or the stored string a restored
+	// plan's envelope was decoded from), which the new one extends.
 	env, encoded, err := k.encoder.Extend(cur.state.XDR, sigs, len(old))
 	if err != nil {
 		return nil, 0, 0, 0, fmt.Errorf("actor: encode the merged envelope: %w", err)

@@ -130,11 +130,13 @@ trap stop_server EXIT
 start_server() {
 	local name=$1
 	shift
-	start_cmd "$name" local --out "$OUT/payload-$name.json" "$@"
+	start_cmd "$name" local --out "$OUT/payload-$name.json" "$@" || exit 1
 }
 
 # start_cmd NAME COMMAND [FLAGS...]: `closerelaylab load COMMAND` (local or
-# floor) in the background, until its ready line names the address.
+# floor) in the background, until its ready line names the address; it
+# fails (status 1, its log shown) when the command exits or is not ready
+# within 120 s.
 start_cmd() {
 	local name=$1
 	shift
@@ -150,12 +152,14 @@ start_cmd() {
 		if ! kill -0 "$SERVER" 2>/dev/null; then
 			cat "$log"
 			echo "closerelaylab load $1 exited before it was ready" >&2
-			exit 1
+			SERVER=
+			return 1
 		fi
 		sleep 0.5
 	done
 	echo "closerelaylab load $1 not ready after 120 s" >&2
-	exit 1
+	stop_server
+	return 1
 }
 
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$SERVER/stat"; }
@@ -209,8 +213,8 @@ stop_server
 
 # admit_burst NAME SEED [FLAGS...]: one burst of new signers on a fresh
 # `closerelaylab load local`, written to NAME.json, the relay's CPU time to
-# cpu-NAME.txt, the two-core raw rate taken right before it (the relay
-# ready and idle) to raw-NAME.txt; FLAGS choose the generator. A raw run
+# cpu-NAME.txt, the raw rates read before and after it (the relay ready
+# and idle: raw_reading) to raw-NAME.txt; FLAGS choose the generator. A raw run
 # that fails leaves loadsummary to read the burst against raw.txt, which
 # it says.
 admit_burst() {
@@ -240,7 +244,11 @@ admit_burst() {
 floor_burst() {
 	local name=$1 seed=$2
 	[ -n "$WRK" ] || return 0
-	start_cmd "$name" floor
+	# The floor decides nothing: one that does not start is left out.
+	if ! start_cmd "$name" floor; then
+		echo "  the floor did not start: $name left out"
+		return 0
+	fi
 	rm -f "$OUT/raw-$name.txt"
 	raw_reading "$name" before
 	local before
@@ -248,6 +256,7 @@ floor_burst() {
 	PAYLOAD="$OUT/payload-admit-$seed.json" THREADS=1 CONNECTIONS=64 SEED="$seed" SUMMARY_JSON="$OUT/$name.json" \
 		timeout 150 "$WRK" -t1 -c64 -d60s --timeout 10s -s loadkit/wrk/admit.lua "$RELAY" | grep "^wrk " || true
 	echo "$(($(cpu_ticks) - before)) $(getconf CLK_TCK)" >"$OUT/cpu-$name.txt"
+	rm -f "$OUT/$name.json.done" "$OUT/$name.json.done.ready" # admit.lua's, which `load admit` removes for the relay's
 	raw_reading "$name" after
 	stop_server
 }

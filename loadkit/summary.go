@@ -18,8 +18,8 @@ import (
 // The targets of issues 16 and 27, read in one `make bench-load` run on
 // the two-core machine. Throughputs are ratios to the raw
 // crypto/ed25519.Verify rates measured in the same run
-// (BenchmarkRawEd25519Verify at -cpu 1,2 at its start; at -cpu 2 again
-// right before each new-signer burst).
+// (BenchmarkRawEd25519Verify at -cpu 1,2 at its start, and again before
+// and after each new-signer burst).
 const (
 	// New signers: bursts on fresh relays in which every request adds a
 	// signer its plan did not have (`closerelaylab load admit`), as counted
@@ -333,6 +333,10 @@ func burstRaw(r io.Reader) (float64, error) {
 	sc := bufio.NewScanner(r)
 	for sc.Scan() {
 		f := strings.Fields(sc.Text())
+		if len(f) > 0 && f[0] == "goos:" {
+			one = 0 // a run's first line: a one-core rate before it is another reading's
+			continue
+		}
 		if len(f) < 4 || !strings.HasPrefix(f[0], "BenchmarkRawEd25519Verify") || f[3] != "ns/op" {
 			continue
 		}
@@ -456,9 +460,10 @@ var (
 // LoadSession reads a bench-load directory: raw.txt, k6-NAME.json (k6's
 // --summary-export), wrk-NAME.json, cpu-GEN-NAME.txt ("TICKS CLK_TCK": the
 // relay's CPU time during the run), admit-N.json and admit2t.json with their
-// cpu-admit-N.txt and cpu-admit2t.txt and the raw rates taken right before
-// them (raw-admit-N.txt, raw-admit2t.txt: -cpu 2 only), routes.json and
-// streamload.json. Files that are absent or unreadable are recorded in
+// cpu-admit-N.txt and cpu-admit2t.txt and the raw rates read before and
+// after them (raw-admit-N.txt, raw-admit2t.txt: -cpu 1,2 each time), the
+// floor bursts floor-N.json with theirs (cpu-floor-N.txt, raw-floor-N.txt),
+// routes.json and streamload.json. Files that are absent or unreadable are recorded in
 // Missing, never an error: the verdicts count them as targets not met; a
 // burst without its raw rate is read against raw.txt's (AdmitBurst.RawErr).
 // Only raw.txt is required.
@@ -527,9 +532,9 @@ func readBursts(dir, kind string, missing map[string]string) []*AdmitBurst {
 	return out
 }
 
-// readBurst reads the admit burst NAME.json of dir, the relay's CPU time
-// during it (cpu-NAME.txt) and the two-core raw rate taken before it
-// (raw-NAME.txt).
+// readBurst reads the burst NAME.json of dir, its server's CPU time during
+// it (cpu-NAME.txt) and the two-core raw rate read around it (raw-NAME.txt,
+// burstRaw).
 func readBurst(dir, name string) (*AdmitBurst, error) {
 	b, err := os.ReadFile(filepath.Join(dir, name+".json"))
 	if err != nil {
@@ -940,11 +945,13 @@ func floorRows(floor, admit []*AdmitBurst, start float64) []Row {
 	}
 	var rates, ratios, shares []float64
 	var why []string
+	conns := 0
 	for _, f := range floor {
 		if p := floorProblem(f); p != "" {
 			why = append(why, f.Name+": "+p)
 			continue
 		}
+		conns = f.Connections
 		rates = append(rates, f.RPS)
 		ratios = append(ratios, f.RPS/f.raw2(start))
 		for _, a := range admit {
@@ -965,7 +972,7 @@ func floorRows(floor, admit []*AdmitBurst, start float64) []Row {
 	ratio, qlo, qhi := medianRange(ratios)
 	rows := []Row{{What: FloorWhat, Source: src,
 		Ratio:    fmt.Sprintf("%.3f [%.3f–%.3f] × burst's 2-core raw", ratio, qlo, qhi),
-		Measured: fmt.Sprintf("%.0f/s [%.0f–%.0f] at %d connections%s", rate, rlo, rhi, floor[0].Connections, suffix),
+		Measured: fmt.Sprintf("%.0f/s [%.0f–%.0f] at %d connections%s", rate, rlo, rhi, conns, suffix),
 		Verdict:  Info}}
 	if len(shares) > 0 {
 		share, slo, shi := medianRange(shares)

@@ -89,6 +89,21 @@ func TestRawAdmitFile(t *testing.T) {
 	if b := got.Admit[4]; b.Raw2 != 0 || b.RawErr != "raw-admit-5.txt: loadkit: every reading taken on a busy machine (2-core 25000/s = 1.32 × 1-core 19000/s)" {
 		t.Errorf("only a busy reading: raw %.0f, %q", b.Raw2, b.RawErr)
 	}
+
+	// A run cut short before its two-core line, then one cut before its
+	// one-core line: the second's two-core rate is not read against the
+	// first's one-core rate (1.5 ×, busy), but as a reading of its own.
+	cut := "goos: linux\nBenchmarkRawEd25519Verify     \t   19000\t     50000.00 ns/op\n" +
+		"goos: linux\nBenchmarkRawEd25519Verify-2   \t   38940\t     33333.33 ns/op\nPASS\n"
+	if err := os.WriteFile(filepath.Join(dir, "raw-admit-5.txt"), []byte(cut), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if got, err = loadkit.LoadSession(dir); err != nil {
+		t.Fatal(err)
+	}
+	if b := got.Admit[4]; fmt.Sprintf("%.0f", b.Raw2) != "30000" {
+		t.Errorf("readings cut short: raw %.0f (%s), want the second's own 30000", b.Raw2, b.RawErr)
+	}
 }
 
 // rawAdmit12 is a raw file of one `-cpu 1,2` reading.

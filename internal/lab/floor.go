@@ -24,7 +24,15 @@ import (
 const (
 	floorBodyCap       = 64 << 10
 	defaultFloorAnswer = 2048
+	minFloorAnswer     = len(floorAnswerHead + floorAnswerTail)
 	maxFloorAnswer     = 1 << 20
+)
+
+// The floor's answer: {"ok":true,"pad":"xxx…"} and a newline, padded to
+// the size asked for.
+const (
+	floorAnswerHead = `{"ok":true,"pad":"`
+	floorAnswerTail = "\"}\n"
 )
 
 // floorOptions are `load floor`'s settings; tests run it in process.
@@ -39,8 +47,9 @@ type floorOptions struct {
 func (c *tool) loadFloor(args []string) int {
 	fs := ctl.NewFlagSet("load floor", "load floor [flags]",
 		"Serve the floor a relay cannot go below on this machine: POST\n"+
-			"/api/plan/{id}/sign through net/http and echo, as the relay serves it, whose\n"+
-			"handler reads the body, verifies one signature by stellar-core's rule\n"+
+			"/api/plan/{id}/sign through echo on net/http, without the relay's\n"+
+			"middlewares and its body guard. Its handler reads the body, verifies one\n"+
+			"signature by stellar-core's rule\n"+
 			"(ledger/corever, under one key made at start, so always in cache) and\n"+
 			"answers 200 with --answer-bytes of JSON. Nothing else: no plan, no merge,\n"+
 			"no state. The load kit sends it the same burst as the relay (wrk and\n"+
@@ -50,7 +59,7 @@ func (c *tool) loadFloor(args []string) int {
 			"address (relay=URL), and serve until SIGINT or SIGTERM.")
 	o := floorOptions{}
 	fs.StringVar(&o.listen, "listen", "127.0.0.1:0", "address (loopback only; port 0: a free port)")
-	fs.IntVar(&o.answerBytes, "answer-bytes", defaultFloorAnswer, fmt.Sprintf("size of each answer, 16 to %d", maxFloorAnswer))
+	fs.IntVar(&o.answerBytes, "answer-bytes", defaultFloorAnswer, fmt.Sprintf("size of each answer, %d to %d", minFloorAnswer, maxFloorAnswer))
 	ctl.JSONFlag(fs, &o.json)
 	if _, code, done := c.Parse(fs, args, 0, ""); done {
 		return code
@@ -69,8 +78,8 @@ func (c *tool) loadFloor(args []string) int {
 
 // runFloor is `load floor`: it serves until ctx ends.
 func runFloor(ctx context.Context, out io.Writer, o floorOptions) error {
-	if o.answerBytes < 16 || o.answerBytes > maxFloorAnswer {
-		return ctl.Usagef("--answer-bytes takes 16 to %d", maxFloorAnswer)
+	if o.answerBytes < minFloorAnswer || o.answerBytes > maxFloorAnswer {
+		return ctl.Usagef("--answer-bytes takes %d to %d", minFloorAnswer, maxFloorAnswer)
 	}
 	if !isLoopback(o.listen) {
 		return ctl.Usagef("--listen must be a loopback address, not %q", o.listen)
@@ -129,9 +138,7 @@ func floorHandler(answerBytes int) (http.Handler, error) {
 	if !ok {
 		return nil, errors.New("load floor: corever refuses a generated key")
 	}
-	// {"ok":true,"pad":"xxx…"} of exactly answerBytes, newline included.
-	const head, tail = `{"ok":true,"pad":"`, "\"}\n"
-	answer := []byte(head + strings.Repeat("x", answerBytes-len(head)-len(tail)) + tail)
+	answer := []byte(floorAnswerHead + strings.Repeat("x", answerBytes-minFloorAnswer) + floorAnswerTail)
 
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true

@@ -15,6 +15,7 @@ import (
 func TestLoadFloorServesTheSignRoute(t *testing.T) {
 	tc := newTestCLI(nil, strings.NewReader(""))
 	ll := start(t, tc, "load", "floor", "--answer-bytes", "700")
+
 	fields := readyFields(t, ll.next())
 	base := fields["relay"]
 	if !strings.HasPrefix(base, "http://127.0.0.1:") || fields["answer-bytes"] != "700" {
@@ -49,11 +50,13 @@ func TestLoadFloorServesTheSignRoute(t *testing.T) {
 	}
 }
 
-// TestLoadFloorRefusesBadFlags: the answer's size is bounded and the
-// address is loopback only, as `load local`'s.
+// TestLoadFloorRefusesBadFlags: the answer's size is bounded (below the
+// JSON around the padding it was a panic) and the address is loopback
+// only, as `load local`'s.
 func TestLoadFloorRefusesBadFlags(t *testing.T) {
 	for _, args := range [][]string{
 		{"load", "floor", "--answer-bytes", "8"},
+		{"load", "floor", "--answer-bytes", "20"}, // under the 21 bytes of JSON around the padding
 		{"load", "floor", "--answer-bytes", "2000000"},
 		{"load", "floor", "--listen", "0.0.0.0:0"},
 	} {
@@ -61,5 +64,9 @@ func TestLoadFloorRefusesBadFlags(t *testing.T) {
 		if r.code != ctl.ExitUsage {
 			t.Errorf("%v: exit %d (stderr %q), want %d", args, r.code, r.stderr, ctl.ExitUsage)
 		}
+	}
+	// The least size taken is the JSON around the padding, with none.
+	if _, err := floorHandler(minFloorAnswer); err != nil {
+		t.Fatal(err)
 	}
 }
