@@ -554,19 +554,34 @@ func (p *Plan) finish(reason error) {
 // deleteEntry removes the plan's entry as the plan expires, from whichever
 // instance gets there first (the others find it gone), unless a publish of
 // the id has replaced it with a plan of another expiry: a plan swept early
-// (Create replaces it) ends while its successor is being written. Its slot
-// in the registry frees itself: the registry keeps expiries.
+// (Create replaces it) ends while its successor is being written. The
+// delete is conditional on the revision read, so a successor written
+// between the read and the delete is read again, and kept. Its slot in the
+// registry frees itself: the registry keeps expiries.
 func (p *Plan) deleteEntry() {
 	ctx := context.Background()
-	e, err := p.sup.store.Get(ctx, p.ID())
-	switch {
-	case errors.Is(err, planstore.ErrNotFound):
-		return
-	case err == nil && !e.Record.Expiry.Equal(p.expiry):
-		return // another plan's now
-	}
-	if err := p.sup.store.Delete(ctx, p.ID()); err != nil {
-		p.sup.log.Warn("plan store: delete an expired plan", "id", p.ID(), "err", err)
+	for range 3 {
+		e, err := p.sup.store.Get(ctx, p.ID())
+		switch {
+		case errors.Is(err, planstore.ErrNotFound):
+			return
+		case errors.Is(err, planstore.ErrCorrupt):
+			// Nobody can take it in: deleted, at the revision read.
+		case err != nil:
+			p.sup.log.Warn("plan store: read an expired plan to delete it", "id", p.ID(), "err", err)
+			return
+		case !e.Record.Expiry.Equal(p.expiry):
+			return // another plan's now
+		}
+		err = p.sup.store.Delete(ctx, p.ID(), e.Revision)
+		if !errors.Is(err, planstore.ErrConflict) {
+			if err != nil {
+				p.sup.log.Warn("plan store: delete an expired plan", "id", p.ID(), "err", err)
+			}
+			return
+		}
+		// Written since the read: by its successor, or by this plan on
+		// another instance. Read it again.
 	}
 }
 

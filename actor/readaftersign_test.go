@@ -166,7 +166,11 @@ func TestClusterEntryWrittenAgainAtAnEqualVersion(t *testing.T) {
 		if _, _, err := pa.Merge(ctx, f.admitted(1)); err != nil {
 			t.Fatal(err)
 		}
-		if err := shared.Delete(ctx, f.id); err != nil { // the store restarted empty
+		before, err := shared.Get(ctx, f.id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := shared.Delete(ctx, f.id, before.Revision); err != nil { // the store restarted empty
 			t.Fatal(err)
 		}
 		signed, _, err := pb.Merge(ctx, f.admitted(2)) // B answers 200

@@ -112,7 +112,14 @@ func TestCompareAndSet(t *testing.T) {
 				last = c.Revision
 			}
 		}
-		if err := a.Delete(ctx, "p1"); err != nil {
+		// A delete at a revision the entry has left refuses, and keeps it.
+		if err := a.Delete(ctx, "p1", rev); !errors.Is(err, planstore.ErrConflict) {
+			t.Fatalf("delete at the older revision %d: %v, want ErrConflict", rev, err)
+		}
+		if e, err := b.Get(ctx, "p1"); err != nil || e.Revision != rev2 {
+			t.Fatalf("after a refused delete: revision %d, %v; want %d kept", e.Revision, err, rev2)
+		}
+		if err := a.Delete(ctx, "p1", rev2); err != nil {
 			t.Fatal(err)
 		}
 		if c := next(t, b); !c.Deleted || c.ID != "p1" {
@@ -121,7 +128,7 @@ func TestCompareAndSet(t *testing.T) {
 		if _, err := b.Get(ctx, "p1"); !errors.Is(err, planstore.ErrNotFound) {
 			t.Fatalf("get after delete: %v, want ErrNotFound", err)
 		}
-		if err := b.Delete(ctx, "p1"); err != nil {
+		if err := b.Delete(ctx, "p1", rev2); err != nil {
 			t.Fatalf("second delete: %v", err)
 		}
 		// A deleted entry is created afresh.

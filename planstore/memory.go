@@ -126,15 +126,18 @@ func (m *Memory) write(ctx context.Context, id string, r Record, revision uint64
 	return s.rev, nil
 }
 
-// Delete removes plan id's entry.
-func (m *Memory) Delete(ctx context.Context, id string) error {
+// Delete removes plan id's entry if its revision is still revision.
+func (m *Memory) Delete(ctx context.Context, id string, revision uint64) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
 	s := m.shared
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if _, ok := s.entries[id]; ok {
+	if e, ok := s.entries[id]; ok {
+		if e.revision != revision {
+			return ErrConflict
+		}
 		delete(s.entries, id)
 		s.rev++
 		m.tellOthers(Change{ID: id, Revision: s.rev, Deleted: true})

@@ -26,8 +26,10 @@ type Bucket interface {
 	// Update writes plan id's entry if its revision is still revision:
 	// ErrConflict when another write came first or the entry is gone.
 	Update(ctx context.Context, id string, r Record, revision uint64) (uint64, error)
-	// Delete removes plan id's entry; one already gone is no error.
-	Delete(ctx context.Context, id string) error
+	// Delete removes plan id's entry if its revision is still revision:
+	// ErrConflict when another write came first (the entry stays). One
+	// already gone is no error.
+	Delete(ctx context.Context, id string, revision uint64) error
 	// CheckCapacity is guard 5: a *CapacityError (ErrCapacity, else
 	// ErrAccountCapacity) when no slot is free for a plan of account at now.
 	CheckCapacity(ctx context.Context, account string, now time.Time, capacity, perAccount int) error

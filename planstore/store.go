@@ -590,12 +590,20 @@ func (s *Store) changeRegistry(ctx context.Context, change func(registry) (bool,
 	return fmt.Errorf("%w: the registry kept changing", ErrUnavailable)
 }
 
-// Delete removes plan id's entry (its expiry); an entry already gone is no
-// error.
-func (s *Store) Delete(ctx context.Context, id string) error {
+// Delete removes plan id's entry (its expiry) if its revision is still
+// revision (ErrConflict when another write came first); an entry already
+// gone is no error.
+func (s *Store) Delete(ctx context.Context, id string, revision uint64) error {
 	err := s.op(ctx, metrics.StoreDelete, func(ctx context.Context, kv jetstream.KeyValue) error {
-		return kv.Delete(ctx, planPrefix+id)
+		return kv.Delete(ctx, planPrefix+id, jetstream.LastRevision(revision))
 	})
+	if errors.Is(err, ErrConflict) {
+		// A delete leaves a marker at a revision of its own, so an entry
+		// already deleted conflicts too: gone is no error.
+		if _, gerr := s.Get(ctx, id); errors.Is(gerr, ErrNotFound) {
+			return nil
+		}
+	}
 	if errors.Is(err, ErrNotFound) {
 		return nil
 	}

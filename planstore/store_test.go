@@ -150,7 +150,7 @@ func TestGetAsksTheStreamLeader(t *testing.T) {
 	if err != nil || e.Record.XDR != "v1" || e.Revision != rev {
 		t.Fatalf("get: %q rev %d err %v, want v1 rev %d", e.Record.XDR, e.Revision, err, rev)
 	}
-	if err := s.Delete(ctx, "p1"); err != nil {
+	if err := s.Delete(ctx, "p1", rev); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := s.Get(ctx, "p1"); !errors.Is(err, planstore.ErrNotFound) {
