@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"slices"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/closerelay/closerelay/ledger"
@@ -58,97 +59,100 @@ func wantReadiness(tb testing.TB, what string, st State, weight, threshold int) 
 // weights first, earliest admitted among equal weights, selected once per
 // version.
 func TestPlanReadiness(t *testing.T) {
-	s := start(t, Options{})
-	f := newFixture(t, 7)
-	// keys[0] weighs 1, keys[1] 2, keys[2] 1, keys[3] 300 (counted as 255);
-	// the high threshold, a merge's, is 3.
-	published := weightedPlan(t, f, []int32{1, 2, 1, 300}, ledger.Thresholds{Low: 1, Medium: 2, High: 3}, 0)
-	if published.Threshold() != 3 {
-		t.Fatalf("threshold %d, want 3", published.Threshold())
-	}
-	p, created, err := s.Create(t.Context(), published)
-	if err != nil || !created {
-		t.Fatalf("Create: %v %v", created, err)
-	}
-	sub, err := p.Subscribe(t.Context())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer sub.Close()
-	next := func() State {
-		t.Helper()
-		select {
-		case ev := <-sub.C():
-			return ev.State
-		case <-time.After(10 * time.Second):
-			t.Fatal("no event")
+	// In a bubble: a state that never comes fails the test at once.
+	synctest.Test(t, func(t *testing.T) {
+		s := start(t, Options{})
+		f := newFixture(t, 7)
+		// keys[0] weighs 1, keys[1] 2, keys[2] 1, keys[3] 300 (counted as 255);
+		// the high threshold, a merge's, is 3.
+		published := weightedPlan(t, f, []int32{1, 2, 1, 300}, ledger.Thresholds{Low: 1, Medium: 2, High: 3}, 0)
+		if published.Threshold() != 3 {
+			t.Fatalf("threshold %d, want 3", published.Threshold())
 		}
-		return State{}
-	}
-	wantReadiness(t, "v1 event", next(), 1, 3)
-	st, err := p.Snapshot(t.Context())
-	if err != nil {
-		t.Fatal(err)
-	}
-	wantReadiness(t, "v1", st, 1, 3)
-	if r, ok, err := p.Ready(t.Context()); err != nil || ok || r.XDR != "" || r.State.Version != 1 || r.State.Weight != 1 {
-		t.Fatalf("Ready at v1: %+v %v %v; want not ready, with the state", r, ok, err)
-	}
+		p, created, err := s.Create(t.Context(), published)
+		if err != nil || !created {
+			t.Fatalf("Create: %v %v", created, err)
+		}
+		sub, err := p.Subscribe(t.Context())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer sub.Close()
+		next := func() State {
+			t.Helper()
+			select {
+			case ev := <-sub.C():
+				return ev.State
+			case <-time.After(10 * time.Second):
+				t.Fatal("no event")
+			}
+			return State{}
+		}
+		wantReadiness(t, "v1 event", next(), 1, 3)
+		st, err := p.Snapshot(t.Context())
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantReadiness(t, "v1", st, 1, 3)
+		if r, ok, err := p.Ready(t.Context()); err != nil || ok || r.XDR != "" || r.State.Version != 1 || r.State.Weight != 1 {
+			t.Fatalf("Ready at v1: %+v %v %v; want not ready, with the state", r, ok, err)
+		}
 
-	// keys[2] (weight 1): 2 of 3.
-	st, changed, err := p.Merge(t.Context(), f.admitted(2))
-	if err != nil || !changed {
-		t.Fatal(changed, err)
-	}
-	wantReadiness(t, "v2", st, 2, 3)
-	wantReadiness(t, "v2 event", next(), 2, 3)
-	// A replay changes nothing, weight included.
-	if st, changed, err := p.Merge(t.Context(), f.admitted(2, 0)); err != nil || changed {
-		t.Fatal(changed, err)
-	} else {
-		wantReadiness(t, "replay", st, 2, 3)
-	}
+		// keys[2] (weight 1): 2 of 3.
+		st, changed, err := p.Merge(t.Context(), f.admitted(2))
+		if err != nil || !changed {
+			t.Fatal(changed, err)
+		}
+		wantReadiness(t, "v2", st, 2, 3)
+		wantReadiness(t, "v2 event", next(), 2, 3)
+		// A replay changes nothing, weight included.
+		if st, changed, err := p.Merge(t.Context(), f.admitted(2, 0)); err != nil || changed {
+			t.Fatal(changed, err)
+		} else {
+			wantReadiness(t, "replay", st, 2, 3)
+		}
 
-	// keys[1] (weight 2): 4 of 3, ready. The ready envelope is keys[1]
-	// (largest), then keys[0] (weight 1, admitted before keys[2]): weight 3.
-	st, _, err = p.Merge(t.Context(), f.admitted(1))
-	if err != nil {
-		t.Fatal(err)
-	}
-	wantReadiness(t, "v3", st, 4, 3)
-	wantReadiness(t, "v3 event", next(), 4, 3)
-	r, ok, err := p.Ready(t.Context())
-	if err != nil || !ok {
-		t.Fatalf("Ready at v3: %v %v", ok, err)
-	}
-	if !slices.Equal(r.Signers, addresses(1, 0)) || r.Weight != 3 || r.State.Version != 3 {
-		t.Errorf("ready signers %v weight %d version %d; want %v, 3, 3", r.Signers, r.Weight, r.State.Version, addresses(1, 0))
-	}
-	env, err := ledger.DecodeEnvelope(r.XDR)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sigs := env.Signatures()
-	if len(sigs) != 2 || string(sigs[0].Signature) != string(f.sigs[1].Sig.Signature) || string(sigs[1].Signature) != string(f.sigs[0].Sig.Signature) {
-		t.Errorf("the ready envelope's signatures are not keys[1]'s then keys[0]'s")
-	}
-	if h, err := ledger.HashEnvelope(env, passphrase); err != nil || hex.EncodeToString(h[:]) != f.id {
-		t.Errorf("the ready envelope is another transaction (%v)", err)
-	}
-	// Selected once per version: the same answer again.
-	if again, _, _ := p.Ready(t.Context()); again.XDR != r.XDR || &again.Signers[0] != &r.Signers[0] {
-		t.Error("a second Ready at the same version selected again")
-	}
+		// keys[1] (weight 2): 4 of 3, ready. The ready envelope is keys[1]
+		// (largest), then keys[0] (weight 1, admitted before keys[2]): weight 3.
+		st, _, err = p.Merge(t.Context(), f.admitted(1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantReadiness(t, "v3", st, 4, 3)
+		wantReadiness(t, "v3 event", next(), 4, 3)
+		r, ok, err := p.Ready(t.Context())
+		if err != nil || !ok {
+			t.Fatalf("Ready at v3: %v %v", ok, err)
+		}
+		if !slices.Equal(r.Signers, addresses(1, 0)) || r.Weight != 3 || r.State.Version != 3 {
+			t.Errorf("ready signers %v weight %d version %d; want %v, 3, 3", r.Signers, r.Weight, r.State.Version, addresses(1, 0))
+		}
+		env, err := ledger.DecodeEnvelope(r.XDR)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sigs := env.Signatures()
+		if len(sigs) != 2 || string(sigs[0].Signature) != string(f.sigs[1].Sig.Signature) || string(sigs[1].Signature) != string(f.sigs[0].Sig.Signature) {
+			t.Errorf("the ready envelope's signatures are not keys[1]'s then keys[0]'s")
+		}
+		if h, err := ledger.HashEnvelope(env, passphrase); err != nil || hex.EncodeToString(h[:]) != f.id {
+			t.Errorf("the ready envelope is another transaction (%v)", err)
+		}
+		// Selected once per version: the same answer again.
+		if again, _, _ := p.Ready(t.Context()); again.XDR != r.XDR || &again.Signers[0] != &r.Signers[0] {
+			t.Error("a second Ready at the same version selected again")
+		}
 
-	// keys[3] weighs 300, counted as 255: alone it is the ready envelope.
-	st, _, err = p.Merge(t.Context(), f.admitted(3))
-	if err != nil {
-		t.Fatal(err)
-	}
-	wantReadiness(t, "v4", st, 4+255, 3)
-	if r, ok, err := p.Ready(t.Context()); err != nil || !ok || !slices.Equal(r.Signers, addresses(3)) || r.Weight != 255 {
-		t.Errorf("Ready at v4: %v %v %v %d", r.Signers, ok, err, r.Weight)
-	}
+		// keys[3] weighs 300, counted as 255: alone it is the ready envelope.
+		st, _, err = p.Merge(t.Context(), f.admitted(3))
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantReadiness(t, "v4", st, 4+255, 3)
+		if r, ok, err := p.Ready(t.Context()); err != nil || !ok || !slices.Equal(r.Signers, addresses(3)) || r.Weight != 255 {
+			t.Errorf("Ready at v4: %v %v %v %d", r.Signers, ok, err, r.Weight)
+		}
+	})
 }
 
 // TestPlanReadinessThresholdOne: an account whose thresholds are all 0 has

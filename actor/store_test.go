@@ -268,40 +268,43 @@ func (downStore) Available() bool { return false }
 // it answers and streams that change all the same (fails without that
 // read: the plan stays at the version it was restored at).
 func TestClusterChangeBeforeRegistration(t *testing.T) {
-	_, inst, sups := clusterPair(t)
-	a, b := sups[0], sups[1]
-	f := newFixture(t, 5)
-	ctx := context.Background()
-	pa := create(t, a, f, time.Now().Add(time.Hour), 0)
+	// In a bubble: a state that never comes fails the test at once.
+	synctest.Test(t, func(t *testing.T) {
+		_, inst, sups := clusterPair(t)
+		a, b := sups[0], sups[1]
+		f := newFixture(t, 5)
+		ctx := context.Background()
+		pa := create(t, a, f, time.Now().Add(time.Hour), 0)
 
-	// B reads the entry at version 1 and is about to register its plan...
-	e, err := inst[1].Get(ctx, f.id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pb, err := b.restore(e.Record, e.Revision)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// ...when A writes version 2, and B's watch delivers it to no plan.
-	if _, _, err := pa.Merge(ctx, f.admitted(1)); err != nil {
-		t.Fatal(err)
-	}
-	inst[1].deliver(t, f.id)
-	// The watch's next change is taken only once the Supervisor has taken
-	// (and so served) the first: it reached no plan before the adopt.
-	inst[1].changes <- planstore.Change{ID: "no-such-plan"}
-	if _, _, err := b.adopt(ctx, pb, false); err != nil {
-		t.Fatal(err)
-	}
-	sub, err := pb.Subscribe(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer sub.Close()
-	if ev := <-sub.C(); ev.State.Version != 2 {
-		t.Fatalf("B streams version %d first, want A's version 2", ev.State.Version)
-	}
+		// B reads the entry at version 1 and is about to register its plan...
+		e, err := inst[1].Get(ctx, f.id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pb, err := b.restore(e.Record, e.Revision)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// ...when A writes version 2, and B's watch delivers it to no plan.
+		if _, _, err := pa.Merge(ctx, f.admitted(1)); err != nil {
+			t.Fatal(err)
+		}
+		inst[1].deliver(t, f.id)
+		// The watch's next change is taken only once the Supervisor has taken
+		// (and so served) the first: it reached no plan before the adopt.
+		inst[1].changes <- planstore.Change{ID: "no-such-plan"}
+		if _, _, err := b.adopt(ctx, pb, false); err != nil {
+			t.Fatal(err)
+		}
+		sub, err := pb.Subscribe(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer sub.Close()
+		if ev := <-sub.C(); ev.State.Version != 2 {
+			t.Fatalf("B streams version %d first, want A's version 2", ev.State.Version)
+		}
+	})
 }
 
 // TestStoreErrorUnavailable: the store's unavailability is ErrUnavailable
