@@ -324,3 +324,46 @@ func TestSubmissionOutcomeTold(t *testing.T) {
 		}
 	})
 }
+
+// TestClusterLeaseRenewedAfterMergeInPlace: the merge that makes a plan
+// ready is served on its caller's goroutine (the run loop waits, so Merge
+// serves it in place), and starts the submission there, arming the
+// claim's renewal. The loop, poked, waits on the new timer and renews the
+// claim while the submitter runs, so the other instance never takes the
+// submission over. Fails without the poke: the loop went on waiting on
+// the timers as they were before the merge, the claim lapsed, and B
+// submitted a second time.
+func TestClusterLeaseRenewedAfterMergeInPlace(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		c := newLeaseCluster(t, &countingSubmitter{hold: 3 * testLease}, &countingSubmitter{hold: time.Second})
+		f := newFixture(t, 41)
+		// keys[0] weighs 1, keys[1] 2; the threshold is 3.
+		published := weightedPlan(t, f, []int32{1, 2}, ledger.Thresholds{Low: 1, Medium: 2, High: 3}, 0)
+		p, created, err := c.a.CreateSubmitting(t.Context(), published)
+		if err != nil || !created {
+			t.Fatal(created, err)
+		}
+		synctest.Wait() // the loop waits for its next event
+		st, changed, err := p.Merge(t.Context(), f.admitted(1))
+		if err != nil || !changed || !st.Ready {
+			t.Fatalf("Merge: %+v %v %v; want a ready version", st, changed, err)
+		}
+		synctest.Wait()
+		if got := c.stored(t, f.id); got.State != SubmissionPending || got.Owner != "a" {
+			t.Fatalf("stored after A's claim: %+v", got)
+		}
+		c.instB.deliver(t, f.id)
+		synctest.Wait()
+		if _, held := c.b.index.Load(f.id); !held {
+			t.Fatal("B does not hold the plan")
+		}
+		time.Sleep(3*testLease + time.Second)
+		synctest.Wait()
+		if a, b := c.subA.calls.Load(), c.subB.calls.Load(); a != 1 || b != 0 {
+			t.Fatalf("submissions: A %d, B %d; want 1, 0 (A renews its claim)", a, b)
+		}
+		if got := c.stored(t, f.id); got.State != SubmissionSubmitted {
+			t.Fatalf("stored after A's submission: %+v", got)
+		}
+	})
+}

@@ -41,6 +41,17 @@ func (o *loopOwner) start() {
 	}
 }
 
+// lend hands the state to the calling goroutine, which holds the lock that
+// the loop's goroutine holds while it serves, and returns the function
+// that gives it back.
+func (o *loopOwner) lend() (giveBack func()) {
+	if !checkLoops.Load() {
+		return func() {}
+	}
+	prev := o.g.Swap(goroutineID())
+	return func() { o.g.Store(prev) }
+}
+
 func (o *loopOwner) check() {
 	if !checkLoops.Load() {
 		return

@@ -3,6 +3,7 @@ package actor
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"slices"
@@ -131,9 +132,22 @@ type Plan struct {
 	// store's watch.
 	stored chan planstore.Change
 
-	// Owned by the run loop (built by newPlan before run starts): every
-	// function that touches them checks that it runs there (owner.check).
+	// poke (one slot, never waited on) wakes the run loop after a merge
+	// served in place replaced a timer it waits on.
+	poke chan struct{}
+
+	// serving is held by whoever serves the plan: the run loop, but while
+	// it waits for its next event, when a merge may take it and be served
+	// on its caller's goroutine (mergeInPlace). newPlan takes it for run,
+	// and the loop keeps it once the plan has ended.
+	serving sync.Mutex
+
+	// Owned by whoever holds serving (built by newPlan before run starts):
+	// every function that touches them checks that it runs on the run
+	// loop's goroutine or on one it lent them to (owner.check).
 	owner  loopOwner
+	life   *time.Timer // fires at nextWake, as armed
+	armed  time.Time
 	subs   map[*Subscription]struct{}
 	submit submitState
 	fwd    forwardState
@@ -171,7 +185,12 @@ type planState struct {
 	env      xdr.TransactionEnvelope // the envelope of state.XDR, decoded
 	present  []bool                  // by signer index: its signature is in the envelope
 	admitted []ledger.Admitted       // the envelope's signatures, in envelope (admission) order
-	ready    *readyMemo              // this version's submit-ready envelope, made on first demand
+	// heads are the first 8 bytes of each admitted signature, in the same
+	// order, in one array: Known compares against them before it reads a
+	// signature, so a new signer's lookup reads a few cache lines instead
+	// of one scattered allocation per admitted signature.
+	heads []uint64
+	ready *readyMemo // this version's submit-ready envelope, made on first demand
 	// sub is the plan's submission as it stands (never nil).
 	sub *Submission
 	// fwd is the plan's mediator forward as it stands (never nil).
@@ -233,8 +252,11 @@ func newPlan(s *Supervisor, published *ledger.AdmittedPlan, version uint64) *Pla
 		evict:   make(chan struct{}, 1),
 		done:    make(chan struct{}),
 		stored:  make(chan planstore.Change, 1),
+		poke:    make(chan struct{}, 1),
 		subs:    make(map[*Subscription]struct{}),
 	}
+	// run starts holding it: nobody serves a merge in place before.
+	p.serving.Lock()
 	for i, sg := range signers {
 		p.addresses[i] = sg.Address
 	}
@@ -249,7 +271,7 @@ func newPlan(s *Supervisor, published *ledger.AdmittedPlan, version uint64) *Pla
 		st.Signers = append(st.Signers, p.addresses[a.Signer])
 	}
 	// Clip: the plan appends to its own copy, never to the admitted plan's.
-	first := p.newView(st, published.Envelope(), present, slices.Clip(admitted), nil)
+	first := p.newView(st, published.Envelope(), present, slices.Clip(admitted), nil, nil)
 	first.sub = &Submission{}
 	first.fwd = &Forward{}
 	p.settled.Store(first)
@@ -273,12 +295,33 @@ func (p *Plan) Expiry() time.Time { return p.expiry }
 // for in the version's admitted list, not in an index each version would
 // have to copy.
 func (p *Plan) Known(sig []byte) (signer int, ok bool) {
-	for _, a := range p.settled.Load().admitted {
-		if bytes.Equal(a.Sig.Signature, sig) {
-			return a.Signer, true
+	v := p.settled.Load()
+	h := sigHead(sig)
+	for i, x := range v.heads {
+		if x == h && bytes.Equal(v.admitted[i].Sig.Signature, sig) {
+			return v.admitted[i].Signer, true
 		}
 	}
 	return 0, false
+}
+
+// sigHead is a signature's first 8 bytes (fewer, zero-padded, for a shorter
+// one): equal signatures have equal heads.
+func sigHead(sig []byte) uint64 {
+	var b [8]byte
+	copy(b[:], sig)
+	return binary.LittleEndian.Uint64(b[:])
+}
+
+// sigHeads is the heads of admitted, of which prefix holds the first ones
+// (a version's, for the next version that extends its list).
+func sigHeads(prefix []uint64, admitted []ledger.Admitted) []uint64 {
+	h := make([]uint64, len(prefix), len(admitted))
+	copy(h, prefix)
+	for _, a := range admitted[len(prefix):] {
+		h = append(h, sigHead(a.Sig.Signature))
+	}
+	return h
 }
 
 // Snapshot returns the current state, or ErrNotFound once expired. It reads
@@ -414,6 +457,9 @@ func (p *Plan) Merge(ctx context.Context, admitted []ledger.Admitted) (st State,
 		p.sup.metrics.Signatures(metrics.SignatureDuplicate, len(admitted))
 		return v.state, false, nil
 	}
+	if r, err, ok := p.mergeInPlace(admitted); ok {
+		return r.state, r.changed, err
+	}
 	ans := make(chan reply[mergeResult], 1)
 	r, err := ask(ctx, p.mailbox, planRequest(mergeReq{admitted, ans}), ans, p.done, p.done, p.gone)
 	return r.state, r.changed, err
@@ -433,13 +479,13 @@ func (v *planState) holdsAll(admitted []ledger.Admitted) bool {
 // expiry, ErrStopped after shutdown.
 func (p *Plan) gone() error { return p.endErr }
 
-// run is the plan's goroutine.
+// run is the plan's goroutine. It starts holding serving (newPlan took it).
 func (p *Plan) run() {
 	defer p.sup.loops.Add(-1)
 	p.owner.start()
 	p.held = p.expiry
-	life := time.NewTimer(p.nextWake().Sub(p.sup.now()))
-	defer life.Stop()
+	p.life = time.NewTimer(p.nextWake().Sub(p.sup.now()))
+	defer p.life.Stop()
 	// A submission lives no longer than its plan: finish cancels this.
 	p.submit.ctx, p.submit.cancel = context.WithCancel(context.Background())
 	// A change written between the read this plan was made from and its
@@ -451,63 +497,178 @@ func (p *Plan) run() {
 	// A plan born to submit may be ready from its first version; a plan
 	// restored may have its forward to run, or to take over.
 	p.apply(nil, fxSubmit|fxForward)
-	p.finish(p.loop(life))
+	// loop returns holding serving, and finish keeps it: nobody serves a
+	// merge in place on a plan that has ended.
+	p.finish(p.loop())
 }
 
 // loop serves requests until the plan ends, and says why: ErrNotFound when
 // it expired, ErrStopped on shutdown. The life timer fires at the signing
 // window's end and at each later instant the plan's life depends on
-// (nextWake), re-armed whenever that moves.
-func (p *Plan) loop(life *time.Timer) error {
-	armed := p.nextWake()
+// (nextWake), re-armed whenever that moves. The loop holds serving but
+// while it waits for its next event: a merge that finds it waiting is
+// served on its caller's goroutine meanwhile (mergeInPlace).
+func (p *Plan) loop() error {
+	p.armed = p.nextWake()
 	p.holdSlot()
 	for {
-		select {
-		case req := <-p.mailbox:
-			// The timer may not have been served yet at the very instant of
-			// the window's end; a plan past it is gone for every client's
-			// request all the same.
-			if !p.sup.now().Before(p.expiry) && !servesAfterWindow(req) {
-				req.refuse(ErrNotFound)
-				if p.windowEnds() {
-					return ErrNotFound
-				}
-				break
-			}
-			req.serve(p)
-		case sub := <-p.leave:
-			p.drop(sub)
-		case <-life.C:
-			armed = time.Time{}
-			if p.wake() {
-				return ErrNotFound
-			}
-		case <-p.evict:
-			// Past the window (a reader saw it first), or past the plan's
-			// end (the Supervisor swept it).
+		timers := p.timers()
+		p.serving.Unlock()
+		w := p.await(timers)
+		p.serving.Lock()
+		if err := p.serveWoken(w); err != nil {
+			return err
+		}
+		p.rearm()
+	}
+}
+
+// woken is what woke the run loop, and what it received.
+type woken struct {
+	cause  wakeCause
+	req    planRequest
+	sub    *Subscription
+	change planstore.Change
+}
+
+type wakeCause int
+
+const (
+	wokeByRequest wakeCause = iota
+	wokeByLeave
+	wokeByLife
+	wokeByEvict
+	wokeByStore
+	wokeByRenew
+	wokeByTakeover
+	wokeByForwardRenew
+	wokeByForwardTakeover
+	wokeByQuit
+	wokeByPoke
+)
+
+// await waits for the run loop's next event, without serving: it reads
+// none of the plan's state, and the lease timers' channels it waits on
+// were read before (timers). A merge served in place meanwhile that
+// replaces one pokes the loop, which then waits on the new one.
+func (p *Plan) await(timers [4]<-chan time.Time) woken {
+	select {
+	case req := <-p.mailbox:
+		return woken{cause: wokeByRequest, req: req}
+	case sub := <-p.leave:
+		return woken{cause: wokeByLeave, sub: sub}
+	case <-p.life.C:
+		return woken{cause: wokeByLife}
+	case <-p.evict:
+		return woken{cause: wokeByEvict}
+	case c := <-p.stored:
+		return woken{cause: wokeByStore, change: c}
+	case <-timers[0]:
+		return woken{cause: wokeByRenew}
+	case <-timers[1]:
+		return woken{cause: wokeByTakeover}
+	case <-timers[2]:
+		return woken{cause: wokeByForwardRenew}
+	case <-timers[3]:
+		return woken{cause: wokeByForwardTakeover}
+	case <-p.sup.quit:
+		return woken{cause: wokeByQuit}
+	case <-p.poke:
+		return woken{cause: wokeByPoke}
+	}
+}
+
+// serveWoken serves one event of the run loop; an error ends the plan.
+func (p *Plan) serveWoken(w woken) error {
+	p.owner.check()
+	switch w.cause {
+	case wokeByRequest:
+		// The timer may not have been served yet at the very instant of
+		// the window's end; a plan past it is gone for every client's
+		// request all the same.
+		if !p.sup.now().Before(p.expiry) && !servesAfterWindow(w.req) {
+			w.req.refuse(ErrNotFound)
 			if p.windowEnds() {
 				return ErrNotFound
 			}
-		case c := <-p.stored:
-			p.onStored(c)
-		case <-p.submit.renewC():
-			p.renewLease()
-		case <-p.submit.takeoverC():
-			p.takeOver()
-		case <-p.fwd.renewC():
-			p.renewForwardLease()
-		case <-p.fwd.takeoverC():
-			p.takeOverForward()
-		case <-p.sup.quit:
-			return ErrStopped
+			return nil
 		}
-		if next := p.nextWake(); !next.Equal(armed) {
-			life.Reset(next.Sub(p.sup.now()))
-			armed = next
+		w.req.serve(p)
+	case wokeByLeave:
+		p.drop(w.sub)
+	case wokeByLife:
+		p.armed = time.Time{}
+		if p.wake() {
+			return ErrNotFound
 		}
-		p.holdSlot() // nothing to do unless the plan's end moved
-
+	case wokeByEvict:
+		// Past the window (a reader saw it first), or past the plan's
+		// end (the Supervisor swept it).
+		if p.windowEnds() {
+			return ErrNotFound
+		}
+	case wokeByStore:
+		p.onStored(w.change)
+	case wokeByRenew:
+		p.renewLease()
+	case wokeByTakeover:
+		p.takeOver()
+	case wokeByForwardRenew:
+		p.renewForwardLease()
+	case wokeByForwardTakeover:
+		p.takeOverForward()
+	case wokeByQuit:
+		return ErrStopped
+	case wokeByPoke:
+		// Only to wait on the timers as they are now.
 	}
+	return nil
+}
+
+// rearm follows what was just served: the life timer to the plan's next
+// instant, the slot in the store's registry to its end. Holder of serving
+// only.
+func (p *Plan) rearm() {
+	if next := p.nextWake(); !next.Equal(p.armed) {
+		p.life.Reset(next.Sub(p.sup.now()))
+		p.armed = next
+	}
+	p.holdSlot() // nothing to do unless the plan's end moved
+}
+
+// timers are the lease timers' channels that await waits on, in the order
+// it reads them. Holder of serving only.
+func (p *Plan) timers() [4]<-chan time.Time {
+	return [4]<-chan time.Time{p.submit.renewC(), p.submit.takeoverC(), p.fwd.renewC(), p.fwd.takeoverC()}
+}
+
+// mergeInPlace serves a merge on the caller's goroutine when the run loop
+// is waiting for its next event, which it does without serving: the
+// mailbox's round trip would cost a select over the loop's channels and
+// two goroutine switches each way, about as much CPU as the merge itself
+// (BENCHMARKS.md). ok is false when serving is held (the loop is busy, or
+// has not started: newPlan takes serving for run; or has ended: finish
+// keeps it) or the window is over (the loop refuses the request, and ends
+// the window): the caller posts the merge instead.
+func (p *Plan) mergeInPlace(admitted []ledger.Admitted) (r mergeResult, err error, ok bool) {
+	if !p.serving.TryLock() {
+		return mergeResult{}, nil, false
+	}
+	defer p.serving.Unlock()
+	if !p.sup.now().Before(p.expiry) {
+		return mergeResult{}, nil, false
+	}
+	defer p.owner.lend()()
+	timers := p.timers()
+	st, changed, err := p.serveMerge(admitted)
+	p.rearm()
+	if p.timers() != timers {
+		select {
+		case p.poke <- struct{}{}:
+		default: // already poked
+		}
+	}
+	return mergeResult{st, changed}, err, true
 }
 
 // finish ends the subscribers and the plan. After expiry each subscriber is

@@ -119,7 +119,7 @@ func merge(k *planParts, cur *planState, admitted []ledger.Admitted) (next *plan
 		all = append(all, f)
 	}
 	st := State{ID: k.published.ID(), Network: k.published.Network(), XDR: encoded, Signers: signers, Version: cur.state.Version + 1, memo: new(renderMemo)}
-	next = k.newView(st, env, present, all, cur.sub)
+	next = k.newView(st, env, present, all, cur.heads, cur.sub)
 	next.sub, next.fwd = cur.sub, cur.fwd
 	return next, fxWrite | fxBroadcast | fxSubmit, len(added), duplicates, nil
 }
@@ -230,13 +230,15 @@ func (k *planParts) latestPreflight(sub *Submission) ledger.PreflightRun {
 
 // newView is the view of version st, made while the plan's submission is
 // sub: its readiness is computed from admitted here, so every State a plan
-// hands out carries it, and its landable flag from sub's preflight.
-func (k *planParts) newView(st State, env xdr.TransactionEnvelope, present []bool, admitted []ledger.Admitted, sub *Submission) *planState {
+// hands out carries it, and its landable flag from sub's preflight. heads
+// are those of admitted's first signatures, when the caller has them (a
+// merge extends its version's list).
+func (k *planParts) newView(st State, env xdr.TransactionEnvelope, present []bool, admitted []ledger.Admitted, heads []uint64, sub *Submission) *planState {
 	st.Weight = ledger.Weight(k.published.Canonical().Signers, admitted)
 	st.Threshold = k.published.Threshold()
 	st.Ready = st.Weight >= st.Threshold
 	st.Landable = k.latestPreflight(sub).Landable()
-	return &planState{state: st, env: env, present: present, admitted: admitted, ready: new(readyMemo)}
+	return &planState{state: st, env: env, present: present, admitted: admitted, heads: sigHeads(heads, admitted), ready: new(readyMemo)}
 }
 
 // viewOf is the view of version carrying exactly admitted (signers of the
@@ -255,5 +257,5 @@ func (k *planParts) viewOf(admitted []ledger.Admitted, version uint64, sub *Subm
 		return nil, fmt.Errorf("actor: encode the envelope: %w", err)
 	}
 	st.XDR = encoded
-	return k.newView(st, env, present, slices.Clip(admitted), sub), nil
+	return k.newView(st, env, present, slices.Clip(admitted), nil, sub), nil
 }

@@ -211,6 +211,14 @@ func checkState(t *testing.T, k *planParts, v *planState) {
 	if len(v.state.Signers) != len(v.admitted) {
 		t.Fatalf("%d signers, %d admitted", len(v.state.Signers), len(v.admitted))
 	}
+	if len(v.heads) != len(v.admitted) {
+		t.Fatalf("%d heads, %d admitted", len(v.heads), len(v.admitted))
+	}
+	for i, a := range v.admitted {
+		if v.heads[i] != sigHead(a.Sig.Signature) {
+			t.Fatalf("head %d is not signature %d's", i, i)
+		}
+	}
 	env, err := ledger.DecodeEnvelope(v.state.XDR)
 	if err != nil {
 		t.Fatal(err)
