@@ -43,7 +43,8 @@
 //
 // # Ownership
 //
-// Nothing in this package is guarded by a lock shared with its callers.
+// One lock is shared with callers, a plan's serving mutex, and only Merge
+// takes it (below); everything else is owned by one goroutine at a time.
 //
 //   - The Supervisor's goroutine alone reads and writes the registry (plan
 //     id to *Plan). It mirrors the registry into a sync.Map that Lookup
@@ -53,9 +54,16 @@
 //     records of its own submission and forward (submitState,
 //     forwardState), the revision its next
 //     compare-and-set expects (Plan.rev) and whether the store lacks a
-//     union it holds (Plan.dirty). Handlers reach it only by posting on its
+//     union it holds (Plan.dirty). Handlers reach it by posting on its
 //     mailbox a request that carries a reply channel buffered to one, so
-//     the loop never waits for a caller to collect an answer;
+//     the loop never waits for a caller to collect an answer, with one
+//     exception: the loop holds the plan's serving mutex but while it
+//     waits for its next event, and a Merge that takes it then is served
+//     on its caller's goroutine (Plan.mergeInPlace), the loop's state lent
+//     to it for that merge, which saves a new signer the round trip's two
+//     goroutine switches each way (BENCHMARKS.md). A merge in place that
+//     replaces a lease timer pokes the loop, which then waits on the new
+//     one;
 //     Subscription.Close hands its subscription back on the plan's leave
 //     channel, which needs no answer. The loop's other inputs are its
 //     expiry timer, a one-slot evict channel that never blocks its sender
@@ -65,7 +73,8 @@
 //     world it has ended by closing done, after recording why.
 //   - Ownership is checked, not only stated: every function that only a
 //     loop may run calls owner.check, which panics when called from any
-//     other goroutine, in the manner of net/http2's serveG.check. This
+//     other goroutine than the loop's or the one it lent its state to (a
+//     merge in place), in the manner of net/http2's serveG.check. This
 //     package's tests turn the check on, and CLOSERELAY_CHECK_LOOPS=1 does
 //     in any process; off, it costs one atomic load.
 //   - What a Plan handle answers without a round trip is immutable (ID,
@@ -103,8 +112,9 @@
 //
 // # Ordering
 //
-// A plan's requests are served one at a time in the order its mailbox takes
-// them, so merges apply in arrival order and each merge's version is one
+// A plan's requests are served one at a time, in the order its mailbox
+// takes them or its serving mutex is taken by a merge in place, so merges
+// apply in arrival order and each merge's version is one
 // higher than the version it replaced (1 at publish; a version taken in
 // from the store keeps the store's number). Verification runs
 // in the request goroutines before Merge, in parallel and out of order; only
