@@ -61,9 +61,11 @@
 //     waits for its next event, and a Merge that takes it then is served
 //     on its caller's goroutine (Plan.mergeInPlace), the loop's state lent
 //     to it for that merge, which saves a new signer the round trip's two
-//     goroutine switches each way (BENCHMARKS.md). A merge in place that
-//     replaces a lease timer pokes the loop, which then waits on the new
-//     one;
+//     goroutine switches each way (BENCHMARKS.md). It does so only when
+//     no request sent to the loop is still to be taken up (Plan.posted,
+//     counted by every sender from before its send), so it never overtakes
+//     one. A merge in place that replaces a lease timer pokes the loop,
+//     which then waits on the new one;
 //     Subscription.Close hands its subscription back on the plan's leave
 //     channel, which needs no answer. The loop's other inputs are its
 //     expiry timer, a one-slot evict channel that never blocks its sender
@@ -104,7 +106,8 @@
 // Every call selects on the caller's context and on the plan's end, so a
 // vanished client or an ended plan never strands a goroutine: a call
 // answers ctx.Err(), ErrNotFound once the plan expired, or ErrStopped once
-// the Supervisor stopped. Subscription.Close takes no context: it selects
+// the Supervisor stopped. A merge served in place is the exception: it
+// answers once served, its store write bounded by the store's timeout. Subscription.Close takes no context: it selects
 // on the plan's end only, so it waits for the loop's next turn at most
 // (the loop never waits on anyone) and never for an ended plan. A Subscribe
 // whose context ends after the loop took it closes the subscription that
@@ -112,9 +115,10 @@
 //
 // # Ordering
 //
-// A plan's requests are served one at a time, in the order its mailbox
-// takes them or its serving mutex is taken by a merge in place, so merges
-// apply in arrival order and each merge's version is one
+// A plan's requests are served one at a time in the order its mailbox takes
+// them, and a merge is served in place only when no request sent to the
+// loop before it is still to be taken up (Plan.posted), so merges apply in
+// arrival order and each merge's version is one
 // higher than the version it replaced (1 at publish; a version taken in
 // from the store keeps the store's number). Verification runs
 // in the request goroutines before Merge, in parallel and out of order; only
@@ -190,8 +194,11 @@
 //
 // A subscription lives until its plan ends or it is closed. Close returns
 // once the plan's loop has taken it, and that same turn removes the
-// subscription and closes C before the loop serves anything else, so a
-// Subscribe made after Close returned finds the slot free.
+// subscription and closes C before the loop serves anything else (a merge
+// in place started later waits for that turn: posted), so a Subscribe made
+// after Close returned finds the slot free, and a merge started after it
+// never offers the subscription a version. A merge in place under way as
+// Close returns may still offer one before C closes.
 //
 // # The store
 //

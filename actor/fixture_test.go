@@ -263,7 +263,7 @@ func (r loopDo) refuse(_ error) { close(r.done) }
 // inLoop runs f in p's run loop and returns once it has.
 func inLoop(p *Plan, f func(*Plan)) {
 	r := loopDo{f, make(chan struct{})}
-	p.mailbox <- r
+	p.tell(r)
 	<-r.done
 }
 

@@ -280,7 +280,7 @@ func (p *Plan) SetFlow(ctx context.Context, flow Flow) error {
 		return ErrFlowConflict
 	}
 	ans := make(chan reply[struct{}], 1)
-	_, err := ask(ctx, p.mailbox, planRequest(setFlowReq{flow, ans}), ans, p.done, p.done, p.gone)
+	_, err := askPlan(ctx, p, planRequest(setFlowReq{flow, ans}), ans)
 	return err
 }
 
@@ -361,10 +361,7 @@ func (p *Plan) startForward() {
 	sup.running.Go(func() {
 		defer cancel()
 		out := sup.forwarder.Forward(ctx, job, func() { sup.metrics.Forward(metrics.ForwardRetried) })
-		select {
-		case p.mailbox <- planRequest(forwardedReq{out}):
-		case <-p.done: // the plan ended: nobody is told
-		}
+		p.tell(planRequest(forwardedReq{out}))
 	})
 }
 

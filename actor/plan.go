@@ -135,6 +135,11 @@ type Plan struct {
 	// poke (one slot, never waited on) wakes the run loop after a merge
 	// served in place replaced a timer it waits on.
 	poke chan struct{}
+	// posted counts the requests handed to the run loop (on mailbox or
+	// leave) that it has not taken up yet, each from before its send: a
+	// merge is served in place only when there is none, so it never
+	// overtakes a request sent before it (askPlan, tell, Subscription.Close).
+	posted atomic.Int64
 
 	// serving is held by whoever serves the plan: the run loop, but while
 	// it waits for its next event, when a merge may take it and be served
@@ -461,7 +466,7 @@ func (p *Plan) Merge(ctx context.Context, admitted []ledger.Admitted) (st State,
 		return r.state, r.changed, err
 	}
 	ans := make(chan reply[mergeResult], 1)
-	r, err := ask(ctx, p.mailbox, planRequest(mergeReq{admitted, ans}), ans, p.done, p.done, p.gone)
+	r, err := askPlan(ctx, p, planRequest(mergeReq{admitted, ans}), ans)
 	return r.state, r.changed, err
 }
 
@@ -516,6 +521,13 @@ func (p *Plan) loop() error {
 		p.serving.Unlock()
 		w := p.await(timers)
 		p.serving.Lock()
+		if w.cause == wokeByRequest || w.cause == wokeByLeave {
+			// Taken up: a merge in place waits for serving, so it comes
+			// after this one whatever it finds in posted from now.
+			if p.posted.Add(-1) < 0 && checkLoops.Load() {
+				panic("actor: a request reached the run loop uncounted in posted")
+			}
+		}
 		if err := p.serveWoken(w); err != nil {
 			return err
 		}
@@ -648,14 +660,18 @@ func (p *Plan) timers() [4]<-chan time.Time {
 // two goroutine switches each way, about as much CPU as the merge itself
 // (BENCHMARKS.md). ok is false when serving is held (the loop is busy, or
 // has not started: newPlan takes serving for run; or has ended: finish
-// keeps it) or the window is over (the loop refuses the request, and ends
-// the window): the caller posts the merge instead.
+// keeps it), when a request sent to the loop before is not taken up yet
+// (posted: it would be overtaken; a subscription closed would still be
+// offered this version), or when the window is over (the loop refuses
+// the request, and ends the window): the caller posts the merge instead.
+// Once in place, a merge answers when it is served: its store write is
+// bounded by the store's own timeout, not by the caller's context.
 func (p *Plan) mergeInPlace(admitted []ledger.Admitted) (r mergeResult, err error, ok bool) {
 	if !p.serving.TryLock() {
 		return mergeResult{}, nil, false
 	}
 	defer p.serving.Unlock()
-	if !p.sup.now().Before(p.expiry) {
+	if p.posted.Load() != 0 || !p.sup.now().Before(p.expiry) {
 		return mergeResult{}, nil, false
 	}
 	defer p.owner.lend()()
@@ -669,6 +685,30 @@ func (p *Plan) mergeInPlace(admitted []ledger.Admitted) (r mergeResult, err erro
 		}
 	}
 	return mergeResult{st, changed}, err, true
+}
+
+// askPlan is ask on p's mailbox, counted in p.posted from before the send
+// until the loop takes the request up, or the send is given up.
+func askPlan[T any](ctx context.Context, p *Plan, req planRequest, ans <-chan reply[T]) (T, error) {
+	p.posted.Add(1)
+	sent := false
+	v, err := askSent(ctx, p.mailbox, req, ans, p.done, p.done, p.gone, &sent)
+	if !sent {
+		p.posted.Add(-1)
+	}
+	return v, err
+}
+
+// tell hands the loop an outcome of one of the plan's own goroutines (a
+// submission's, a forward's), counted in p.posted as askPlan counts; once
+// the plan has ended nobody is told.
+func (p *Plan) tell(req planRequest) {
+	p.posted.Add(1)
+	select {
+	case p.mailbox <- req:
+	case <-p.done:
+		p.posted.Add(-1)
+	}
 }
 
 // finish ends the subscribers and the plan. After expiry each subscriber is

@@ -32,7 +32,7 @@ func (p *Plan) Republish(ctx context.Context, admitted []ledger.Admitted, submit
 		return nil
 	}
 	ans := make(chan reply[struct{}], 1)
-	_, err = ask(ctx, p.mailbox, planRequest(republishReq{admitted, submit, flow, ans}), ans, p.done, p.done, p.gone)
+	_, err = askPlan(ctx, p, planRequest(republishReq{admitted, submit, flow, ans}), ans)
 	return err
 }
 

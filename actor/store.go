@@ -437,7 +437,7 @@ func (p *Plan) holding(ctx context.Context, e planstore.Entry) error {
 		return nil
 	}
 	ans := make(chan reply[struct{}], 1)
-	_, err := ask(ctx, p.mailbox, planRequest(catchUpReq{e, ans}), ans, p.done, p.done, p.gone)
+	_, err := askPlan(ctx, p, planRequest(catchUpReq{e, ans}), ans)
 	return err
 }
 

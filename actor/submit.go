@@ -113,7 +113,7 @@ func (p *Plan) SetSubmit(ctx context.Context) error {
 		return nil // already set, and never unset: nothing to change
 	}
 	ans := make(chan reply[struct{}], 1)
-	_, err := ask(ctx, p.mailbox, planRequest(setSubmitReq{ans}), ans, p.done, p.done, p.gone)
+	_, err := askPlan(ctx, p, planRequest(setSubmitReq{ans}), ans)
 	return err
 }
 
@@ -215,11 +215,7 @@ func (p *Plan) startSubmission(v *planState) {
 				sup.metrics.Submission(metrics.SubmissionRetried)
 			})
 		}
-		req := planRequest(submittedReq{out, run})
-		select {
-		case p.mailbox <- req:
-		case <-p.done: // the plan ended: nobody is told
-		}
+		p.tell(planRequest(submittedReq{out, run}))
 	})
 }
 

@@ -37,7 +37,7 @@ type Subscription struct {
 func (p *Plan) Subscribe(ctx context.Context) (*Subscription, error) {
 	sub := &Subscription{plan: p, ch: make(chan Event, 1)}
 	ans := make(chan reply[struct{}], 1)
-	_, err := ask(ctx, p.mailbox, planRequest(subscribeReq{sub, ans}), ans, p.done, p.done, p.gone)
+	_, err := askPlan(ctx, p, planRequest(subscribeReq{sub, ans}), ans)
 	if err != nil {
 		if ctx.Err() != nil {
 			// The actor may have taken the request before ctx ended, and
@@ -60,15 +60,19 @@ func (s *Subscription) C() <-chan Event { return s.ch }
 // waits on anyone), and never for a plan that has ended: that plan closed C
 // itself. When Close returns, the subscription no longer holds a slot.
 func (s *Subscription) Close() {
+	p := s.plan
+	p.posted.Add(1)
 	select {
-	case s.plan.leave <- s:
-	case <-s.plan.done:
+	case p.leave <- s:
+	case <-p.done:
+		p.posted.Add(-1)
 	}
 }
 
 // offer puts ev in the slot, replacing an event the subscriber has not taken
-// yet. It never waits: the run loop is the only sender, so once the slot is
-// emptied the send succeeds, and the loop ends by the second turn at most.
+// yet. It never waits: whoever holds the plan's serving mutex (its run loop,
+// or a merge in place) is the only sender, so once the slot is emptied the
+// send succeeds, and the loop ends by the second turn at most.
 func (s *Subscription) offer(ev Event) {
 	for {
 		select {
