@@ -393,6 +393,16 @@ func (s *Supervisor) refusal(account string, err error) error {
 // server with memory storage restarted empty) goes on, and its next write
 // stores it again.
 func (s *Supervisor) lookup(ctx context.Context, id string) (*Plan, error) {
+	if s.ownStore {
+		// Single mode: the store holds what this instance's plans wrote,
+		// and a plan answers a request only after its write, so a live
+		// plan's view holds every signature of an answer given: reading
+		// the entry would add a round trip and change nothing. A plan not
+		// held goes the whole way (a Create under way, an entry left).
+		if p, err := s.lookupLocal(ctx, id); !errors.Is(err, ErrNotFound) {
+			return p, err
+		}
+	}
 	if !s.store.Available() {
 		return nil, ErrUnavailable
 	}

@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -341,4 +343,52 @@ func TestReplacedPlanKeepsItsSuccessorsEntry(t *testing.T) {
 			t.Fatalf("the successor's entry: expiry %v, %v; want %v", e.Record.Expiry, err, expiry)
 		}
 	})
+}
+
+// readCounter is a store that counts its entry reads.
+type readCounter struct {
+	*planstore.Memory
+	gets atomic.Int64
+}
+
+func (r *readCounter) Get(ctx context.Context, id string) (planstore.Entry, error) {
+	r.gets.Add(1)
+	return r.Memory.Get(ctx, id)
+}
+
+// TestSingleModeLookupReadsNoEntry: in single mode (the supervisor's own
+// store, which nothing else writes) a Lookup of a live plan is answered
+// from the plan without reading its entry; with a store other instances
+// may write, each Lookup reads it (CONTRACT section 12's read-after-sign).
+// Either way, a plan the supervisor does not hold is looked for in the
+// store.
+func TestSingleModeLookupReadsNoEntry(t *testing.T) {
+	for _, own := range []bool{true, false} {
+		store := &readCounter{Memory: planstore.NewMemory()}
+		s := newSupervisor(Options{Store: store}, own)
+		t.Cleanup(func() { _ = s.Stop(context.Background()) })
+		f := newFixture(t, 1)
+		ctx := context.Background()
+		create(t, s, f, time.Now().Add(time.Hour), 0)
+		before := store.gets.Load()
+		for range 3 {
+			if _, err := s.Lookup(ctx, f.id); err != nil {
+				t.Fatal(err)
+			}
+		}
+		want := int64(3)
+		if own {
+			want = 0
+		}
+		if got := store.gets.Load() - before; got != want {
+			t.Errorf("own store %v: %d entry reads for 3 lookups, want %d", own, got, want)
+		}
+		before = store.gets.Load()
+		if _, err := s.Lookup(ctx, strings.Repeat("0", 64)); !errors.Is(err, ErrNotFound) {
+			t.Errorf("own store %v: a plan never published: %v, want ErrNotFound", own, err)
+		}
+		if got := store.gets.Load() - before; got != 1 {
+			t.Errorf("own store %v: %d entry reads for a plan not held, want 1", own, got)
+		}
+	}
 }

@@ -140,6 +140,10 @@ type Supervisor struct {
 	// the run loop alone writes it, in add and remove.
 	index sync.Map // plan id → *Plan
 
+	// ownStore: the store is the supervisor's own, made by NewSupervisor
+	// for single mode; nothing but this supervisor's plans writes it.
+	ownStore bool
+
 	// creating holds the ids a Create of this instance is registering
 	// (plan id → a channel closed when it is done): a second Create of the
 	// id waits for it, and a Lookup or the watch leaves the plan to it.
@@ -148,7 +152,18 @@ type Supervisor struct {
 
 // NewSupervisor starts the supervisor goroutine; Stop ends it and every plan.
 func NewSupervisor(opts Options) *Supervisor {
+	if opts.Store == nil {
+		opts.Store = planstore.NewMemory()
+		return newSupervisor(opts, true)
+	}
+	return newSupervisor(opts, false)
+}
+
+// newSupervisor is NewSupervisor with opts.Store set; own says that
+// nothing but this supervisor writes it (single mode).
+func newSupervisor(opts Options, own bool) *Supervisor {
 	s := &Supervisor{
+		ownStore:       own,
 		capacity:       opts.Capacity,
 		maxSubscribers: opts.MaxSubscribers,
 		perAccount:     opts.PlansPerAccount,
@@ -198,9 +213,6 @@ func NewSupervisor(opts Options) *Supervisor {
 	}
 	if s.instance == "" {
 		s.instance = rand.Text()
-	}
-	if opts.Store == nil {
-		s.store = planstore.NewMemory()
 	}
 	s.owner.handOver()
 	go s.run()
