@@ -195,6 +195,10 @@ type planState struct {
 	// signature, so a new signer's lookup reads a few cache lines instead
 	// of one scattered allocation per admitted signature.
 	heads []uint64
+	// lists, when not nil, holds the arrays the four lists above are the
+	// start of, for the next merge to extend (versionLists); nil: they are
+	// arrays of their own.
+	lists *versionLists
 	ready *readyMemo // this version's submit-ready envelope, made on first demand
 	// sub is the plan's submission as it stands (never nil).
 	sub *Submission
@@ -319,8 +323,12 @@ func sigHead(sig []byte) uint64 {
 }
 
 // sigHeads is the heads of admitted, of which prefix holds the first ones
-// (a version's, for the next version that extends its list).
+// (a version's, for the next version that extends its list): prefix itself
+// when it holds them all.
 func sigHeads(prefix []uint64, admitted []ledger.Admitted) []uint64 {
+	if len(prefix) == len(admitted) {
+		return prefix
+	}
 	h := make([]uint64, len(prefix), len(admitted))
 	copy(h, prefix)
 	for _, a := range admitted[len(prefix):] {

@@ -87,39 +87,36 @@ func merge(k *planParts, cur *planState, admitted []ledger.Admitted) (next *plan
 	if len(added) == 0 {
 		return nil, 0, 0, duplicates, nil
 	}
-	old := cur.env.Signatures()
-	if len(old)+len(added) > ledger.MaxSignatures {
+	n := len(cur.admitted)
+	if n+len(added) > ledger.MaxSignatures {
 		return nil, 0, 0, 0, ErrSignatureCap
 	}
-	sigs := make([]xdr.DecoratedSignature, 0, len(old)+len(added))
-	sigs = append(sigs, old...)
-	for _, f := range added {
-		sigs = append(sigs, f.Sig)
+	l := cur.lists.extend(cur, len(added))
+	m := n + len(added)
+	// Each list of the next version is its array's first m entries, its
+	// capacity clipped, so that nothing appends to it in place; the
+	// entries past n are this merge's alone (extend).
+	sigs, signers, all, heads := l.sigs[:m:m], l.signers[:m:m], l.admitted[:m:m], l.heads[:m:m]
+	present := slices.Clone(cur.present)
+	for i, f := range added {
+		present[f.Signer] = true
+		sigs[n+i] = f.Sig
+		signers[n+i] = k.addresses[f.Signer]
+		all[n+i] = f
+		heads[n+i] = sigHead(f.Sig.Signature)
 	}
-	// sigs is this version's own list; the signatures in it, admitted
-	// ones, never change, so the envelope shares them. cur's XDR is the
-	// encoding of old (every version's is its envelope's: by k.encoder, by
-	// ledger.AdmitPlan for the first, or the stored string a restored
-	// plan's envelope was decoded from), which the new one extends.
-	env, encoded, err := k.encoder.Extend(cur.state.XDR, sigs, len(old))
+	// The signatures in sigs, admitted ones, never change, so the envelope
+	// shares them. cur's XDR is the encoding of its first n (every
+	// version's is its envelope's: by k.encoder, by ledger.AdmitPlan for
+	// the first, or the stored string a restored plan's envelope was
+	// decoded from), which the new one extends.
+	env, encoded, err := k.encoder.Extend(cur.state.XDR, sigs, n)
 	if err != nil {
 		return nil, 0, 0, 0, fmt.Errorf("actor: encode the merged envelope: %w", err)
 	}
-	present := slices.Clone(cur.present)
-	// New arrays of the exact size: an older version (perhaps still held
-	// by a subscriber) keeps its own, and append's doubling would allocate
-	// twice what a version holds, every version.
-	signers := make([]string, len(cur.state.Signers), len(cur.state.Signers)+len(added))
-	copy(signers, cur.state.Signers)
-	all := make([]ledger.Admitted, len(cur.admitted), len(cur.admitted)+len(added))
-	copy(all, cur.admitted)
-	for _, f := range added {
-		present[f.Signer] = true
-		signers = append(signers, k.addresses[f.Signer])
-		all = append(all, f)
-	}
 	st := State{ID: k.published.ID(), Network: k.published.Network(), XDR: encoded, Signers: signers, Version: cur.state.Version + 1, memo: new(renderMemo)}
-	next = k.newView(st, env, present, all, cur.heads, cur.sub)
+	next = k.newView(st, env, present, all, heads, cur.sub)
+	next.lists = l
 	next.sub, next.fwd = cur.sub, cur.fwd
 	return next, fxWrite | fxBroadcast | fxSubmit, len(added), duplicates, nil
 }
