@@ -200,13 +200,14 @@ func Guard(h http.Handler, timeout time.Duration) http.Handler {
 			h.ServeHTTP(w, r)
 			return
 		}
-		rc := http.NewResponseController(w)
-		_ = rc.SetReadDeadline(time.Now().Add(timeout))
-		body := &guardedBody{ReadCloser: r.Body, rc: rc}
+		// One allocation for both; the handler's writer leads to the
+		// body's state, for Detach (bodyRead).
+		g := &guarded{body: guardedBody{ReadCloser: r.Body, rc: *http.NewResponseController(w)}}
+		body, gw := &g.body, &g.writer
+		gw.ResponseWriter, gw.body = w, body
+		_ = body.rc.SetReadDeadline(time.Now().Add(timeout))
 		r.Body = body
-		gw := &guardedWriter{ResponseWriter: w, body: body}
-		// The handler's request carries the body's state, for Detach.
-		h.ServeHTTP(gw, r.WithContext(context.WithValue(r.Context(), bodyKey{}, body)))
+		h.ServeHTTP(gw, r)
 		// A handler that wrote nothing still gets an implicit answer from
 		// net/http; it must not wait for the body either.
 		gw.beforeHeader()
@@ -221,9 +222,15 @@ func Guard(h http.Handler, timeout time.Duration) http.Handler {
 			// A short grace lets an honest client finish sending the body
 			// it has in flight (so it reads the answer rather than a reset)
 			// and cuts a stalled one soon after.
-			_ = rc.SetReadDeadline(time.Now().Add(DrainGrace))
+			_ = body.rc.SetReadDeadline(time.Now().Add(DrainGrace))
 		}
 	})
+}
+
+// guarded is a guarded request's body and writer.
+type guarded struct {
+	body   guardedBody
+	writer guardedWriter
 }
 
 // guardedBody notices the end of the body, so the read deadline can be lifted
@@ -231,7 +238,7 @@ func Guard(h http.Handler, timeout time.Duration) http.Handler {
 // whether the connection can be kept.
 type guardedBody struct {
 	io.ReadCloser
-	rc *http.ResponseController
+	rc http.ResponseController
 
 	mu   sync.Mutex
 	done bool
@@ -251,13 +258,20 @@ func (b *guardedBody) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// bodyKey carries a request's *guardedBody in its context.
-type bodyKey struct{}
-
-// bodyRead reports whether r's handler has read r's body to its end.
-func bodyRead(r *http.Request) bool {
-	b, ok := r.Context().Value(bodyKey{}).(*guardedBody)
-	return ok && b.finished()
+// bodyRead reports whether the handler writing to w (a guardedWriter, or
+// a writer that leads to one through Unwrap, as echo's does) has read its
+// request's body to its end; false for a writer Guard did not make.
+func bodyRead(w http.ResponseWriter) bool {
+	for {
+		switch x := w.(type) {
+		case *guardedWriter:
+			return x.body.finished()
+		case interface{ Unwrap() http.ResponseWriter }:
+			w = x.Unwrap()
+		default:
+			return false
+		}
+	}
 }
 
 func (b *guardedBody) finished() bool {

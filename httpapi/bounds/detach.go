@@ -89,7 +89,7 @@ func Detach(w http.ResponseWriter, r *http.Request) (*Detached, bool) {
 	s, _ := r.Context().Value(serverKey{}).(*Server)
 	h := w.Header()
 	switch {
-	case s == nil, !r.ProtoAtLeast(1, 0), r.Method == http.MethodHead, r.ContentLength != 0 && !bodyRead(r),
+	case s == nil, !r.ProtoAtLeast(1, 0), r.Method == http.MethodHead, r.ContentLength != 0 && !bodyRead(w),
 		h.Get("Content-Length") != "", h.Get("Transfer-Encoding") != "",
 		hasToken(h.Get("Connection"), "close"):
 		return nil, false
