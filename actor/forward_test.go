@@ -120,7 +120,8 @@ func TestForwardBudget(t *testing.T) {
 }
 
 // lifeEnd: a plan ends with its signing window unless its forward needs
-// it longer, and never for longer than the budget and the retention.
+// it longer, and never for longer than the budget and the retention; never
+// before its window's end.
 func TestLifeEnd(t *testing.T) {
 	window := time.Unix(1_800_000_000, 0)
 	const budget, retention = 6 * time.Hour, time.Hour
@@ -136,13 +137,20 @@ func TestLifeEnd(t *testing.T) {
 		{"a flow, nothing submitted", none, &Forward{Flow: flow}, window},
 		{"a flow, the close in flight at the window's end", pending, &Forward{Flow: flow}, window.Add(budget)},
 		{"forward pending", submitted, &Forward{Flow: flow, State: ForwardPending, deadline: window.Add(-time.Minute + budget)}, window.Add(-time.Minute + budget + retention)},
+		{"forward pending, its budget's end long before the window's", submitted, &Forward{Flow: flow, State: ForwardPending, deadline: window.Add(-2 * retention)}, window},
 		{"forward pending, an old record without a deadline", submitted, &Forward{Flow: flow, State: ForwardPending}, window},
 		{"forwarded within the window", submitted, &Forward{Flow: flow, State: ForwardForwarded, settled: window.Add(-time.Second)}, window},
 		{"forwarded after the window", submitted, &Forward{Flow: flow, State: ForwardForwarded, settled: window.Add(time.Minute)}, window.Add(time.Minute + retention)},
 		{"failed after the window", submitted, &Forward{Flow: flow, State: ForwardFailed, settled: window.Add(budget)}, window.Add(budget + retention)},
 	} {
-		if got := lifeEnd(window, tc.sub, tc.f, budget, retention); !got.Equal(tc.want) {
+		got := lifeEnd(window, tc.sub, tc.f, budget, retention)
+		if !got.Equal(tc.want) {
 			t.Errorf("%s: lifeEnd = %v, want %v", tc.name, got, tc.want)
+		}
+		// Supervisor.live takes a plan inside its window for live without
+		// reading its forward.
+		if got.Before(window) {
+			t.Errorf("%s: the plan ends at %v, before its window's end", tc.name, got)
 		}
 	}
 }

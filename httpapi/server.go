@@ -10,6 +10,7 @@ package httpapi
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"sync"
@@ -17,16 +18,15 @@ import (
 
 	"github.com/closerelay/closerelay/errcode"
 	"github.com/closerelay/closerelay/httpapi/clientip"
+	"github.com/closerelay/closerelay/httpapi/httpmetrics"
 	"github.com/closerelay/closerelay/httpapi/openapi"
 	"github.com/closerelay/closerelay/httpapi/ratelimit"
 	"github.com/closerelay/closerelay/mediator"
 	"github.com/closerelay/closerelay/metrics"
 	"github.com/closerelay/closerelay/relay"
 	"github.com/closerelay/closerelay/web"
-	"github.com/labstack/echo-contrib/echoprometheus"
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
-	"github.com/prometheus/client_golang/prometheus"
 )
 
 // Limits of SPEC "Limits" that the HTTP layer enforces.
@@ -143,27 +143,24 @@ func New(opts Options) *Server {
 	e.HTTPErrorHandler = s.errorHandler
 	e.Use(s.noStore, s.requestLog)
 	if opts.Metrics != nil {
-		e.Use(echoprometheus.NewMiddlewareWithConfig(echoprometheus.MiddlewareConfig{
+		mw, err := httpmetrics.Middleware(httpmetrics.Options{
 			Namespace:  metrics.Namespace,
-			Subsystem:  "http",
 			Registerer: opts.Metrics.Registry,
 			// Every label value comes from a closed set (CONTRACT section
 			// 9): the route template, never the raw path (plan ids); no
 			// Host (client-chosen); the method folded to the seven known
 			// ones or "other". Otherwise each made-up method or path would
-			// add series for good.
-			DoNotUseRequestPathFor404: true,
-			LabelFuncs: map[string]echoprometheus.LabelValueFunc{
-				"host":   func(echo.Context, error) string { return "" },
-				"method": func(c echo.Context, _ error) string { return metricMethod(c.Request().Method) },
-			},
-			// Errors are written by writeErrors below, inside this
-			// middleware, so the status is the one actually written (or
-			// 499 for a client gone).
-			StatusCodeResolver: func(c echo.Context, _ error) int { return c.Response().Status },
-			Skipper:            func(c echo.Context) bool { return c.Path() == "/api/plan/:id/events" },
-			HistogramOptsFunc:  requestDurationBuckets,
-		}))
+			// add series for good. Errors are written by writeErrors
+			// below, inside this middleware, so the status is the one
+			// actually written (or 499 for a client gone).
+			Method:          metricMethod,
+			Skip:            func(c echo.Context) bool { return c.Path() == "/api/plan/:id/events" },
+			DurationBuckets: durationBuckets,
+		})
+		if err != nil {
+			panic(fmt.Sprintf("httpapi: the HTTP metrics: %v", err)) // registered twice on one registry
+		}
+		e.Use(mw)
 	}
 	e.Use(writeErrors)
 	if len(opts.CORSAllowOrigins) > 0 {
@@ -321,15 +318,6 @@ func writeErrors(next echo.HandlerFunc) echo.HandlerFunc {
 // up to the 10 s of a stalled body. (The library's default jumps from 10 to
 // 25 ms.)
 var durationBuckets = []float64{.0005, .001, .002, .003, .005, .0075, .01, .015, .02, .03, .05, .1, .25, .5, 1, 2.5, 5, 10}
-
-// requestDurationBuckets gives the request-duration histogram
-// durationBuckets; the size histograms keep the library's buckets.
-func requestDurationBuckets(o prometheus.HistogramOpts) prometheus.HistogramOpts {
-	if o.Name == "request_duration_seconds" {
-		o.Buckets = durationBuckets
-	}
-	return o
-}
 
 // metricMethod folds a request method into the closed set of CONTRACT
 // section 9, so no client can add a label value of its own choosing.

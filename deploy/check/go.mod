@@ -8,7 +8,6 @@ replace github.com/closerelay/closerelay => ../..
 
 require (
 	github.com/closerelay/closerelay v0.0.0-00010101000000-000000000000
-	github.com/labstack/echo-contrib v0.50.1
 	github.com/labstack/echo/v4 v4.16.0
 	github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring v0.95.1
 	github.com/prometheus/client_golang v1.25.0

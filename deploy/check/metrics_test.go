@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/closerelay/closerelay/httpapi/httpmetrics"
 	"github.com/closerelay/closerelay/metrics"
-	"github.com/labstack/echo-contrib/echoprometheus"
 	"github.com/labstack/echo/v4"
 	"github.com/prometheus/client_golang/prometheus"
 	dto "github.com/prometheus/client_model/go"
@@ -48,12 +48,12 @@ var serviceMetrics = map[string]metricInfo{
 	"closerelay_store_available":                {dto.MetricType_GAUGE, nil},
 }
 
-// httpMetrics are registered by the HTTP layer (httpapi) through
-// echo-contrib's echoprometheus middleware with Namespace "closerelay" and
-// Subsystem "http" (echoprometheus/prometheus.go: requests_total,
-// request_duration_seconds, response_size_bytes, request_size_bytes, labels
-// code, method, host, url). They appear once a request has been served.
-// TestHTTPMetricsMatchEchoprometheus checks them against the middleware, and
+// httpMetrics are registered by the HTTP layer (httpapi) through its
+// metrics middleware (httpapi/httpmetrics) with Namespace "closerelay" and
+// Subsystem "http": requests_total, request_duration_seconds,
+// response_size_bytes, request_size_bytes, labels code, method, host, url.
+// They appear once a request has been served.
+// TestHTTPMetricsMatchMiddleware checks them against the middleware, and
 // TestBinaryServesProbesAndMetrics against the real binary.
 var httpMetrics = map[string]metricInfo{
 	"closerelay_http_requests_total":           {dto.MetricType_COUNTER, []string{"code", "host", "method", "url"}},
@@ -217,33 +217,34 @@ func TestServiceMetricsMatchRegistry(t *testing.T) {
 	}
 }
 
-// TestHTTPMetricsMatchEchoprometheus registers the echoprometheus middleware
-// as httpapi does (same namespace, subsystem and host label override) and
-// compares the families with httpMetrics. The real wiring is checked against
-// the built binary in TestBinaryServesProbesAndMetrics.
-func TestHTTPMetricsMatchEchoprometheus(t *testing.T) {
+// TestHTTPMetricsMatchMiddleware registers the HTTP metrics middleware
+// as httpapi does (same namespace) and compares the families with
+// httpMetrics. The real wiring is checked against the built binary in
+// TestBinaryServesProbesAndMetrics.
+func TestHTTPMetricsMatchMiddleware(t *testing.T) {
 	reg := prometheus.NewRegistry()
 	e := echo.New()
-	e.Use(echoprometheus.NewMiddlewareWithConfig(echoprometheus.MiddlewareConfig{
-		Namespace:                 metrics.Namespace,
-		Subsystem:                 "http",
-		Registerer:                reg,
-		DoNotUseRequestPathFor404: true,
-		LabelFuncs: map[string]echoprometheus.LabelValueFunc{
-			"host": func(echo.Context, error) string { return "" },
-		},
-	}))
+	mw, err := httpmetrics.Middleware(httpmetrics.Options{
+		Namespace:       metrics.Namespace,
+		Registerer:      reg,
+		DurationBuckets: prometheus.DefBuckets,
+		Method:          func(m string) string { return m },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.Use(mw)
 	e.POST("/api/plan/:id/sign", func(c echo.Context) error { return c.NoContent(http.StatusNoContent) })
 	e.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest(http.MethodPost, "/api/plan/ab/sign", nil))
 
 	got := gatherFamilies(t, reg)
 	if len(got) != len(httpMetrics) {
-		t.Errorf("echoprometheus registers %d families, httpMetrics lists %d", len(got), len(httpMetrics))
+		t.Errorf("the middleware registers %d families, httpMetrics lists %d", len(got), len(httpMetrics))
 	}
 	for name, want := range httpMetrics {
 		info, ok := got[name]
 		if !ok {
-			t.Errorf("echoprometheus does not export %s", name)
+			t.Errorf("the middleware does not export %s", name)
 		} else if !sameInfo(info, want) {
 			t.Errorf("%s: exported %v %v, test lists %v %v", name, info.typ, info.labels, want.typ, want.labels)
 		}
