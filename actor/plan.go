@@ -273,7 +273,7 @@ func newPlan(s *Supervisor, published *ledger.AdmittedPlan, version uint64) *Pla
 	present := make([]bool, len(signers))
 	st := State{
 		ID: published.ID(), Network: published.Network(), XDR: published.Canonical().XDR,
-		Signers: make([]string, 0, len(admitted)), Version: version, memo: new(renderMemo),
+		Signers: make([]string, 0, len(admitted)), Version: version,
 	}
 	for _, a := range admitted {
 		present[a.Signer] = true

@@ -114,7 +114,7 @@ func merge(k *planParts, cur *planState, admitted []ledger.Admitted) (next *plan
 	if err != nil {
 		return nil, 0, 0, 0, fmt.Errorf("actor: encode the merged envelope: %w", err)
 	}
-	st := State{ID: k.published.ID(), Network: k.published.Network(), XDR: encoded, Signers: signers, Version: cur.state.Version + 1, memo: new(renderMemo)}
+	st := State{ID: k.published.ID(), Network: k.published.Network(), XDR: encoded, Signers: signers, Version: cur.state.Version + 1}
 	next = k.newView(st, env, present, all, heads, cur.sub)
 	next.lists = l
 	next.sub, next.fwd = cur.sub, cur.fwd
@@ -227,15 +227,26 @@ func (k *planParts) latestPreflight(sub *Submission) ledger.PreflightRun {
 
 // newView is the view of version st, made while the plan's submission is
 // sub: its readiness is computed from admitted here, so every State a plan
-// hands out carries it, and its landable flag from sub's preflight. heads
-// are those of admitted's first signatures, when the caller has them (a
-// merge extends its version's list).
+// hands out carries it, and its landable flag from sub's preflight; st's
+// renderings start empty. heads are those of admitted's first signatures,
+// when the caller has them (a merge extends its version's list).
 func (k *planParts) newView(st State, env xdr.TransactionEnvelope, present []bool, admitted []ledger.Admitted, heads []uint64, sub *Submission) *planState {
 	st.Weight = ledger.Weight(k.published.Canonical().Signers, admitted)
 	st.Threshold = k.published.Threshold()
 	st.Ready = st.Weight >= st.Threshold
 	st.Landable = k.latestPreflight(sub).Landable()
-	return &planState{state: st, env: env, present: present, admitted: admitted, heads: sigHeads(heads, admitted), ready: new(readyMemo)}
+	vp := &versionParts{}
+	st.memo = &vp.render
+	vp.view = planState{state: st, env: env, present: present, admitted: admitted, heads: sigHeads(heads, admitted), ready: &vp.ready}
+	return &vp.view
+}
+
+// versionParts are a version's view and its two memos, allocated as one:
+// they live and die together, and a merge makes one of each.
+type versionParts struct {
+	view   planState
+	render renderMemo
+	ready  readyMemo
 }
 
 // viewOf is the view of version carrying exactly admitted (signers of the
@@ -243,7 +254,7 @@ func (k *planParts) newView(st State, env xdr.TransactionEnvelope, present []boo
 func (k *planParts) viewOf(admitted []ledger.Admitted, version uint64, sub *Submission) (*planState, error) {
 	sigs := make([]xdr.DecoratedSignature, len(admitted))
 	present := make([]bool, len(k.addresses))
-	st := State{ID: k.published.ID(), Network: k.published.Network(), Signers: make([]string, len(admitted)), Version: version, memo: new(renderMemo)}
+	st := State{ID: k.published.ID(), Network: k.published.Network(), Signers: make([]string, len(admitted)), Version: version}
 	for i, a := range admitted {
 		sigs[i] = a.Sig
 		present[a.Signer] = true
