@@ -95,13 +95,16 @@ const CosignSigned = "signed"
 type Metrics struct {
 	Registry *prometheus.Registry
 
-	plansOpen          prometheus.Gauge
-	plansCreated       prometheus.Counter
-	plansExpired       prometheus.Counter
-	capacityRefused    prometheus.Counter
-	streamSubscribers  prometheus.Gauge
-	streamRejected     prometheus.Counter
-	signatures         *prometheus.CounterVec
+	plansOpen         prometheus.Gauge
+	plansCreated      prometheus.Counter
+	plansExpired      prometheus.Counter
+	capacityRefused   prometheus.Counter
+	streamSubscribers prometheus.Gauge
+	streamRejected    prometheus.Counter
+	signatures        *prometheus.CounterVec
+	// signatureCounts are signatures' series by result, found once: every
+	// sign counts one, and a lookup by label value hashes and validates it.
+	signatureCounts    map[string]prometheus.Counter
 	rejections         *prometheus.CounterVec
 	rateLimited        *prometheus.CounterVec
 	accountAPIDuration *prometheus.HistogramVec
@@ -169,8 +172,9 @@ func New() *Metrics {
 	for _, r := range []string{ForwardForwarded, ForwardFailed, ForwardRetried} {
 		m.forwards.WithLabelValues(r)
 	}
+	m.signatureCounts = make(map[string]prometheus.Counter, 3)
 	for _, r := range []string{SignatureAdmitted, SignatureDuplicate, SignatureDropped} {
-		m.signatures.WithLabelValues(r)
+		m.signatureCounts[r] = m.signatures.WithLabelValues(r)
 	}
 	for _, route := range Routes {
 		m.rateLimited.WithLabelValues(route)
@@ -292,6 +296,10 @@ func (m *Metrics) Broadcast() {
 // Signatures adds n signatures of one result.
 func (m *Metrics) Signatures(result string, n int) {
 	if m == nil || n == 0 {
+		return
+	}
+	if c, ok := m.signatureCounts[result]; ok {
+		c.Add(float64(n))
 		return
 	}
 	m.signatures.WithLabelValues(result).Add(float64(n))
