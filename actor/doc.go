@@ -211,9 +211,9 @@
 //     slot, deleting its entry at its end), bounded by the store's timeout;
 //     a store that cannot be reached answers ErrUnavailable and changes
 //     nothing.
-//   - Lookup reads the entry (one round trip; in memory, a map read) so
-//     that every answer reflects the store as it stood when the request
-//     came; a plan this instance does not hold is restored from it
+//   - Lookup reads the entry (one round trip) so that every answer
+//     reflects the store as it stood when the request came; a plan this
+//     instance does not hold is restored from it
 //     (ledger.RestorePlan) and registered. Read-after-sign across
 //     instances rests on one rule: Lookup hands out a plan only once its
 //     published state holds every signature of the revision it read,
@@ -226,7 +226,13 @@
 //     took in. What a change brings in is decided by its signers, never by
 //     its version or revision number. And the entry is read from the
 //     bucket's stream leader (planstore.Store.Get): a write acknowledged to
-//     any instance is in every later read.
+//     any instance is in every later read. In single mode (the Supervisor's
+//     own store) Lookup hands out a live plan without the read: nothing
+//     but this instance's plans writes the store, and a plan answers only
+//     after its write. A plan replaced past its expiry by a publish of its
+//     id (another expiry) never writes over its successor's entry: a
+//     re-read that finds another plan's entry ends its writes
+//     (errReplaced).
 //   - One watch per instance (Store.Changes) follows the other instances'
 //     writes; the Supervisor hands each change to the plan it concerns
 //     through a one-slot, newest-wins channel (Plan.stored), so a busy plan

@@ -166,6 +166,11 @@ func (s *Supervisor) restore(r planstore.Record, revision uint64) (*Plan, error)
 // merges again.
 var errConflict = errors.New("actor: the stored plan changed meanwhile")
 
+// errReplaced: the plan's entry is now another plan's, of a publish of its
+// id that replaced it past its expiry. The plan is as gone as an expired
+// one: its requests answer ErrNotFound, and it writes nothing more.
+var errReplaced = fmt.Errorf("%w: a publish of its id replaced it", ErrNotFound)
+
 // maxWriteTries bounds a plan's compare-and-set loop. Every lost race means
 // another instance's write took effect, and merges commute, so a loop this
 // long only ends unwritten when instances keep writing the same plan
@@ -301,6 +306,14 @@ func (p *Plan) reload() error {
 	case err != nil:
 		return storeError(err)
 	}
+	if !e.Record.Expiry.Equal(p.expiry) {
+		// Another plan's entry: a publish of the id replaced this plan,
+		// swept past its expiry, whose loop is ending (a plan's expiry
+		// never changes; a re-publish of a live plan is a merge). Taking
+		// it in would write the successor's signatures back under this
+		// plan's expiry, and this plan's end would then delete them.
+		return errReplaced
+	}
 	// What was just read is the entry as it stands, whatever the plan had
 	// seen (after a NATS server restarted empty, revisions start again).
 	p.rev = e.Revision
@@ -384,10 +397,11 @@ func (s *Supervisor) refusal(account string, err error) error {
 }
 
 // lookup is Lookup. Every answer reflects the store as it stands when the
-// request came: the entry is read (one round trip), and the plan is handed
-// out only once its published view holds that revision's signatures
-// (holding), so a sign that another instance answered 200 is in this
-// instance's answer too (CONTRACT section 12). A plan this instance does
+// request came (single mode: see below): the entry is read (one round
+// trip), and the plan is handed out only once its published view holds
+// that revision's signatures (holding), so a sign that another instance
+// answered 200 is in this instance's answer too (CONTRACT section 12).
+// A plan this instance does
 // not hold is restored from the entry, unless a Create of its id is under
 // way here, which registers it; a live plan whose entry is gone (a NATS
 // server with memory storage restarted empty) goes on, and its next write

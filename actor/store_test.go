@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -391,4 +392,63 @@ func TestSingleModeLookupReadsNoEntry(t *testing.T) {
 			t.Errorf("own store %v: %d entry reads for a plan not held, want 1", own, got)
 		}
 	}
+}
+
+// TestReplacedPlanNeverWritesOverItsSuccessor: a plan swept past its
+// expiry and replaced by a new publish of its id may still be in a turn
+// that writes (an outcome of work it had under way). Its write loses its
+// compare-and-set to the successor's entry, and the entry it then reads is
+// another plan's (another expiry): it must not take it in and write over
+// it. Before, it wrote the union under its own expiry, and its end then
+// deleted the entry as its own; the successor's next write found none.
+// Single mode's Lookup, which answers a live plan without reading its
+// entry, relies on no other plan ever writing it.
+func TestReplacedPlanNeverWritesOverItsSuccessor(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		clock := &skewedClock{}
+		s := start(t, Options{Now: clock.now})
+		f := newFixture(t, 7)
+		ctx := context.Background()
+		old := create(t, s, f, clock.now().Add(time.Hour))
+		// The first plan's loop is in a turn when its successor comes, and
+		// writes (a signer merged) after it: its sweep's eviction waits for
+		// the turn's end.
+		successor, wrote := make(chan struct{}), make(chan struct{})
+		go func() {
+			defer close(wrote)
+			inLoop(old, func(p *Plan) {
+				<-successor
+				_, _, err := p.step(func(cur *planState) (*planState, effects, error) {
+					next, fx, _, _, err := merge(&p.planParts, cur, f.admitted(3))
+					return next, fx, err
+				})
+				if !errors.Is(err, ErrNotFound) {
+					t.Errorf("the replaced plan's late write: %v, want ErrNotFound", err)
+				}
+			})
+		}()
+		synctest.Wait()
+		clock.advance(2 * time.Hour) // past the first plan's expiry; its timer has not fired
+		expiry := clock.now().Add(3 * time.Hour).Truncate(time.Millisecond)
+		create(t, s, f, expiry)
+		close(successor)
+		<-wrote
+		time.Sleep(time.Hour) // the first plan has ended
+		synctest.Wait()
+		e, err := s.store.Get(ctx, f.id)
+		if err != nil || !e.Record.Expiry.Equal(expiry) || slices.Contains(e.Record.SignerOf, 3) {
+			t.Fatalf("the successor's entry: expiry %v (want %v), signers %v, %v", e.Record.Expiry, expiry, e.Record.SignerOf, err)
+		}
+		p, err := s.Lookup(ctx, f.id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st, err := p.Snapshot(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := addresses(0); !slices.Equal(st.Signers, want) {
+			t.Fatalf("the successor answers signers %v, want %v", st.Signers, want)
+		}
+	})
 }

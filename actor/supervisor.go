@@ -267,8 +267,8 @@ func (s *Supervisor) Open(ctx context.Context) (int, error) {
 // a plan past its expiry is swept first and is never returned.
 //
 // It answers ErrUnavailable while the store cannot be reached, reads the
-// plan's entry, and restores here a plan this instance does not hold yet
-// (lookup).
+// plan's entry (in cluster mode, or for a plan not held), and restores
+// here a plan this instance does not hold yet (lookup).
 func (s *Supervisor) Lookup(ctx context.Context, id string) (*Plan, error) {
 	p, err := s.lookup(ctx, id)
 	if err != nil {
