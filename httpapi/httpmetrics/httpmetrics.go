@@ -14,6 +14,7 @@
 package httpmetrics
 
 import (
+	"errors"
 	"net/http"
 	"strconv"
 	"sync"
@@ -28,14 +29,14 @@ import (
 type Options struct {
 	// Namespace prefixes the families' names (the subsystem is "http").
 	Namespace string
-	// Registerer takes the four families.
+	// Registerer takes the four families. Required.
 	Registerer prometheus.Registerer
 	// DurationBuckets are the duration histogram's upper bounds, in
 	// seconds.
 	DurationBuckets []float64
 	// Method folds a request's method into the method label's value; the
 	// label's values must come from a closed set, so no client can add
-	// series of its own choosing.
+	// series of its own choosing. Required.
 	Method func(string) string
 	// Skip, when it reports true, leaves the request uncounted (an event
 	// stream, whose duration is its subscriber's).
@@ -63,6 +64,9 @@ func Middleware(o Options) (echo.MiddlewareFunc, error) {
 }
 
 func newRecorder(o Options) (*recorder, error) {
+	if o.Registerer == nil || o.Method == nil {
+		return nil, errors.New("httpmetrics: Options.Registerer and Options.Method are required")
+	}
 	m := &recorder{
 		opts: o,
 		count: prometheus.NewCounterVec(prometheus.CounterOpts{
