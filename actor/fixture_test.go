@@ -267,6 +267,21 @@ func inLoop(p *Plan, f func(*Plan)) {
 	<-r.done
 }
 
+// lookedUp is what s answers for plan id, as a GET reads it: its Lookup,
+// then the plan's Snapshot.
+func lookedUp(tb testing.TB, s *Supervisor, id string) State {
+	tb.Helper()
+	p, err := s.Lookup(context.Background(), id)
+	if err != nil {
+		tb.Fatalf("Lookup: %v", err)
+	}
+	st, err := p.Snapshot(context.Background())
+	if err != nil {
+		tb.Fatalf("Snapshot: %v", err)
+	}
+	return st
+}
+
 // start runs a supervisor for the length of the test.
 func start(t *testing.T, opts Options) *Supervisor {
 	t.Helper()

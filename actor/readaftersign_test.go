@@ -180,14 +180,7 @@ func TestClusterEntryWrittenAgainAtAnEqualVersion(t *testing.T) {
 		if signed.Version != 2 {
 			t.Fatalf("B wrote version %d, want 2 (A's view has version 2 too)", signed.Version)
 		}
-		got, err := a.Lookup(ctx, f.id)
-		if err != nil {
-			t.Fatal(err)
-		}
-		st, err := got.Snapshot(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
+		st := lookedUp(t, a, f.id)
 		checkEnvelope(t, f, st, 0, 2, 1)
 		// A's next sign keeps B's in the store.
 		if _, _, err := pa.Merge(ctx, f.admitted(3)); err != nil {

@@ -161,14 +161,7 @@ func TestClusterLookupWaitsForAChangeHalfTakenIn(t *testing.T) {
 		t.Fatal(err)
 	}
 	inLoop(pb, func(p *Plan) { p.rev = e.Revision }) // the loop's first step of taking e in
-	got, err := b.Lookup(ctx, f.id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, err := got.Snapshot(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
+	st := lookedUp(t, b, f.id)
 	if !equalState(st, want) {
 		t.Fatalf("B answers version %d %v, want A's %d %v", st.Version, st.Signers, want.Version, want.Signers)
 	}
@@ -439,15 +432,7 @@ func TestReplacedPlanNeverWritesOverItsSuccessor(t *testing.T) {
 		if err != nil || !e.Record.Expiry.Equal(expiry) || slices.Contains(e.Record.SignerOf, 3) {
 			t.Fatalf("the successor's entry: expiry %v (want %v), signers %v, %v", e.Record.Expiry, expiry, e.Record.SignerOf, err)
 		}
-		p, err := s.Lookup(ctx, f.id)
-		if err != nil {
-			t.Fatal(err)
-		}
-		st, err := p.Snapshot(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if want := addresses(0); !slices.Equal(st.Signers, want) {
+		if st, want := lookedUp(t, s, f.id), addresses(0); !slices.Equal(st.Signers, want) {
 			t.Fatalf("the successor answers signers %v, want %v", st.Signers, want)
 		}
 	})
