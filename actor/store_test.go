@@ -363,7 +363,8 @@ func TestSingleModeLookupReadsNoEntry(t *testing.T) {
 		t.Cleanup(func() { _ = s.Stop(context.Background()) })
 		f := newFixture(t, 1)
 		ctx := context.Background()
-		create(t, s, f, time.Now().Add(time.Hour), 0)
+		p := create(t, s, f, time.Now().Add(time.Hour), 0)
+		inLoop(p, func(*Plan) {}) // the loop has started, and read the entry as it does
 		before := store.gets.Load()
 		for range 3 {
 			if _, err := s.Lookup(ctx, f.id); err != nil {
