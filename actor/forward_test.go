@@ -3,6 +3,7 @@ package actor
 import (
 	"errors"
 	"testing"
+	"testing/synctest"
 	"time"
 )
 
@@ -153,4 +154,30 @@ func TestLifeEnd(t *testing.T) {
 			t.Errorf("%s: the plan ends at %v, before its window's end", tc.name, got)
 		}
 	}
+}
+
+// TestForwardTimesOutAfterABusyTurn: the life timer fires at the forward
+// budget's end while the loop is in a turn (or a merge is served in
+// place); the turn's re-arm must not drop that fire. Before, the next wake
+// left out a budget's end that had passed, so the re-arm reset the timer
+// to the plan's end, and the pending forward stayed pending until then
+// (its retention later) instead of failing at its budget's end.
+func TestForwardTimesOutAfterABusyTurn(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		s := start(t, Options{})
+		f := newFixture(t, 1)
+		p := create(t, s, f, time.Now().Add(time.Hour), 0)
+		end := time.Now().Add(10 * time.Minute)
+		inLoop(p, func(p *Plan) {
+			pending := &Forward{Flow: &Flow{Nonce: "n", Destination: keys[2].Address(), Memo: "text:x"}, State: ForwardPending, deadline: end}
+			p.settled.Store(p.settled.Load().withForward(pending))
+			p.rearm()
+		})
+		// A turn that lasts past the budget's end.
+		inLoop(p, func(*Plan) { time.Sleep(11 * time.Minute) })
+		synctest.Wait()
+		if fwd := p.settled.Load().fwd; fwd.State != ForwardFailed || fwd.Code != ForwardCodeTimedOut {
+			t.Fatalf("a minute past the budget's end the forward is %q (%s), want failed %s", fwd.State, fwd.Code, ForwardCodeTimedOut)
+		}
+	})
 }

@@ -77,15 +77,25 @@ func (p *Plan) endAt() time.Time {
 }
 
 // nextWake is when the run loop's life timer must fire next: the window's
-// end (once), the forward's budget's end while it is pending and ahead,
-// and the plan's end. Run loop only.
+// end (once), the forward's budget's end while it is pending, and the
+// plan's end. Run loop only.
+//
+// A budget's end that has passed stays the next wake until the forward is
+// settled: the timer may have fired at it during a turn or a merge served
+// in place, and a re-arm to a later instant would drop that fire (Reset
+// discards a value not yet received), leaving the forward pending until
+// the plan's end. Past it, an unchanged next wake keeps the fire, and a
+// new one fires at once. While this instance's forwarder runs, it is left
+// out: the forwarder ends at the budget's end too, its outcome comes
+// first, and that turn's re-arm brings it back.
 func (p *Plan) nextWake() time.Time {
 	v := p.settled.Load()
 	next := p.endAt()
 	if !p.windowOver && p.expiry.Before(next) {
 		next = p.expiry
 	}
-	if d := v.fwd.deadline; v.fwd.State == ForwardPending && p.sup.now().Before(d) && d.Before(next) {
+	if d := v.fwd.deadline; v.fwd.State == ForwardPending && !d.IsZero() && d.Before(next) &&
+		(p.sup.now().Before(d) || !p.fwd.inFlight) {
 		next = d
 	}
 	return next
