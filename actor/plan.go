@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"runtime/debug"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -679,6 +680,7 @@ func (p *Plan) mergeInPlace(admitted []ledger.Admitted) (r mergeResult, err erro
 		return mergeResult{}, nil, false
 	}
 	defer p.serving.Unlock()
+	defer endOnPanic() // before the unlock: nothing runs on the plan after a panic
 	if p.posted.Load() != 0 || !p.sup.now().Before(p.expiry) {
 		return mergeResult{}, nil, false
 	}
@@ -693,6 +695,23 @@ func (p *Plan) mergeInPlace(admitted []ledger.Admitted) (r mergeResult, err erro
 		}
 	}
 	return mergeResult{st, changed}, err, true
+}
+
+// endOnPanic ends the process on a panic in a merge served in place, as a
+// panic in the run loop does: net/http would otherwise recover it on the
+// caller's goroutine, and the loop would go on from a turn half applied
+// (a version published without its write, effects not run). The panic is
+// raised again on a goroutine of its own, with the merge's stack in its
+// message, while this one keeps the plan's serving mutex until the
+// process is gone.
+func endOnPanic() {
+	r := recover()
+	if r == nil {
+		return
+	}
+	msg := fmt.Sprintf("actor: a merge served in place panicked: %v\n\n%s", r, debug.Stack())
+	go func() { panic(msg) }()
+	select {}
 }
 
 // askPlan is ask on p's mailbox, counted in p.posted from before the send
