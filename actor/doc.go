@@ -232,7 +232,8 @@
 //     after its write. A plan replaced past its expiry by a publish of its
 //     id (another expiry) never writes over its successor's entry: a
 //     re-read that finds another plan's entry ends its writes
-//     (errReplaced).
+//     (errReplaced), and the watch's change of another plan's entry is
+//     not taken in.
 //   - One watch per instance (Store.Changes) follows the other instances'
 //     writes; the Supervisor hands each change to the plan it concerns
 //     through a one-slot, newest-wins channel (Plan.stored), so a busy plan

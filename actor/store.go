@@ -358,6 +358,13 @@ func (p *Plan) onStored(c planstore.Change) {
 	if c.Deleted {
 		return
 	}
+	if !c.Record.Expiry.Equal(p.expiry) {
+		// Another plan's entry: a publish of the id replaced this one past
+		// its expiry (errReplaced). Taken in, its revision would be this
+		// plan's next write's expectation, and the write would land over
+		// the successor's entry.
+		return
+	}
 	if err := p.absorb(c.Record, c.Revision, false, 0); err != nil {
 		p.sup.log.Error("plan store: a stored plan could not be taken in", "id", p.ID(), "err", err)
 	}

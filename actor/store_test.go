@@ -438,3 +438,51 @@ func TestReplacedPlanNeverWritesOverItsSuccessor(t *testing.T) {
 		}
 	})
 }
+
+// TestClusterReplacedPlanIgnoresItsSuccessorsEntry: in cluster mode, an
+// instance may still hold a plan that another instance has replaced past
+// its expiry with a new publish of its id (its clock is behind, or its
+// timer has not fired yet). The successor's entry reaches the old plan
+// through the watch: another plan's (another expiry), it must not be taken
+// in: the old plan's next write would then expect the successor's
+// revision, and land. Before, it took it in as its own, and its next merge
+// wrote the union under its own expiry over the successor's entry.
+func TestClusterReplacedPlanIgnoresItsSuccessorsEntry(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		shared := newMemStore()
+		clocks := [2]*skewedClock{{}, {}}
+		var inst [2]memInstance
+		var sups [2]*Supervisor
+		for i := range inst {
+			inst[i] = memInstance{shared, make(chan planstore.Change)}
+			sups[i] = start(t, Options{Store: inst[i], Now: clocks[i].now})
+		}
+		a, b := sups[0], sups[1]
+		f := newFixture(t, 3)
+		ctx := context.Background()
+		old := create(t, a, f, clocks[0].now().Add(time.Hour))
+		if _, _, err := old.Merge(ctx, f.admitted(1)); err != nil {
+			t.Fatal(err)
+		}
+		// B's clock is past the first plan's expiry: a new publish of the
+		// id replaces it there.
+		clocks[1].advance(2 * time.Hour)
+		expiry := clocks[1].now().Add(3 * time.Hour).Truncate(time.Millisecond)
+		create(t, b, f, expiry)
+		inst[0].deliver(t, f.id)
+		synctest.Wait()
+		// A request that holds the old plan, inside its window by A's
+		// clock, merges a signer: it must not land in the successor's
+		// entry.
+		if _, _, err := old.Merge(ctx, f.admitted(2)); !errors.Is(err, ErrNotFound) {
+			t.Errorf("a merge on the replaced plan: %v, want ErrNotFound", err)
+		}
+		e, err := shared.Get(ctx, f.id)
+		if err != nil || !e.Record.Expiry.Equal(expiry) || !slices.Equal(e.Record.SignerOf, []int{0}) {
+			t.Fatalf("the successor's entry: expiry %v (want %v), signers %v (want [0]), %v", e.Record.Expiry, expiry, e.Record.SignerOf, err)
+		}
+		if st := old.settled.Load().state; !slices.Equal(st.Signers, addresses(0, 1)) {
+			t.Fatalf("the old plan holds %v, want its own [0 1]", st.Signers)
+		}
+	})
+}
