@@ -70,7 +70,7 @@ fuzz:
 clean:
 	rm -rf bin
 
-# The load kit on loopback, about 4 minutes: the raw ed25519 rates, k6 and
+# The load kit on loopback, about 6 minutes: the raw ed25519 rates, k6 and
 # wrk sign scenarios, every route (closerelaylab load routes), bursts of new
 # signers (from wrk when present) and the stream load against `closerelaylab
 # load local` on free ports; one table of issues 16 and 27's targets,
