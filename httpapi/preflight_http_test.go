@@ -262,6 +262,14 @@ func testBlockedCloseIsNeverPosted(t *testing.T, api string) {
 		t.Errorf("%d submissions of a blocked close, want none", n)
 	}
 	s.Close()
+	// A stream opened after the submission was found blocked is told its
+	// outcome right after the state too (docs/API.md section 4); it used
+	// to get the state, pings and expired only.
+	later := sseOpen(t, r.Client, r.URL, id, nil)
+	defer later.Close()
+	if ev := sbNext(t, later); ev.Type != "submit_failed" || !strings.Contains(ev.Data, `"code":"op_has_sub_entries"`) {
+		t.Fatalf("a later stream's second event %s %s, want submit_failed with op_has_sub_entries", ev.Type, ev.Data)
+	}
 }
 
 // offersFault is the double's Horizon face with its offers route broken:
