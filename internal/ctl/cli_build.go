@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strings"
 	"time"
 
 	"github.com/closerelay/closerelay/client"
@@ -88,6 +89,9 @@ func (c *CLI) build(args []string) int {
 			"standard input, typed without echo at a terminal). Standard output carries\n"+
 			"only the base64 XDR (with --json, one JSON object), so it pipes into publish:\n"+
 			"  closerelayctl build --account G… --destination G… --sign | closerelayctl publish -\n"+
+			"A close the preflight says the ledger would refuse (blocked) is reported on\n"+
+			"standard error (--json: the object, there) and nothing is written on standard\n"+
+			"output (exit 1), unless --force.\n"+
 			"Nothing is sent anywhere but to the account API; nothing is submitted.")
 	var o buildOptions
 	jsonOut := new(bool)
@@ -107,7 +111,7 @@ func (c *CLI) build(args []string) int {
 	fs.StringVar(&o.assets, "assets", string(wallet.AssetsSend), "what the close does with each non-native balance: `send` it to the destination, return it to its issuer, or sell it (send|return|sell)")
 	fs.Int64Var(&o.maxFee, "max-fee", DefaultMaxFee, "the most stroops per operation to bid: the fee is the 90th percentile of the fees the last ledgers charged, capped by this")
 	memoIn := memoFlag(fs, "a direct close's memo, on its transaction: `text:…|id:…|hash:…|return:…` (hash and return: 64 hex digits); not with --mediator")
-	fs.BoolVar(&o.force, "force", false, "build anyway a direct close with --memo into an account that requires a memo (SEP-29), or a multisig close through a mediator whose token commits no memo")
+	fs.BoolVar(&o.force, "force", false, "build anyway a direct close with --memo into an account that requires a memo (SEP-29), or a multisig close through a mediator whose token commits no memo; and write on standard output a close the preflight says the ledger would refuse (exit 1 all the same)")
 	fs.BoolVar(&o.claim, "claim", false, "claim, before the merge, the native claimable balances the account can claim until the close's time bound ends")
 	fs.Float64Var(&o.slippage, "slippage", float64(wallet.DefaultSlippage)/100, "with --assets sell: the `percent` a sale may fetch less XLM than the account API's best path quotes")
 	if _, code, done := c.Parse(fs, args, 0, ""); done {
@@ -131,10 +135,23 @@ func (c *CLI) build(args []string) int {
 	if err != nil {
 		return c.Fail("build", *jsonOut, err)
 	}
-	// A close the ledger would refuse is printed all the same, to be
-	// looked at, but the exit status says not to publish it.
+	// A close the ledger would refuse is shown, to be looked at, but not
+	// written on standard output unless --force (CONTRACT 18), so that
+	// `build | publish -` never publishes it; the exit status says so too.
+	blocked := b.check != nil && b.check.State == ledger.PreflightBlocked
+	if blocked && !o.force {
+		if *jsonOut {
+			m := b.json(o)
+			m["ok"], m["code"] = false, "BLOCKED"
+			c.printJSONTo(c.Stderr, m)
+		} else {
+			b.report(c.Stderr, o)
+			fmt.Fprintf(c.Stderr, "%s build: the ledger would refuse this close (%s): its XDR is not written on standard output, so nothing is published; --force writes it all the same\n", c.Name(), strings.Join(b.blockerCodes(), ", "))
+		}
+		return ExitRefused
+	}
 	code := ExitOK
-	if b.check != nil && b.check.State == ledger.PreflightBlocked {
+	if blocked {
 		code = ExitRefused
 	}
 	if *jsonOut {
@@ -144,6 +161,15 @@ func (c *CLI) build(args []string) int {
 	b.report(c.Stderr, o)
 	fmt.Fprintln(c.Stdout, b.xdr)
 	return code
+}
+
+// blockerCodes are the codes of the preflight's blockers, in order.
+func (b *built) blockerCodes() []string {
+	codes := make([]string, len(b.check.Blockers))
+	for i, bl := range b.check.Blockers {
+		codes[i] = bl.Code
+	}
+	return codes
 }
 
 // ledgerState reads, through the account API, what the clean-up and the
