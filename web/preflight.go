@@ -53,7 +53,10 @@ func blockerPlain(code string) string {
 // blockerWhere names the blocker's place: the transaction, or the
 // operation by its 1-based number and type (when the page decoded it).
 func blockerWhere(op int, tx *Summary) string {
-	if op < 0 {
+	switch {
+	case op == -2: // CONTRACT 18: what would stop the relay-run forward
+		return "The mediator's forward"
+	case op < 0:
 		return "The transaction"
 	}
 	s := "Operation " + strconv.Itoa(op+1)
