@@ -257,9 +257,14 @@ func (a asset) xdr() (xdr.Asset, error) {
 const offersPerPage = 200
 
 // Offers implements ledgerapi.Backend: GET /accounts/{id}/offers, page
-// after page in ascending order, until a short page or max offers.
+// after page in ascending order, until a short page or max offers. A
+// listing that repeats itself (an offer listed twice, or a page whose
+// last paging token does not move the cursor on) is not an answer: an
+// account API that pages in a loop would otherwise fill the read with
+// copies of one offer, and a blocker's reason with its id.
 func (b *Backend) Offers(ctx context.Context, id string, max int) ([]ledger.Offer, bool, error) {
 	var out []ledger.Offer
+	seen := map[int64]bool{}
 	cursor := ""
 	for len(out) < max {
 		q := url.Values{"limit": {strconv.Itoa(offersPerPage)}, "order": {"asc"}}
@@ -280,6 +285,10 @@ func (b *Backend) Offers(ctx context.Context, id string, max int) ([]ledger.Offe
 			if r.Seller != id {
 				return nil, false, ledgerapi.Unreachable("the account API listed an offer of another account", nil)
 			}
+			if seen[r.ID] {
+				return nil, false, ledgerapi.Unreachable("the account API listed an offer twice", nil)
+			}
+			seen[r.ID] = true
 			selling, err1 := r.Selling.xdr()
 			buying, err2 := r.Buying.xdr()
 			amt, err3 := parseAmount(r.Amount)
@@ -294,7 +303,11 @@ func (b *Backend) Offers(ctx context.Context, id string, max int) ([]ledger.Offe
 		if len(recs) < offersPerPage {
 			return out, true, nil
 		}
-		cursor = recs[len(recs)-1].PT
+		next := recs[len(recs)-1].PT
+		if next == "" || next == cursor {
+			return nil, false, ledgerapi.Unreachable("the account API's offers listing does not move on", nil)
+		}
+		cursor = next
 	}
 	return out, false, nil
 }
