@@ -47,6 +47,7 @@ type buildOptions struct {
 	force                         bool    // a direct close into a memo-required account with --memo; a multisig close under a token without a memo
 	claim                         bool    // claim the native claimable balances claimable now
 	slippage                      float64 // --assets sell: the percentage a sale may fall short of its quote
+	maxLoss                       float64 // --assets sell: the percentage a quote may fall short of the balance at the best bid
 }
 
 // built is a close build made, with what the account API said of the account.
@@ -85,6 +86,11 @@ func (c *CLI) build(args []string) int {
 			"mediator, or with --memo and --force: it pays by account_merge, which exchanges\n"+
 			"credit inconsistently even with a memo. A multisig close through a mediator\n"+
 			"needs a token minted with --memo (the relay then runs the forward), or --force.\n\n"+
+			"With --assets sell each balance is sold for XLM by the best path the account\n"+
+			"API quotes (/paths/strict-send), less --slippage, every asset of the path named.\n"+
+			"The quote is checked against the order book's best bid in XLM (/order_book): a\n"+
+			"quote more than --max-loss (5 %) below the balance at that bid, or for an asset\n"+
+			"nobody bids XLM for, is refused (exit 1) unless --force.\n\n"+
 			"With --sign the close is signed with the secret from $"+EnvSecret+" (or\n"+
 			"standard input, typed without echo at a terminal). Standard output carries\n"+
 			"only the base64 XDR (with --json, one JSON object), so it pipes into publish:\n"+
@@ -111,9 +117,10 @@ func (c *CLI) build(args []string) int {
 	fs.StringVar(&o.assets, "assets", string(wallet.AssetsSend), "what the close does with each non-native balance: `send` it to the destination, return it to its issuer, or sell it (send|return|sell)")
 	fs.Int64Var(&o.maxFee, "max-fee", DefaultMaxFee, "the most stroops per operation to bid: the fee is the 90th percentile of the fees the last ledgers charged, capped by this")
 	memoIn := memoFlag(fs, "a direct close's memo, on its transaction: `text:…|id:…|hash:…|return:…` (hash and return: 64 hex digits); not with --mediator")
-	fs.BoolVar(&o.force, "force", false, "build anyway a direct close with --memo into an account that requires a memo (SEP-29), or a multisig close through a mediator whose token commits no memo; and write on standard output a close the preflight says the ledger would refuse (exit 1 all the same)")
+	fs.BoolVar(&o.force, "force", false, "build anyway a direct close with --memo into an account that requires a memo (SEP-29), a multisig close through a mediator whose token commits no memo, or (--assets sell) a sale the order book does not vouch for; and write on standard output a close the preflight says the ledger would refuse (exit 1 all the same)")
 	fs.BoolVar(&o.claim, "claim", false, "claim, before the merge, the native claimable balances the account can claim until the close's time bound ends")
 	fs.Float64Var(&o.slippage, "slippage", float64(wallet.DefaultSlippage)/100, "with --assets sell: the `percent` a sale may fetch less XLM than the account API's best path quotes")
+	fs.Float64Var(&o.maxLoss, "max-loss", float64(wallet.DefaultMaxLoss)/100, "with --assets sell: the `percent` a path's quote may fall below the balance at the order book's best bid in XLM; a worse sale, or one nobody bids for, is refused unless --force")
 	if _, code, done := c.Parse(fs, args, 0, ""); done {
 		return code
 	}
@@ -220,6 +227,8 @@ func (c *CLI) runBuild(ctx context.Context, o buildOptions) (*built, error) {
 		return nil, Usagef("--memo goes on a direct close only: through a mediator the memo belongs in the flow token (closerelayctl mediator mint --memo …), and the forward carries it")
 	case math.IsNaN(o.slippage) || o.slippage < 0 || o.slippage >= 100:
 		return nil, Usagef("--slippage must be a percentage from 0 up to (not including) 100")
+	case math.IsNaN(o.maxLoss) || o.maxLoss < 0 || o.maxLoss >= 100:
+		return nil, Usagef("--max-loss must be a percentage from 0 up to (not including) 100")
 	case o.sequence < 0 && o.horizonURL == "":
 		return nil, Usagef("give --horizon-url (or set %s) to read the account's sequence number and signers, or --sequence to build offline", EnvHorizon)
 	}
@@ -275,6 +284,7 @@ func (c *CLI) runBuild(ctx context.Context, o buildOptions) (*built, error) {
 		params := wallet.CleanUpParams{
 			Account: o.account, Destination: b.mergeTo, State: state, Assets: wallet.AssetDisposal(o.assets),
 			Mediator: b.flow != nil, HasMemo: txMemo != nil, Force: o.force, Reserved: reserved, Claim: o.claim,
+			MaxLoss: int64(math.Round(o.maxLoss * 100)),
 		}
 		if err := c.readClaimable(ctx, o, b, &params); err != nil {
 			return nil, err
