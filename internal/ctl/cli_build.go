@@ -1,6 +1,7 @@
 package ctl
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -38,6 +39,7 @@ type buildOptions struct {
 	validFor                      time.Duration
 	mediator, token               string
 	sign                          bool
+	yes                           bool // --sign at a terminal: sign without asking
 	secretEnv                     string
 	timeout                       time.Duration
 	assets                        string  // what to do with non-native balances (wallet.AssetDisposal)
@@ -92,7 +94,9 @@ func (c *CLI) build(args []string) int {
 			"quote more than --max-loss (5 %) below the balance at that bid, or for an asset\n"+
 			"nobody bids XLM for, is refused (exit 1) unless --force.\n\n"+
 			"With --sign the close is signed with the secret from $"+EnvSecret+" (or\n"+
-			"standard input, typed without echo at a terminal). Standard output carries\n"+
+			"standard input, typed without echo at a terminal); when standard input is a\n"+
+			"terminal, what the close does is printed first, operation by operation, and\n"+
+			"it is signed only once you confirm, unless --yes. Standard output carries\n"+
 			"only the base64 XDR (with --json, one JSON object), so it pipes into publish:\n"+
 			"  closerelayctl build --account G… --destination G… --sign | closerelayctl publish -\n"+
 			"A close the preflight says the ledger would refuse (blocked) is reported on\n"+
@@ -113,6 +117,7 @@ func (c *CLI) build(args []string) int {
 	fs.StringVar(&o.token, "token", "", "the mediator flow token (with --mediator)")
 	fs.BoolVar(&o.sign, "sign", false, "sign with the secret from $"+EnvSecret+" (or standard input)")
 	secretEnv := secretEnvFlag(fs)
+	fs.BoolVar(&o.yes, "yes", false, "with --sign at a terminal: sign without asking, after printing what the close does")
 	fs.DurationVar(&o.timeout, "timeout", 30*time.Second, "give up reading the account API after this long (0: never)")
 	fs.StringVar(&o.assets, "assets", string(wallet.AssetsSend), "what the close does with each non-native balance: `send` it to the destination, return it to its issuer, or sell it (send|return|sell)")
 	fs.Int64Var(&o.maxFee, "max-fee", DefaultMaxFee, "the most stroops per operation to bid: the fee is the 90th percentile of the fees the last ledgers charged, capped by this")
@@ -331,6 +336,15 @@ func (c *CLI) runBuild(ctx context.Context, o buildOptions) (*built, error) {
 		if b.acct != nil && signerWeight(*b.acct, b.signer.Address()) == 0 {
 			return nil, &RefusedError{fmt.Errorf("%s is not a signer of %s: the relay would refuse the close (UNSIGNED)", b.signer.Address(), o.account)}
 		}
+		// Never sign, for a person at a terminal, what they have not seen
+		// (issue 39): the close is shown and confirmed first, as sign does.
+		// A blocked close is not written without --force, so it is not asked.
+		blocked := b.check != nil && b.check.State == ledger.PreflightBlocked
+		if !o.yes && c.interactive() && (!blocked || o.force) {
+			if err := c.confirmSign(b, o); err != nil {
+				return nil, err
+			}
+		}
 		if b.tx, err = b.tx.Sign(passphrase, b.signer); err != nil {
 			return nil, fmt.Errorf("sign: %w", err)
 		}
@@ -350,6 +364,28 @@ func (c *CLI) runBuild(ctx context.Context, o buildOptions) (*built, error) {
 		return nil, err
 	}
 	return b, nil
+}
+
+// confirmSign prints what the close does, operation by operation, with
+// the preflight's verdict, and asks on the terminal whether to sign it; an
+// answer other than y or yes refuses.
+func (c *CLI) confirmSign(b *built, o buildOptions) error {
+	fmt.Fprintf(c.Stderr, "the close of %s on %s into %s, to be signed by %s:\n", o.account, o.network, b.mergeTo, b.signer.Address())
+	for i, step := range b.steps {
+		fmt.Fprintf(c.Stderr, "  %d. %s\n", i+1, step)
+	}
+	if b.check != nil {
+		fmt.Fprintf(c.Stderr, "  preflight: %s\n", b.check.State)
+		for _, bl := range b.check.Blockers {
+			fmt.Fprintf(c.Stderr, "    %s: %s\n", bl.Code, bl.Reason)
+		}
+	}
+	fmt.Fprint(c.Stderr, "sign it? [y/N] ")
+	answer, _ := bufio.NewReader(c.Stdin).ReadString('\n')
+	if a := strings.ToLower(strings.TrimSpace(answer)); a != "y" && a != "yes" {
+		return &RefusedError{errors.New("not signed: you did not confirm")}
+	}
+	return nil
 }
 
 // strandable refuses, without --force, a close through a mediator under a
