@@ -130,6 +130,9 @@ func bestBid(hc *horizonclient.Client, typ horizonclient.AssetType, asset txnbui
 // the close cancels first, may raise the reference: a refusal, never a
 // pass. Nor does it help when the same Horizon lies about the book too.
 func CheckSale(name string, balance int64, q SellQuote, maxLoss int64) error {
+	if maxLoss < 0 || maxLoss >= 10_000 {
+		return fmt.Errorf("wallet: a maximum loss of %d basis points is not from 0 up to 100 %%", maxLoss)
+	}
 	var via string
 	for i, a := range q.Path {
 		sep := ", then "

@@ -19,7 +19,7 @@ func TestCheckSale(t *testing.T) {
 		name    string
 		q       wallet.SellQuote
 		maxLoss int64
-		want    string // "" passes
+		want    string // "" passes; "x" is an error, not a refusal
 	}{
 		{"at the bid", wallet.SellQuote{Quote: 15_0000000, Bid: bid}, 0, ""},
 		{"above the bid", wallet.SellQuote{Quote: 20_0000000, Bid: bid}, 0, ""},
@@ -28,10 +28,17 @@ func TestCheckSale(t *testing.T) {
 		{"one stroop past the limit", wallet.SellQuote{Quote: 14_2500000 - 1, Bid: bid}, wallet.DefaultMaxLoss, "5.00 % less than the 15.0000000 XLM"},
 		{"1.5 % allowed", wallet.SellQuote{Quote: 14_7000000, Bid: bid}, 150, "2.00 % less than the 15.0000000 XLM the order book USD:GX/XLM gives for it at its best bid (1.5000000 XLM each), more than --max-loss 1.5 % allows"},
 		{"no bid", wallet.SellQuote{Quote: 15_0000000}, wallet.DefaultMaxLoss, "the order book USD:GX/XLM has no bid, so nothing checks that quote"},
+		// A maximum loss of 100 % or more would let any quote pass.
+		{"maxLoss 100 %", wallet.SellQuote{Quote: 1, Bid: bid}, 10_000, "x"},
+		{"maxLoss negative", wallet.SellQuote{Quote: 15_0000000, Bid: bid}, -1, "x"},
 	} {
 		err := wallet.CheckSale("USD:GX", balance, tc.q, tc.maxLoss)
 		var r *wallet.Refusal
 		switch {
+		case tc.want == "x":
+			if err == nil || errors.As(err, &r) {
+				t.Errorf("%s: %v, want an error that is no refusal", tc.name, err)
+			}
 		case tc.want == "" && err != nil:
 			t.Errorf("%s: %v, want it to pass", tc.name, err)
 		case tc.want != "" && (!errors.As(err, &r) || !strings.Contains(r.Reason, tc.want)):
