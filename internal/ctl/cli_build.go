@@ -46,7 +46,7 @@ type buildOptions struct {
 	maxFee                        int64   // the most stroops per operation build bids
 	memoIn                        string  // --memo as given
 	memoGiven                     bool    // --memo was given, even empty
-	force                         bool    // a direct close into a memo-required account with --memo; a multisig close under a token without a memo
+	force                         bool    // a direct close into a memo-required account with --memo; a multisig close under a token without a memo; a sale the order book does not vouch for
 	claim                         bool    // claim the native claimable balances claimable now
 	slippage                      float64 // --assets sell: the percentage a sale may fall short of its quote
 	maxLoss                       float64 // --assets sell: the percentage a quote may fall short of the balance at the best bid
