@@ -27,6 +27,10 @@
 // hold requests until the test lets them go, and it counts the requests it
 // serves and the most it served at once.
 //
+// It serves GET /paths/strict-send (direct paths only, paths.go), which a
+// test can make lie (SetStrictSendPaths), and GET /order_book over the same
+// offers (orderbook.go).
+//
 // It takes transactions, as Horizon's POST /transactions (form field tx),
 // and applies them with stellar-core's rules and result codes, as Horizon
 // spells them in extras.result_codes (submit.go, apply.go; each rule names
@@ -82,6 +86,7 @@ import (
 	"github.com/stellar/go-stellar-sdk/protocols/horizon/base"
 	"github.com/stellar/go-stellar-sdk/support/render/hal"
 	"github.com/stellar/go-stellar-sdk/support/render/problem"
+	"github.com/stellar/go-stellar-sdk/xdr"
 )
 
 // Handler serves the account API double. It is safe for concurrent use; its
@@ -128,6 +133,10 @@ type Handler struct {
 	// numbers them.
 	claimables map[string]*claimable
 	claimSeq   uint64
+
+	// pathsLie, when set, rewrites the records /paths/strict-send answers
+	// (paths.go: SetStrictSendPaths); nothing else hears of it.
+	pathsLie func(source xdr.Asset, sourceAmount int64, honest []horizon.Path) []horizon.Path
 }
 
 // NewHandler returns a double that knows no account yet.
@@ -146,6 +155,7 @@ func NewHandler() *Handler {
 	h.mux.HandleFunc("GET /accounts/{id}/offers", h.offers)
 	h.mux.HandleFunc("GET /claimable_balances", h.claimableBalances)
 	h.mux.HandleFunc("GET /paths/strict-send", h.strictSendPaths)
+	h.mux.HandleFunc("GET /order_book", h.orderBook)
 	h.mux.HandleFunc("POST /transactions", h.submit)
 	h.mux.HandleFunc("POST /rpc", h.rpc)
 	h.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
