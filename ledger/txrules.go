@@ -37,6 +37,25 @@ func (p *preflight) lastLedger() uint64 {
 	return uint64(p.latest.Sequence) + uint64(WindowLedgers)
 }
 
+// lastTime and lastApplyLedger are the last close time and the last
+// ledger the close can apply at: the window's, or its own bounds' when
+// they end sooner (max_time, max_ledger).
+func (p *preflight) lastTime() uint64 {
+	end := p.windowEnd()
+	if tb := p.env.TimeBounds(); tb != nil && tb.MaxTime != 0 {
+		end = min(end, uint64(tb.MaxTime))
+	}
+	return end
+}
+
+func (p *preflight) lastApplyLedger() uint64 {
+	last := p.lastLedger()
+	if lb := p.env.LedgerBounds(); lb != nil && lb.MaxLedger != 0 {
+		last = min(last, uint64(lb.MaxLedger)-1)
+	}
+	return last
+}
+
 // firstLedger is the first ledger the close can apply in: the one after
 // the latest, or its min_ledger when later; false when the latest ledger
 // was not read.
@@ -139,11 +158,13 @@ func (p *preflight) seqAgeAndGap(acc *AccountState) verdict {
 	if reached(age, acc.SeqTime, now) && reached(gap, uint64(acc.SeqLedger), next) {
 		return vApplied
 	}
-	if !reached(age, acc.SeqTime, p.windowEnd()) {
-		return p.block(TxBlocker, "tx_bad_minseq_age_or_gap", fmt.Sprintf("the transaction needs the account's sequence number unchanged for %d seconds, since %s: not before the plan's %s window ends", age, unixTime(acc.SeqTime), windowWords()))
+	// Reached only once the window, or the close's own bounds, have
+	// ended: the ledger refuses it until then, and it never applies.
+	if !reached(age, acc.SeqTime, p.lastTime()) {
+		return p.block(TxBlocker, "tx_bad_minseq_age_or_gap", fmt.Sprintf("the transaction needs the account's sequence number unchanged for %d seconds, since %s: not before the plan's %s window or the transaction's time bounds end", age, unixTime(acc.SeqTime), windowWords()))
 	}
-	if !reached(gap, uint64(acc.SeqLedger), p.lastLedger()) {
-		return p.block(TxBlocker, "tx_bad_minseq_age_or_gap", fmt.Sprintf("the transaction needs the account's sequence number unchanged for %d ledgers, since ledger %d: more than close within the plan's %s window", gap, acc.SeqLedger, windowWords()))
+	if !reached(gap, uint64(acc.SeqLedger), p.lastApplyLedger()) {
+		return p.block(TxBlocker, "tx_bad_minseq_age_or_gap", fmt.Sprintf("the transaction needs the account's sequence number unchanged for %d ledgers, since ledger %d: not before the plan's %s window or the transaction's ledger bounds end", gap, acc.SeqLedger, windowWords()))
 	}
 	p.pending = true
 	return vApplied
@@ -165,7 +186,7 @@ func (p *preflight) seqTooFar(i int, seq int64) verdict {
 	if seq < startingSeq(first) {
 		return vApplied
 	}
-	if p.pending && seq < startingSeq(p.lastLedger()+1) {
+	if p.pending && seq < startingSeq(p.lastApplyLedger()+1) {
 		p.pending = true
 		return vApplied
 	}

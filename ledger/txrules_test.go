@@ -89,6 +89,9 @@ func TestPreflightTransactionRules(t *testing.T) {
 		{"far ahead, waiting for a min time", 1100 << 32, times(now+hour, 0), nil, ledger.PreflightUncertain, "", nil},
 		{"far ahead past the window, waiting for a min time", (1000 + window + 5) << 32, times(now+hour, 0), nil, ledger.PreflightBlocked, "op_seq_num_too_far", nil},
 		{"far ahead, within a min ledger", 1100 << 32, ledgers(1200, 0), nil, ledger.PreflightUncertain, "", nil},
+		{"sequence age reached only after max time", 100, txnbuild.Preconditions{TimeBounds: txnbuild.NewTimebounds(0, now+hour), MinSequenceNumberAge: uint64(2 * hour)}, nil, ledger.PreflightBlocked, "tx_bad_minseq_age_or_gap", nil},
+		{"sequence gap reached only after max ledger", 100, txnbuild.Preconditions{TimeBounds: txnbuild.NewInfiniteTimeout(), LedgerBounds: &txnbuild.LedgerBounds{MaxLedger: 1050}, MinSequenceNumberLedgerGap: 100}, nil, ledger.PreflightBlocked, "tx_bad_minseq_age_or_gap", nil},
+		{"far ahead, passing only after max ledger", 1100 << 32, txnbuild.Preconditions{TimeBounds: txnbuild.NewTimebounds(now+hour, 0), LedgerBounds: &txnbuild.LedgerBounds{MaxLedger: 1050}}, nil, ledger.PreflightBlocked, "op_seq_num_too_far", nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			w := newWorld(t)
