@@ -350,6 +350,14 @@ func (h *Handler) latest() (uint32, time.Time) {
 	return uint32(max(h.lastLedger, 1)), h.now().UTC().Truncate(time.Second)
 }
 
+// CloseLedgers closes n empty ledgers, as the network does while no
+// transaction comes: the latest ledger moves n on.
+func (h *Handler) CloseLedgers(n int32) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.lastLedger = max(h.lastLedger, 1) + n
+}
+
 // FailLatest makes the latest ledger's reads fail while on: GET / answers
 // Horizon's 503, getLatestLedger a JSON-RPC internal error.
 func (h *Handler) FailLatest(on bool) {
