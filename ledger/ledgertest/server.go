@@ -16,8 +16,10 @@
 // SetFlags, SetSponsorship, AddTrustline, AddOffer and SetData (setup.go).
 // The base reserve is 0.5 XLM and the base fee 100 stroops.
 //
-// It serves GET /accounts/{id} and GET /accounts/{id}/offers (Horizon's
-// paging: limit, cursor, order, _links) with JSON built from the SDK's own
+// It serves GET /accounts/{id}, GET /accounts/{id}/offers (Horizon's
+// paging: limit, cursor, order, _links) and the root GET / (the latest
+// ledger: the last a transaction closed in, as of its clock; CloseLedgers
+// moves it on, FailLatest fails its reads) with JSON built from the SDK's own
 // protocols/horizon types, so the SDK's horizonclient and the relay's
 // Horizon backend (ledgerapi/horizon) parse it exactly as they parse
 // Horizon. An unknown account is a 404 carrying Horizon's problem JSON.
