@@ -19,8 +19,11 @@ import (
 //
 // It follows stellar-core in two phases, as TransactionFrame does. First the
 // checks made before a transaction is accepted (TransactionFrame.cpp
-// commonValid: the fee, the source account, the sequence number, the
-// balance for the fee; then each operation's doCheckValid); a failure there
+// commonValidPreSeqNum and commonValid: the time and ledger bounds, the
+// fee, the source account, the sequence number, the minimum sequence age
+// and gap, the balance for the fee; then each operation's doCheckValid),
+// the transaction's own rules against the latest ledger (txrules.go); a
+// failure there
 // means the transaction is never applied. Then the operations are applied
 // one after the other to a copy of the state, the fee already taken, and the
 // first that fails is the transaction's failure. Each rule names the
@@ -36,9 +39,12 @@ const (
 	// memo_required, take it without the exchange crediting it).
 	PreflightBlocked PreflightState = "blocked"
 	// PreflightUncertain: an operation's outcome depends on what was not
-	// read, and nothing before it fails.
+	// read, and nothing before it fails; or a bound of the transaction is
+	// not reached yet but will be within the plan's window (txrules.go),
+	// and nothing blocks.
 	PreflightUncertain PreflightState = "uncertain"
-	// PreflightUnchecked: the reads failed; the close was not looked at.
+	// PreflightUnchecked: the reads failed, or an answer contradicts
+	// itself; the close was not looked at.
 	PreflightUnchecked PreflightState = "unchecked"
 )
 
