@@ -161,7 +161,7 @@ export interface ForwardFailedEvent {
   reason: string;
 }
 
-/** `event: preflight` (docs/API.md section 4; CONTRACT 18): a preflight run whose outcome changed. */
+/** `event: preflight` (docs/API.md section 4): a preflight run whose outcome changed. */
 export interface PreflightEvent {
   id: string;
   preflight: Preflight;
