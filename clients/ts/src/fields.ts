@@ -127,42 +127,78 @@ export const METHODS = {
   },
 } as const satisfies Record<string, { operationId: string; answer: keyof typeof SCHEMA_FIELDS; codes: readonly ErrorCode[] }>;
 
-// Compile-time checks: each list names exactly its type's fields.
+/** The fields each schema leaves optional (not `required`); every other field is required. */
+export const OPTIONAL_FIELDS = {
+  PublishRequest: ["submit", "flowToken"],
+} as const satisfies { [K in keyof typeof SCHEMA_FIELDS]?: readonly (typeof SCHEMA_FIELDS)[K][number][] };
+
+/** The fields that may be `null`; no other field may. */
+export const NULLABLE_FIELDS = {
+  SignOK: ["landable"],
+  EventData: ["landable"],
+  StatusOK: ["submission", "preflight", "forward"],
+} as const satisfies { [K in keyof typeof SCHEMA_FIELDS]?: readonly (typeof SCHEMA_FIELDS)[K][number][] };
+
+/** The fields each variant of Submission and Forward leaves optional. */
+export const OPTIONAL_VARIANT_FIELDS = {
+  Submission: {},
+  Forward: { failed: ["hash"] },
+} as const;
+
+// Compile-time checks: each list names exactly its type's fields, its
+// optional ones and its nullable ones. A failure names the schema in `Bad`.
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
-type Same<T extends readonly string[], K> = Equal<T[number], K>;
 type Check<T extends true> = T;
 type F = typeof SCHEMA_FIELDS;
+type OptionalKeys<T> = { [K in keyof T]-?: {} extends Pick<T, K> ? K : never }[keyof T];
+type NullableKeys<T> = { [K in keyof T]-?: null extends T[K] ? K : never }[keyof T];
+type ListOf<M, K> = K extends keyof M ? (M[K] extends readonly string[] ? M[K][number] : never) : never;
 type Variant<U, S> = Extract<U, { state: S }>;
+
+/** The type of each schema in SCHEMA_FIELDS. */
+type SchemaTypes = {
+  PublishRequest: PublishRequest;
+  PublishOK: PublishAnswer;
+  Plan: PlanAnswer;
+  SignRequest: SignRequest;
+  SignOK: SignAnswer;
+  ReadyOK: ReadyAnswer;
+  StatusOK: StatusAnswer;
+  Preflight: Preflight;
+  Blocker: Blocker;
+  EventData: PlanState;
+  ExpiredEventData: ExpiredEvent;
+  SubmittedEventData: SubmittedEvent;
+  SubmitFailedEventData: SubmitFailedEvent;
+  ForwardedEventData: ForwardedEvent;
+  ForwardFailedEventData: ForwardFailedEvent;
+  MintOK: MintAnswer;
+  CosignRequest: CosignRequest;
+  CosignOK: CosignAnswer;
+  Error: ErrorBody;
+};
+type SchemaOK = {
+  [K in keyof SchemaTypes]: [
+    Equal<keyof SchemaTypes[K], F[K][number]>,
+    Equal<OptionalKeys<SchemaTypes[K]>, ListOf<typeof OPTIONAL_FIELDS, K>>,
+    Equal<NullableKeys<SchemaTypes[K]>, ListOf<typeof NULLABLE_FIELDS, K>>,
+  ];
+};
+type Bad = { [K in keyof SchemaOK]: false extends SchemaOK[K][number] ? K : never }[keyof SchemaOK];
+type VariantOK<U, M, O> = {
+  [S in keyof M]: [Equal<keyof Variant<U, S>, ListOf<M, S>>, Equal<OptionalKeys<Variant<U, S>>, ListOf<O, S>>];
+};
+type BadVariant<U, M, O> = { [S in keyof VariantOK<U, M, O>]: false extends VariantOK<U, M, O>[S][number] ? S : never }[keyof M];
+type SV = typeof OPTIONAL_VARIANT_FIELDS;
+
 /** @internal Only here for the compiler: every member must be `true`. */
 export type FieldChecks = [
-  Check<Same<F["PublishRequest"], keyof PublishRequest>>,
-  Check<Same<F["PublishOK"], keyof PublishAnswer>>,
-  Check<Same<F["Plan"], keyof PlanAnswer>>,
-  Check<Same<F["SignRequest"], keyof SignRequest>>,
-  Check<Same<F["SignOK"], keyof SignAnswer>>,
-  Check<Same<F["ReadyOK"], keyof ReadyAnswer>>,
-  Check<Same<F["StatusOK"], keyof StatusAnswer>>,
-  Check<Same<F["Preflight"], keyof Preflight>>,
-  Check<Same<F["Blocker"], keyof Blocker>>,
-  Check<Same<F["EventData"], keyof PlanState>>,
-  Check<Same<F["ExpiredEventData"], keyof ExpiredEvent>>,
-  Check<Same<F["SubmittedEventData"], keyof SubmittedEvent>>,
-  Check<Same<F["SubmitFailedEventData"], keyof SubmitFailedEvent>>,
-  Check<Same<F["ForwardedEventData"], keyof ForwardedEvent>>,
-  Check<Same<F["ForwardFailedEventData"], keyof ForwardFailedEvent>>,
-  Check<Same<F["MintOK"], keyof MintAnswer>>,
-  Check<Same<F["CosignRequest"], keyof CosignRequest>>,
-  Check<Same<F["CosignOK"], keyof CosignAnswer>>,
-  Check<Same<F["Error"], keyof ErrorBody>>,
-  Check<Same<typeof SUBMISSION_FIELDS.pending, keyof Variant<Submission, "pending">>>,
-  Check<Same<typeof SUBMISSION_FIELDS.submitted, keyof Variant<Submission, "submitted">>>,
-  Check<Same<typeof SUBMISSION_FIELDS.failed, keyof Variant<Submission, "failed">>>,
-  Check<Same<typeof SUBMISSION_FIELDS.blocked, keyof Variant<Submission, "blocked">>>,
+  Check<Equal<keyof SchemaTypes, keyof F>>,
+  Check<Equal<Bad, never>>,
+  Check<Equal<BadVariant<Submission, typeof SUBMISSION_FIELDS, SV["Submission"]>, never>>,
   Check<Equal<keyof typeof SUBMISSION_FIELDS, Submission["state"]>>,
-  Check<Same<typeof FORWARD_FIELDS.pending, keyof Variant<Forward, "pending">>>,
-  Check<Same<typeof FORWARD_FIELDS.forwarded, keyof Variant<Forward, "forwarded">>>,
-  Check<Same<typeof FORWARD_FIELDS.failed, keyof Variant<Forward, "failed">>>,
+  Check<Equal<BadVariant<Forward, typeof FORWARD_FIELDS, SV["Forward"]>, never>>,
   Check<Equal<keyof typeof FORWARD_FIELDS, Forward["state"]>>,
-  Check<Same<typeof NETWORKS, Network>>,
-  Check<Same<typeof PREFLIGHT_STATES, PreflightState>>,
+  Check<Equal<(typeof NETWORKS)[number], Network>>,
+  Check<Equal<(typeof PREFLIGHT_STATES)[number], PreflightState>>,
 ];

@@ -6,11 +6,15 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { after, before, describe, it } from "node:test";
 import {
-  ERROR_CODES, FORWARD_FIELDS, METHODS, NETWORKS, PREFLIGHT_STATES, SCHEMA_FIELDS, SUBMISSION_FIELDS,
+  ERROR_CODES, FORWARD_FIELDS, METHODS, NETWORKS, NULLABLE_FIELDS, OPTIONAL_FIELDS, OPTIONAL_VARIANT_FIELDS,
+  PREFLIGHT_STATES, SCHEMA_FIELDS, SUBMISSION_FIELDS,
 } from "@closerelay/client";
 import { startRelay, type TestRelay } from "./support/relay.js";
 
-type Schema = { properties?: Record<string, Schema>; enum?: string[]; oneOf?: Schema[]; const?: string; $ref?: string };
+type Schema = {
+  properties?: Record<string, Schema>; required?: string[]; enum?: string[]; oneOf?: Schema[]; const?: string;
+  $ref?: string; type?: string | string[];
+};
 type Doc = { paths: Record<string, Record<string, { operationId?: string; responses?: Record<string, { content?: Record<string, { schema?: Schema }> }> }>>; components: { schemas: Record<string, Schema> } };
 
 const sorted = (xs: readonly string[]) => [...xs].sort();
@@ -39,13 +43,36 @@ describe("types follow GET /api/openapi.json", () => {
     }
   });
 
+  it("knows which fields are optional and which may be null", () => {
+    const nullable = (p: Schema) =>
+      (Array.isArray(p.type) && p.type.includes("null")) || (p.oneOf ?? []).some((o) => o.type === "null");
+    for (const name of Object.keys(SCHEMA_FIELDS)) {
+      const schema = doc.components.schemas[name];
+      const props = schema.properties ?? {};
+      const optional = Object.keys(props).filter((k) => !(schema.required ?? []).includes(k));
+      const mayBeNull = Object.keys(props).filter((k) => nullable(props[k]));
+      assert.deepEqual(sorted(optional), sorted((OPTIONAL_FIELDS as Record<string, readonly string[]>)[name] ?? []), `${name}: optional fields`);
+      assert.deepEqual(sorted(mayBeNull), sorted((NULLABLE_FIELDS as Record<string, readonly string[]>)[name] ?? []), `${name}: nullable fields`);
+    }
+  });
+
   it("names every variant of Submission and Forward", () => {
     for (const [name, variants] of [["Submission", SUBMISSION_FIELDS], ["Forward", FORWARD_FIELDS]] as const) {
       const byState: Record<string, string[]> = {};
-      for (const v of doc.components.schemas[name].oneOf ?? []) byState[v.properties!.state.const!] = sorted(Object.keys(v.properties!));
+      const optionalByState: Record<string, string[]> = {};
+      for (const v of doc.components.schemas[name].oneOf ?? []) {
+        const state = v.properties!.state.const!;
+        byState[state] = sorted(Object.keys(v.properties!));
+        optionalByState[state] = sorted(Object.keys(v.properties!).filter((k) => !(v.required ?? []).includes(k)));
+      }
       const ours: Record<string, string[]> = {};
-      for (const [state, fields] of Object.entries(variants)) ours[state] = sorted(fields);
+      const ourOptional: Record<string, string[]> = {};
+      for (const [state, fields] of Object.entries(variants)) {
+        ours[state] = sorted(fields);
+        ourOptional[state] = sorted((OPTIONAL_VARIANT_FIELDS[name] as Record<string, readonly string[]>)[state] ?? []);
+      }
       assert.deepEqual(ours, byState, name);
+      assert.deepEqual(ourOptional, optionalByState, `${name}: optional fields`);
     }
   });
 
