@@ -268,6 +268,9 @@ class Watcher {
   private derive(st: StatusAnswer): void {
     const id = st.id;
     const s = st.submission;
+    // A new try (pending again) may end as the last one did: tell it again.
+    if (s?.state === "pending") this.told.delete("submission");
+    if (st.forward?.state === "pending") this.told.delete("forward");
     if (s && s.state === "submitted") this.tell("submission", { type: "submitted", data: { id, hash: s.hash, ledger: s.ledger } }, s.hash);
     if (s && (s.state === "failed" || s.state === "blocked")) {
       this.tell("submission", {

@@ -146,3 +146,30 @@ describe("against a fake relay", () => {
     assert.deepEqual(events, [{ type: "not_found" }]);
   });
 });
+
+describe("a stream that goes silent", () => {
+  it("is taken for dead after idleTimeoutMs and reconnected, with Last-Event-ID", async () => {
+    const id = "aa".repeat(32);
+    const seen: (string | undefined)[] = [];
+    const server = createServer((req, res) => {
+      seen.push(req.headers["last-event-id"] as string | undefined);
+      res.writeHead(200, { "Content-Type": "text/event-stream" });
+      const data = { network: "testnet", xdr: "AAAA", id, signers: [], weight: seen.length, threshold: 3, ready: false, landable: null };
+      res.write(`id: ${seen.length}\ndata: ${JSON.stringify(data)}\n\n`); // then nothing, not even a heartbeat
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const r = new Relay(`http://127.0.0.1:${(server.address() as { port: number }).port}`);
+      const weights: number[] = [];
+      const ctrl = new AbortController();
+      r.watch(id, { onState: (s) => weights.push(s.weight), idleTimeoutMs: 150, retryMs: 20, signal: ctrl.signal });
+      await until(() => weights.length >= 3, 5000, "three connections");
+      ctrl.abort();
+      assert.deepEqual(weights.slice(0, 3), [1, 2, 3]);
+      assert.deepEqual(seen.slice(0, 3), [undefined, "1", "2"]);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});
