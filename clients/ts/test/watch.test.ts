@@ -15,6 +15,19 @@ describe("watch", () => {
   });
   after(() => relay?.stop());
 
+  // closerelay_stream_subscribers, read from the ops listener; kept fresh in
+  // the background while a test waits on it.
+  let lastSubscribers = -1;
+  async function subscribers(): Promise<number> {
+    const text = await (await fetch(`${relay.ops}/metrics`)).text();
+    const m = /^closerelay_stream_subscribers (\d+)/m.exec(text);
+    lastSubscribers = m ? Number(m[1]) : -1;
+    return lastSubscribers;
+  }
+  let sampler: ReturnType<typeof setInterval> | undefined;
+  before(() => { sampler = setInterval(() => void subscribers().catch(() => {}), 50); });
+  after(() => clearInterval(sampler));
+
   it("tells each state and the relay's submission, and stops when told", async () => {
     const [a, dest] = relay.accounts;
     const { id } = await r.publish({ network: "testnet", xdr: xdrOf(buildClose(a, dest.address)), submit: true });
@@ -25,7 +38,9 @@ describe("watch", () => {
     assert.deepEqual(Object.keys(states[0]).sort(), ["id", "landable", "network", "ready", "signers", "threshold", "weight", "xdr"]);
     assert.deepEqual([states[0].id, states[0].weight, states[0].threshold, states[0].ready], [id, 1, 3, false]);
     const { xdr } = await r.plan(id);
+    // One at a time: a slow subscriber is sent the newest state, skipping others.
     await r.sign(id, signXdr(xdr, a.secrets[0]));
+    await until(() => states.length === 2, 5000, "the second state");
     await r.sign(id, signXdr(xdr, a.secrets[1]));
     await until(() => events.some((e) => e.type === "submitted"), 10_000, "submitted");
     assert.deepEqual(states.map((s) => s.weight), [1, 2, 3]);
@@ -36,7 +51,9 @@ describe("watch", () => {
     assert.ok(Number.isInteger((sub.data as { ledger: number }).ledger));
     const st = await r.status(id);
     assert.equal(st.submission?.state, "submitted");
+    assert.equal(await subscribers(), 1);
     stop();
+    await until(() => lastSubscribers === 0, 5000, "the relay to drop the stream");
     const n = states.length + events.length;
     await new Promise((res) => setTimeout(res, 200));
     assert.equal(states.length + events.length, n, "a callback after stop");

@@ -19,6 +19,8 @@ export interface TestAccount {
 
 export interface TestRelay {
   url: string;
+  /** The ops listener: /metrics. */
+  ops: string;
   horizon: string;
   accounts: TestAccount[];
   stop(): Promise<void>;
@@ -42,7 +44,7 @@ export async function startRelay(plans = 8): Promise<TestRelay> {
   let stderr = "";
   child.stderr!.on("data", (b) => { stderr += String(b); });
   const exited = new Promise<void>((res) => child.once("exit", () => { live.delete(child); res(); }));
-  const ready = await new Promise<{ relay: string; horizon: string; keys: string }>((resolve, reject) => {
+  const ready = await new Promise<{ relay: string; ops: string; horizon: string; keys: string }>((resolve, reject) => {
     const t = setTimeout(() => reject(new Error(`load local not ready in 30 s: ${stderr}`)), 30_000);
     child.once("exit", (code) => { clearTimeout(t); reject(new Error(`load local exited ${code}: ${stderr}`)); });
     createInterface({ input: child.stdout! }).on("line", (line) => {
@@ -61,6 +63,7 @@ export async function startRelay(plans = 8): Promise<TestRelay> {
   }
   return {
     url: ready.relay,
+    ops: ready.ops,
     horizon: ready.horizon,
     accounts,
     async stop() {
