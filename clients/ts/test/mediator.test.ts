@@ -63,6 +63,36 @@ describe("mediator", () => {
     await rejects(cosign(forward(flow.mediatorPublicKey, dest, { memo: "ref 7", ops: 1 })), 400, "WRONG_OPERATION_COUNT");
     await rejects(cosign(forward(flow.mediatorPublicKey, relay.accounts[1].address, { memo: "ref 7" })), 400, "FORWARD_DESTINATION_NOT_COMMITTED");
     await rejects(cosign(forward(flow.mediatorPublicKey, dest, { memo: "ref 8" })), 400, "FORWARD_MEMO_NOT_COMMITTED");
+    // The other shapes, each refused by its own check (docs/API.md 6.5).
+    const med = flow.mediatorPublicKey;
+    const build = (ops: ReturnType<typeof Operation.payment>[], o: { bounds?: boolean } = {}) => {
+      const b = new TransactionBuilder(new Account(med, "100"), { fee: "200", networkPassphrase: Networks.TESTNET });
+      for (const op of ops) b.addOperation(op);
+      b.addMemo(Memo.text("ref 7"));
+      if (o.bounds !== false) b.setTimebounds(0, Math.floor(Date.now() / 1000) + 600);
+      else b.setTimeout(0);
+      return xdrOf(b.build());
+    };
+    const other = Keypair.random().publicKey();
+    const pay = (o: { to?: string; asset?: Asset; source?: string } = {}) =>
+      Operation.payment({ destination: o.to ?? dest, asset: o.asset ?? Asset.native(), amount: "1", ...(o.source ? { source: o.source } : {}) });
+    const merge = (o: { to?: string; source?: string } = {}) =>
+      Operation.accountMerge({ destination: o.to ?? dest, ...(o.source ? { source: o.source } : {}) });
+    const cases: [string, string][] = [
+      ["FORWARD_OP0_NOT_PAYMENT", build([merge(), merge()])],
+      ["FORWARD_OP0_ASSET_NOT_NATIVE", build([pay({ asset: new Asset("USD", other) }), merge()])],
+      ["FORWARD_OP0_SOURCE_NOT_MEDIATOR", build([pay({ source: other }), merge()])],
+      ["FORWARD_OP1_NOT_ACCOUNT_MERGE", build([pay(), pay()])],
+      ["FORWARD_OP1_SOURCE_NOT_MEDIATOR", build([pay(), merge({ source: other })])],
+      ["FORWARD_DESTINATION_MISMATCH", build([pay(), merge({ to: other })])],
+      ["MISSING_TIME_BOUNDS", build([pay(), merge()], { bounds: false })],
+    ];
+    for (const [code, envelopeXdr] of cases) await rejects(cosign(envelopeXdr), 400, code);
+    const inner = TransactionBuilder.fromXDR(fwd, Networks.TESTNET) as ReturnType<TransactionBuilder["build"]>;
+    const payer = Keypair.random();
+    const bump = TransactionBuilder.buildFeeBumpTransaction(payer, "400", inner, Networks.TESTNET);
+    await rejects(cosign(bump.toEnvelope().toXDR("base64")), 400, "FEE_BUMP_NOT_ALLOWED");
+    await rejects(cosign("A".repeat(17_000)), 413, "PAYLOAD_TOO_LARGE");
     const far = Math.floor(Date.now() / 1000) + 7200;
     await rejects(cosign(forward(flow.mediatorPublicKey, dest, { memo: "ref 7", maxTime: far })), 400, "TIME_BOUNDS_EXCESSIVE");
   });

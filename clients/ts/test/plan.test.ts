@@ -91,6 +91,8 @@ describe("plan routes", () => {
     const [, , , a, dest, b] = relay.accounts;
     const close = xdrOf(buildClose(a, dest.address));
     await rejects(r.publish({ network: "testnet", xdr: "" }), 400, "BAD_XDR");
+    await rejects(r.publish({ network: "testnet", xdr: "A".repeat(12_004) }), 400, "BAD_XDR");
+    await rejects(r.publish({ network: "testnet", xdr: "A".repeat(17_000) }), 413, "PAYLOAD_TOO_LARGE");
     await rejects(r.publish({ network: "public" as "testnet", xdr: close }), 400, "BAD_NETWORK");
     await rejects(r.publish({ network: "testnet", xdr: close, submit: "yes" as unknown as boolean }), 400, "BAD_REQUEST");
     await rejects(r.publish({ network: "testnet", xdr: "AAAA" }), 400, "NOT_A_CLOSE");
@@ -137,6 +139,7 @@ describe("plan routes", () => {
     const [a] = relay.accounts;
     await rejects(r.sign(a.plan, ""), 400, "BAD_XDR");
     await rejects(r.sign(a.plan, "not base64 xdr"), 400, "BAD_XDR");
+    await rejects(r.sign(a.plan, "A".repeat(17_000)), 413, "PAYLOAD_TOO_LARGE");
     const plan = await r.plan(a.plan);
     await rejects(r.sign(a.plan, signXdr(plan.xdr, Keypair.random().secret())), 400, "REJECTED");
     // Another transaction than the plan's.
