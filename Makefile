@@ -12,7 +12,7 @@ REVISION  ?= $(shell git rev-parse HEAD 2>/dev/null || echo unknown)
 BUILDINFO := github.com/closerelay/closerelay/internal/buildinfo
 LDFLAGS   := -X $(BUILDINFO).version=$(VERSION) -X $(BUILDINFO).revision=$(REVISION)
 
-.PHONY: all build run demo test test-cluster lint bench fuzz deploy-check bench-load bench-ab bench-hostile clean
+.PHONY: all build run demo test test-ts test-cluster lint bench fuzz deploy-check bench-load bench-ab bench-hostile clean
 
 all: build
 
@@ -36,6 +36,18 @@ demo: build
 test:
 	$(GO) vet ./...
 	$(GO) test -race -count=1 ./...
+	@if command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1; then \
+		$(MAKE) --no-print-directory test-ts; \
+	else \
+		echo "test: node or npm not found: skipping the TypeScript client's tests (clients/ts, make test-ts)"; \
+	fi
+
+# The TypeScript client (clients/ts, CONTRACT section 19) against the real
+# relay: builds cmd/closerelaylab into a temporary directory and runs
+# `closerelaylab load local` on loopback; about 30 s once npm ci has its
+# cache. Needs node 20+ and npm (and the npm registry, or npm's cache).
+test-ts:
+	cd clients/ts && npm ci --no-audit --no-fund --prefer-offline && npm test
 
 # Cluster mode end to end (CONTRACT section 12): three relays, a three-node
 # NATS cluster and Debian's HAProxy on loopback, a relay killed, a NATS
