@@ -508,8 +508,9 @@ type KeyedOnly interface {
 // and the timeout, of the entries the close names (ledger.CloseKeys: the
 // accounts, their config.memo_required data entries, the trustlines,
 // offers and data entries its operations name), read into the state by
-// ledger.StateFromEntries; others are ignored (the close names them).
-// Every failure wraps ErrAccountUnreachable.
+// ledger.StateFromEntries, with each of others' account and
+// config.memo_required (ledger.CloseKeysAnd: the accounts of others the
+// close names are named once). Every failure wraps ErrAccountUnreachable.
 func (c *Client) CloseState(ctx context.Context, n ledger.Network, env xdr.TransactionEnvelope, others []string) (ledger.LedgerState, error) {
 	b, why := c.usable(n)
 	if b == nil {
@@ -519,7 +520,7 @@ func (c *Client) CloseState(ctx context.Context, n ledger.Network, env xdr.Trans
 	if _, keyed := b.(KeyedOnly); !keyed {
 		return c.State(ctx, n, source, others)
 	}
-	keys := ledger.CloseKeys(env)
+	keys := ledger.CloseKeysAnd(env, others)
 	entries, err := c.Entries(ctx, n, keys)
 	if err != nil {
 		return ledger.LedgerState{}, err
