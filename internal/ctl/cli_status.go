@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/closerelay/closerelay/client"
+	"github.com/closerelay/closerelay/ledger"
 	"github.com/closerelay/closerelay/wire"
 )
 
@@ -95,7 +96,10 @@ func (c *CLI) printStatus(w io.Writer, st wire.Status, now time.Time) {
 func writeBlockers(w io.Writer, blockers []wire.Blocker) {
 	for _, b := range blockers {
 		where := "the transaction"
-		if b.Op >= 0 {
+		switch {
+		case b.Op == ledger.ForwardBlocker:
+			where = "the relay's forward" // CONTRACT section 18
+		case b.Op >= 0:
 			where = fmt.Sprintf("operation %d", b.Op+1)
 		}
 		fmt.Fprintf(w, "  %s: %s: %s\n", where, b.Code, b.Reason)
