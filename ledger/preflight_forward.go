@@ -76,8 +76,21 @@ func CheckCloseForward(env xdr.TransactionEnvelope, state LedgerState, f *FlowFo
 // closing account is merged away, which only the last operation that can
 // apply does (an operation after a merge has no source account).
 func (p *preflight) closed() bool {
-	src, read := p.accounts[accountAddress(p.env.SourceAccount())]
-	return read && src == nil
+	acc := p.closing()
+	src, read := p.accounts[acc]
+	return acc != "" && read && src == nil
+}
+
+// closing is the account the close merges away: its merge's source (the
+// transaction's source may be another account, which pays the fee); ""
+// for a transaction without a merge.
+func (p *preflight) closing() string {
+	for _, op := range p.ops {
+		if op.Body.Type == xdr.OperationTypeAccountMerge {
+			return p.opSource(op)
+		}
+	}
+	return ""
 }
 
 // mediator is the flow's mediator: the account the close's first
@@ -159,7 +172,7 @@ func (q *preflight) forwardBlockers(med string, last int) []Blocker {
 // operation creates it.
 func (p *preflight) forwardAsRead(f FlowForward) []Blocker {
 	med := p.mediator()
-	if med == "" || f.Destination == accountAddress(p.env.SourceAccount()) {
+	if med == "" || f.Destination == p.closing() {
 		return nil
 	}
 	for _, op := range p.ops {

@@ -181,3 +181,26 @@ func TestForwardPreflightUnderfunded(t *testing.T) {
 		t.Errorf("reason %q does not name the mediator", got.Blockers[0].Reason)
 	}
 }
+
+// A close whose fee another account pays (the transaction's source is not
+// the account closed): the forward is applied all the same once the
+// closing account is merged away.
+func TestForwardPreflightFeePayer(t *testing.T) {
+	w := newWorld(t)
+	med := w.withMediator()
+	w.state.Accounts[w.dest].Balance = math.MaxInt64 - 50*xlm
+	tx, err := txnbuild.NewTransaction(txnbuild.TransactionParams{
+		SourceAccount: &txnbuild.SimpleAccount{AccountID: w.issuer, Sequence: 8},
+		Operations: []txnbuild.Operation{
+			&txnbuild.CreateAccount{Destination: med, Amount: "2", SourceAccount: w.closing},
+			&txnbuild.AccountMerge{Destination: med, SourceAccount: w.closing},
+		},
+		BaseFee:       100,
+		Preconditions: txnbuild.Preconditions{TimeBounds: txnbuild.NewInfiniteTimeout()},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := ledger.CheckCloseForward(tx.ToXDR(), w.state, &ledger.FlowForward{Destination: w.dest, Memo: committed})
+	wantVerdict(t, got, ledger.PreflightBlocked, "op_line_full")
+}
