@@ -175,7 +175,7 @@ func union(k *planParts, cur *planState, r planstore.Record, revision uint64, as
 		if got.State == SubmissionSubmitted {
 			fx |= fxSubmitted
 		}
-		if got.State == SubmissionSubmitted || got.State == SubmissionFailed {
+		if got.State == SubmissionSubmitted || got.State == SubmissionFailed || got.State == SubmissionBlocked {
 			fx |= fxTellSubmission
 		}
 	}

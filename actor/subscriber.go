@@ -6,8 +6,8 @@ import "context"
 // by expiry (the stream then ends). A closed channel without Expired means the
 // service is shutting down. An Expired event carries the plan's last state.
 //
-// Submission, when set, is a submission's outcome (SubmissionSubmitted or
-// SubmissionFailed) not yet told to this subscriber; the event then carries
+// Submission, when set, is a submission's outcome (SubmissionSubmitted,
+// SubmissionFailed or SubmissionBlocked) not yet told to this subscriber; the event then carries
 // the plan's current state too, which the subscriber may have seen already
 // (same Version). An outcome is never dropped by the newest-wins rule: an
 // event that replaces an undelivered one takes its Submission along unless
@@ -126,7 +126,7 @@ func (r subscribeReq) serve(p *Plan) {
 	ev := Event{State: p.settled.Load().state}
 	// A submission that has ended is told to a subscriber that comes later
 	// too (a reconnect included), so that no watcher misses the outcome.
-	if sub := p.settled.Load().sub; sub.State == SubmissionSubmitted || sub.State == SubmissionFailed {
+	if sub := p.settled.Load().sub; sub.State == SubmissionSubmitted || sub.State == SubmissionFailed || sub.State == SubmissionBlocked {
 		ev.Submission = sub
 	}
 	if f := p.settled.Load().fwd; f.State == ForwardForwarded || f.State == ForwardFailed {

@@ -61,6 +61,7 @@ type foldWant struct {
 	order  []string // tops in this order (non-decreasing)
 	shown  []string // shown, anywhere
 	hidden []string // not shown
+	absent []string // not on the page at all
 	says   map[string]string
 }
 
@@ -90,6 +91,7 @@ func checkFold(t *testing.T, ctx context.Context, state string, want func(size s
 		for s := range w.says {
 			sels = append(sels, s)
 		}
+		sels = append(sels, w.absent...)
 		f := browserRun(t, ctx, "measure "+state+" at "+size.name, chromedp.Evaluate[foldFacts](foldJS(sels)))
 		el := func(s string) *foldBox {
 			if f.Els[s] == nil {
@@ -118,6 +120,11 @@ func checkFold(t *testing.T, ctx context.Context, state string, want func(size s
 		for _, s := range w.hidden {
 			if el(s).Shown {
 				t.Errorf("%s at %s: %s is shown (%q)", state, size.name, s, el(s).Text)
+			}
+		}
+		for _, s := range w.absent {
+			if f.Els[s] != nil {
+				t.Errorf("%s at %s: %s is on the page (%q)", state, size.name, s, f.Els[s].Text)
 			}
 		}
 		for s, text := range w.says {
@@ -214,21 +221,32 @@ func TestBrowserPageStatesAboveTheFold(t *testing.T) {
 		open(t, id)
 		sign(t, id, unsigned, acc.Keys[1])
 		browserPoll(t, ctx, "the page to follow the submission", `document.getElementById("submission").dataset.state === "submitted"`)
+		// The outcome leads, on the first screen at a phone's width too;
+		// the ledger check's "This close will land" is gone (CONTRACT 18:
+		// it used to open the page, the "Submitted" line below the fold).
 		want := func(string) foldWant {
 			return foldWant{
-				inFold: append(decisionFirst, "#status", "#submission .words"),
-				order:  []string{"main h1", "#decision", "#preflight", "#progress-h", "#submission"},
-				shown:  []string{"#sign-closed"},
+				inFold: []string{"main h1", "#lead", "#decision h2 ~ dl dt"},
+				order:  []string{"main h1", "#lead", "#decision", "#progress-h", "#submission"},
+				shown:  []string{"#sign-closed", "#submission .words"},
 				hidden: append(waysToSign, "#expired"),
 				says: map[string]string{
+					"#lead-title":  "The close landed",
+					"#lead-text":   "The ledger closed the account in ledger ",
+					"#lead-hash":   id,
+					"#status":      "Weight 2 of 2: submitted",
 					"#submission":  "Submitted: the ledger closed the account in ledger ",
 					"#sign-closed": "Signing is over: the close has been submitted to the ledger.",
 				},
 			}
 		}
-		checkFold(t, ctx, "submitted", want)
+		live := want("")
+		live.hidden = append(live.hidden, "#preflight")
+		checkFold(t, ctx, "submitted", func(string) foldWant { return live })
 		open(t, id)
-		checkFold(t, ctx, "submitted-reloaded", want)
+		reloaded := want("")
+		reloaded.absent = []string{"#preflight"}
+		checkFold(t, ctx, "submitted-reloaded", func(string) foldWant { return reloaded })
 	})
 
 	t.Run("expired", func(t *testing.T) {
@@ -264,13 +282,17 @@ func TestBrowserPageStatesAboveTheFold(t *testing.T) {
 		x, hash := ledgertest.BuildClose(acc.Master, dest, 101, time.Now().Add(2*time.Hour).Unix(), network.TestNetworkPassphrase, acc.Keys[0])
 		id := planWantPublished(t, sbPublish(t, r.Client, r.URL, x, nil), hash)
 		open(t, id)
+		// A blocked close offers no way to sign: no wallet link, QR code
+		// or paste form (CONTRACT 18; they used to stay under a warning).
 		checkFold(t, ctx, "blocked", func(size string) foldWant {
 			w := foldWant{
 				inFold: []string{"main h1", verdictH2},
 				order:  []string{"main h1", "#preflight", "#decision", "#progress-h"},
-				shown:  append(waysToSign, "#sign-blocked"),
-				hidden: []string{"#sign-closed"},
-				says:   map[string]string{verdictH2: "Do not sign this close", "#pf-blockers": "op_has_sub_entries"},
+				shown:  []string{"#sign-closed"},
+				hidden: []string{"#lead"},
+				absent: append(waysToSign, ".qrbox", "#sep7-text"),
+				says: map[string]string{verdictH2: "Do not sign this close", "#pf-blockers": "op_has_sub_entries",
+					"#sign-closed": "Signing is closed: the ledger would refuse this close as it stands."},
 			}
 			if size == "1280px" {
 				w.inFold = append(w.inFold, "#decision")

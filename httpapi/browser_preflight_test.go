@@ -21,13 +21,14 @@ import (
 
 // pfFacts is the ledger check as the browser shows it.
 type pfFacts struct {
-	Hidden      bool        `json:"hidden"`
-	State       string      `json:"state"`
-	Shown       []string    `json:"shown"` // the data-when of the visible verdicts
-	Heading     string      `json:"heading"`
-	Blockers    []pfBlocker `json:"blockers"`
-	SignBlocked bool        `json:"signBlocked"`
-	Checked     string      `json:"checked"`
+	Hidden     bool        `json:"hidden"`
+	State      string      `json:"state"`
+	Shown      []string    `json:"shown"` // the data-when of the visible verdicts
+	Heading    string      `json:"heading"`
+	Blockers   []pfBlocker `json:"blockers"`
+	SignClosed string      `json:"signClosed"` // the signing card's "closed" line, "" when not shown
+	WaysToSign bool        `json:"waysToSign"` // a SEP-7 link or the paste form is shown
+	Checked    string      `json:"checked"`
 	// Tops are the top edges of the check and of what must come after it.
 	PFTop     float64 `json:"pfTop"`
 	StatusTop float64 `json:"statusTop"`
@@ -58,9 +59,10 @@ const pfFactsJS = `(() => {
       where: li.querySelector(".pf-where").textContent.trim(),
       reason: li.querySelector(".pf-reason").textContent.trim(),
     })),
-    signBlocked: $("#sign-blocked").offsetParent !== null,
+    signClosed: $("#sign-closed").offsetParent !== null ? $("#sign-closed").textContent.trim() : "",
+    waysToSign: ["#sep7-link", "#paste"].some((s) => $(s) !== null && $(s).offsetParent !== null),
     checked: $("#pf-checked").getAttribute("datetime"),
-    pfTop: top("#preflight"), statusTop: top("#status"), signTop: top("#sep7-link"), opsTop: top("#ops"),
+    pfTop: top("#preflight"), statusTop: top("#status"), signTop: top("#sign-h"), opsTop: top("#ops"),
   };
 })()`
 
@@ -108,8 +110,8 @@ func TestBrowserBlockedPlanPage(t *testing.T) {
 	if r := st.Blockers[0].Reason; !strings.Contains(r, "1 trustline: USD ("+issuer+")") {
 		t.Errorf("the reason %q does not name the trustline", r)
 	}
-	if !f.SignBlocked {
-		t.Error("the signing card does not say not to sign")
+	if !strings.HasPrefix(f.SignClosed, "Signing is closed: the ledger would refuse this close") || f.WaysToSign {
+		t.Errorf("the signing card says %q, ways to sign shown %v; want it closed, with none", f.SignClosed, f.WaysToSign)
 	}
 	if f.Checked != st.Checked {
 		t.Errorf("checked %q, want the status's %q", f.Checked, st.Checked)
@@ -124,7 +126,8 @@ func TestBrowserBlockedPlanPage(t *testing.T) {
 // had moved on (tx_bad_seq) says not to sign; the account's sequence comes
 // back, the last co-signer signs anyway, the relay's check before its
 // first try finds the close landable and posts it, and the open page
-// follows, with no reload, to "This close will land".
+// follows, with no reload, to the outcome: "The close landed" leads, and
+// the ledger check's forecast gives way to it (CONTRACT 18).
 func TestBrowserPlanPageFollowsTheCheck(t *testing.T) {
 	ctx := newBrowser(t)
 	r := startRelayAPI(t, server.LedgerAPIHorizon, httpapi.Options{}, 0, nil)
@@ -152,13 +155,16 @@ func TestBrowserPlanPageFollowsTheCheck(t *testing.T) {
 	r.Horizon.SetSequence(acc.Address, 100)
 	sseSign(t, r.Client, r.URL, id, ledgertest.SignXDR(ledgertest.StripSignatures(x), network.TestNetworkPassphrase, acc.Keys[1]))
 	sbWaitState(t, r.Client, r.URL, id, "submitted")
-	browserPoll(t, ctx, "the page to follow the check",
+	browserPoll(t, ctx, "the page to follow the check and the submission",
 		`document.getElementById("preflight").dataset.state === "landable" &&
-		 document.querySelector('#preflight .pf-say[data-when="landable"]').offsetParent !== null &&
-		 document.getElementById("sign-blocked").hidden`)
+		 document.getElementById("lead").dataset.state === "submitted" && !document.getElementById("lead").hidden`)
 	f = browserRun(t, ctx, "read the ledger check", chromedp.Evaluate[pfFacts](pfFactsJS))
-	if len(f.Shown) != 1 || f.Shown[0] != "landable" || f.Heading != "This close will land" || len(f.Blockers) != 0 || f.SignBlocked {
-		t.Errorf("ledger check after the check before the try: %+v, want landable alone", f)
+	if !f.Hidden || len(f.Shown) != 0 || len(f.Blockers) != 0 || f.SignClosed != "Signing is over: the close has been submitted to the ledger." {
+		t.Errorf("ledger check after the submission: %+v, want it hidden behind the outcome", f)
+	}
+	lead := browserRun(t, ctx, "read the lead", chromedp.Evaluate[string](`document.getElementById("lead-title").textContent + " | " + document.getElementById("lead-hash").textContent`))
+	if lead != "The close landed | "+id {
+		t.Errorf("lead %q, want the close landed with its hash", lead)
 	}
 	if st := pfGetStatus(t, r, id).Preflight; st == nil || f.Checked != st.Checked {
 		t.Errorf("checked %q, want the status's %+v", f.Checked, st)

@@ -228,14 +228,16 @@ func readPage(t *testing.T, ctx context.Context) pageFacts {
 
 // browserPlan publishes a close of a fresh account whose high threshold is 2
 // of its three signers (two extra keys and the master, weight 1 each),
-// signed by acc.Keys[0] only, valid until maxTime (0: no bound).
+// signed by acc.Keys[0] only, valid until maxTime (0: no bound), landable.
 func browserPlan(t *testing.T, r *planRelay, maxTime int64) (ledgertest.Account, string) {
 	t.Helper()
 	acc := ledgertest.NewAccount(2, 1)
 	acc.Thresholds.HighThreshold = 2
 	r.horizon.AddAccount(acc)
 	pass := planPass(planTest)
-	x, hash := ledgertest.BuildClose(acc.Master, planDest, 1, maxTime, pass, acc.Keys[0])
+	// The account's next sequence number, so that the close is landable:
+	// a blocked one offers no way to sign (CONTRACT 18).
+	x, hash := ledgertest.BuildClose(acc.Master, planDest, 1<<32+1, maxTime, pass, acc.Keys[0])
 	return acc, planWantPublished(t, r.publish(t, planTest, x), hash)
 }
 

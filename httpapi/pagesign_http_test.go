@@ -99,7 +99,9 @@ func TestPasteFormRefusals(t *testing.T) {
 	r := planStart(t, 0)
 	pass := planPass(planTest)
 	acc := planAccount(r, 2)
-	x, hash := ledgertest.BuildClose(acc.Master, planDest, 1, time.Now().Add(time.Hour).Unix(), pass, acc.Keys[0])
+	// The account's next sequence number: a blocked close's page has no
+	// paste form to show a refused envelope in (CONTRACT 18).
+	x, hash := ledgertest.BuildClose(acc.Master, planDest, 1<<32+1, time.Now().Add(time.Hour).Unix(), pass, acc.Keys[0])
 	id := planWantPublished(t, r.publish(t, planTest, x), hash)
 	stranger := ledgertest.SignXDR(ledgertest.StripSignatures(x), pass, keypair.MustRandom())
 	form := "application/x-www-form-urlencoded"

@@ -262,6 +262,14 @@ func testBlockedCloseIsNeverPosted(t *testing.T, api string) {
 		t.Errorf("%d submissions of a blocked close, want none", n)
 	}
 	s.Close()
+	// A stream opened after the submission was found blocked is told its
+	// outcome right after the state too (docs/API.md section 4); it used
+	// to get the state, pings and expired only.
+	later := sseOpen(t, r.Client, r.URL, id, nil)
+	defer later.Close()
+	if ev := sbNext(t, later); ev.Type != "submit_failed" || !strings.Contains(ev.Data, `"code":"op_has_sub_entries"`) {
+		t.Fatalf("a later stream's second event %s %s, want submit_failed with op_has_sub_entries", ev.Type, ev.Data)
+	}
 }
 
 // offersFault is the double's Horizon face with its offers route broken:
@@ -323,5 +331,62 @@ func TestPreflightReadFailuresNeverFailThePublish(t *testing.T) {
 				t.Errorf("status.preflight = %s, want unchecked", res.body)
 			}
 		})
+	}
+}
+
+// offersLoop is the double's Horizon face with its offers route answering
+// the first page whatever the cursor: an account API that pages in a loop.
+type offersLoop struct{ next http.RoundTripper }
+
+func (f offersLoop) RoundTrip(req *http.Request) (*http.Response, error) {
+	if strings.HasSuffix(req.URL.Path, "/offers") {
+		q := req.URL.Query()
+		q.Del("cursor")
+		req = req.Clone(req.Context())
+		req.URL.RawQuery = q.Encode()
+	}
+	return f.next.RoundTrip(req)
+}
+
+// TestPreflightOffersListingThatLoops: offers paging that never moves on
+// (the first page of the account's 200 offers, whatever the cursor) ends
+// the listing and leaves the preflight unchecked; it used to read 1,000
+// offers, five copies of 200, and put every copy's id in the blocker's
+// reason (issue 39 item 8).
+func TestPreflightOffersListingThatLoops(t *testing.T) {
+	h := ledgertest.New()
+	t.Cleanup(h.Close)
+	w := pfWorld{acct: ledgertest.NewAccount(2, 1), dest: keypair.MustRandom().Address()}
+	h.AddAccount(w.acct)
+	h.SetSequence(w.acct.Address, 100)
+	h.Fund(w.dest, 10_0000000)
+	usd := ledgertest.Credit("USD", keypair.MustRandom().Address())
+	h.AddTrustline(w.acct.Address, ledgertest.Trustline{Asset: usd})
+	for range 200 {
+		h.AddOffer(w.acct.Address, ledgertest.Offer{Selling: ledgertest.Native(), Buying: usd, Amount: 10, Price: xdr.Price{N: 1, D: 1}})
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	so := serverOptions(httpapi.Options{})
+	so.Config.OpsAddr = "127.0.0.1:0"
+	urls := map[ledger.Network]string{ledger.Testnet: "http://ledgertest.invalid"}
+	so.Listener, so.Ledger = ln, horizonapi.Backends(urls, offersLoop{next: h.Handler().Transport()})
+	rel, err := server.Start(so)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = rel.Stop() })
+
+	x, id := w.close(t, 101, w.dest)
+	code, body, err := ssePost(t.Context(), http.DefaultClient, rel.APIURL+"/api/plan", map[string]string{"network": "testnet", "xdr": x})
+	if err != nil || code != http.StatusOK {
+		t.Fatalf("publish: %d %s %v", code, body, err)
+	}
+	res := send(t, http.DefaultClient, http.MethodGet, rel.APIURL+"/api/plan/"+id+"/status", nil, nil)
+	var st pfStatus
+	if err := json.Unmarshal(res.body, &st); err != nil || st.Preflight == nil || st.Preflight.State != "unchecked" || len(st.Preflight.Blockers) != 0 {
+		t.Errorf("status.preflight = %.600s, want unchecked", res.body)
 	}
 }

@@ -3,6 +3,7 @@ package ledger
 import (
 	"crypto/ed25519"
 	"errors"
+	"fmt"
 
 	"github.com/stellar/go-stellar-sdk/strkey"
 )
@@ -13,8 +14,15 @@ import (
 // here (the candidate set, and the preflight to come) read it, so that no
 // rule depends on which API the relay talks to.
 type AccountState struct {
-	ID         string // G… strkey
-	Sequence   int64
+	ID       string // G… strkey
+	Sequence int64
+	// SeqLedger and SeqTime are the ledger and the close time (Unix
+	// seconds) at which Sequence last changed (AccountEntryExtensionV3;
+	// Horizon's sequence_ledger and sequence_time), 0 when the ledger
+	// never recorded them: min_seq_age and min_seq_ledger_gap count from
+	// them.
+	SeqLedger  uint32
+	SeqTime    uint64
 	Thresholds Thresholds
 	// Signers is every signer the account lists, in the API's order, the
 	// master key included (with its weight, 0 when disabled).
@@ -107,4 +115,30 @@ func CandidateSet(acc AccountState) (*SignerSet, error) {
 		return nil, ErrTooManySigners
 	}
 	return NewSignerSet(signers).WithThresholds(acc.Thresholds), nil
+}
+
+// Contradiction says how a, as a ledger API answered it, contradicts
+// itself, or "" when it does not: its count of sub-entries is below the
+// sub-entries it lists (its signers other than the master key, its
+// trustlines, two for a pool share's, its offers and its data entries).
+// The ledger keeps numSubEntries equal to what the account holds, and a
+// listing never shows more than that, so such an answer is not the
+// ledger's, and no verdict may be built on it (CONTRACT section 18).
+func (a *AccountState) Contradiction() string {
+	if listed := a.listed(); int64(a.NumSubEntries) < int64(listed) {
+		return fmt.Sprintf("the account API counts %d sub-entries and lists %d", a.NumSubEntries, listed)
+	}
+	return ""
+}
+
+// listed is how many sub-entries a lists.
+func (a *AccountState) listed() int {
+	n := a.extraSigners(a.ID) + len(a.Offers) + len(a.Data)
+	for _, t := range a.Trustlines {
+		n++
+		if t.IsPoolShare() {
+			n++
+		}
+	}
+	return n
 }

@@ -215,20 +215,13 @@ func StateFromEntries(keys []xdr.LedgerKey, entries []xdr.LedgerEntry) (LedgerSt
 			}
 		}
 	}
-	for id, a := range out.Accounts {
+	for _, a := range out.Accounts {
 		if a == nil {
 			continue
 		}
-		listed := a.extraSigners(id) + len(a.Offers) + len(a.Data)
-		for _, t := range a.Trustlines {
-			listed++
-			if t.IsPoolShare() {
-				listed++
-			}
-		}
 		// Everything the account holds was read: the listing is whole,
 		// as Horizon's is.
-		a.OffersComplete = listed == int(a.NumSubEntries)
+		a.OffersComplete = a.listed() == int(a.NumSubEntries)
 	}
 	return out, nil
 }

@@ -37,12 +37,12 @@ func Describe(op xdr.Operation, txSource xdr.MuxedAccount) string {
 		p := b.MustPathPaymentStrictSendOp()
 		to := shown(p.Destination)
 		if accountAddress(p.Destination) == from {
-			return fmt.Sprintf("sell %s %s for at least %s %s", stroops(int64(p.SendAmount)), assetName(p.SendAsset), stroops(int64(p.DestMin)), assetName(p.DestAsset))
+			return fmt.Sprintf("sell %s %s for at least %s %s%s", stroops(int64(p.SendAmount)), assetName(p.SendAsset), stroops(int64(p.DestMin)), assetName(p.DestAsset), through(p.Path))
 		}
-		return fmt.Sprintf("send %s %s to %s, who receives at least %s %s", stroops(int64(p.SendAmount)), assetName(p.SendAsset), to, stroops(int64(p.DestMin)), assetName(p.DestAsset))
+		return fmt.Sprintf("send %s %s to %s, who receives at least %s %s%s", stroops(int64(p.SendAmount)), assetName(p.SendAsset), to, stroops(int64(p.DestMin)), assetName(p.DestAsset), through(p.Path))
 	case xdr.OperationTypePathPaymentStrictReceive:
 		p := b.MustPathPaymentStrictReceiveOp()
-		return fmt.Sprintf("pay up to %s %s so that %s receives %s %s", stroops(int64(p.SendMax)), assetName(p.SendAsset), shown(p.Destination), stroops(int64(p.DestAmount)), assetName(p.DestAsset))
+		return fmt.Sprintf("pay up to %s %s so that %s receives %s %s%s", stroops(int64(p.SendMax)), assetName(p.SendAsset), shown(p.Destination), stroops(int64(p.DestAmount)), assetName(p.DestAsset), through(p.Path))
 	case xdr.OperationTypeManageSellOffer:
 		o := b.MustManageSellOfferOp()
 		if o.Amount == 0 {
@@ -100,6 +100,21 @@ func Describe(op xdr.Operation, txSource xdr.MuxedAccount) string {
 		return fmt.Sprintf("set the account's sequence number to %d", b.MustBumpSequenceOp().BumpTo)
 	}
 	return opName(b.Type)
+}
+
+// through names a path payment's intermediate assets, each with its
+// issuer: the ledger trades through exactly these, so a hop nobody named
+// (an asset its issuer prices at will) must not pass unseen by a signer.
+// "" for a direct path.
+func through(path []xdr.Asset) string {
+	if len(path) == 0 {
+		return ""
+	}
+	hops := make([]string, len(path))
+	for i, a := range path {
+		hops[i] = assetName(a)
+	}
+	return " through " + strings.Join(hops, ", then ")
 }
 
 // shown is a destination as its owner gave it: an M… address keeps its

@@ -12,6 +12,8 @@ import (
 // whom in full and at what price (CONTRACT section 9's round-3 bullet).
 func TestDescribe(t *testing.T) {
 	w := newWorld(t)
+	scam := txnbuild.CreditAsset{Code: "SCAM", Issuer: w.other}
+	eur := txnbuild.CreditAsset{Code: "EURO", Issuer: w.dest}
 	for _, tc := range []struct {
 		op   txnbuild.Operation
 		want string
@@ -26,6 +28,15 @@ func TestDescribe(t *testing.T) {
 		{&txnbuild.CreateClaimableBalance{Amount: "9000", Asset: txnbuild.NativeAsset{}, Destinations: []txnbuild.Claimant{txnbuild.NewClaimant(w.other, nil)}}, "give 9000 XLM away as a claimable balance for " + w.other},
 		{&txnbuild.AccountMerge{Destination: w.dest}, "close account " + w.closing + ": all its remaining XLM goes to " + w.dest},
 		{&txnbuild.PathPaymentStrictSend{SendAsset: usd, SendAmount: "50", Destination: w.closing, DestAsset: txnbuild.NativeAsset{}, DestMin: "12.5"}, "sell 50 USD (" + w.issuer + ") for at least 12.5 XLM"},
+		// Every hop of a path is named with its issuer (issue 39).
+		{&txnbuild.PathPaymentStrictSend{SendAsset: usd, SendAmount: "1000", Destination: w.closing, DestAsset: txnbuild.NativeAsset{}, DestMin: "0.00002", Path: []txnbuild.Asset{scam}},
+			"sell 1000 USD (" + w.issuer + ") for at least 0.00002 XLM through SCAM (" + w.other + ")"},
+		{&txnbuild.PathPaymentStrictSend{SendAsset: usd, SendAmount: "50", Destination: w.dest, DestAsset: txnbuild.NativeAsset{}, DestMin: "12.5", Path: []txnbuild.Asset{scam, txnbuild.NativeAsset{}, eur}},
+			"send 50 USD (" + w.issuer + ") to " + w.dest + ", who receives at least 12.5 XLM through SCAM (" + w.other + "), then XLM, then EURO (" + w.dest + ")"},
+		{&txnbuild.PathPaymentStrictReceive{SendAsset: usd, SendMax: "50", Destination: w.dest, DestAsset: txnbuild.NativeAsset{}, DestAmount: "12.5", Path: []txnbuild.Asset{scam}},
+			"pay up to 50 USD (" + w.issuer + ") so that " + w.dest + " receives 12.5 XLM through SCAM (" + w.other + ")"},
+		{&txnbuild.PathPaymentStrictReceive{SendAsset: usd, SendMax: "50", Destination: w.dest, DestAsset: txnbuild.NativeAsset{}, DestAmount: "12.5"},
+			"pay up to 50 USD (" + w.issuer + ") so that " + w.dest + " receives 12.5 XLM"},
 	} {
 		env := w.close(t, nil, tc.op)
 		if got := ledger.Describe(env.Operations()[0], env.SourceAccount()); got != tc.want {

@@ -19,7 +19,8 @@ var ErrNotAccountEntry = errors.New("the ledger entry is not an account's")
 // above 0, as Horizon lists it; the signers are ordered by key, as Horizon
 // lists them. The sponsorship counters come from the entry's extensions
 // (0 when absent, as for an account that never had any), and so do the
-// native liabilities.
+// native liabilities and the ledger and time of the sequence number's last
+// change.
 func AccountFromEntry(e xdr.LedgerEntry) (AccountState, error) {
 	// The union's arms are read through their pointers: the SDK's Get…
 	// methods dereference them.
@@ -55,8 +56,11 @@ func AccountFromEntry(e xdr.LedgerEntry) (AccountState, error) {
 	slices.SortStableFunc(st.Signers, func(a, b AccountSigner) int { return strings.Compare(a.Key, b.Key) })
 	if v1 := acc.Ext.V1; acc.Ext.V == 1 && v1 != nil {
 		st.NativeBuying, st.NativeSelling = int64(v1.Liabilities.Buying), int64(v1.Liabilities.Selling)
-		if v1.Ext.V == 2 && v1.Ext.V2 != nil {
-			st.NumSponsored, st.NumSponsoring = uint32(v1.Ext.V2.NumSponsored), uint32(v1.Ext.V2.NumSponsoring)
+		if v2 := v1.Ext.V2; v1.Ext.V == 2 && v2 != nil {
+			st.NumSponsored, st.NumSponsoring = uint32(v2.NumSponsored), uint32(v2.NumSponsoring)
+			if v3 := v2.Ext.V3; v2.Ext.V == 3 && v3 != nil {
+				st.SeqLedger, st.SeqTime = uint32(v3.SeqLedger), uint64(v3.SeqTime)
+			}
 		}
 	}
 	return st, nil

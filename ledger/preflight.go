@@ -19,8 +19,11 @@ import (
 //
 // It follows stellar-core in two phases, as TransactionFrame does. First the
 // checks made before a transaction is accepted (TransactionFrame.cpp
-// commonValid: the fee, the source account, the sequence number, the
-// balance for the fee; then each operation's doCheckValid); a failure there
+// commonValidPreSeqNum and commonValid: the time and ledger bounds, the
+// fee, the source account, the sequence number, the minimum sequence age
+// and gap, the balance for the fee; then each operation's doCheckValid),
+// the transaction's own rules against the latest ledger (txrules.go); a
+// failure there
 // means the transaction is never applied. Then the operations are applied
 // one after the other to a copy of the state, the fee already taken, and the
 // first that fails is the transaction's failure. Each rule names the
@@ -36,9 +39,12 @@ const (
 	// memo_required, take it without the exchange crediting it).
 	PreflightBlocked PreflightState = "blocked"
 	// PreflightUncertain: an operation's outcome depends on what was not
-	// read, and nothing before it fails.
+	// read, and nothing before it fails; or a bound of the transaction is
+	// not reached yet but will be within the plan's window (txrules.go),
+	// and nothing blocks.
 	PreflightUncertain PreflightState = "uncertain"
-	// PreflightUnchecked: the reads failed; the close was not looked at.
+	// PreflightUnchecked: the reads failed, or an answer contradicts
+	// itself; the close was not looked at.
 	PreflightUnchecked PreflightState = "unchecked"
 )
 
@@ -94,15 +100,36 @@ const (
 type LedgerState struct {
 	BaseReserve int64 // 0 is DefaultBaseReserve
 	BaseFee     int64 // 0 is DefaultBaseFee
-	// LastLedger is the ledger the state was read at; it bounds the
-	// sequence number a merged account may have (op_seq_num_too_far).
-	// 0 skips that check.
-	LastLedger uint32
+	// Latest is the ledger the network closed last, when the state was
+	// read: the transaction's own rules (time and ledger bounds, the
+	// minimum sequence age and gap, the merge's sequence rule) are checked
+	// against it. Its zero value is a ledger not read: those rules then
+	// cannot be told, and the verdict is at best uncertain.
+	Latest LatestLedger
 	// Accounts holds every account read, by G… address. A nil value is an
 	// account read and found not to exist; an address missing from the map
 	// was not read, and an operation that needs it is uncertain.
 	Accounts map[string]*AccountState
 }
+
+// LatestLedger is the ledger the network closed last, as the ledger API
+// gives it (Horizon's root history_latest_ledger and
+// history_latest_ledger_closed_at; Stellar RPC's getLatestLedger sequence
+// and closeTime).
+type LatestLedger struct {
+	Sequence  uint32 // 0 is not read
+	CloseTime time.Time
+}
+
+// LedgerInterval is the network's target time between two ledgers. Ledgers
+// close at that pace or slower, so at most WindowLedgers of them close
+// within a plan's signing window: a bound counted in ledgers further away
+// than that can never be met while the plan is open.
+const LedgerInterval = 5 * time.Second
+
+// WindowLedgers is the most ledgers that close within SigningWindow (72
+// hours at one ledger per LedgerInterval: 51,840).
+const WindowLedgers = uint32(SigningWindow / LedgerInterval)
 
 // Trustline is one trustline: to a credit asset, or a pool share.
 type Trustline struct {
@@ -150,11 +177,15 @@ func CheckClose(env xdr.TransactionEnvelope, state LedgerState) Preflight {
 
 // preflight is one run: the state as the operations change it.
 type preflight struct {
-	env      xdr.TransactionEnvelope
-	ops      []xdr.Operation
-	reserve  int64
-	baseFee  int64
-	last     uint32
+	env     xdr.TransactionEnvelope
+	ops     []xdr.Operation
+	reserve int64
+	baseFee int64
+	latest  LatestLedger
+	// pending: a rule cannot be told yet (a bound not reached, but that
+	// will be within the plan's window; the latest ledger not read): the
+	// verdict is at best uncertain, and the other rules still run.
+	pending  bool
 	accounts map[string]*AccountState // copied on first change (own)
 	own      map[string]bool
 	blockers []Blocker
@@ -166,7 +197,7 @@ func newPreflight(env xdr.TransactionEnvelope, s LedgerState) *preflight {
 		ops:      env.Operations(),
 		reserve:  s.BaseReserve,
 		baseFee:  s.BaseFee,
-		last:     s.LastLedger,
+		latest:   s.Latest,
 		accounts: make(map[string]*AccountState, len(s.Accounts)),
 		own:      make(map[string]bool),
 	}
@@ -251,6 +282,9 @@ func (p *preflight) finish(state PreflightState, last int) Preflight {
 	if len(out) > 0 {
 		return Preflight{State: PreflightBlocked, Blockers: out}
 	}
+	if p.pending && state == PreflightLandable {
+		state = PreflightUncertain
+	}
 	return Preflight{State: state}
 }
 
@@ -262,11 +296,15 @@ func (p *preflight) feeCharged() int64 {
 	return min(bid, p.baseFee*int64(max(1, len(p.ops))))
 }
 
-// validateTransaction is TransactionFrame.cpp commonValid's checks that the
-// relay can make (the time bounds are the plan's, the signatures the
-// relay's own): the fee bid, the source account, the sequence number and
-// the balance for the fee.
+// validateTransaction is TransactionFrame.cpp commonValidPreSeqNum's and
+// commonValid's checks that the relay can make (the signatures are the
+// relay's own), in their order: the time and ledger bounds, the fee bid,
+// the source account, the sequence number, the minimum sequence age and
+// gap, and the balance for the fee.
 func (p *preflight) validateTransaction(source string) verdict {
+	if p.bounds() == vFailed {
+		return vFailed
+	}
 	if bid, least := int64(p.env.Fee()), p.baseFee*int64(max(1, len(p.ops))); bid < least {
 		return p.block(TxBlocker, "tx_insufficient_fee", fmt.Sprintf("the fee bid %s XLM is below the network's %s XLM for %d operations", stroops(bid), stroops(least), len(p.ops)))
 	}
@@ -279,6 +317,14 @@ func (p *preflight) validateTransaction(source string) verdict {
 	}
 	if !p.seqFits(acc.Sequence) {
 		return p.block(TxBlocker, "tx_bad_seq", fmt.Sprintf("the account's sequence number is %d, and the transaction's %d does not follow it: the account has been used since the close was built", acc.Sequence, p.env.SeqNum()))
+	}
+	if first, known := p.firstLedger(); known && !p.pending && p.env.SeqNum() == startingSeq(first) {
+		// TransactionFrame.cpp isBadSeq: a transaction may not use the
+		// starting sequence number of the ledger it applies in.
+		return p.block(TxBlocker, "tx_bad_seq", fmt.Sprintf("the transaction's sequence number %d is the starting sequence number of ledger %d, which no transaction may use", p.env.SeqNum(), first))
+	}
+	if p.seqAgeAndGap(acc) == vFailed {
+		return vFailed
 	}
 	if avail := p.available(acc); avail < int64(p.env.Fee()) {
 		return p.block(TxBlocker, "tx_insufficient_balance", fmt.Sprintf("the source account has %s XLM available above its reserve, less than the fee bid of %s XLM", stroops(max(avail, 0)), stroops(int64(p.env.Fee()))))
@@ -367,6 +413,11 @@ func (p *preflight) validateOperation(i int, op xdr.Operation) verdict {
 		}
 	case xdr.OperationTypeSetOptions:
 		return p.validateSetOptions(i, op.Body.MustSetOptionsOp(), source)
+	case xdr.OperationTypeBumpSequence:
+		// BumpSequenceOpFrame.cpp doCheckValid.
+		if op.Body.MustBumpSequenceOp().BumpTo < 0 {
+			return p.block(i, "op_bad_seq", "a bump_sequence to a negative sequence number")
+		}
 	case xdr.OperationTypeAccountMerge:
 		// MergeOpFrame.cpp doCheckValid.
 		if accountAddress(op.Body.MustDestination()) == source {
@@ -428,6 +479,14 @@ func (p *preflight) apply(i int, op xdr.Operation) verdict {
 		return p.setOptions(i, source, op.Body.MustSetOptionsOp())
 	case xdr.OperationTypeAccountMerge:
 		return p.merge(i, source, accountAddress(op.Body.MustDestination()))
+	case xdr.OperationTypeBumpSequence:
+		// BumpSequenceOpFrame.cpp doApply: the sequence number only goes
+		// up (a bump to a lower number succeeds and changes nothing).
+		src := p.mutable(source)
+		if to := int64(op.Body.MustBumpSequenceOp().BumpTo); to > src.Sequence {
+			src.Sequence = to
+		}
+		return vApplied
 	}
 	// A path payment's receive side, a pool withdrawal, a claim: what they
 	// move depends on the order books, pools and entries not read.
@@ -453,7 +512,15 @@ func (p *preflight) createAccount(i int, source string, b xdr.CreateAccountOp) v
 		return p.block(i, "op_underfunded", fmt.Sprintf("the account has %s XLM available above its reserve, less than the %s XLM the new account is given", stroops(max(avail, 0)), stroops(int64(b.StartingBalance))))
 	}
 	src.Balance -= int64(b.StartingBalance)
-	p.accounts[dest] = &AccountState{ID: dest, Balance: int64(b.StartingBalance), Sequence: int64(p.last) << 32, OffersComplete: true,
+	// A new account's sequence number is the starting sequence number of
+	// the ledger it is created in (getStartingSequenceNumber); the ledger
+	// is the first the close can apply in, or, not read, one no account
+	// reaches (its merge is then pending, never passed).
+	seq := int64(math.MaxInt64)
+	if first, known := p.firstLedger(); known {
+		seq = startingSeq(first)
+	}
+	p.accounts[dest] = &AccountState{ID: dest, Balance: int64(b.StartingBalance), Sequence: seq, OffersComplete: true,
 		Signers: []AccountSigner{{Type: SignerEd25519, Key: dest, Weight: 1}}}
 	p.own[dest] = true
 	return vApplied
@@ -735,8 +802,8 @@ func (p *preflight) merge(i int, source, dest string) verdict {
 	if int(src.NumSubEntries) != src.extraSigners(source) {
 		return p.block(i, "op_has_sub_entries", "the account still holds "+src.remaining(source)+": each must be removed before the merge")
 	}
-	if p.last != 0 && src.Sequence >= int64(p.last+1)<<32 {
-		return p.block(i, "op_seq_num_too_far", "the account's sequence number is too far ahead to merge it in this ledger")
+	if p.seqTooFar(i, src.Sequence) == vFailed {
+		return vFailed
 	}
 	if src.NumSponsoring > 0 {
 		return p.block(i, "op_is_sponsor", fmt.Sprintf("the account pays the reserve of %d entries of other accounts: those sponsorships must end before the merge", src.NumSponsoring))
@@ -955,14 +1022,7 @@ func (a *AccountState) remaining(self string) string {
 		sort.Strings(names)
 		parts = append(parts, countOf(len(names), "data entry")+": "+strings.Join(names, ", "))
 	}
-	listed := a.extraSigners(self) + len(a.Data) + len(a.Offers)
-	for _, t := range a.Trustlines {
-		listed++
-		if t.IsPoolShare() {
-			listed++
-		}
-	}
-	if unlisted := int(a.NumSubEntries) - listed; unlisted > 0 {
+	if unlisted := int(a.NumSubEntries) - a.listed(); unlisted > 0 {
 		parts = append(parts, countOf(unlisted, "sub-entry")+" the ledger API did not list")
 	}
 	if len(parts) == 0 {

@@ -2,6 +2,7 @@ package ledger
 
 import (
 	"errors"
+	"math"
 	"time"
 
 	"github.com/stellar/go-stellar-sdk/xdr"
@@ -112,7 +113,14 @@ func (p *preflight) forward(f FlowForward) ([]Blocker, verdict) {
 	}
 	// The forward's time bounds are the forwarder's to set at each try;
 	// only its operations, fee and sequence number matter here.
-	fwd, err := BuildForward(ForwardSpec{Mediator: *acc, Destination: f.Destination, Memo: f.Memo,
+	spec := *acc
+	if spec.Sequence == math.MaxInt64 {
+		// The latest ledger was not read, so neither is the mediator's
+		// sequence number (createAccount): the run is uncertain already,
+		// and what the forward pays can still be told.
+		spec.Sequence = 0
+	}
+	fwd, err := BuildForward(ForwardSpec{Mediator: spec, Destination: f.Destination, Memo: f.Memo,
 		FeePerOp: ForwardFeePerOp(p.env), Now: time.Unix(0, 0)})
 	switch {
 	case errors.Is(err, ErrForwardUnfunded):
@@ -122,7 +130,7 @@ func (p *preflight) forward(f FlowForward) ([]Blocker, verdict) {
 		return nil, vUncertain
 	}
 	q := &preflight{env: fwd.Envelope, ops: fwd.Envelope.Operations(), reserve: p.reserve, baseFee: p.baseFee,
-		last: p.last, accounts: p.accounts, own: p.own}
+		latest: p.forwardLatest(), accounts: p.accounts, own: p.own}
 	for i, op := range q.ops {
 		if q.validateOperation(i, op) == vFailed {
 			return q.forwardBlockers(med, i), vFailed
@@ -145,6 +153,20 @@ func (p *preflight) forward(f FlowForward) ([]Blocker, verdict) {
 		return bs, vFailed
 	}
 	return nil, vApplied
+}
+
+// forwardLatest is the latest ledger as the forward's run sees it: the
+// forward is sent once the close has landed, so it applies at the
+// earliest in the ledger after the first the close can apply in (the
+// mediator's sequence number, that ledger's starting one, is then behind
+// the forward's and its merge is not op_seq_num_too_far). Not read, it
+// stays unread.
+func (p *preflight) forwardLatest() LatestLedger {
+	first, known := p.firstLedger()
+	if !known || first >= math.MaxUint32 {
+		return LatestLedger{}
+	}
+	return LatestLedger{Sequence: uint32(first), CloseTime: p.latest.CloseTime}
 }
 
 // forwardBlockers are q's blockers (q a run of the forward) for its

@@ -204,3 +204,15 @@ func TestForwardPreflightFeePayer(t *testing.T) {
 	got := ledger.CheckCloseForward(tx.ToXDR(), w.state, &ledger.FlowForward{Destination: w.dest, Memo: committed})
 	wantVerdict(t, got, ledger.PreflightBlocked, "op_line_full")
 }
+
+// The latest ledger not read: the close is uncertain (its merge's sequence
+// rule cannot be told), yet its forward's destination still is, and the
+// forward's merge is not taken for one in the mediator's own ledger.
+func TestForwardPreflightLatestNotRead(t *testing.T) {
+	w := newWorld(t)
+	med := w.withMediator()
+	w.state.Latest = ledger.LatestLedger{}
+	env := w.mediatorClose(t, med)
+	wantVerdict(t, ledger.CheckCloseForward(env, w.state, &ledger.FlowForward{Destination: w.dest, Memo: committed}), ledger.PreflightUncertain)
+	wantVerdict(t, ledger.CheckCloseForward(env, w.state, &ledger.FlowForward{Destination: w.other, Memo: committed}), ledger.PreflightBlocked, "op_no_destination")
+}

@@ -3,6 +3,7 @@ package ledger_test
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/closerelay/closerelay/ledger"
 	"github.com/stellar/go-stellar-sdk/keypair"
@@ -14,6 +15,10 @@ import (
 // on a close built with the SDK as a wallet builds it.
 
 const xlm = 10_000_000
+
+// latest is the ledger the preflight's states were read at: ledger 1000,
+// closed at a fixed time.
+var latest = ledger.LatestLedger{Sequence: 1000, CloseTime: time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)}
 
 type world struct {
 	closing, dest, issuer, other string
@@ -34,7 +39,7 @@ func newWorld(t testing.TB) *world {
 	}
 	usd = txnbuild.CreditAsset{Code: "USD", Issuer: w.issuer}
 	eur = txnbuild.CreditAsset{Code: "EURC", Issuer: w.issuer}
-	w.state = ledger.LedgerState{Accounts: map[string]*ledger.AccountState{
+	w.state = ledger.LedgerState{Latest: latest, Accounts: map[string]*ledger.AccountState{
 		w.closing: {Sequence: 100, Balance: 100 * xlm, OffersComplete: true},
 		w.dest:    {Sequence: 5, Balance: 10 * xlm, OffersComplete: true},
 		w.issuer:  {Sequence: 7, Balance: 10 * xlm, OffersComplete: true},
@@ -321,7 +326,7 @@ func FuzzCheckClose(f *testing.F) {
 		if err := env.UnmarshalBinary(raw); err != nil {
 			return
 		}
-		state := ledger.LedgerState{LastLedger: 1000, Accounts: map[string]*ledger.AccountState{
+		state := ledger.LedgerState{Latest: latest, Accounts: map[string]*ledger.AccountState{
 			w.closing: {Sequence: 100, Balance: balance, NumSubEntries: subEntries, Flags: ledger.AccountFlags{AuthImmutable: flags&4 != 0, AuthRevocable: flags&2 != 0, AuthRequired: flags&1 != 0, AuthClawbackEnabled: flags&8 != 0},
 				Trustlines:     []ledger.Trustline{{Asset: xdrAsset(t, usd), Balance: usdBalance, Limit: 1 << 62, Flags: xdr.TrustLineFlagsAuthorizedFlag}},
 				Data:           map[string][]byte{"x": []byte("1")},

@@ -90,7 +90,8 @@ type Client struct {
 	flights map[flightKey]*flight // the reads under way
 	waiting int                   // callers waiting on a flight, over all flights
 
-	offerFlights singleflight.Group // the offers listings under way, by network and account
+	offerFlights  singleflight.Group // the offers listings under way, by network and account
+	latestFlights singleflight.Group // the latest ledger reads under way, by network
 }
 
 // flightKey names what a read reads: callers with the same key share it.
@@ -372,18 +373,58 @@ func (c *Client) Entries(ctx context.Context, n ledger.Network, keys []xdr.Ledge
 	return b.Entries(ctx, keys)
 }
 
+// Latest reads the ledger network n closed last (its sequence number and
+// close time), within the concurrency bound and the timeout like an
+// account read. Concurrent callers for one network share one read: a burst
+// of publishes costs one call. Failures wrap ErrAccountUnreachable.
+func (c *Client) Latest(ctx context.Context, n ledger.Network) (ledger.LatestLedger, error) {
+	b, why := c.usable(n)
+	if b == nil {
+		return ledger.LatestLedger{}, Unreachable(why, nil)
+	}
+	ch := c.latestFlights.DoChan(string(n), func() (any, error) {
+		// Detached from the first caller, as the account read is: its
+		// going away does not end the read for the others.
+		fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), c.timeout)
+		defer cancel()
+		if err := c.acquire(fctx, c.slots); err != nil {
+			return nil, err
+		}
+		defer func() { <-c.slots }()
+		l, err := b.Latest(fctx)
+		if err == nil && (l.Sequence == 0 || l.CloseTime.IsZero()) {
+			err = Unreachable("the account API's latest ledger has no sequence number or close time", nil)
+		}
+		return l, err
+	})
+	select {
+	case r := <-ch:
+		if r.Err != nil {
+			return ledger.LatestLedger{}, r.Err
+		}
+		return r.Val.(ledger.LatestLedger), nil
+	case <-ctx.Done():
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			return ledger.LatestLedger{}, Unreachable("the account API did not answer in time", ctx.Err())
+		}
+		return ledger.LatestLedger{}, Unreachable("the request was cancelled before the account API answered", ctx.Err())
+	}
+}
+
 // MaxOffers bounds the offers read of one account for the preflight: an
 // account with more is read as far as this, and its listing marked
 // incomplete, so that no account can make a publish wait on pages.
 const MaxOffers = 1000
 
 // State reads, on network n, what the preflight of a close of account
-// needs (CONTRACT section 14): the account through the read guard 6 shares
-// (Account), its offers, and each of others (the accounts the close pays or
-// merges into), all at once, each within the concurrency bound and the
-// timeout, the whole within the timeout from now. An account of others the
-// ledger does not hold is in the state as absent (nil). Any other failure
-// fails the whole read; its error wraps ErrAccountUnreachable.
+// needs (CONTRACT sections 14 and 18): the account through the read guard
+// 6 shares (Account), its offers, each of others (the accounts the close
+// pays or merges into) and the latest ledger (Latest), all at once, each
+// within the concurrency bound and the timeout, the whole within the
+// timeout from now. An account of others the ledger does not hold is in the
+// state as absent (nil). Any other failure fails the whole read; its error
+// wraps ErrAccountUnreachable. An account whose answer contradicts itself
+// (ledger.AccountState.Contradiction) is marked Incomplete.
 func (c *Client) State(ctx context.Context, n ledger.Network, account string, others []string) (ledger.LedgerState, error) {
 	return c.state(ctx, n, account, nil, others)
 }
@@ -446,6 +487,7 @@ func (c *Client) state(ctx context.Context, n ledger.Network, account string, kn
 			offersErr <- Unreachable("the account API did not answer in time", ctx.Err())
 		}
 	}()
+	latest := c.latestAsync(ctx, n)
 	for _, id := range ids {
 		if id == account && known != nil {
 			reads <- read{id: id, state: known}
@@ -475,9 +517,14 @@ func (c *Client) state(ctx context.Context, n ledger.Network, account string, kn
 	if err := <-offersErr; err != nil && first == nil {
 		first = err
 	}
+	l := <-latest
+	if l.err != nil && first == nil {
+		first = l.err
+	}
 	if first != nil {
 		return ledger.LedgerState{}, first
 	}
+	out.Latest = l.latest
 	// The account's state is shared with guard 6's callers: the offers go
 	// on a copy.
 	acc := *out.Accounts[account]
@@ -489,7 +536,43 @@ func (c *Client) state(ctx context.Context, n ledger.Network, account string, kn
 		acc.Incomplete = "the ledger API reads entries by key only: the close's entries are read by CloseState"
 	}
 	out.Accounts[account] = &acc
+	flagContradictions(out)
 	return out, nil
+}
+
+// latestRead is the answer of a Latest read started by latestAsync.
+type latestRead struct {
+	latest ledger.LatestLedger
+	err    error
+}
+
+// latestAsync starts reading network n's latest ledger beside a state's
+// other reads; the channel gets its answer.
+func (c *Client) latestAsync(ctx context.Context, n ledger.Network) <-chan latestRead {
+	ch := make(chan latestRead, 1)
+	go func() {
+		l, err := c.Latest(ctx, n)
+		ch <- latestRead{l, err}
+	}()
+	return ch
+}
+
+// flagContradictions marks Incomplete each account of st whose answer
+// contradicts itself (ledger.AccountState.Contradiction): the preflight is
+// then unchecked, rather than a verdict built on an answer that cannot be
+// the ledger's. Each account is a copy of its own, or shared with no one
+// but this read, so marking it changes no other caller's state.
+func flagContradictions(st ledger.LedgerState) {
+	for id, a := range st.Accounts {
+		if a == nil || a.Incomplete != "" {
+			continue
+		}
+		if why := a.Contradiction(); why != "" {
+			c := *a
+			c.Incomplete = why
+			st.Accounts[id] = &c
+		}
+	}
 }
 
 // KeyedOnly is a Backend that reads ledger entries by key only and cannot
@@ -510,7 +593,9 @@ type KeyedOnly interface {
 // offers and data entries its operations name), read into the state by
 // ledger.StateFromEntries, with each of others' account and
 // config.memo_required (ledger.CloseKeysAnd: the accounts of others the
-// close names are named once). Every failure wraps ErrAccountUnreachable.
+// close names are named once), beside the latest ledger (Latest). Every
+// failure wraps ErrAccountUnreachable; an account whose answer contradicts
+// itself is marked Incomplete, as State marks it.
 func (c *Client) CloseState(ctx context.Context, n ledger.Network, env xdr.TransactionEnvelope, others []string) (ledger.LedgerState, error) {
 	b, why := c.usable(n)
 	if b == nil {
@@ -520,10 +605,17 @@ func (c *Client) CloseState(ctx context.Context, n ledger.Network, env xdr.Trans
 	if _, keyed := b.(KeyedOnly); !keyed {
 		return c.State(ctx, n, source, others)
 	}
+	ctx, cancel := context.WithTimeout(ctx, c.timeout)
+	defer cancel()
+	latest := c.latestAsync(ctx, n)
 	keys := ledger.CloseKeysAnd(env, others)
 	entries, err := c.Entries(ctx, n, keys)
+	l := <-latest
 	if err != nil {
 		return ledger.LedgerState{}, err
+	}
+	if l.err != nil {
+		return ledger.LedgerState{}, l.err
 	}
 	st, err := ledger.StateFromEntries(keys, entries)
 	if err != nil {
@@ -533,5 +625,7 @@ func (c *Client) CloseState(ctx context.Context, n ledger.Network, env xdr.Trans
 		// As State: the closing account must be read, and exist.
 		return ledger.LedgerState{}, Unreachable("the account API does not know the account", ErrNoAccount)
 	}
+	st.Latest = l.latest
+	flagContradictions(st)
 	return st, nil
 }

@@ -58,6 +58,9 @@ type Backend interface {
 	// API allows it. A key the ledger does not hold has no entry in the
 	// answer; the answer's order is not the keys'.
 	Entries(ctx context.Context, keys []xdr.LedgerKey) ([]xdr.LedgerEntry, error)
+	// Latest reads the ledger the network closed last: its sequence
+	// number and close time. An answer without either is an error.
+	Latest(ctx context.Context) (ledger.LatestLedger, error)
 	// Send submits envelopeXDR (whose transaction hash, lower-case hex, is
 	// hash) once and waits for the ledger's outcome, or for ctx to end.
 	Send(ctx context.Context, envelopeXDR, hash string) Try
@@ -100,6 +103,11 @@ func (u Unusable) Offers(context.Context, string, int) ([]ledger.Offer, bool, er
 // Entries implements Backend.
 func (u Unusable) Entries(context.Context, []xdr.LedgerKey) ([]xdr.LedgerEntry, error) {
 	return nil, Unreachable(u.Reason, nil)
+}
+
+// Latest implements Backend.
+func (u Unusable) Latest(context.Context) (ledger.LatestLedger, error) {
+	return ledger.LatestLedger{}, Unreachable(u.Reason, nil)
 }
 
 // Send implements Backend.

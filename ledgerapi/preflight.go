@@ -10,12 +10,14 @@ import (
 )
 
 // Preflight reads what the preflight of env, a close of account on
-// network n, needs (State) and runs it (ledger.CheckCloseForward), as of
-// now. fwd is the plan's flow when the relay runs its forward (CONTRACT
-// section 18), else nil: its destination is read with the close's, within
-// the same timeout and concurrency bound. A failed read, or balances the
-// account API's answer did not let it read, is an unchecked run: the
-// preflight never fails a publish or a submission, it only tells.
+// network n, needs (State: the accounts and the latest ledger) and runs it
+// (ledger.CheckCloseForward), as of now. fwd is the plan's flow when the
+// relay runs its forward (CONTRACT section 18), else nil: its destination
+// is read with the close's, within the same timeout and concurrency bound.
+// A failed read (the latest ledger's included), balances the account
+// API's answer did not let it read, or an answer that contradicts itself,
+// is an unchecked run: the preflight never fails a publish or a
+// submission, it only tells, and never on evidence it could not check.
 func (c *Client) Preflight(ctx context.Context, n ledger.Network, account string, env xdr.TransactionEnvelope, fwd *ledger.FlowForward, now time.Time) ledger.PreflightRun {
 	if c.keyedOnly(n) {
 		st, err := c.CloseState(ctx, n, env, reads(env, fwd))

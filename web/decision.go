@@ -171,16 +171,60 @@ const (
 	closedReady     = "Signing is over: the signatures collected reach the threshold. Nothing more is needed from co-signers."
 	closedSubmitted = "Signing is over: the close has been submitted to the ledger."
 	closedExpired   = "Signing is over: the plan has expired. The close must be rebuilt and published again."
+	closedBlocked   = "Signing is closed: the ledger would refuse this close as it stands. Ask whoever published it for a new close that fixes what the ledger check found."
 )
 
 // signClosed is why the ways to sign no longer apply, or "" while they do.
-// (An expired plan's page is the 404 page; plan.js says closedExpired.)
-func signClosed(ready bool, submission string) string {
+// A blocked close offers none (CONTRACT 18). (An expired plan's page is
+// the 404 page; plan.js says closedExpired.)
+func signClosed(ready, blocked bool, submission string) string {
 	switch {
 	case submission == "submitted":
 		return closedSubmitted
+	case blocked:
+		return closedBlocked
 	case ready:
 		return closedReady
 	}
 	return ""
+}
+
+// leadView is what the page says first once the close has an outcome
+// (CONTRACT 18): landed (with the forward's state, for a flow), not
+// submitted because the ledger would refuse it, or refused by the ledger.
+// plan.js writes the same words (leadWords there).
+type leadView struct {
+	State string // the submission's state; "" before an outcome
+	Title string
+	Text  string
+	Hash  string // the close's transaction, once landed
+}
+
+// leadOf is the lead of sub and fwd.
+func leadOf(sub Submission, fwd *Forward) leadView {
+	v := leadView{State: sub.State}
+	switch sub.State {
+	case "submitted":
+		v.Title, v.Hash = "The close landed", sub.Hash
+		v.Text = "The ledger closed the account in ledger " + strconv.Itoa(sub.Ledger) + "."
+		if fwd != nil {
+			switch fwd.State {
+			case "pending":
+				v.Text += " The relay is forwarding the funds from the mediator to the destination."
+			case "forwarded":
+				v.Text += " Forwarded: " + fwd.Amount + " XLM reached the destination in ledger " + strconv.Itoa(fwd.Ledger) + "."
+			case "failed":
+				v.Text += " But the mediator's forward failed (" + fwd.Code + "): the funds wait in the mediator, and only the relay's operator can move them."
+			}
+		}
+	case "blocked":
+		v.Title = "Not submitted: this close cannot land"
+		v.Text = "The ledger check just before submitting found that the ledger would refuse it (" + sub.Code + "), so the relay did not post it. Ask whoever published it for a new close."
+	case "failed":
+		v.Title = "The ledger refused the close"
+		v.Text = "The ledger refused it (" + sub.Code + "). The relay tries again when the envelope changes."
+	default:
+		v.State = ""
+	}
+	return v
 }

@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"encoding/hex"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -280,5 +281,50 @@ func TestDecisionEscapesAssetCodes(t *testing.T) {
 	leaves := doc.byID(t, "leaves").byTag("li")
 	if len(leaves) != 1 || !strings.Contains(leaves[0].textContent(), `<i>"`) {
 		t.Errorf("leaves %d: the asset code is not shown as text", len(leaves))
+	}
+}
+
+// TestOutcomeLeadsThePage: once the close has an outcome the page leads
+// with it, above the decision (CONTRACT 18): a landed close says so (its
+// ledger, its transaction, a flow's forward) and no longer shows the
+// ledger check's "This close will land"; a blocked submission says it was
+// not posted; "ready to submit" is said only of a plan that is ready, not
+// blocked and not submitted (a blocked, fully signed page used to say it
+// in green).
+func TestOutcomeLeadsThePage(t *testing.T) {
+	d, _, _ := mediatorClose(t)
+	d.Ready, d.Weight = true, d.Threshold
+	d.Preflight = ledger.PreflightRun{Preflight: ledger.Preflight{State: ledger.PreflightLandable}, Checked: now}
+	d.Submission = web.Submission{State: "submitted", Hash: strings.Repeat("cd", 32), Ledger: 9}
+	d.Forward = &web.Forward{State: "forwarded", Hash: "bb", Ledger: 10, Amount: "497.9999"}
+	doc := pageOf(t, d)
+	lead := doc.byID(t, "lead")
+	if lead.has("hidden") || lead.attr["data-state"] != "submitted" ||
+		lead.textContent() != "The close landed The ledger closed the account in ledger 9. Forwarded: 497.9999 XLM reached the destination in ledger 10. Transaction "+strings.Repeat("cd", 32) {
+		t.Errorf("lead of a landed close: hidden %v %q", lead.has("hidden"), lead.textContent())
+	}
+	inOrder(t, doc, "lead", "decision")
+	if n := doc.all(func(m *node) bool { return m.attr["id"] == "preflight" }); len(n) != 0 {
+		t.Error("a landed close's page still shows the ledger check's forecast")
+	}
+	if got := doc.byID(t, "status").textContent(); got != fmt.Sprintf("Weight %d of %d: submitted", d.Threshold, d.Threshold) {
+		t.Errorf("status of a landed close %q", got)
+	}
+
+	d.Forward = nil
+	d.Submission = web.Submission{State: "blocked", Code: "op_has_sub_entries"}
+	d.Preflight = ledger.PreflightRun{Preflight: ledger.Preflight{State: ledger.PreflightBlocked, Blockers: []ledger.Blocker{{Op: 1, Code: "op_has_sub_entries", Reason: "a trustline"}}}, Checked: now}
+	doc = pageOf(t, d)
+	if lead := doc.byID(t, "lead"); lead.has("hidden") || !strings.HasPrefix(lead.textContent(), "Not submitted: this close cannot land The ledger check just before submitting found that the ledger would refuse it (op_has_sub_entries)") {
+		t.Errorf("lead of a blocked submission %q", lead.textContent())
+	}
+	st := doc.byID(t, "status")
+	if got := st.textContent(); got != fmt.Sprintf("Weight %d of %d: threshold met, but the ledger would refuse this close", d.Threshold, d.Threshold) || strings.Contains(st.attr["class"], "is-ready") {
+		t.Errorf("status of a blocked, fully signed close %q (class %q)", got, st.attr["class"])
+	}
+
+	d.Submission = web.Submission{}
+	if lead := pageOf(t, d).byID(t, "lead"); !lead.has("hidden") || lead.textContent() != "" {
+		t.Errorf("lead before an outcome: hidden %v %q", lead.has("hidden"), lead.textContent())
 	}
 }

@@ -42,7 +42,7 @@ var blockerWords = map[string]string{
 
 // forwardWhere is where a blocker of the relay's forward is; plan.js
 // writes it too.
-const forwardWhere = "The relay's forward from the mediator"
+const forwardWhere = "The mediator's forward"
 
 // blockerFallback is the words for any other code; plan.js writes them too.
 const blockerFallback = "The ledger would refuse this operation"
@@ -58,10 +58,10 @@ func blockerPlain(code string) string {
 // section 18), the transaction, or the operation by its 1-based number and
 // type (when the page decoded it).
 func blockerWhere(op int, tx *Summary) string {
-	if op == ledger.ForwardBlocker {
+	switch {
+	case op == ledger.ForwardBlocker: // CONTRACT 18: what would stop the relay-run forward
 		return forwardWhere
-	}
-	if op < 0 {
+	case op < 0:
 		return "The transaction"
 	}
 	s := "Operation " + strconv.Itoa(op+1)

@@ -64,7 +64,7 @@ func TestPreflightBlockedSaysDoNotSign(t *testing.T) {
 	}
 	// Above everything else: before the plan id, the signatures, the
 	// signing card and the operations.
-	for _, later := range []string{`class="planid"`, `id="status"`, `id="sep7-link"`, `id="ops"`, `id="expired"`} {
+	for _, later := range []string{`class="planid"`, `id="status"`, `id="sign-closed"`, `id="ops"`, `id="expired"`} {
 		if i, j := strings.Index(body, `id="preflight"`), strings.Index(body, later); i < 0 || j < 0 || i > j {
 			t.Errorf("the preflight (at %d) is not above %s (at %d)", i, later, j)
 		}
@@ -85,7 +85,7 @@ func TestPreflightBlockedSaysDoNotSign(t *testing.T) {
 		{"tx_bad_seq", "The account has been used since this close was built. The transaction: the account has been used tx_bad_seq"},
 		{"op_has_sub_entries", "The account still holds entries that must be removed before it can be closed. Operation 2 (account merge): " + reason + " op_has_sub_entries"},
 		{"op_something_new", "The ledger would refuse this operation. Operation 2 (account merge): why <b>not</b> op_something_new"},
-		{"op_no_destination", "The account the funds go to does not exist. The relay's forward from the mediator: the funds would stop in the mediator op_no_destination"},
+		{"op_no_destination", "The account the funds go to does not exist. The mediator's forward: the funds would stop in the mediator op_no_destination"},
 	}
 	if len(items) != len(want) {
 		t.Fatalf("%d blockers shown, want %d", len(items), len(want))
@@ -101,8 +101,16 @@ func TestPreflightBlockedSaysDoNotSign(t *testing.T) {
 	if got := doc.byID(t, "pf-checked"); got.attr["datetime"] != checked.UTC().Format(time.RFC3339) || got.textContent() != checked.UTC().Format("2006-01-02 15:04:05")+" UTC" {
 		t.Errorf("checked = %v %q", got.attr, got.textContent())
 	}
-	if w := doc.byID(t, "sign-blocked"); w.has("hidden") || !strings.HasPrefix(w.textContent(), "Do not sign this close") {
-		t.Errorf("the signing card's warning: hidden %v, %q", w.has("hidden"), w.textContent())
+	// A blocked close offers no way to sign (CONTRACT 18): the signing
+	// card says why, and holds no SEP-7 link, QR code or paste form (it
+	// used to show them under a warning).
+	if w := doc.byID(t, "sign-closed"); w.has("hidden") || !strings.HasPrefix(w.textContent(), "Signing is closed: the ledger would refuse this close") {
+		t.Errorf("the signing card: hidden %v, %q", w.has("hidden"), w.textContent())
+	}
+	for _, gone := range []string{`id="sign-ways"`, `id="sep7-link"`, `id="sep7-text"`, `id="paste"`, `class="qrbox"`} {
+		if strings.Contains(body, gone) {
+			t.Errorf("a blocked close's page has %s", gone)
+		}
 	}
 }
 
@@ -131,8 +139,8 @@ func TestPreflightOtherVerdictsSaidPlainly(t *testing.T) {
 			if n := len(doc.byID(t, "pf-blockers").byTag("li")); n != 0 {
 				t.Errorf("%d blockers shown", n)
 			}
-			if !doc.byID(t, "sign-blocked").has("hidden") {
-				t.Error("the signing card says do not sign")
+			if doc.byID(t, "sep7-link") == nil || !doc.byID(t, "sign-closed").has("hidden") {
+				t.Error("the signing card offers no way to sign")
 			}
 		})
 	}
@@ -145,7 +153,7 @@ func TestPreflightNoneRun(t *testing.T) {
 	if pf := doc.byID(t, "preflight"); !pf.has("hidden") {
 		t.Errorf("the ledger check is shown with no run: %v", pf.attr)
 	}
-	if !doc.byID(t, "sign-blocked").has("hidden") {
-		t.Error("the signing card says do not sign")
+	if doc.byID(t, "sep7-link") == nil || !doc.byID(t, "sign-closed").has("hidden") {
+		t.Error("the signing card offers no way to sign")
 	}
 }

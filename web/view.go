@@ -31,10 +31,16 @@ type planView struct {
 	Rows     []signerRow
 	Outcome  outcomeView
 
-	// SignOpen: the ways to sign apply (not ready, not submitted); else
-	// SignClosed says why not.
+	// SignOpen: the ways to sign apply (not ready, not submitted, not
+	// blocked); else SignClosed says why not. Blocked: the preflight or the
+	// submission found that the ledger would refuse the close, and the
+	// page offers no way to sign at all (CONTRACT 18).
 	SignOpen   bool
 	SignClosed string
+	Blocked    bool
+
+	// Lead is the outcome the page leads with, once there is one.
+	Lead leadView
 
 	// Notice is the answer to an envelope pasted into the page's form;
 	// nil on a plain GET. Pasted is the text to show again in the form.
@@ -85,7 +91,8 @@ func (h *Handler) view(d PageData, now time.Time) planView {
 		v.SignedCount = v.Tx.Signatures
 	}
 	v.HasThreshold = d.Threshold > 0
-	v.ValueText = progressText(d.Weight, d.Threshold, v.SignedCount, d.Ready)
+	v.Blocked = d.Preflight.State == ledger.PreflightBlocked || d.Submission.State == "blocked"
+	v.ValueText = progressText(d.Weight, d.Threshold, v.SignedCount, d.Ready, v.Blocked, d.Submission.State == "submitted")
 	if v.HasThreshold {
 		v.ValueNow = min(max(d.Weight, 0), d.Threshold)
 		v.Percent = strconv.FormatFloat(100*float64(v.ValueNow)/float64(d.Threshold), 'f', 2, 64)
@@ -110,7 +117,8 @@ func (h *Handler) view(d PageData, now time.Time) planView {
 		v.Rows = append(v.Rows, signerRow{Signer: s, Master: s.Key == closing})
 	}
 	v.Outcome = outcomeOf(d.Submission, d.Forward)
-	v.SignClosed = signClosed(d.Ready, d.Submission.State)
+	v.Lead = leadOf(d.Submission, d.Forward)
+	v.SignClosed = signClosed(d.Ready, v.Blocked, d.Submission.State)
 	v.SignOpen = v.SignClosed == ""
 	v.SEP7, v.SEP7Text = template.URL(parts.sep7), parts.sep7
 	v.Callback = sep7.Callback(h.cfg.PublicURL, d.ID)
@@ -118,13 +126,20 @@ func (h *Handler) view(d PageData, now time.Time) planView {
 	return v
 }
 
-// progressText is the status line; plan.js writes the same words.
-func progressText(weight, threshold, signatures int, ready bool) string {
+// progressText is the status line; plan.js writes the same words. "Ready
+// to submit" is said only of a plan that is ready, not blocked and not
+// submitted (CONTRACT 18).
+func progressText(weight, threshold, signatures int, ready, blocked, submitted bool) string {
 	if threshold <= 0 {
 		return plural(signatures, "signature") + " collected"
 	}
 	s := "Weight " + strconv.Itoa(weight) + " of " + strconv.Itoa(threshold)
-	if ready || weight >= threshold {
+	switch {
+	case (ready || weight >= threshold) && submitted:
+		return s + ": submitted"
+	case (ready || weight >= threshold) && blocked:
+		return s + ": threshold met, but the ledger would refuse this close"
+	case ready || weight >= threshold:
 		return s + ": ready to submit"
 	}
 	return s + ": " + strconv.Itoa(threshold-weight) + " more needed"

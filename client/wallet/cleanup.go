@@ -53,15 +53,20 @@ type CleanUpParams struct {
 	// path less the slippage allowed (Horizon.SellQuotes). A balance with
 	// no entry has no path to XLM.
 	Sell map[string]SellQuote
+	// MaxLoss is how far (basis points) a sale's quote may fall below the
+	// balance at its order book's best bid (CheckSale); 0 allows no shortfall,
+	// DefaultMaxLoss is the command line's default.
+	MaxLoss int64
 	// Claimable are the native claimable balances the account can claim
 	// until the close's time bound ends (SortClaimable); Claim claims
 	// them before the merge.
 	Claimable []ClaimableBalance
 	Claim     bool
 	// Mediator says the destination is a mediator the close goes through
-	// (it holds no trustlines). HasMemo says the close carries a memo, and
-	// Force allows a direct close with one into an account that requires a
-	// memo (SEP-29).
+	// (it holds no trustlines). HasMemo says the close carries a memo.
+	// Force builds what is refused only as a precaution: a direct close
+	// with a memo into an account that requires one (SEP-29), and a sale
+	// whose quote the order book does not vouch for (CheckSale).
 	Mediator, HasMemo, Force bool
 	// Reserved is how many operations the rest of the close takes (the
 	// merge, a mediator's creation), counted against MaxOperations.
@@ -180,6 +185,11 @@ func (p CleanUpParams) dispose(t ledger.Trustline, how AssetDisposal, dest *ledg
 		// so a quote that counts one may promise more than the sale gets.
 		if o, ok := ownOfferOnPath(own, t.Asset, q.Path); ok {
 			return nil, refuse("the quote for selling %s %s may count the account's own offer %d, which the close cancels first, so the sale could fall short of it: cancel the offer in an earlier transaction, or use --assets return", value, name, o)
+		}
+		if !p.Force {
+			if err := CheckSale(name, t.Balance, q, p.MaxLoss); err != nil {
+				return nil, err
+			}
 		}
 		return &txnbuild.PathPaymentStrictSend{
 			SendAsset: asset, SendAmount: value, Destination: p.Account,

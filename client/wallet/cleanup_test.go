@@ -268,6 +268,11 @@ func TestCleanUpSellsAndClaims(t *testing.T) {
 	if q := p.Sell[w.usd.StringCanonical()]; q.Min != 99*stroopsPerXLM {
 		t.Errorf("USD sells for at least %d, want %d", q.Min, 99*stroopsPerXLM)
 	}
+	// The quote before the slippage, and the book's best bid it is
+	// checked against: 2 XLM per USD.
+	if q := p.Sell[w.usd.StringCanonical()]; q.Quote != 100*stroopsPerXLM || q.Bid == nil || *q.Bid != (xdr.Price{N: 2, D: 1}) {
+		t.Errorf("USD quoted %d against the bid %v, want 100 XLM against 2/1", q.Quote, q.Bid)
+	}
 	prelude, err := wallet.CleanUp(p)
 	if err != nil {
 		t.Fatal(err)

@@ -1,11 +1,13 @@
 package ctl
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"math"
+	"strings"
 	"time"
 
 	"github.com/closerelay/closerelay/client"
@@ -37,15 +39,17 @@ type buildOptions struct {
 	validFor                      time.Duration
 	mediator, token               string
 	sign                          bool
+	yes                           bool // --sign at a terminal: sign without asking
 	secretEnv                     string
 	timeout                       time.Duration
 	assets                        string  // what to do with non-native balances (wallet.AssetDisposal)
 	maxFee                        int64   // the most stroops per operation build bids
 	memoIn                        string  // --memo as given
 	memoGiven                     bool    // --memo was given, even empty
-	force                         bool    // a direct close into a memo-required account with --memo; a multisig close under a token without a memo
+	force                         bool    // a direct close into a memo-required account with --memo; a multisig close under a token without a memo; a sale the order book does not vouch for
 	claim                         bool    // claim the native claimable balances claimable now
 	slippage                      float64 // --assets sell: the percentage a sale may fall short of its quote
+	maxLoss                       float64 // --assets sell: the percentage a quote may fall short of the balance at the best bid
 }
 
 // built is a close build made, with what the account API said of the account.
@@ -84,10 +88,20 @@ func (c *CLI) build(args []string) int {
 			"mediator, or with --memo and --force: it pays by account_merge, which exchanges\n"+
 			"credit inconsistently even with a memo. A multisig close through a mediator\n"+
 			"needs a token minted with --memo (the relay then runs the forward), or --force.\n\n"+
+			"With --assets sell each balance is sold for XLM by the best path the account\n"+
+			"API quotes (/paths/strict-send), less --slippage, every asset of the path named.\n"+
+			"The quote is checked against the order book's best bid in XLM (/order_book): a\n"+
+			"quote more than --max-loss (5 %) below the balance at that bid, or for an asset\n"+
+			"nobody bids XLM for, is refused (exit 1) unless --force.\n\n"+
 			"With --sign the close is signed with the secret from $"+EnvSecret+" (or\n"+
-			"standard input, typed without echo at a terminal). Standard output carries\n"+
+			"standard input, typed without echo at a terminal); when standard input is a\n"+
+			"terminal, what the close does is printed first, operation by operation, and\n"+
+			"it is signed only once you confirm, unless --yes. Standard output carries\n"+
 			"only the base64 XDR (with --json, one JSON object), so it pipes into publish:\n"+
 			"  closerelayctl build --account G… --destination G… --sign | closerelayctl publish -\n"+
+			"A close the preflight says the ledger would refuse (blocked) is reported on\n"+
+			"standard error (--json: the object, there) and nothing is written on standard\n"+
+			"output (exit 1), unless --force.\n"+
 			"Nothing is sent anywhere but to the account API; nothing is submitted.")
 	var o buildOptions
 	jsonOut := new(bool)
@@ -103,13 +117,15 @@ func (c *CLI) build(args []string) int {
 	fs.StringVar(&o.token, "token", "", "the mediator flow token (with --mediator)")
 	fs.BoolVar(&o.sign, "sign", false, "sign with the secret from $"+EnvSecret+" (or standard input)")
 	secretEnv := secretEnvFlag(fs)
+	fs.BoolVar(&o.yes, "yes", false, "with --sign at a terminal: sign without asking, after printing what the close does")
 	fs.DurationVar(&o.timeout, "timeout", 30*time.Second, "give up reading the account API after this long (0: never)")
 	fs.StringVar(&o.assets, "assets", string(wallet.AssetsSend), "what the close does with each non-native balance: `send` it to the destination, return it to its issuer, or sell it (send|return|sell)")
 	fs.Int64Var(&o.maxFee, "max-fee", DefaultMaxFee, "the most stroops per operation to bid: the fee is the 90th percentile of the fees the last ledgers charged, capped by this")
 	memoIn := memoFlag(fs, "a direct close's memo, on its transaction: `text:…|id:…|hash:…|return:…` (hash and return: 64 hex digits); not with --mediator")
-	fs.BoolVar(&o.force, "force", false, "build anyway a direct close with --memo into an account that requires a memo (SEP-29), or a multisig close through a mediator whose token commits no memo")
+	fs.BoolVar(&o.force, "force", false, "build anyway a direct close with --memo into an account that requires a memo (SEP-29), a multisig close through a mediator whose token commits no memo, or (--assets sell) a sale the order book does not vouch for; and write on standard output a close the preflight says the ledger would refuse (exit 1 all the same)")
 	fs.BoolVar(&o.claim, "claim", false, "claim, before the merge, the native claimable balances the account can claim until the close's time bound ends")
 	fs.Float64Var(&o.slippage, "slippage", float64(wallet.DefaultSlippage)/100, "with --assets sell: the `percent` a sale may fetch less XLM than the account API's best path quotes")
+	fs.Float64Var(&o.maxLoss, "max-loss", float64(wallet.DefaultMaxLoss)/100, "with --assets sell: the `percent` a path's quote may fall below the balance at the order book's best bid in XLM; a worse sale, or one nobody bids for, is refused unless --force")
 	if _, code, done := c.Parse(fs, args, 0, ""); done {
 		return code
 	}
@@ -131,10 +147,23 @@ func (c *CLI) build(args []string) int {
 	if err != nil {
 		return c.Fail("build", *jsonOut, err)
 	}
-	// A close the ledger would refuse is printed all the same, to be
-	// looked at, but the exit status says not to publish it.
+	// A close the ledger would refuse is shown, to be looked at, but not
+	// written on standard output unless --force (CONTRACT 18), so that
+	// `build | publish -` never publishes it; the exit status says so too.
+	blocked := b.check != nil && b.check.State == ledger.PreflightBlocked
+	if blocked && !o.force {
+		if *jsonOut {
+			m := b.json(o)
+			m["ok"], m["code"] = false, "BLOCKED"
+			c.printJSONTo(c.Stderr, m)
+		} else {
+			b.report(c.Stderr, o)
+			fmt.Fprintf(c.Stderr, "%s build: the ledger would refuse this close (%s): its XDR is not written on standard output, so nothing is published; --force writes it all the same\n", c.Name(), strings.Join(b.blockerCodes(), ", "))
+		}
+		return ExitRefused
+	}
 	code := ExitOK
-	if b.check != nil && b.check.State == ledger.PreflightBlocked {
+	if blocked {
 		code = ExitRefused
 	}
 	if *jsonOut {
@@ -144,6 +173,15 @@ func (c *CLI) build(args []string) int {
 	b.report(c.Stderr, o)
 	fmt.Fprintln(c.Stdout, b.xdr)
 	return code
+}
+
+// blockerCodes are the codes of the preflight's blockers, in order.
+func (b *built) blockerCodes() []string {
+	codes := make([]string, len(b.check.Blockers))
+	for i, bl := range b.check.Blockers {
+		codes[i] = bl.Code
+	}
+	return codes
 }
 
 // ledgerState reads, through the account API, what the clean-up and the
@@ -194,6 +232,8 @@ func (c *CLI) runBuild(ctx context.Context, o buildOptions) (*built, error) {
 		return nil, Usagef("--memo goes on a direct close only: through a mediator the memo belongs in the flow token (closerelayctl mediator mint --memo …), and the forward carries it")
 	case math.IsNaN(o.slippage) || o.slippage < 0 || o.slippage >= 100:
 		return nil, Usagef("--slippage must be a percentage from 0 up to (not including) 100")
+	case math.IsNaN(o.maxLoss) || o.maxLoss < 0 || o.maxLoss >= 100:
+		return nil, Usagef("--max-loss must be a percentage from 0 up to (not including) 100")
 	case o.sequence < 0 && o.horizonURL == "":
 		return nil, Usagef("give --horizon-url (or set %s) to read the account's sequence number and signers, or --sequence to build offline", EnvHorizon)
 	}
@@ -249,6 +289,7 @@ func (c *CLI) runBuild(ctx context.Context, o buildOptions) (*built, error) {
 		params := wallet.CleanUpParams{
 			Account: o.account, Destination: b.mergeTo, State: state, Assets: wallet.AssetDisposal(o.assets),
 			Mediator: b.flow != nil, HasMemo: txMemo != nil, Force: o.force, Reserved: reserved, Claim: o.claim,
+			MaxLoss: int64(math.Round(o.maxLoss * 100)),
 		}
 		if err := c.readClaimable(ctx, o, b, &params); err != nil {
 			return nil, err
@@ -295,6 +336,15 @@ func (c *CLI) runBuild(ctx context.Context, o buildOptions) (*built, error) {
 		if b.acct != nil && signerWeight(*b.acct, b.signer.Address()) == 0 {
 			return nil, &RefusedError{fmt.Errorf("%s is not a signer of %s: the relay would refuse the close (UNSIGNED)", b.signer.Address(), o.account)}
 		}
+		// Never sign, for a person at a terminal, what they have not seen
+		// (issue 39): the close is shown and confirmed first, as sign does.
+		// A blocked close is not written without --force, so it is not asked.
+		blocked := b.check != nil && b.check.State == ledger.PreflightBlocked
+		if !o.yes && c.interactive() && (!blocked || o.force) {
+			if err := c.confirmSign(b, o); err != nil {
+				return nil, err
+			}
+		}
 		if b.tx, err = b.tx.Sign(passphrase, b.signer); err != nil {
 			return nil, fmt.Errorf("sign: %w", err)
 		}
@@ -314,6 +364,28 @@ func (c *CLI) runBuild(ctx context.Context, o buildOptions) (*built, error) {
 		return nil, err
 	}
 	return b, nil
+}
+
+// confirmSign prints what the close does, operation by operation, with
+// the preflight's verdict, and asks on the terminal whether to sign it; an
+// answer other than y or yes refuses.
+func (c *CLI) confirmSign(b *built, o buildOptions) error {
+	fmt.Fprintf(c.Stderr, "the close of %s on %s into %s, to be signed by %s:\n", o.account, o.network, b.mergeTo, b.signer.Address())
+	for i, step := range b.steps {
+		fmt.Fprintf(c.Stderr, "  %d. %s\n", i+1, step)
+	}
+	if b.check != nil {
+		fmt.Fprintf(c.Stderr, "  preflight: %s\n", b.check.State)
+		for _, bl := range b.check.Blockers {
+			fmt.Fprintf(c.Stderr, "    %s: %s\n", bl.Code, bl.Reason)
+		}
+	}
+	fmt.Fprint(c.Stderr, "sign it? [y/N] ")
+	answer, _ := bufio.NewReader(c.Stdin).ReadString('\n')
+	if a := strings.ToLower(strings.TrimSpace(answer)); a != "y" && a != "yes" {
+		return &RefusedError{errors.New("not signed: you did not confirm")}
+	}
+	return nil
 }
 
 // strandable refuses, without --force, a close through a mediator under a

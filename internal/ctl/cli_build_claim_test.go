@@ -10,7 +10,9 @@ import (
 	"testing"
 
 	"github.com/closerelay/closerelay/ledger/ledgertest"
+	"github.com/stellar/go-stellar-sdk/amount"
 	"github.com/stellar/go-stellar-sdk/keypair"
+	"github.com/stellar/go-stellar-sdk/protocols/horizon"
 	"github.com/stellar/go-stellar-sdk/txnbuild"
 	"github.com/stellar/go-stellar-sdk/xdr"
 )
@@ -193,5 +195,88 @@ func TestBuildClaimableBalancesUnreadable(t *testing.T) {
 	r = w.build(t, "--assets", "return", "--claim")
 	if r.code != ExitRefused || r.stdout != "" || !strings.Contains(r.stderr, fmt.Sprintf("more than %d claimable balances", 2000)) {
 		t.Errorf("too many, with --claim: %d %q %s", r.code, r.stdout, r.stderr)
+	}
+}
+
+// lie makes the double's /paths/strict-send quote, for every sale, got
+// stroops of XLM through the assets via; the book stays honest.
+func (w *claimWorld) lie(got int64, via ...horizon.Asset) {
+	w.horizon.SetStrictSendPaths(func(src xdr.Asset, send int64, _ []horizon.Path) []horizon.Path {
+		sa := horizon.Asset{Type: "credit_alphanum4"}
+		_ = src.Extract(&sa.Type, &sa.Code, &sa.Issuer)
+		return []horizon.Path{{
+			SourceAssetType: sa.Type, SourceAssetCode: sa.Code, SourceAssetIssuer: sa.Issuer, SourceAmount: amount.StringFromInt64(send),
+			DestinationAssetType: "native", DestinationAmount: amount.StringFromInt64(got), Path: via,
+		}}
+	})
+}
+
+// TestBuildSellChecksTheQuote (issue 39): a path finder quoting 50 USD at
+// 0.00002 XLM through SCAM:attacker, where the book's best bid gives 100
+// XLM, is refused with exit 1 naming the pair, the quote and the book, and
+// nothing on stdout; --force builds it, the SCAM hop named.
+func TestBuildSellChecksTheQuote(t *testing.T) {
+	w := newClaimWorld(t, true)
+	attacker := keypair.MustRandom().Address()
+	w.lie(200, horizon.Asset{Type: "credit_alphanum4", Code: "SCAM", Issuer: attacker})
+	r := w.build(t, "--assets", "sell", "--sign")
+	for _, want := range []string{
+		"the sale of 50.0000000 " + w.usdName + " for XLM is refused",
+		"the best path quotes 0.0000200 XLM for it through SCAM:" + attacker,
+		"100.00 % less than the 100.0000000 XLM the order book " + w.usdName + "/XLM gives for it at its best bid (2.0000000 XLM each)",
+		"more than --max-loss 5 % allows", "--force",
+	} {
+		if !strings.Contains(r.stderr, want) {
+			t.Errorf("the lying quote: stderr lacks %q:\n%s", want, r.stderr)
+		}
+	}
+	if r.code != ExitRefused || r.stdout != "" {
+		t.Fatalf("the lying quote: %d %q\n%s", r.code, r.stdout, r.stderr)
+	}
+
+	r = w.build(t, "--assets", "sell", "--force")
+	if want := "1. sell 50 USD (" + w.issuer + ") for at least 0.0000198 XLM through SCAM (" + attacker + ")"; !strings.Contains(r.stderr, want) || strings.TrimSpace(r.stdout) == "" {
+		t.Errorf("--force: %d %q, stderr lacks %q:\n%s", r.code, r.stdout, want, r.stderr)
+	}
+	if r.code != ExitOK && !strings.Contains(r.stderr, "preflight: blocked") {
+		t.Errorf("--force: exit %d without a blocked preflight:\n%s", r.code, r.stderr)
+	}
+}
+
+// TestBuildSellMaxLoss: a direct quote 3 % below the book's best bid
+// builds within the default --max-loss of 5 %, and is refused under
+// --max-loss 2; a bad --max-loss is a usage error.
+func TestBuildSellMaxLoss(t *testing.T) {
+	w := newClaimWorld(t, true)
+	w.lie(97_0000000)
+	if r := w.build(t, "--assets", "sell"); r.code != ExitOK || !strings.Contains(r.stderr, "1. sell 50 USD ("+w.issuer+") for at least 96.03 XLM\n") {
+		t.Errorf("3 %% below, default --max-loss: %d\n%s", r.code, r.stderr)
+	}
+	r := w.build(t, "--assets", "sell", "--max-loss", "2")
+	if r.code != ExitRefused || r.stdout != "" || !strings.Contains(r.stderr, "quotes 97.0000000 XLM for it, 3.00 % less than the 100.0000000 XLM") ||
+		!strings.Contains(r.stderr, "more than --max-loss 2 % allows") {
+		t.Errorf("3 %% below, --max-loss 2: %d %q\n%s", r.code, r.stdout, r.stderr)
+	}
+	for _, bad := range []string{"100", "-1", "NaN", "five"} {
+		if r := w.build(t, "--assets", "sell", "--max-loss", bad); r.code != ExitUsage || !strings.Contains(r.stderr, "--max-loss") {
+			t.Errorf("--max-loss %s: %d %s", bad, r.code, r.stderr)
+		}
+	}
+	if r := w.build(t, "--assets", "sell", "--max-loss", "100"); !strings.Contains(r.stderr, "--max-loss must be a percentage") {
+		t.Errorf("--max-loss 100: %s", r.stderr)
+	}
+}
+
+// TestBuildSellWithoutABid: a quote for an asset nobody bids XLM for in
+// its order book cannot be checked: refused, saying so, unless --force.
+func TestBuildSellWithoutABid(t *testing.T) {
+	w := newClaimWorld(t, false)
+	w.lie(100_0000000)
+	r := w.build(t, "--assets", "sell")
+	if r.code != ExitRefused || r.stdout != "" || !strings.Contains(r.stderr, "quotes 100.0000000 XLM for it, and the order book "+w.usdName+"/XLM has no bid, so nothing checks that quote") {
+		t.Errorf("no bid: %d %q\n%s", r.code, r.stdout, r.stderr)
+	}
+	if r := w.build(t, "--assets", "sell", "--force"); strings.TrimSpace(r.stdout) == "" || !strings.Contains(r.stderr, "1. sell 50 USD ("+w.issuer+") for at least 99 XLM\n") {
+		t.Errorf("no bid, --force: %d %q\n%s", r.code, r.stdout, r.stderr)
 	}
 }

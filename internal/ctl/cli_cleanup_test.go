@@ -1,6 +1,7 @@
 package ctl
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/closerelay/closerelay/ledger/ledgertest"
 	"github.com/stellar/go-stellar-sdk/keypair"
+	"github.com/stellar/go-stellar-sdk/txnbuild"
 	"github.com/stellar/go-stellar-sdk/xdr"
 )
 
@@ -81,13 +83,28 @@ func TestBuildRefusals(t *testing.T) {
 }
 
 // TestBuildBlockedExitsNonZero: a close the preflight finds blocked (here a
-// destination that does not exist) is printed, with the blocker, and build
-// exits 1 so that `build | publish -` stops.
+// destination that does not exist) is reported on standard error, with the
+// blocker, build exits 1 and writes nothing on standard output, so that
+// `build | publish -` publishes nothing (CONTRACT 18; it used to write the
+// XDR all the same); --json puts its object on standard error; --force
+// writes the close (exit 1 all the same).
 func TestBuildBlockedExitsNonZero(t *testing.T) {
 	rel := startTestRelay(t)
-	r := runCLI(t, map[string]string{EnvHorizon: rel.horizon.URL}, "", "build", "--account", rel.acct.Address, "--destination", keypair.MustRandom().Address())
-	if r.code != ExitRefused || !strings.Contains(r.stderr, "preflight: blocked") || !strings.Contains(r.stderr, "op_no_account") || r.stdout == "" {
+	env := map[string]string{EnvHorizon: rel.horizon.URL}
+	args := []string{"build", "--account", rel.acct.Address, "--destination", keypair.MustRandom().Address()}
+	r := runCLI(t, env, "", args...)
+	if r.code != ExitRefused || !strings.Contains(r.stderr, "preflight: blocked") || !strings.Contains(r.stderr, "op_no_account") || r.stdout != "" ||
+		!strings.Contains(r.stderr, "closerelayctl build: the ledger would refuse this close (op_no_account): its XDR is not written on standard output") {
 		t.Errorf("blocked close: %d %q %s", r.code, r.stdout, r.stderr)
+	}
+	r = runCLI(t, env, "", append(args, "--json")...)
+	var m map[string]any
+	if err := json.Unmarshal([]byte(r.stderr), &m); err != nil || r.code != ExitRefused || r.stdout != "" || m["ok"] != false || m["code"] != "BLOCKED" {
+		t.Errorf("blocked close --json: %d %q %q", r.code, r.stdout, r.stderr)
+	}
+	r = runCLI(t, env, "", append(args, "--force")...)
+	if _, err := txnbuild.TransactionFromXDR(strings.TrimSpace(r.stdout)); r.code != ExitRefused || err != nil {
+		t.Errorf("blocked close --force: %d %q %s", r.code, r.stdout, r.stderr)
 	}
 }
 

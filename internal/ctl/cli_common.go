@@ -289,6 +289,7 @@ func (c *CLI) Fail(cmd string, jsonOut bool, err error) int {
 	var apiErr *client.Error
 	var ue *UsageError
 	var re *RefusedError
+	var be *blockedError
 	// The relay's error body, with the HTTP status and wait when the relay
 	// answered; the command's own failures take codes of their own.
 	var out struct {
@@ -296,6 +297,9 @@ func (c *CLI) Fail(cmd string, jsonOut bool, err error) int {
 		Status            int    `json:"status,omitempty"`
 		RetryAfterSeconds int    `json:"retryAfterSeconds,omitempty"`
 		Hint              string `json:"hint,omitempty"`
+		// Preflight is the relay's verdict on a close the command would
+		// not act on (BLOCKED).
+		Preflight *wire.Preflight `json:"preflight,omitempty"`
 	}
 	var unreachable *relayUnreachableError
 	out.Hint = hintFor(err)
@@ -307,6 +311,9 @@ func (c *CLI) Fail(cmd string, jsonOut bool, err error) int {
 	case errors.As(err, &ue):
 		code = ExitUsage
 		out.Code, out.Reason = "USAGE", Message(ue)
+	case errors.As(err, &be):
+		code = ExitRefused
+		out.Code, out.Reason, out.Preflight = "BLOCKED", Message(be), be.pf
 	case errors.As(err, &re):
 		code = ExitRefused
 		out.Code, out.Reason = "REFUSED", Message(re)
@@ -355,8 +362,11 @@ func Message(err error) string {
 
 // PrintJSON prints v as one line of JSON on standard output, with & < >
 // as they are (an XDR or a URL stays readable).
-func (c *CLI) PrintJSON(v any) {
-	enc := json.NewEncoder(c.Stdout)
+func (c *CLI) PrintJSON(v any) { c.printJSONTo(c.Stdout, v) }
+
+// printJSONTo prints v as PrintJSON does, on w.
+func (c *CLI) printJSONTo(w io.Writer, v any) {
+	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	_ = enc.Encode(v)
 }

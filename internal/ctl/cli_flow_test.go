@@ -445,7 +445,7 @@ func TestErrorsNameTheCommandOnce(t *testing.T) {
 	rel := startTestRelay(t)
 	a := rel.acct
 	env := map[string]string{EnvURL: rel.url, EnvHorizon: rel.horizon.URL, EnvSecret: a.Keys[0].Seed()}
-	r := runCLI(t, env, "", "build", "--account", a.Address, "--destination", keypair.MustRandom().Address(), "--sign")
+	r := runCLI(t, env, "", "build", "--account", a.Address, "--destination", cliDest, "--sign")
 	r = runCLI(t, env, r.stdout, "publish", "--json", "-")
 	id, _ := r.json(t)["id"].(string)
 	token := "00112233445566778899aabbccddeeff.99999999999999." + keypair.MustRandom().Address() + "." + strings.Repeat("ab", 32)

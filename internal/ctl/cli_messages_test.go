@@ -190,11 +190,14 @@ func TestPublishPrintsThePageAndSaysMerged(t *testing.T) {
 	if r.code != ExitOK || m["id"] != id || m["merged"] != true || m["submit"] != true || m["page"] != rel.url+"/plan/"+id {
 		t.Fatalf("re-publish --json: exit %d %q", r.code, r.stdout)
 	}
-	// A close of its own: a new plan, not submitted by the relay.
+	// A close of its own: a new plan, not submitted by the relay. Its
+	// sequence number skips one, so the relay's preflight finds it blocked
+	// (tx_bad_seq): it is published all the same, and publish exits 1 with
+	// the verdict (CONTRACT 18).
 	third, _ := ledgertest.BuildClose(a.Master, cliDest, 1<<32+2, maxTime, network.TestNetworkPassphrase, a.Keys[1])
 	r = runCLI(t, env, third, "publish", "--json", "-")
-	if m := r.json(t); r.code != ExitOK || m["merged"] != false || m["submit"] != false {
-		t.Fatalf("publish of a new close --json: exit %d %q", r.code, r.stdout)
+	if m := r.json(t); r.code != ExitRefused || m["merged"] != false || m["submit"] != false || m["ok"] != false || m["code"] != "BLOCKED" || m["id"] == nil {
+		t.Fatalf("publish of a new, blocked close --json: exit %d %q", r.code, r.stdout)
 	}
 }
 

@@ -76,12 +76,16 @@ func (c *CLI) publish(args []string) int {
 			"(a close whose transaction source is not the closing account is refused\n"+
 			"with SUBMIT_UNSUPPORTED). A close through a mediator published with --submit\n"+
 			"and its memo-committed flow token (--flow-token, or read from `build --json`)\n"+
-			"has the relay run the forward too, once the close has landed (CONTRACT 16).")
+			"has the relay run the forward too, once the close has landed (CONTRACT 16).\n"+
+			"The relay's verdict (will the close land?) is printed on standard error after\n"+
+			"publishing; a close it says the ledger would refuse (blocked) stays published\n"+
+			"but exits 1, unless --force.")
 	o := c.CommonFlags(fs, 30*time.Second)
 	network := c.networkFlag(fs)
 	submit := fs.Bool("submit", false, "ask the relay to submit the close to the ledger once it is ready")
 	flowToken := fs.String("flow-token", "", "with --submit: the close's memo-committed mediator flow token, so that the relay runs its forward (default: the token of `build --json` input)")
 	sign := fs.Bool("sign", false, "sign with the secret from $"+EnvSecret+" (or standard input) before publishing")
+	force := fs.Bool("force", false, "exit 0 even when the relay's preflight says the ledger would refuse the close (it is published either way)")
 	secretEnv := secretEnvFlag(fs)
 	pos, code, done := c.Parse(fs, args, -1, "")
 	if done {
@@ -162,13 +166,28 @@ func (c *CLI) publish(args []string) int {
 	merged := before != nil
 	submitting := *submit || (before != nil && before.Submit)
 	page := strings.TrimSuffix(o.Relay, "/") + "/plan/" + id
+	// The relay ran its preflight at publish: its verdict is the publish's
+	// outcome (CONTRACT 18). A blocked close stays published, to be looked
+	// at, but the exit status says not to collect signatures on it.
+	after, verr := cl.StatusWire(ctx, id)
+	blocked := verr == nil && blockedBy(after) != "" && !*force
+	code = ExitOK
+	if blocked {
+		code = ExitRefused
+	}
 	if o.JSON {
-		out := map[string]any{"ok": true, "id": id, "network": *network, "submit": submitting, "merged": merged, "page": page}
+		out := map[string]any{"ok": !blocked, "id": id, "network": *network, "submit": submitting, "merged": merged, "page": page}
+		if verr == nil {
+			out["preflight"] = after.Preflight
+		}
+		if blocked {
+			out["code"] = "BLOCKED"
+		}
 		if flow != nil {
 			out["forward"] = map[string]any{"destination": flow.Destination, "memo": flow.Memo.String()}
 		}
 		c.PrintJSON(out)
-		return ExitOK
+		return code
 	}
 	line := fmt.Sprintf("published plan %s on %s", id, *network)
 	if merged {
@@ -183,7 +202,15 @@ func (c *CLI) publish(args []string) int {
 	fmt.Fprintln(c.Stdout, line)
 	// Standard output stays one line, the id third, for scripts.
 	fmt.Fprintf(c.Stderr, "the co-signers' page: %s\n", page)
-	return ExitOK
+	if verr != nil {
+		fmt.Fprintf(c.Stderr, "the relay's verdict could not be read (%s): whether the close would land is not known\n", Message(verr))
+		return code
+	}
+	writeVerdict(c.Stderr, after)
+	if blocked {
+		fmt.Fprintf(c.Stderr, "%s publish: published, but the relay says the ledger would refuse this close (%s): fix what blocks it and build it again; do not collect signatures on this one\n", c.Name(), blockedBy(after))
+	}
+	return code
 }
 
 // localPlanID is the id the relay gives the close x on network: its
@@ -282,11 +309,14 @@ func (c *CLI) sign(args []string) int {
 			"typed without echo at a terminal; never from an argument. The plan is fetched,\n"+
 			"its transaction checked to hash to PLAN_ID under the plan's network (a relay\n"+
 			"cannot have you sign another one), what it does printed on standard error,\n"+
-			"operation by operation, and at a terminal confirmed unless --yes; it is then\n"+
-			"signed locally and only the signature is sent.")
+			"operation by operation, with the relay's verdict (will it land?), and at a\n"+
+			"terminal confirmed unless --yes; it is then signed locally and only the\n"+
+			"signature is sent. A close the relay says the ledger would refuse (blocked)\n"+
+			"is not signed: exit 1 with its blockers, unless --force.")
 	o := c.CommonFlags(fs, 30*time.Second)
 	secretEnv := secretEnvFlag(fs)
 	yes := fs.Bool("yes", false, "sign without asking, after printing what the close does")
+	force := fs.Bool("force", false, forceUsage)
 	pos, code, done := c.Parse(fs, args, 1, "PLAN_ID")
 	if done {
 		return code
@@ -323,9 +353,22 @@ func (c *CLI) sign(args []string) int {
 	for i, op := range env.Operations() {
 		fmt.Fprintf(c.Stderr, "  %d. %s\n", i+1, ledger.Describe(op, env.SourceAccount()))
 	}
+	// The relay's verdict comes before the question (CONTRACT 18): a close
+	// the ledger would refuse is not signed unless --force, and one the
+	// relay could not rate is said to be so.
 	already := false
-	if before, err := cl.Status(ctx, pos[0]); err == nil {
-		already = slices.Contains(before.Signers, kp.Address())
+	st, err := cl.StatusWire(ctx, pos[0])
+	if err != nil {
+		fmt.Fprintf(c.Stderr, "the relay's verdict could not be read (%s): whether the close would land is not known\n", Message(err))
+	} else {
+		already = slices.Contains(st.Signers, kp.Address())
+		writeVerdict(c.Stderr, st)
+		if blockedBy(st) != "" {
+			if !*force {
+				return c.Fail("sign", o.JSON, refuseBlocked(st, "sign", "signed"))
+			}
+			fmt.Fprintln(c.Stderr, "--force: signing it all the same")
+		}
 	}
 	if !*yes && c.interactive() {
 		fmt.Fprint(c.Stderr, "sign it? [y/N] ")
@@ -379,8 +422,9 @@ func (c *CLI) watch(args []string) int {
 			"watcher, an account API (--horizon-url or $"+EnvHorizon+") weighs each state\n"+
 			"locally against the account's signers and high threshold; without one, watch\n"+
 			"lists the signers the relay reports, unweighed. Ends when the plan expires, on\n"+
-			"Ctrl-C, or with --until-complete when the threshold is met; then `closerelayctl\n"+
-			"ready` prints the envelope to submit. The relay's submission and the mediator\n"+
+			"Ctrl-C, or with --until-complete when the threshold is met (then `closerelayctl\n"+
+			"ready` prints the envelope to submit) or, for a plan the relay submits, on the\n"+
+			"submission's outcome and a flow's forward (exit 1 when either fails). The relay's submission and the mediator\n"+
 			"forward it runs are printed as they happen (--json: the relay's submitted,\n"+
 			"submit_failed, forwarded and forward_failed event data, named by \"event\").")
 	o := c.CommonFlags(fs, 0)
@@ -406,17 +450,58 @@ func (c *CLI) watch(args []string) int {
 		defer stop()
 	}
 
+	// A plan the relay submits is complete on its submission's outcome
+	// (and a flow's forward), not on readiness (CONTRACT 18): whether it is
+	// one is in its status.
+	// A relay older than the status route answers none: it runs no
+	// submission either.
+	submitPlan := false
+	if st, err := cl.StatusWire(ctx, pos[0]); err == nil {
+		submitPlan = st.Submit
+	}
 	var acct *wallet.Account
 	met, warned := false, false
+	outcome := error(nil) // with --until-complete: why the watch ended short of success
 	lastVerdict := "none yet"
 	err = cl.Watch(ctx, pos[0], func(s client.State) error {
 		if s.Submission != nil {
+			// submit_failed tells a refusal by the ledger and a close the
+			// relay did not post (blocked) alike: the status says which.
+			if s.Submission.State != "submitted" {
+				if st, err := cl.StatusWire(ctx, pos[0]); err == nil && st.Submission != nil && st.Submission.State == "blocked" {
+					s.Submission.State = "blocked"
+				}
+			}
 			c.printSubmission(o.JSON, s)
-			return nil
+			if !*until {
+				return nil
+			}
+			if s.Submission.State != "submitted" {
+				outcome = &RefusedError{fmt.Errorf("the relay's submission ended %s (%s)", s.Submission.Code, s.Submission.Reason)}
+				return client.ErrStopWatch
+			}
+			// A flow's forward is pending once its close has landed; the
+			// watch goes on to its outcome.
+			if st, err := cl.Status(ctx, pos[0]); err == nil && st.Forward != nil {
+				if st.Forward.State == "pending" {
+					return nil
+				}
+				c.printForward(o.JSON, client.State{ID: s.ID, Forward: st.Forward})
+				if st.Forward.State != "forwarded" {
+					outcome = &RefusedError{fmt.Errorf("the relay's forward failed (%s)", st.Forward.Code)}
+				}
+			}
+			return client.ErrStopWatch
 		}
 		if s.Forward != nil {
 			c.printForward(o.JSON, s)
-			return nil
+			if !*until {
+				return nil
+			}
+			if s.Forward.State != "forwarded" {
+				outcome = &RefusedError{fmt.Errorf("the relay's forward failed (%s)", s.Forward.Code)}
+			}
+			return client.ErrStopWatch
 		}
 		switch {
 		case s.Threshold > 0:
@@ -432,7 +517,7 @@ func (c *CLI) watch(args []string) int {
 					pf = st.Preflight
 				}
 			}
-			c.printRelayState(o.JSON, s, pf)
+			c.printRelayState(o.JSON, s, pf, submitPlan)
 		case *horizonURL != "":
 			if acct == nil {
 				id, err := wallet.CloseAccount(s.XDR)
@@ -462,7 +547,7 @@ func (c *CLI) watch(args []string) int {
 			}
 			c.printSignatures(o.JSON, s)
 		}
-		if met && *until {
+		if met && *until && !submitPlan {
 			return client.ErrStopWatch
 		}
 		return nil
@@ -478,6 +563,8 @@ func (c *CLI) watch(args []string) int {
 		}
 	}))
 	switch {
+	case err == nil && outcome != nil:
+		return c.Fail("watch", o.JSON, outcome)
 	case err == nil:
 		return ExitOK
 	case errors.Is(err, client.ErrExpired):
@@ -517,8 +604,12 @@ func (c *CLI) printSubmission(jsonOut bool, s client.State) {
 		}{"submit_failed", wire.SubmitFailed{ID: s.ID, Code: sub.Code, Reason: sub.Reason}})
 		return
 	}
-	if sub.State == "submitted" {
+	switch sub.State {
+	case "submitted":
 		fmt.Fprintf(c.Stdout, "submitted by the relay: transaction %s in ledger %d\n", sub.Hash, sub.Ledger)
+		return
+	case "blocked":
+		fmt.Fprintf(c.Stdout, "not submitted: the ledger would refuse this close (%s: %s), so the relay did not post it; fix what blocks it, then build and publish a new close\n", sub.Code, sub.Reason)
 		return
 	}
 	fmt.Fprintf(c.Stdout, "the relay's submission failed: %s (%s); the next change of the submit-ready envelope tries again\n", sub.Code, sub.Reason)
@@ -605,7 +696,7 @@ func landableText(l *bool) string {
 // when the verdict is new or changed (nil otherwise, or when the relay's
 // status could not be read): a blocked one is followed by its blockers, an
 // uncertain or unchecked one by a line that says so.
-func (c *CLI) printRelayState(jsonOut bool, s client.State, pf *wire.Preflight) {
+func (c *CLI) printRelayState(jsonOut bool, s client.State, pf *wire.Preflight, submitPlan bool) {
 	if jsonOut {
 		m := stateJSON(s)
 		m["weighed"], m["weighedBy"] = true, "relay"
@@ -634,6 +725,8 @@ func (c *CLI) printRelayState(jsonOut bool, s client.State, pf *wire.Preflight) 
 	switch {
 	case s.Ready && blocked:
 		fmt.Fprint(&b, " — threshold met, but the ledger would refuse this close: do not submit it")
+	case s.Ready && submitPlan:
+		fmt.Fprint(&b, " — threshold met: the relay submits it")
 	case s.Ready:
 		fmt.Fprintf(&b, " — threshold met: ready to submit (closerelayctl ready %s prints the envelope)", s.ID)
 	}

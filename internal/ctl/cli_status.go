@@ -59,21 +59,24 @@ func (c *CLI) status(args []string) int {
 	return ExitOK
 }
 
-// printStatus writes st for a person: a blocked preflight first, then the
-// plan's progress, expiry, submission and the preflight's verdict.
+// printStatus writes st for a person, the outcome first (CONTRACT 18): a
+// submission's outcome once there is one, else a blocked preflight; then
+// the plan, its submission before its readiness, expiry and verdict.
 func (c *CLI) printStatus(w io.Writer, st wire.Status, now time.Time) {
 	pf := st.Preflight
-	if pf != nil && pf.State == client.PreflightBlocked {
+	if lead := outcomeText(st); lead != "" {
+		fmt.Fprintln(w, lead)
+	}
+	if pf != nil && pf.State == client.PreflightBlocked && !submitted(st) {
 		fmt.Fprintln(w, "do not sign this close: the ledger would refuse it")
 		writeBlockers(w, pf.Blockers)
 	}
 	fmt.Fprintf(w, "plan %s on %s\n", st.ID, st.Network)
-	fmt.Fprintf(w, "  version %d, weight %d/%d", st.Version, st.Weight, st.Threshold)
-	if st.Ready {
-		fmt.Fprintf(w, ": threshold met (%s ready %s prints the envelope to submit)\n", c.Name(), st.ID)
-	} else {
-		fmt.Fprintf(w, ": %d more needed\n", st.Threshold-st.Weight)
+	fmt.Fprintf(w, "  submission: %s\n", submissionText(st))
+	if st.Forward != nil {
+		fmt.Fprintf(w, "  forward: %s\n", forwardText(st.Forward))
 	}
+	fmt.Fprintf(w, "  version %d, weight %d/%d: %s\n", st.Version, st.Weight, st.Threshold, c.readinessText(st))
 	if len(st.Signers) > 0 {
 		keys := make([]string, len(st.Signers))
 		for i, k := range st.Signers {
@@ -84,11 +87,61 @@ func (c *CLI) printStatus(w io.Writer, st wire.Status, now time.Time) {
 	if exp, err := time.Parse(time.RFC3339, st.Expiry); err == nil {
 		fmt.Fprintf(w, "  expires %s (in %s)\n", st.Expiry, max(exp.Sub(now), 0).Round(time.Second))
 	}
-	fmt.Fprintf(w, "  submission: %s\n", submissionText(st))
-	if st.Forward != nil {
-		fmt.Fprintf(w, "  forward: %s\n", forwardText(st.Forward))
+	if submitted(st) {
+		// The verdict was a forecast; the outcome above replaced it.
+		fmt.Fprintf(w, "  preflight, before it landed: %s\n", PreflightText(pf))
+		return
 	}
 	fmt.Fprintf(w, "  preflight: %s\n", PreflightText(pf))
+}
+
+// submitted reports whether the relay's submission of st's close landed.
+func submitted(st wire.Status) bool {
+	return st.Submission != nil && st.Submission.State == "submitted"
+}
+
+// outcomeText is the line status leads with once the close has an outcome
+// (landed, and a flow's forward; blocked; failed), "" before one.
+func outcomeText(st wire.Status) string {
+	sub := st.Submission
+	if sub == nil {
+		return ""
+	}
+	switch sub.State {
+	case "submitted":
+		s := fmt.Sprintf("landed: the relay submitted the close, transaction %s in ledger %d", sub.Hash, sub.Ledger)
+		switch f := st.Forward; {
+		case f == nil:
+		case f.State == "forwarded":
+			s += fmt.Sprintf("; forwarded: %s XLM paid to the committed destination with the committed memo", f.Amount)
+		case f.State == "failed":
+			s += "; but the forward failed (" + f.Code + "): the funds wait in the mediator"
+		default:
+			s += "; the forward to the committed destination is " + f.State
+		}
+		return s
+	case "blocked":
+		return "not submitted: the ledger would refuse this close (" + sub.Code + "), so the relay did not post it; fix what blocks it, then build and publish a new close"
+	case "failed":
+		return "the relay's submission failed: " + sub.Code + "; the next change of the submit-ready envelope tries again"
+	}
+	return ""
+}
+
+// readinessText is the weight's meaning: "ready to submit" only while the
+// plan is ready, not blocked and not submitted (CONTRACT 18).
+func (c *CLI) readinessText(st wire.Status) string {
+	switch {
+	case !st.Ready:
+		return fmt.Sprintf("%d more needed", st.Threshold-st.Weight)
+	case submitted(st):
+		return "threshold met"
+	case blockedBy(st) != "":
+		return "threshold met, but the ledger would refuse this close: do not submit it"
+	case st.Submit:
+		return "threshold met: the relay submits it"
+	}
+	return fmt.Sprintf("threshold met (%s ready %s prints the envelope to submit)", c.Name(), st.ID)
 }
 
 // writeBlockers lists a blocked preflight's blockers, one a line: where,
@@ -97,10 +150,10 @@ func writeBlockers(w io.Writer, blockers []wire.Blocker) {
 	for _, b := range blockers {
 		where := "the transaction"
 		switch {
-		case b.Op == ledger.ForwardBlocker:
-			where = "the relay's forward" // CONTRACT section 18
 		case b.Op >= 0:
 			where = fmt.Sprintf("operation %d", b.Op+1)
+		case b.Op == ledger.ForwardBlocker:
+			where = "the mediator's forward" // CONTRACT 18: what would stop the relay-run forward
 		}
 		fmt.Fprintf(w, "  %s: %s: %s\n", where, b.Code, b.Reason)
 	}

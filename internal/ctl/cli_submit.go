@@ -25,10 +25,13 @@ func (c *CLI) submit(args []string) int {
 			"5xx until an answer or --timeout. Prints the transaction hash and the ledger it\n"+
 			"closed in. A refusal by the ledger exits 1 with its result code (tx_bad_seq,\n"+
 			"tx_bad_auth, ...). For a plan published with --submit the relay submits it\n"+
-			"itself; `closerelayctl watch` shows the outcome.")
+			"itself; `closerelayctl watch` shows the outcome. The relay's verdict is read\n"+
+			"first: a close it says the ledger would refuse (blocked), or has submitted\n"+
+			"already, is not posted (exit 1), unless --force.")
 	o := c.CommonFlags(fs, 2*time.Minute)
 	horizonURL := c.HorizonFlag(fs, "to submit to")
 	rpcURL := c.RPCFlag(fs, "to submit to")
+	force := fs.Bool("force", false, forceUsage)
 	pos, code, done := c.Parse(fs, args, 1, "PLAN_ID")
 	if done {
 		return code
@@ -48,6 +51,27 @@ func (c *CLI) submit(args []string) int {
 	}
 	ctx, cancel := o.Context(context.Background())
 	defer cancel()
+	// The relay's verdict first (CONTRACT 18): a close it found blocked,
+	// at its preflight or at its own submission, is not posted unless
+	// --force, for the ledger would take its fee and sequence number and
+	// refuse it; nor, unless --force, one the relay has submitted already.
+	if st, err := cl.StatusWire(ctx, pos[0]); err != nil {
+		if !o.JSON {
+			fmt.Fprintf(c.Stderr, "the relay's verdict could not be read (%s): whether the close would land is not known\n", Message(err))
+		}
+	} else {
+		if !o.JSON {
+			writeVerdict(c.Stderr, st)
+		}
+		switch sub := st.Submission; {
+		case blockedBy(st) != "" && !*force:
+			return c.Fail("submit", o.JSON, refuseBlocked(st, "submit", "submitted"))
+		case sub != nil && sub.State == "submitted" && !*force:
+			return c.Fail("submit", o.JSON, &RefusedError{fmt.Errorf("not submitted: the relay submitted this close already, transaction %s in ledger %d", sub.Hash, sub.Ledger)})
+		case blockedBy(st) != "":
+			fmt.Fprintln(c.Stderr, "--force: submitting it all the same")
+		}
+	}
 	r, err := cl.Ready(ctx, pos[0])
 	if err != nil {
 		return c.Fail("submit", o.JSON, err)

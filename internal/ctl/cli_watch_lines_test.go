@@ -26,7 +26,7 @@ func TestWatchWritesAStateAtOnce(t *testing.T) {
 	st := client.State{ID: strings.Repeat("ab", 32), Version: 3, Signers: []string{"GAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"}, Weight: 3, Threshold: 3, Ready: true, Landable: &yes}
 	for name, print := range map[string]func(c *CLI){
 		"relay's weight": func(c *CLI) {
-			c.printRelayState(false, st, &wire.Preflight{State: client.PreflightUncertain})
+			c.printRelayState(false, st, &wire.Preflight{State: client.PreflightUncertain}, false)
 		},
 		"weighed locally": func(c *CLI) { c.printState(false, st, wallet.Progress{Weight: 3, Needed: 3}) },
 	} {

@@ -185,7 +185,7 @@ func TestReadmeCloseAnAccount(t *testing.T) {
 	}
 	out := stdout.String()
 	for _, want := range []*regexp.Regexp{
-		regexp.MustCompile(`(?m)^plan [0-9a-f]{64} on testnet\n  version 1, weight 1/3: 2 more needed$`), // status
+		regexp.MustCompile(`(?m)^plan [0-9a-f]{64} on testnet\n  submission: none \(not published with --submit\)\n  version 1, weight 1/3: 2 more needed$`), // status
 		// watch runs in the background from before the first sign, but may
 		// connect after it: the states it prints first are not fixed, its
 		// last one is.

@@ -438,8 +438,27 @@ func (h *Handler) strictSendPaths(w http.ResponseWriter, r *http.Request) {
 		b, _ := amount.ParseInt64(y.DestinationAmount)
 		return cmpInt64(b, a)
 	})
+	if h.pathsLie != nil {
+		page.Embedded.Records = h.pathsLie(src, send, page.Embedded.Records)
+	}
 	w.Header().Set("Content-Type", "application/hal+json; charset=utf-8")
 	_ = json.NewEncoder(w).Encode(page)
+}
+
+// SetStrictSendPaths makes /paths/strict-send answer, for each request,
+// what lie returns from the request's source asset and amount and the
+// records the double found honestly (best first); nil makes it honest
+// again. It is a Horizon whose path finder lies, or is fooled: the order
+// book, the accounts and the ledger applying transactions stay as they are.
+func (h *Handler) SetStrictSendPaths(lie func(source xdr.Asset, sourceAmount int64, honest []horizon.Path) []horizon.Path) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.pathsLie = lie
+}
+
+// SetStrictSendPaths is Handler.SetStrictSendPaths.
+func (s *Server) SetStrictSendPaths(lie func(source xdr.Asset, sourceAmount int64, honest []horizon.Path) []horizon.Path) {
+	s.h.SetStrictSendPaths(lie)
 }
 
 func queryAsset(typ, code, issuer string) (xdr.Asset, error) {

@@ -1,11 +1,14 @@
 package ledgertest_test
 
 import (
+	"errors"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/closerelay/closerelay/ledger/ledgertest"
 	"github.com/stellar/go-stellar-sdk/clients/horizonclient"
+	"github.com/stellar/go-stellar-sdk/protocols/horizon"
 	"github.com/stellar/go-stellar-sdk/txnbuild"
 	"github.com/stellar/go-stellar-sdk/xdr"
 )
@@ -143,5 +146,76 @@ func TestStrictSendPaths(t *testing.T) {
 	req.SourceAmount, req.SourceAssetCode = "10", "EUR"
 	if page, err := w.hc.StrictSendPaths(req); err != nil || len(page.Embedded.Records) != 0 {
 		t.Fatalf("an asset without a book: %v %+v, want no path", err, page.Embedded.Records)
+	}
+}
+
+// TestOrderBook: /order_book, read with the SDK's client, is the double's
+// offers as Horizon sums them: bids (offers buying the base with the
+// counter) at the inverted price, best first, one level per price in
+// lowest terms, amounts in what the offers sell; asks likewise, uninverted.
+func TestOrderBook(t *testing.T) {
+	w := newWorld(t)
+	book(10*xlm,
+		ledgertest.Offer{Amount: 100 * xlm, Price: xdr.Price{N: 1, D: 1}},
+		ledgertest.Offer{Amount: 4 * xlm, Price: xdr.Price{N: 1, D: 2}},
+		ledgertest.Offer{Amount: 6 * xlm, Price: xdr.Price{N: 2, D: 4}},
+	)(w)
+	w.h.AddTrustline(w.issuer.Address, ledgertest.Trustline{Asset: w.eur})
+	w.h.AddOffer(w.src.Address, ledgertest.Offer{Selling: w.usd, Buying: ledgertest.Native(), Amount: 3 * xlm, Price: xdr.Price{N: 6, D: 2}})
+	w.h.AddOffer(w.other.Address, ledgertest.Offer{Selling: ledgertest.Native(), Buying: w.eur, Amount: 7 * xlm, Price: xdr.Price{N: 1, D: 9}}) // another pair
+	req := horizonclient.OrderBookRequest{SellingAssetType: horizonclient.AssetType4, SellingAssetCode: "USD", SellingAssetIssuer: w.issuer.Address, BuyingAssetType: horizonclient.AssetTypeNative}
+	got, err := w.hc.OrderBook(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := horizon.OrderBookSummary{
+		Bids: []horizon.PriceLevel{
+			{PriceR: horizon.Price{N: 2, D: 1}, Price: "2.0000000", Amount: "10.0000000"},
+			{PriceR: horizon.Price{N: 1, D: 1}, Price: "1.0000000", Amount: "100.0000000"},
+		},
+		Asks:    []horizon.PriceLevel{{PriceR: horizon.Price{N: 3, D: 1}, Price: "3.0000000", Amount: "3.0000000"}},
+		Selling: horizon.Asset{Type: "credit_alphanum4", Code: "USD", Issuer: w.issuer.Address},
+		Buying:  horizon.Asset{Type: "native"},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("the book\n%+v, want\n%+v", got, want)
+	}
+	req.Limit = 1
+	if got, err := w.hc.OrderBook(req); err != nil || len(got.Bids) != 1 || got.Bids[0] != want.Bids[0] {
+		t.Errorf("limit 1: %v %+v, want the best bid alone", err, got.Bids)
+	}
+	req.Limit, req.SellingAssetIssuer = 0, ""
+	var perr *horizonclient.Error
+	if _, err := w.hc.OrderBook(req); !errors.As(err, &perr) || perr.Problem.Status != 400 || !strings.HasSuffix(perr.Problem.Type, "/invalid_order_book") {
+		t.Errorf("no issuer: %v, want invalid_order_book", err)
+	}
+}
+
+// TestStrictSendPathsLie: SetStrictSendPaths rewrites the quotes, and only
+// them: the book and the crossing stay honest; nil ends the lie.
+func TestStrictSendPathsLie(t *testing.T) {
+	w := newWorld(t)
+	book(10*xlm, ledgertest.Offer{Amount: 100 * xlm, Price: xdr.Price{N: 1, D: 2}})(w)
+	scam := horizon.Asset{Type: "credit_alphanum4", Code: "SCAM", Issuer: w.other.Address}
+	w.h.SetStrictSendPaths(func(src xdr.Asset, send int64, honest []horizon.Path) []horizon.Path {
+		if !src.Equals(w.usd) || send != 10*xlm || len(honest) != 1 || honest[0].DestinationAmount != "20.0000000" {
+			t.Errorf("the lie was given %v %d %+v", src, send, honest)
+		}
+		lie := honest[0]
+		lie.DestinationAmount, lie.Path = "0.0000200", []horizon.Asset{scam}
+		return []horizon.Path{lie}
+	})
+	req := horizonclient.StrictSendPathsRequest{SourceAssetType: horizonclient.AssetType4, SourceAssetCode: "USD", SourceAssetIssuer: w.issuer.Address, SourceAmount: "10", DestinationAssets: "native"}
+	page, err := w.hc.StrictSendPaths(req)
+	if recs := page.Embedded.Records; err != nil || len(recs) != 1 || recs[0].DestinationAmount != "0.0000200" || !reflect.DeepEqual(recs[0].Path, []horizon.Asset{scam}) {
+		t.Fatalf("the lie: %v %+v", err, page.Embedded.Records)
+	}
+	ob, err := w.hc.OrderBook(horizonclient.OrderBookRequest{SellingAssetType: horizonclient.AssetType4, SellingAssetCode: "USD", SellingAssetIssuer: w.issuer.Address, BuyingAssetType: horizonclient.AssetTypeNative})
+	if err != nil || len(ob.Bids) != 1 || ob.Bids[0].Price != "2.0000000" {
+		t.Errorf("the book under the lie: %v %+v", err, ob.Bids)
+	}
+	w.h.SetStrictSendPaths(nil)
+	if page, err := w.hc.StrictSendPaths(req); err != nil || len(page.Embedded.Records) != 1 || page.Embedded.Records[0].DestinationAmount != "20.0000000" {
+		t.Errorf("honest again: %v %+v", err, page.Embedded.Records)
 	}
 }

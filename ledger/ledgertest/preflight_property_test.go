@@ -3,18 +3,23 @@ package ledgertest_test
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/closerelay/closerelay/ledger"
 	"github.com/closerelay/closerelay/ledger/ledgertest"
 	"github.com/stellar/go-stellar-sdk/amount"
 	"github.com/stellar/go-stellar-sdk/keypair"
 	"github.com/stellar/go-stellar-sdk/network"
+	"github.com/stellar/go-stellar-sdk/protocols/horizon"
 	"github.com/stellar/go-stellar-sdk/txnbuild"
 	"github.com/stellar/go-stellar-sdk/xdr"
 )
@@ -26,17 +31,29 @@ import (
 // with the same first code when it refuses it. The two are written apart
 // (ledger.CheckClose and the double's apply.go), each from stellar-core's
 // source, so a rule one of them gets wrong shows here.
+//
+// Issue 38 adds the transaction's own rules (time and ledger bounds,
+// min_seq_num, min_seq_age and min_seq_ledger_gap, bump_sequence, an
+// account whose sequence number is far ahead) and answers that contradict
+// themselves: the preflight runs as the relay runs it (the reads, their
+// validation, then the rules), and such an answer is unchecked, never a
+// verdict.
 func TestPreflightAgreesWithTheDouble(t *testing.T) {
 	const cases = 3000
 	rng := rand.New(rand.NewPCG(21, 14))
-	var landed, refused, memo, uncertain int
+	var landed, refused, memo, uncertain, unchecked int
 	for n := range cases {
 		c := newPropertyCase(t, rng)
-		state := c.read(t)
 		env := c.build(t, rng)
-		got := ledger.CheckClose(env, state)
-		status, code := c.submit(t, env)
-
+		run := c.h.Preflight(env)
+		got := run.Preflight
+		if c.contradicts {
+			if got.State != ledger.PreflightUnchecked {
+				t.Fatalf("case %d: an answer that contradicts itself gave %s %+v, want unchecked\n%s", n, got.State, got.Blockers, c.describe(env))
+			}
+			unchecked++
+			continue
+		}
 		ledgerBlockers := got.Blockers[:0:0]
 		for _, b := range got.Blockers {
 			if b.Code != ledger.MemoRequired {
@@ -45,8 +62,24 @@ func TestPreflightAgreesWithTheDouble(t *testing.T) {
 				memo++
 			}
 		}
+		state := got.State
+		if state == ledger.PreflightBlocked && len(ledgerBlockers) == 0 {
+			// SEP-29's blockers only: the ledger's own verdict is the
+			// preflight's without them (landable, or uncertain).
+			state = ledger.CheckClose(env, withoutMemoRequired(c.read(t), c.closing)).State
+		}
+		status, code := c.submit(t, env)
+		if (code == "tx_too_early" || code == "tx_bad_minseq_age_or_gap") && len(ledgerBlockers) > 0 && ledgerBlockers[0].Code != code {
+			// A bound the close waits for, and something else that stops
+			// it once reached: the ledger's answer then.
+			c.reachBounds(env, ledgerBlockers[0].Code != "op_seq_num_too_far")
+			status, code = c.submit(t, env)
+		}
+
 		switch {
-		case got.State == ledger.PreflightUncertain:
+		case state == ledger.PreflightUnchecked:
+			t.Fatalf("case %d: unchecked on answers that hold together\n%s", n, c.describe(env))
+		case state == ledger.PreflightUncertain:
 			uncertain++
 		case len(ledgerBlockers) == 0:
 			if status != http.StatusOK {
@@ -57,14 +90,27 @@ func TestPreflightAgreesWithTheDouble(t *testing.T) {
 			if status == http.StatusOK || code != ledgerBlockers[0].Code {
 				t.Fatalf("case %d: preflight blocked by %+v, the double answered %d %s\n%s", n, ledgerBlockers, status, code, c.describe(env))
 			}
+			txRuleCodes[code]++
 			refused++
 		}
 	}
-	t.Logf("%d cases: %d landed, %d refused with the same code, %d uncertain, %d memo_required blockers", cases, landed, refused, uncertain, memo)
-	if landed < cases/10 || refused < cases/10 || uncertain > cases/5 {
-		t.Errorf("the generator is lopsided: %d landed, %d refused, %d uncertain of %d", landed, refused, uncertain, cases)
+	t.Logf("%d cases: %d landed, %d refused with the same code, %d uncertain, %d unchecked, %d memo_required blockers; the transaction's rules: %v", cases, landed, refused, uncertain, unchecked, memo, txRuleCodes)
+	if landed < cases/10 || refused < cases/10 || uncertain > cases/5 || unchecked < cases/100 {
+		t.Errorf("the generator is lopsided: %d landed, %d refused, %d uncertain, %d unchecked of %d", landed, refused, uncertain, unchecked, cases)
+	}
+	for _, code := range []string{"tx_too_early", "tx_too_late", "tx_bad_minseq_age_or_gap", "op_seq_num_too_far", "tx_bad_seq"} {
+		if txRuleCodes[code] == 0 {
+			t.Errorf("no case refused with %s: %v", code, txRuleCodes)
+		}
 	}
 }
+
+// txRuleCodes counts the refusals the property saw, by code.
+var txRuleCodes = map[string]int{}
+
+// propertyNow is the double's clock in the property tests: time bounds are
+// drawn around it.
+var propertyNow = time.Date(2026, 12, 2, 12, 0, 0, 0, time.UTC)
 
 type propertyCase struct {
 	h                             *ledgertest.Handler
@@ -75,6 +121,10 @@ type propertyCase struct {
 	trust                         map[string]int64 // asset code → balance
 	data                          []string
 	seq                           int64
+	// contradicts: the double answers, as Horizon, an account that
+	// contradicts itself (a count below what it lists, a negative count,
+	// no native balance).
+	contradicts bool
 }
 
 func newPropertyCase(t *testing.T, rng *rand.Rand) *propertyCase {
@@ -91,7 +141,10 @@ func newPropertyCase(t *testing.T, rng *rand.Rand) *propertyCase {
 	c.usd = ledgertest.Credit("USD", c.issuer)
 	c.eur = ledgertest.Credit("EURC", c.issuer)
 	xlm := int64(10_000_000)
-	c.h.Fund(c.closing, []int64{2 * xlm, 3 * xlm, 10 * xlm, 100 * xlm, 2*xlm + 300}[rng.IntN(5)])
+	// Balances the reserve cannot cover, and ones that can: the
+	// transaction's rules below refuse closes too, so enough must be
+	// able to land.
+	c.h.Fund(c.closing, []int64{2 * xlm, 3 * xlm, 10 * xlm, 100 * xlm, 100 * xlm, 100 * xlm, 2*xlm + 300}[rng.IntN(7)])
 	c.h.Fund(c.dest, 5*xlm)
 	c.h.Fund(c.issuer, 5*xlm)
 	if rng.IntN(10) == 0 {
@@ -127,8 +180,36 @@ func newPropertyCase(t *testing.T, rng *rand.Rand) *propertyCase {
 		c.h.SetData(c.closing, name, []byte("v"), "")
 		c.data = append(c.data, name)
 	}
+	c.h.SetClock(func() time.Time { return propertyNow })
+	switch rng.IntN(30) {
+	case 0:
+		// Far ahead: a merge in the next ledger fails (op_seq_num_too_far).
+		c.h.SetSequence(c.closing, 100<<32)
+	case 1, 2:
+		// The sequence number changed half a minute ago, in ledger 1: the
+		// ledger min_seq_age and min_seq_ledger_gap count from.
+		c.h.SetSequenceChange(c.closing, 1, uint64(propertyNow.Unix()-30))
+	}
 	acc, _ := c.h.AccountState(c.closing)
 	c.seq = acc.Sequence
+	if rng.IntN(60) == 0 {
+		c.contradicts = true
+		switch rng.IntN(3) {
+		case 0:
+			// Fewer sub-entries than listed: a data entry not counted (an
+			// answer set as given lists no offers).
+			if acc.Data == nil {
+				acc.Data = map[string]string{}
+			}
+			acc.Data["uncounted"] = "eA=="
+			acc.SubentryCount = int32(len(acc.Balances) - 1 + len(acc.Data) + len(acc.Signers) - 1 - 1)
+		case 1:
+			acc.SubentryCount = -1 - rng.Int32N(5)
+		default:
+			acc.Balances = slices.DeleteFunc(acc.Balances, func(b horizon.Balance) bool { return b.Type == "native" })
+		}
+		c.h.SetAccountDetail(acc)
+	}
 	return c
 }
 
@@ -199,10 +280,45 @@ func (c *propertyCase) build(t *testing.T, rng *rand.Rand) xdr.TransactionEnvelo
 	case 1:
 		into = c.issuer
 	}
+	if rng.IntN(14) == 0 {
+		// bump_sequence before the merge: below (nothing), ahead within
+		// reach, or far ahead (op_seq_num_too_far).
+		ops = append(ops, &txnbuild.BumpSequence{BumpTo: []int64{50, c.seq + 10, 100 << 32}[rng.IntN(3)]})
+	}
 	ops = append(ops, &txnbuild.AccountMerge{Destination: into})
 	seq := c.seq + 1
 	if rng.IntN(15) == 0 {
 		seq += 1
+	}
+	pre := txnbuild.Preconditions{TimeBounds: txnbuild.NewInfiniteTimeout()}
+	now, hour := propertyNow.Unix(), int64(time.Hour/time.Second)
+	if rng.IntN(14) == 0 {
+		// Around the double's clock: reached, within the window, past it;
+		// until never, later, or already passed.
+		pre.TimeBounds = txnbuild.NewTimebounds([]int64{0, now - hour, now - hour, now - hour, now + hour, now + 80*hour}[rng.IntN(6)], []int64{0, 0, now + 2*hour, now + 2*hour, now + 2*hour, now - 10}[rng.IntN(6)])
+		if pre.TimeBounds.MaxTime != 0 && pre.TimeBounds.MinTime > pre.TimeBounds.MaxTime {
+			pre.TimeBounds.MaxTime = 0
+		}
+	}
+	if rng.IntN(14) == 0 {
+		// The double's latest ledger is 1: the next is 2.
+		pre.LedgerBounds = &txnbuild.LedgerBounds{
+			MinLedger: []uint32{0, 0, 2, 2, 100, 1_000_000}[rng.IntN(6)],
+			MaxLedger: []uint32{0, 0, 3, 50, 50, 2}[rng.IntN(6)],
+		}
+		if lb := pre.LedgerBounds; lb.MaxLedger != 0 && lb.MinLedger > lb.MaxLedger {
+			lb.MaxLedger = 0
+		}
+	}
+	if rng.IntN(16) == 0 {
+		// min_seq_num: the close's number past the account's next one.
+		seq = c.seq + 3
+		min := c.seq + []int64{-5, -5, 0, 1, 3}[rng.IntN(5)]
+		pre.MinSequenceNumber = &min
+	}
+	if rng.IntN(16) == 0 {
+		pre.MinSequenceNumberAge = []uint64{0, 10, 10, uint64(hour), uint64(80 * hour)}[rng.IntN(5)]
+		pre.MinSequenceNumberLedgerGap = []uint32{0, 1, 1, 100, 1_000_000}[rng.IntN(5)]
 	}
 	fee := int64(100)
 	if rng.IntN(20) == 0 {
@@ -217,7 +333,7 @@ func (c *propertyCase) build(t *testing.T, rng *rand.Rand) xdr.TransactionEnvelo
 		Operations:    ops,
 		BaseFee:       fee,
 		Memo:          memo,
-		Preconditions: txnbuild.Preconditions{TimeBounds: txnbuild.NewInfiniteTimeout()},
+		Preconditions: pre,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -267,11 +383,78 @@ func (c *propertyCase) submit(t *testing.T, env xdr.TransactionEnvelope) (int, s
 	return rec.Code, rc.Transaction
 }
 
+// withoutMemoRequired is s without the config.memo_required entries of the
+// accounts other than closing: what the ledger's rules see of it.
+func withoutMemoRequired(s ledger.LedgerState, closing string) ledger.LedgerState {
+	for id, a := range s.Accounts {
+		if a != nil && id != closing && a.MemoRequiredBy() {
+			c := *a
+			c.Data = maps.Clone(a.Data)
+			delete(c.Data, "config.memo_required")
+			c.NumSubEntries--
+			s.Accounts[id] = &c
+		}
+	}
+	return s
+}
+
+// reachBounds moves the double's clock and ledger to where env's min_time,
+// min_ledger, min_seq_age and min_seq_ledger_gap are reached and, with
+// merge, to a ledger whose starting sequence number is past the account's
+// after env (and its bump_sequence), where the preflight left the merge's
+// sequence rule to a later ledger; each as far as the plan's window
+// reaches (a bound past it is the preflight's blocker, and stays unmet).
+// A close applied and failed cannot be tried again, so the double moves
+// once, before the one try.
+func (c *propertyCase) reachBounds(env xdr.TransactionEnvelope, merge bool) {
+	at, next := uint64(propertyNow.Unix()), uint64(2) // the double's latest ledger is 1
+	end, last := at+uint64(ledger.SigningWindow/time.Second), 1+uint64(ledger.WindowLedgers)
+	acc, _ := c.h.AccountState(c.closing)
+	seqTime, _ := strconv.ParseUint(acc.SequenceTime, 10, 64)
+	toTime := func(t uint64) {
+		if t <= end {
+			at = max(at, t)
+		}
+	}
+	toLedger := func(l uint64) {
+		if l <= last {
+			next = max(next, l)
+		}
+	}
+	if tb := env.TimeBounds(); tb != nil {
+		toTime(uint64(tb.MinTime))
+	}
+	if a := env.MinSeqAge(); a != nil {
+		toTime(seqTime + uint64(*a))
+	}
+	if lb := env.LedgerBounds(); lb != nil {
+		toLedger(uint64(lb.MinLedger))
+	}
+	if g := env.MinSeqLedgerGap(); g != nil {
+		toLedger(uint64(acc.SequenceLedger) + uint64(*g))
+	}
+	if merge {
+		seq := env.SeqNum()
+		for _, op := range env.Operations() {
+			if op.Body.Type == xdr.OperationTypeBumpSequence {
+				seq = max(seq, int64(op.Body.MustBumpSequenceOp().BumpTo))
+			}
+		}
+		toLedger(uint64(seq>>32) + 1)
+	}
+	c.h.SetClock(func() time.Time { return time.Unix(int64(at), 0) })
+	c.h.CloseLedgers(int32(next - 2))
+}
+
 func (c *propertyCase) describe(env xdr.TransactionEnvelope) string {
 	var b strings.Builder
 	acc, _ := c.h.AccountState(c.closing)
 	j, _ := json.Marshal(acc)
 	fmt.Fprintf(&b, "closing account: %s\n", j)
+	if env.Type == xdr.EnvelopeTypeEnvelopeTypeTx {
+		cond, _ := json.Marshal(env.V1.Tx.Cond)
+		fmt.Fprintf(&b, "preconditions: %s (the double's clock %d)\n", cond, propertyNow.Unix())
+	}
 	for i, op := range env.Operations() {
 		fmt.Fprintf(&b, "op %d: %s\n", i, op.Body.Type)
 	}

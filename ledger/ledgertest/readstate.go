@@ -21,3 +21,24 @@ func (h *Handler) ReadState(account string, others ...string) (ledger.LedgerStat
 func (h *Handler) ReadCloseState(env xdr.TransactionEnvelope) (ledger.LedgerState, error) {
 	return InProcessRPCClient(h, 5*time.Second).CloseState(context.Background(), ledger.Testnet, env, nil)
 }
+
+// Preflight runs, through the relay's own Horizon backend over the double's
+// routes, the preflight of env as the relay runs it (ledgerapi.Client's
+// Preflight: the reads, their validation, ledger.CheckClose), as of the
+// double's clock.
+func (h *Handler) Preflight(env xdr.TransactionEnvelope) ledger.PreflightRun {
+	return InProcessClient(h, 5*time.Second).Preflight(context.Background(), ledger.Testnet, env.SourceAccount().ToAccountId().Address(), env, nil, h.clockNow())
+}
+
+// PreflightRPC is Preflight through the relay's own Stellar RPC backend
+// over the double's JSON-RPC face.
+func (h *Handler) PreflightRPC(env xdr.TransactionEnvelope) ledger.PreflightRun {
+	return InProcessRPCClient(h, 5*time.Second).Preflight(context.Background(), ledger.Testnet, env.SourceAccount().ToAccountId().Address(), env, nil, h.clockNow())
+}
+
+// clockNow is the double's clock, read under its lock.
+func (h *Handler) clockNow() time.Time {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.now()
+}

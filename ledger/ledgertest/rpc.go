@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -45,6 +46,7 @@ const (
 	rpcInvalidRequest = -32600
 	rpcNoMethod       = -32601
 	rpcInvalidParams  = -32602
+	rpcInternal       = -32603
 )
 
 // rpcFault is one scripted answer to a call of a method: an HTTP status,
@@ -187,9 +189,16 @@ func (h *Handler) rpc(w http.ResponseWriter, r *http.Request) {
 		resp.Result = map[string]any{"passphrase": n.Passphrase(), "protocolVersion": 23}
 	case "getLatestLedger":
 		h.mu.Lock()
-		latest := uint32(max(h.lastLedger, 1))
+		latest, closed := h.latest()
+		failing := h.latestFailing
 		h.mu.Unlock()
-		resp.Result = map[string]any{"id": hex.EncodeToString(make([]byte, 32)), "protocolVersion": 23, "sequence": latest}
+		if failing {
+			resp.Error = &rpcError{Code: rpcInternal, Message: "internal error"}
+			break
+		}
+		// closeTime as Stellar RPC 23 gives it: Unix seconds, a string.
+		resp.Result = map[string]any{"id": hex.EncodeToString(make([]byte, 32)), "protocolVersion": 23, "sequence": latest,
+			"closeTime": strconv.FormatInt(closed.Unix(), 10)}
 	case "getLedgerEntries":
 		resp.Result, resp.Error = h.rpcLedgerEntries(req.Params)
 	case "sendTransaction":

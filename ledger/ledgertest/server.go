@@ -16,8 +16,10 @@
 // SetFlags, SetSponsorship, AddTrustline, AddOffer and SetData (setup.go).
 // The base reserve is 0.5 XLM and the base fee 100 stroops.
 //
-// It serves GET /accounts/{id} and GET /accounts/{id}/offers (Horizon's
-// paging: limit, cursor, order, _links) with JSON built from the SDK's own
+// It serves GET /accounts/{id}, GET /accounts/{id}/offers (Horizon's
+// paging: limit, cursor, order, _links) and the root GET / (the latest
+// ledger: the last a transaction closed in, as of its clock; CloseLedgers
+// moves it on, FailLatest fails its reads) with JSON built from the SDK's own
 // protocols/horizon types, so the SDK's horizonclient and the relay's
 // Horizon backend (ledgerapi/horizon) parse it exactly as they parse
 // Horizon. An unknown account is a 404 carrying Horizon's problem JSON.
@@ -26,6 +28,10 @@
 // It can also fail (500), answer late, stall until the client gives up, or
 // hold requests until the test lets them go, and it counts the requests it
 // serves and the most it served at once.
+//
+// It serves GET /paths/strict-send (direct paths only, paths.go), which a
+// test can make lie (SetStrictSendPaths), and GET /order_book over the same
+// offers (orderbook.go).
 //
 // It takes transactions, as Horizon's POST /transactions (form field tx),
 // and applies them with stellar-core's rules and result codes, as Horizon
@@ -82,6 +88,7 @@ import (
 	"github.com/stellar/go-stellar-sdk/protocols/horizon/base"
 	"github.com/stellar/go-stellar-sdk/support/render/hal"
 	"github.com/stellar/go-stellar-sdk/support/render/problem"
+	"github.com/stellar/go-stellar-sdk/xdr"
 )
 
 // Handler serves the account API double. It is safe for concurrent use; its
@@ -95,6 +102,9 @@ type Handler struct {
 	lastOffer int64               // the last offer id handed out
 	closeTime uint64              // the close time of the ledger last closed (submit.go)
 	failing   bool
+	// latestFailing: the latest ledger's reads (GET /, getLatestLedger)
+	// fail while set (FailLatest).
+	latestFailing bool
 	// unreadable: accounts whose reads answer 503 while set (a Horizon
 	// whose ingestion or database is in trouble for some requests only).
 	unreadable map[string]bool
@@ -128,6 +138,10 @@ type Handler struct {
 	// numbers them.
 	claimables map[string]*claimable
 	claimSeq   uint64
+
+	// pathsLie, when set, rewrites the records /paths/strict-send answers
+	// (paths.go: SetStrictSendPaths); nothing else hears of it.
+	pathsLie func(source xdr.Asset, sourceAmount int64, honest []horizon.Path) []horizon.Path
 }
 
 // NewHandler returns a double that knows no account yet.
@@ -146,8 +160,10 @@ func NewHandler() *Handler {
 	h.mux.HandleFunc("GET /accounts/{id}/offers", h.offers)
 	h.mux.HandleFunc("GET /claimable_balances", h.claimableBalances)
 	h.mux.HandleFunc("GET /paths/strict-send", h.strictSendPaths)
+	h.mux.HandleFunc("GET /order_book", h.orderBook)
 	h.mux.HandleFunc("POST /transactions", h.submit)
 	h.mux.HandleFunc("POST /rpc", h.rpc)
+	h.mux.HandleFunc("GET /{$}", h.root)
 	h.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeProblem(w, notFound())
 	})
@@ -336,6 +352,65 @@ func (h *Handler) account(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
+// latest is the double's latest ledger: the last one a transaction closed
+// in (1 before any), as of its clock. The double has no ledger cadence of
+// its own: it closes the next ledger when a transaction comes, at its
+// clock's time, so its latest ledger is the one "just closed" now, and a
+// preflight that reads it checks time bounds against the time the double
+// will apply a close at. h.mu is held.
+func (h *Handler) latest() (uint32, time.Time) {
+	return uint32(max(h.lastLedger, 1)), h.now().UTC().Truncate(time.Second)
+}
+
+// CloseLedgers closes n empty ledgers, as the network does while no
+// transaction comes: the latest ledger moves n on.
+func (h *Handler) CloseLedgers(n int32) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.lastLedger = max(h.lastLedger, 1) + n
+}
+
+// FailLatest makes the latest ledger's reads fail while on: GET / answers
+// Horizon's 503, getLatestLedger a JSON-RPC internal error.
+func (h *Handler) FailLatest(on bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.latestFailing = on
+}
+
+// root is Horizon's root resource, GET /, with the fields of the latest
+// ledger (history_latest_ledger and history_latest_ledger_closed_at, and
+// the core's and ingestion's, the same ledger here). It is not counted
+// among the account route's requests, and the account route's gates do not
+// hold it.
+func (h *Handler) root(w http.ResponseWriter, r *http.Request) {
+	h.mu.Lock()
+	seq, closed := h.latest()
+	failing := h.failing || h.latestFailing
+	passphrase := h.network.Passphrase()
+	h.mu.Unlock()
+	if failing {
+		writeProblem(w, serviceUnavailable())
+		return
+	}
+	var root horizon.Root
+	root.HorizonVersion = "ledgertest"
+	root.IngestSequence = seq
+	root.HorizonSequence = int32(seq)
+	root.HorizonLatestClosedAt = closed
+	root.HistoryElderSequence = 1
+	root.CoreSequence = int32(seq)
+	root.NetworkPassphrase = passphrase
+	root.CurrentProtocolVersion = 23
+	root.SupportedProtocolVersion = 23
+	root.CoreSupportedProtocolVersion = 23
+	root.Links.Self = hal.NewLink("/")
+	root.Links.Account = hal.NewLink("/accounts/{account_id}")
+	root.Links.Transactions = hal.NewLink("/transactions{?cursor,limit,order}")
+	w.Header().Set("Content-Type", "application/hal+json; charset=utf-8")
+	_ = json.NewEncoder(w).Encode(root)
+}
+
 // wait makes a request wait while the double holds it (held is the hold it
 // arrived under), then for the delay or the stall. It reports false when the
 // request is over: its client gave up, or Release answered it 503.
@@ -498,6 +573,9 @@ func (s *Server) Remove(id string) { s.h.Remove(id) }
 
 // SetFailing is Handler.SetFailing.
 func (s *Server) SetFailing(on bool) { s.h.SetFailing(on) }
+
+// FailLatest is Handler.FailLatest.
+func (s *Server) FailLatest(on bool) { s.h.FailLatest(on) }
 
 // SetDelay is Handler.SetDelay.
 func (s *Server) SetDelay(d time.Duration)         { s.h.SetDelay(d) }

@@ -109,6 +109,17 @@ func (h *Handler) SetFlags(id string, flags uint32) bool {
 	return h.change(id, func(a *account) bool { a.flags = flags; return true })
 }
 
+// SetSequenceChange sets when account id's sequence number last changed:
+// the ledger and the close time (Unix seconds) that min_seq_ledger_gap and
+// min_seq_age count from (sequence_ledger and sequence_time,
+// AccountEntryExtensionV3's seqLedger and seqTime).
+func (h *Handler) SetSequenceChange(id string, ledgerSeq uint32, closeTime uint64) bool {
+	return h.change(id, func(a *account) bool {
+		a.seqLedger, a.seqTime = ledgerSeq, closeTime
+		return true
+	})
+}
+
 // SetSponsorship sets account id's sponsorship counters, as given: the
 // reserves it pays for entries of other accounts (num_sponsoring) and the
 // reserves others pay for its own (num_sponsored). Entries added later with
@@ -281,6 +292,11 @@ func (s *Server) Balance(id string) (int64, bool) { return s.h.Balance(id) }
 
 // SetFlags is Handler.SetFlags.
 func (s *Server) SetFlags(id string, flags uint32) bool { return s.h.SetFlags(id, flags) }
+
+// SetSequenceChange is Handler.SetSequenceChange.
+func (s *Server) SetSequenceChange(id string, ledgerSeq uint32, closeTime uint64) bool {
+	return s.h.SetSequenceChange(id, ledgerSeq, closeTime)
+}
 
 // SetSponsorship is Handler.SetSponsorship.
 func (s *Server) SetSponsorship(id string, numSponsoring, numSponsored uint32) bool {

@@ -15,10 +15,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/closerelay/closerelay/ledger"
 	"github.com/closerelay/closerelay/ledgerapi"
@@ -69,9 +71,14 @@ func Backends(urls map[ledger.Network]string, rt http.RoundTripper) map[ledger.N
 // account is the part of Horizon's account resource the relay reads, with
 // the field types of the SDK's protocols/horizon.Account.
 type account struct {
-	AccountID     string `json:"account_id"`
-	Sequence      int64  `json:"sequence,string"`
-	SubentryCount int32  `json:"subentry_count"`
+	AccountID      string `json:"account_id"`
+	Sequence       int64  `json:"sequence,string"`
+	SequenceLedger uint32 `json:"sequence_ledger"`
+	SequenceTime   string `json:"sequence_time"`
+	// The counts are the ledger's uint32s; they are decoded wider so
+	// that a negative one is told apart (the answer then contradicts
+	// itself) rather than failing the account's read.
+	SubentryCount int64 `json:"subentry_count"`
 	Thresholds    struct {
 		Low  byte `json:"low_threshold"`
 		Med  byte `json:"med_threshold"`
@@ -88,8 +95,8 @@ type account struct {
 		Key    string `json:"key"`
 		Type   string `json:"type"`
 	} `json:"signers"`
-	NumSponsoring uint32 `json:"num_sponsoring"`
-	NumSponsored  uint32 `json:"num_sponsored"`
+	NumSponsoring int64 `json:"num_sponsoring"`
+	NumSponsored  int64 `json:"num_sponsored"`
 	// What the preflight reads (CONTRACT section 14).
 	Balances []balance         `json:"balances"`
 	Data     map[string]string `json:"data"`
@@ -125,14 +132,13 @@ func (b *Backend) Account(ctx context.Context, id string) (ledger.AccountState, 
 		return ledger.AccountState{}, classify(ctx, err, status)
 	}
 	st := ledger.AccountState{
-		ID:         acc.AccountID,
-		Sequence:   acc.Sequence,
-		Thresholds: ledger.Thresholds{Low: acc.Thresholds.Low, Medium: acc.Thresholds.Med, High: acc.Thresholds.High},
-		// Horizon's count is an int32 of a uint32 the ledger keeps; a
-		// negative one is not a real account's, and reads as none.
-		NumSubEntries: uint32(max(acc.SubentryCount, 0)),
-		NumSponsoring: acc.NumSponsoring,
-		NumSponsored:  acc.NumSponsored,
+		ID:            acc.AccountID,
+		Sequence:      acc.Sequence,
+		SeqLedger:     acc.SequenceLedger,
+		Thresholds:    ledger.Thresholds{Low: acc.Thresholds.Low, Medium: acc.Thresholds.Med, High: acc.Thresholds.High},
+		NumSubEntries: count(acc.SubentryCount),
+		NumSponsoring: count(acc.NumSponsoring),
+		NumSponsored:  count(acc.NumSponsored),
 		Flags: ledger.AccountFlags{
 			AuthRequired: acc.Flags.AuthRequired, AuthRevocable: acc.Flags.AuthRevocable,
 			AuthImmutable: acc.Flags.AuthImmutable, AuthClawbackEnabled: acc.Flags.AuthClawbackEnabled,
@@ -141,18 +147,55 @@ func (b *Backend) Account(ctx context.Context, id string) (ledger.AccountState, 
 	for _, s := range acc.Signers {
 		st.Signers = append(st.Signers, ledger.AccountSigner{Type: ledger.SignerType(s.Type), Key: s.Key, Weight: s.Weight})
 	}
-	// Guard 6 needs the signers only: balances or data that do not parse
-	// leave the preflight without them, never the publish without its
-	// account.
+	// Guard 6 needs the signers only: counts, balances or data that
+	// cannot be the ledger's leave the preflight without them, never the
+	// publish without its account.
 	if err := holdings(&st, acc); err != nil {
 		st.Incomplete = err.Error()
 	}
 	return st, nil
 }
 
-// holdings reads the account's balances and data entries into st.
+// count is a count the ledger keeps as a uint32; 0 for one no ledger holds
+// (holdings marks the state incomplete for it).
+func count(n int64) uint32 {
+	if n < 0 || n > math.MaxUint32 {
+		return 0
+	}
+	return uint32(n)
+}
+
+// counts checks the account's counts and the time of its sequence
+// number's last change, as the ledger keeps them: a negative count, or
+// one past a uint32, is not a real account's.
+func counts(st *ledger.AccountState, acc account) error {
+	for _, c := range []struct {
+		name string
+		n    int64
+	}{{"subentry_count", acc.SubentryCount}, {"num_sponsoring", acc.NumSponsoring}, {"num_sponsored", acc.NumSponsored}} {
+		if c.n < 0 || c.n > math.MaxUint32 {
+			return fmt.Errorf("the account API's %s %d is not a count the ledger keeps", c.name, c.n)
+		}
+	}
+	if acc.SequenceTime != "" {
+		t, err := strconv.ParseUint(acc.SequenceTime, 10, 64)
+		if err != nil {
+			return fmt.Errorf("the account API's sequence_time is not a time")
+		}
+		st.SeqTime = t
+	}
+	return nil
+}
+
+// holdings checks the account's counts (counts) and reads its balances
+// and data entries into st. An account always holds a native balance:
+// an answer listing none is not one the preflight can use.
 func holdings(st *ledger.AccountState, acc account) error {
+	if err := counts(st, acc); err != nil {
+		return err
+	}
 	var bad error
+	native := false
 	amount := func(what, v string) int64 {
 		if v == "" || bad != nil {
 			return 0
@@ -166,6 +209,7 @@ func holdings(st *ledger.AccountState, acc account) error {
 	for _, b := range acc.Balances {
 		switch b.AssetType {
 		case "native":
+			native = true
 			st.Balance = amount("balance", b.Balance)
 			st.NativeBuying = amount("liabilities", b.BuyingLiabilities)
 			st.NativeSelling = amount("liabilities", b.SellingLiabilities)
@@ -189,6 +233,9 @@ func holdings(st *ledger.AccountState, acc account) error {
 	}
 	if bad != nil {
 		return bad
+	}
+	if !native {
+		return errors.New("the account API listed no native balance")
 	}
 	st.Data = make(map[string][]byte, len(acc.Data))
 	for name, v := range acc.Data {
@@ -257,9 +304,14 @@ func (a asset) xdr() (xdr.Asset, error) {
 const offersPerPage = 200
 
 // Offers implements ledgerapi.Backend: GET /accounts/{id}/offers, page
-// after page in ascending order, until a short page or max offers.
+// after page in ascending order, until a short page or max offers. A
+// listing that repeats itself (an offer listed twice, or a page whose
+// last paging token does not move the cursor on) is not an answer: an
+// account API that pages in a loop would otherwise fill the read with
+// copies of one offer, and a blocker's reason with its id.
 func (b *Backend) Offers(ctx context.Context, id string, max int) ([]ledger.Offer, bool, error) {
 	var out []ledger.Offer
+	seen := map[int64]bool{}
 	cursor := ""
 	for len(out) < max {
 		q := url.Values{"limit": {strconv.Itoa(offersPerPage)}, "order": {"asc"}}
@@ -280,6 +332,10 @@ func (b *Backend) Offers(ctx context.Context, id string, max int) ([]ledger.Offe
 			if r.Seller != id {
 				return nil, false, ledgerapi.Unreachable("the account API listed an offer of another account", nil)
 			}
+			if seen[r.ID] {
+				return nil, false, ledgerapi.Unreachable("the account API listed an offer twice", nil)
+			}
+			seen[r.ID] = true
 			selling, err1 := r.Selling.xdr()
 			buying, err2 := r.Buying.xdr()
 			amt, err3 := parseAmount(r.Amount)
@@ -294,9 +350,39 @@ func (b *Backend) Offers(ctx context.Context, id string, max int) ([]ledger.Offe
 		if len(recs) < offersPerPage {
 			return out, true, nil
 		}
-		cursor = recs[len(recs)-1].PT
+		next := recs[len(recs)-1].PT
+		if next == "" || next == cursor {
+			return nil, false, ledgerapi.Unreachable("the account API's offers listing does not move on", nil)
+		}
+		cursor = next
 	}
 	return out, false, nil
+}
+
+// root is the part of Horizon's root resource (GET /) the relay reads,
+// with the field types of the SDK's protocols/horizon.Root.
+type root struct {
+	HistoryLatestLedger         int32     `json:"history_latest_ledger"`
+	HistoryLatestLedgerClosedAt time.Time `json:"history_latest_ledger_closed_at"`
+}
+
+// Latest implements ledgerapi.Backend with GET /: the latest ledger
+// Horizon has ingested into its history, and when it closed. An answer
+// without either is an error.
+func (b *Backend) Latest(ctx context.Context) (ledger.LatestLedger, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, b.base+"/", nil)
+	if err != nil {
+		return ledger.LatestLedger{}, ledgerapi.Unreachable("the account API could not be reached", nil)
+	}
+	var r root
+	status, _, err := b.do(req, &r)
+	if err != nil {
+		return ledger.LatestLedger{}, classify(ctx, err, status)
+	}
+	if r.HistoryLatestLedger <= 0 || r.HistoryLatestLedgerClosedAt.IsZero() {
+		return ledger.LatestLedger{}, ledgerapi.Unreachable("the account API's root names no latest ledger", nil)
+	}
+	return ledger.LatestLedger{Sequence: uint32(r.HistoryLatestLedger), CloseTime: r.HistoryLatestLedgerClosedAt}, nil
 }
 
 // ErrNoEntries: Horizon has no read of ledger entries by key; each kind of

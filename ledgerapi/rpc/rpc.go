@@ -20,8 +20,10 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync/atomic"
+	"time"
 
 	"github.com/closerelay/closerelay/ledger"
 	"github.com/closerelay/closerelay/ledgerapi"
@@ -139,6 +141,29 @@ func (b *Backend) Entries(ctx context.Context, keys []xdr.LedgerKey) ([]xdr.Ledg
 	return entries, nil
 }
 
+// latestAnswer is getLatestLedger's result: closeTime is a string of Unix
+// seconds (Stellar RPC 23 and later; an older node gives none).
+type latestAnswer struct {
+	Sequence  uint32 `json:"sequence"`
+	CloseTime string `json:"closeTime"`
+}
+
+// Latest implements ledgerapi.Backend with getLatestLedger. An answer
+// without a sequence number or a close time (an RPC before version 23) is
+// an error: the preflight's rules that need the time cannot be told.
+func (b *Backend) Latest(ctx context.Context) (ledger.LatestLedger, error) {
+	var a latestAnswer
+	status, err := b.call(ctx, "getLatestLedger", nil, &a)
+	if err != nil {
+		return ledger.LatestLedger{}, classify(ctx, err, status)
+	}
+	t, err := strconv.ParseInt(a.CloseTime, 10, 64)
+	if a.Sequence == 0 || err != nil || t <= 0 {
+		return ledger.LatestLedger{}, ledgerapi.Unreachable("the account API's latest ledger has no sequence number or close time", nil)
+	}
+	return ledger.LatestLedger{Sequence: a.Sequence, CloseTime: time.Unix(t, 0).UTC()}, nil
+}
+
 // entriesAnswer is getLedgerEntries' result.
 type entriesAnswer struct {
 	Entries []struct {
@@ -217,7 +242,7 @@ func (b *Backend) call(ctx context.Context, method string, params, v any) (int, 
 		JSONRPC string `json:"jsonrpc"`
 		ID      uint64 `json:"id"`
 		Method  string `json:"method"`
-		Params  any    `json:"params"`
+		Params  any    `json:"params,omitempty"` // nil for a method that takes none
 	}{"2.0", id, method, params})
 	if err != nil {
 		return 0, err

@@ -19,10 +19,13 @@
 
   // Words shared with the server (view.go: progressText, timeLeft).
   function plural(n, unit) { return n === 1 ? "1 " + unit : n + " " + unit + "s"; }
-  function progressText(weight, thr, signatures, ready) {
+  function progressText(weight, thr, signatures, ready, blocked, submitted) {
     if (thr <= 0) { return plural(signatures, "signature") + " collected"; }
     var s = "Weight " + weight + " of " + thr;
-    if (ready || weight >= thr) { return s + ": ready to submit"; }
+    var met = ready || weight >= thr;
+    if (met && submitted) { return s + ": submitted"; }
+    if (met && blocked) { return s + ": threshold met, but the ledger would refuse this close"; }
+    if (met) { return s + ": ready to submit"; }
     return s + ": " + (thr - weight) + " more needed";
   }
   function timeLeft(ms) {
@@ -36,22 +39,83 @@
   }
 
   // The ways to sign (the SEP-7 link, its QR code, the paste form) apply
-  // until the plan is ready, submitted or expired; the words say why not
-  // (decision.go: closedReady, closedSubmitted, closedExpired).
+  // until the plan is ready, submitted, blocked or expired; the words say
+  // why not (decision.go: closedReady, closedSubmitted, closedExpired,
+  // closedBlocked). A page rendered blocked has none to show again.
   var CLOSED_READY = "Signing is over: the signatures collected reach the threshold. Nothing more is needed from co-signers.";
   var CLOSED_SUBMITTED = "Signing is over: the close has been submitted to the ledger.";
   var CLOSED_EXPIRED = "Signing is over: the plan has expired. The close must be rebuilt and published again.";
+  var CLOSED_BLOCKED = "Signing is closed: the ledger would refuse this close as it stands. Ask whoever published it for a new close that fixes what the ledger check found.";
   var isReady = root.dataset.ready === "true";
   var subState = $("submission") ? ($("submission").getAttribute("data-state") || "") : "";
   function updateSignWays() {
     var why = "";
-    if (gone) { why = CLOSED_EXPIRED; } else if (subState === "submitted") { why = CLOSED_SUBMITTED; } else if (isReady) { why = CLOSED_READY; }
+    var blocked = isBlocked();
+    if (gone) { why = CLOSED_EXPIRED; } else if (subState === "submitted") { why = CLOSED_SUBMITTED; } else if (blocked) { why = CLOSED_BLOCKED; } else if (isReady) { why = CLOSED_READY; }
     var ways = $("sign-ways"), closed = $("sign-closed");
     if (ways) { ways.hidden = why !== ""; }
     if (closed) {
       closed.hidden = why === "";
+      closed.className = "status " + (blocked && why === CLOSED_BLOCKED ? "is-blocked" : "is-ready");
       if (closed.textContent !== why) { closed.textContent = why; }
     }
+    renderStatus();
+  }
+  // The status line from the latest weight (view.go: progressText).
+  var lastWeight = parseInt(root.dataset.weight, 10) || 0, lastSignatures = 0;
+  function renderStatus() {
+    var status = $("status");
+    if (!status) { return; }
+    var text = progressText(lastWeight, threshold, lastSignatures, isReady, isBlocked(), subState === "submitted");
+    if (threshold <= 0 && lastSignatures === 0) { return; } // no state yet: the server's words stand
+    if (status.textContent !== text) { status.textContent = text; }
+    status.classList.toggle("is-ready", isReady && !isBlocked());
+    var bar = $("progress");
+    if (bar && threshold > 0) { bar.setAttribute("aria-valuetext", text); }
+  }
+
+  // The outcome the page leads with (decision.go: leadOf).
+  function renderLead(sub, fwd) {
+    var box = $("lead");
+    if (!box) { return; }
+    var st = sub && typeof sub === "object" ? str(sub.state) : "", title = "", text = "", hash = "";
+    if (st === "submitted") {
+      title = "The close landed";
+      text = "The ledger closed the account in ledger " + str(sub.ledger) + ".";
+      hash = str(sub.hash);
+      var fs = fwd && typeof fwd === "object" ? str(fwd.state) : "";
+      if (fs === "pending") { text += " The relay is forwarding the funds from the mediator to the destination."; }
+      if (fs === "forwarded") { text += " Forwarded: " + str(fwd.amount) + " XLM reached the destination in ledger " + str(fwd.ledger) + "."; }
+      if (fs === "failed") { text += " But the mediator's forward failed (" + str(fwd.code) + "): the funds wait in the mediator, and only the relay's operator can move them."; }
+    } else if (st === "blocked") {
+      title = "Not submitted: this close cannot land";
+      text = "The ledger check just before submitting found that the ledger would refuse it (" + str(sub.code) + "), so the relay did not post it. Ask whoever published it for a new close.";
+    } else if (st === "failed") {
+      title = "The ledger refused the close";
+      text = "The ledger refused it (" + str(sub.code) + "). The relay tries again when the envelope changes.";
+    } else {
+      return;
+    }
+    box.hidden = false;
+    box.className = "lead lead-" + st;
+    box.setAttribute("data-state", st);
+    while (box.firstChild) { box.removeChild(box.firstChild); }
+    var h = span("", title, "h2");
+    h.id = "lead-title";
+    box.appendChild(h);
+    var p = document.createElement("p");
+    var t = span("", text);
+    t.id = "lead-text";
+    p.appendChild(t);
+    if (hash !== "") {
+      p.appendChild(document.createTextNode(" Transaction "));
+      var c = span("key hash", hash, "code");
+      c.id = "lead-hash";
+      p.appendChild(c);
+    }
+    box.appendChild(p);
+    // Once landed, the ledger check's forecast gives way to the outcome.
+    if (st === "submitted" && pfBox) { pfBox.hidden = true; }
   }
 
   // The submission's and the forward's outcome (decision.go: outcomeOf).
@@ -74,6 +138,7 @@
       p.appendChild(c);
     }
   }
+  var lastSub = null, lastFwd = null; // the latest outcomes told, for the lead
   function str(v) { return typeof v === "string" ? v : (typeof v === "number" ? String(v) : ""); }
   function renderSubmission(sub) {
     if (!sub || typeof sub !== "object") { return; }
@@ -84,7 +149,9 @@
     if (st === "blocked") { words = "Not submitted: the ledger check just before submitting found that the close cannot land (" + str(sub.code) + ")."; }
     if (words === "") { return; }
     subState = st;
+    lastSub = sub;
     outcomeLine("submission", st, words, st === "submitted" ? str(sub.hash) : "");
+    renderLead(lastSub, lastFwd);
     updateSignWays();
   }
   function renderForward(fwd) {
@@ -94,7 +161,9 @@
     if (st === "forwarded") { words = "Forwarded: " + str(fwd.amount) + " XLM reached the destination in ledger " + str(fwd.ledger) + "."; }
     if (st === "failed") { words = "The mediator's forward failed (" + str(fwd.code) + ")."; }
     if (words === "") { return; }
+    lastFwd = fwd;
     outcomeLine("forward", st, words, st === "forwarded" ? str(fwd.hash) : "");
+    renderLead(lastSub, lastFwd);
   }
   function eventData(ev) {
     try { return JSON.parse(ev.data); } catch (e) { return null; }
@@ -176,9 +245,13 @@
     "memo_required": "The destination requires a memo, and this close has none: the funds would not be credited"
   };
   var BLOCKER_FALLBACK = "The ledger would refuse this operation";
-  var FORWARD_WHERE = "The relay's forward from the mediator";
+  var FORWARD_WHERE = "The mediator's forward";
   var pfBox = $("preflight");
   var pfState = pfBox ? (pfBox.getAttribute("data-state") || "") : "";
+  if (!pfBox && $("lead") && $("lead").getAttribute("data-state") === "submitted") { pfState = ""; }
+  // Blocked: the ledger check or the submission found that the ledger
+  // would refuse the close.
+  function isBlocked() { return pfState === "blocked" || subState === "blocked"; }
   function landableOf(st) { return st === "landable" ? true : (st === "blocked" ? false : null); }
   function when(iso) {
     var t = Date.parse(iso);
@@ -202,7 +275,7 @@
     if (!pfBox) { return; }
     var st = pf && typeof pf === "object" && typeof pf.state === "string" ? pf.state : "";
     pfState = st;
-    pfBox.hidden = st === "";
+    pfBox.hidden = st === "" || subState === "submitted";
     pfBox.className = "preflight pf-" + st;
     pfBox.setAttribute("data-state", st);
     Array.prototype.forEach.call(pfBox.querySelectorAll(".pf-say"), function (d) {
@@ -232,8 +305,7 @@
       checked.setAttribute("datetime", pf.checked);
       checked.textContent = when(pf.checked);
     }
-    var warn = $("sign-blocked");
-    if (warn) { warn.hidden = st !== "blocked"; }
+    updateSignWays();
     // A blocked close says so above the decision, as the server renders
     // it; any other verdict follows the decision.
     var decision = $("decision"), h1 = root.querySelector("h1");
@@ -286,12 +358,10 @@
     if (typeof state.threshold === "number") { threshold = state.threshold; }
     var weight = typeof state.weight === "number" ? state.weight : sum;
     var ready = typeof state.ready === "boolean" ? state.ready : (threshold > 0 && weight >= threshold);
-    var text = progressText(weight, threshold, keys.length, ready);
-
-    var status = $("status");
-    if (status && status.textContent !== text) { status.textContent = text; }
-    if (status) { status.classList.toggle("is-ready", ready); }
     isReady = ready;
+    lastWeight = weight;
+    lastSignatures = keys.length;
+    var text = progressText(weight, threshold, keys.length, ready, isBlocked(), subState === "submitted");
     updateSignWays();
     var bar = $("progress");
     if (bar) {
