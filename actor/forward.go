@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/closerelay/closerelay/ledger"
+	"github.com/closerelay/closerelay/mediator"
 	"github.com/closerelay/closerelay/metrics"
 )
 
@@ -38,6 +39,21 @@ type Flow struct {
 	// is the master's. Not part of the flow's identity (Same): a later
 	// token of the same flow differs only in its expiry.
 	Token string
+}
+
+// FlowForward is what the preflight needs of f (ledger.FlowForward): nil
+// for no flow, or for a flow whose memo does not parse (a record written
+// by something else), which the forwarder refuses before building
+// anything, so that no forward of it can reach the ledger.
+func (f *Flow) FlowForward() *ledger.FlowForward {
+	if f == nil {
+		return nil
+	}
+	memo, err := mediator.ParseMemo(f.Memo)
+	if err != nil {
+		return nil
+	}
+	return &ledger.FlowForward{Destination: f.Destination, Memo: memo.XDR()}
 }
 
 // Same reports whether f and o are one flow: the same nonce, destination

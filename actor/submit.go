@@ -18,10 +18,13 @@ type Submitter interface {
 
 // Preflighter runs the preflight of envelopeXDR, plan's submit-ready
 // envelope, against the ledger as it stands (CONTRACT section 14): the
-// account may have moved on since the publish. A failed read is an
-// unchecked run, which does not hold the submission back.
+// account may have moved on since the publish. fwd is the plan's flow when
+// the relay runs its forward, else nil: the forward is part of the
+// preflight (section 18), and its destination may have gone or come to
+// require a memo since. A failed read is an unchecked run, which does not
+// hold the submission back.
 type Preflighter interface {
-	Recheck(ctx context.Context, plan *ledger.AdmittedPlan, envelopeXDR string) ledger.PreflightRun
+	Recheck(ctx context.Context, plan *ledger.AdmittedPlan, envelopeXDR string, fwd *ledger.FlowForward) ledger.PreflightRun
 }
 
 // Preflight is the plan's latest preflight run: the one before its
@@ -198,10 +201,11 @@ func (p *Plan) startSubmission(v *planState) {
 	// holds a count of now, so that Stop waits for the submission too; it
 	// ends soon after finish cancels ctx.
 	published := p.published
+	fwd := v.fwd.Flow.FlowForward()
 	sup.running.Go(func() {
 		var run *ledger.PreflightRun
 		if sup.preflighter != nil {
-			r := sup.preflighter.Recheck(ctx, published, envelope)
+			r := sup.preflighter.Recheck(ctx, published, envelope, fwd)
 			run = &r
 		}
 		var out ledgerapi.SubmitOutcome

@@ -239,8 +239,9 @@ type PlanStatus struct {
 type Preflight = wire.Preflight
 
 // Blocker is one reason a close would not land: Op is the operation's index
-// (-1 for the transaction), Code the result code as Horizon spells it (or
-// memo_required) and Reason says why in words.
+// (-1 for the transaction, -2 for the forward the relay runs after the
+// close of a plan with a flow), Code the result code as Horizon spells it
+// (or memo_required) and Reason says why in words.
 type Blocker = wire.Blocker
 
 // The preflight's states (status.preflight.state).

@@ -49,8 +49,9 @@ const (
 	// something else); nothing was built.
 	CodeBadFlow = "bad_flow"
 	// CodeUnfunded: the mediator's balance does not cover the fee, the
-	// kept unit and a payment.
-	CodeUnfunded = "forward_underfunded"
+	// kept unit and a payment; the preflight's blocker of the same
+	// forward has the same code.
+	CodeUnfunded = ledger.CodeForwardUnderfunded
 	// CodeMediatorGone: the mediator account no longer exists and no
 	// forward of the relay's took it.
 	CodeMediatorGone = "mediator_gone"

@@ -332,12 +332,13 @@ func mustMaster(t *testing.T) mediator.Master {
 	return m
 }
 
-// A forward the ledger refuses (the exchange account does not exist: the
-// payment is op_no_destination) is rebuilt from the mediator's account and
-// retried, then reported: event forward_failed with the code, status
-// failed with it, forwards_total counting the retries and the failure.
-// It is never re-pointed: nothing is credited anywhere, and the funds stay
-// in the mediator.
+// A forward the ledger refuses (the exchange account is gone once the
+// close has landed: the payment is op_no_destination) is rebuilt from the
+// mediator's account and retried, then reported: event forward_failed with
+// the code, status failed with it, forwards_total counting the retries and
+// the failure. It is never re-pointed: nothing is credited anywhere, and
+// the funds stay in the mediator. (An exchange missing before the close is
+// submitted blocks the close itself: TestForwardPreflightThroughTheRelay.)
 func TestForwardRefusedIsRetriedThenReported(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		m := metrics.New()
@@ -346,8 +347,12 @@ func TestForwardRefusedIsRetriedThenReported(t *testing.T) {
 		acct := ledgertest.NewAccount(0, 1)
 		r.Horizon.AddAccount(acct)
 		r.Horizon.Fund(acct.Address, 50_0000000)
-		exchange := keypair.MustRandom().Address() // never created
+		exchange := keypair.MustRandom().Address()
+		r.Horizon.Fund(exchange, 10_0000000)
 		token, med := fwMint(t, exchange, fwMemo, time.Now())
+		// The mediator cannot be read until the exchange is gone: the
+		// preflights are unchecked (never a blocker), and the forward waits.
+		r.Horizon.SetUnreadable(med, true)
 		close := fwClose(acct.Address, med, "2", med)
 		id := sbID(close)
 		s := func() *sseStream {
@@ -357,10 +362,13 @@ func TestForwardRefusedIsRetriedThenReported(t *testing.T) {
 			return sseOpen(t, r.Client, r.Base, id, nil)
 		}()
 		defer s.Close()
-		var ev = sbNext(t, s)
-		for ev.Type == "submitted" {
-			ev = sbNext(t, s)
+		if ev := sbNext(t, s); ev.Type != "submitted" {
+			t.Fatalf("event = %+v, want submitted", ev)
 		}
+		synctest.Wait() // the forward's first read has failed: it waits its backoff
+		r.Horizon.Remove(exchange)
+		r.Horizon.SetUnreadable(med, false)
+		ev := sbNext(t, s)
 		if ev.Type != "forward_failed" {
 			t.Fatalf("event = %+v, want forward_failed", ev)
 		}
@@ -375,8 +383,8 @@ func TestForwardRefusedIsRetriedThenReported(t *testing.T) {
 		if v := metricValue(t, m, "closerelay_forwards_total", "result", metrics.ForwardFailed); v != 1 {
 			t.Errorf("forwards_total{failed} = %v, want 1", v)
 		}
-		if v := metricValue(t, m, "closerelay_forwards_total", "result", metrics.ForwardRetried); v != 2 {
-			t.Errorf("forwards_total{retried} = %v, want 2 (three tries)", v)
+		if v := metricValue(t, m, "closerelay_forwards_total", "result", metrics.ForwardRetried); v != 3 {
+			t.Errorf("forwards_total{retried} = %v, want 3 (the failed read, then three tries)", v)
 		}
 		// Three forwards were sent (and charged their fee), each refused;
 		// none credited anyone.

@@ -22,7 +22,14 @@ import (
 // source's and the destination's), the offers manage offer operations name
 // (the operation's source's, by id) and the data entries manage_data
 // names. Each key once, accounts first.
-func CloseKeys(env xdr.TransactionEnvelope) []xdr.LedgerKey {
+func CloseKeys(env xdr.TransactionEnvelope) []xdr.LedgerKey { return CloseKeysAnd(env, nil) }
+
+// CloseKeysAnd is CloseKeys with, for each G… address of also, its
+// account and its data entry config.memo_required: the keys of an account
+// paid in the native asset by a transaction after the close (the relay's
+// forward, CONTRACT section 18). An address that does not parse is left
+// out; each key still once, accounts first.
+func CloseKeysAnd(env xdr.TransactionEnvelope, also []string) []xdr.LedgerKey {
 	var ks keySet
 	src := env.SourceAccount().ToAccountId()
 	ks.account(src)
@@ -82,6 +89,12 @@ func CloseKeys(env xdr.TransactionEnvelope) []xdr.LedgerKey {
 			}
 		case xdr.OperationTypeManageData:
 			rest.data(source, string(op.Body.ManageDataOp.DataName))
+		}
+	}
+	for _, a := range also {
+		if id, err := xdr.AddressToAccountId(a); err == nil {
+			ks.account(id)
+			rest.memo(id)
 		}
 	}
 	return append(ks.keys, rest.keys...)

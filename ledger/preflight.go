@@ -56,8 +56,8 @@ const MemoRequired = "memo_required"
 const TxBlocker = -1
 
 // Blocker is one reason a close would not land: the operation's index (or
-// TxBlocker), its result code as Horizon spells it in result_codes, and a
-// reason in words.
+// TxBlocker, or ForwardBlocker), its result code as Horizon spells it in
+// result_codes, and a reason in words.
 type Blocker struct {
 	Op     int
 	Code   string

@@ -591,10 +591,11 @@ type KeyedOnly interface {
 // and the timeout, of the entries the close names (ledger.CloseKeys: the
 // accounts, their config.memo_required data entries, the trustlines,
 // offers and data entries its operations name), read into the state by
-// ledger.StateFromEntries, beside the latest ledger (Latest); others are
-// ignored (the close names them). Every failure wraps
-// ErrAccountUnreachable; an account whose answer contradicts itself is
-// marked Incomplete, as State marks it.
+// ledger.StateFromEntries, with each of others' account and
+// config.memo_required (ledger.CloseKeysAnd: the accounts of others the
+// close names are named once), beside the latest ledger (Latest). Every
+// failure wraps ErrAccountUnreachable; an account whose answer contradicts
+// itself is marked Incomplete, as State marks it.
 func (c *Client) CloseState(ctx context.Context, n ledger.Network, env xdr.TransactionEnvelope, others []string) (ledger.LedgerState, error) {
 	b, why := c.usable(n)
 	if b == nil {
@@ -607,7 +608,7 @@ func (c *Client) CloseState(ctx context.Context, n ledger.Network, env xdr.Trans
 	ctx, cancel := context.WithTimeout(ctx, c.timeout)
 	defer cancel()
 	latest := c.latestAsync(ctx, n)
-	keys := ledger.CloseKeys(env)
+	keys := ledger.CloseKeysAnd(env, others)
 	entries, err := c.Entries(ctx, n, keys)
 	l := <-latest
 	if err != nil {

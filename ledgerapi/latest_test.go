@@ -55,7 +55,7 @@ func TestClientLatestThroughEachBackend(t *testing.T) {
 			if _, err := c.CloseState(t.Context(), ledger.Testnet, env, nil); !errors.Is(err, ledgerapi.ErrAccountUnreachable) {
 				t.Errorf("the state without the latest ledger: %v, want ErrAccountUnreachable", err)
 			}
-			if run := c.Preflight(t.Context(), ledger.Testnet, a.Address, env, at); run.State != ledger.PreflightUnchecked {
+			if run := c.Preflight(t.Context(), ledger.Testnet, a.Address, env, nil, at); run.State != ledger.PreflightUnchecked {
 				t.Errorf("the preflight without the latest ledger: %s, want unchecked", run.State)
 			}
 		})
@@ -206,7 +206,7 @@ func TestCloseStateContradiction(t *testing.T) {
 		if incomplete := st.Accounts[a.Address].Incomplete != ""; incomplete != (tc.state == ledger.PreflightUnchecked) {
 			t.Errorf("%d sub-entries and a trustline read: Incomplete %q", tc.sub, st.Accounts[a.Address].Incomplete)
 		}
-		if run := c.Preflight(t.Context(), ledger.Testnet, a.Address, env, time.Unix(1_800_000_000, 0)); run.State != tc.state {
+		if run := c.Preflight(t.Context(), ledger.Testnet, a.Address, env, nil, time.Unix(1_800_000_000, 0)); run.State != tc.state {
 			t.Errorf("%d sub-entries and a trustline read: %s %+v, want %s", tc.sub, run.State, run.Blockers, tc.state)
 		}
 	}

@@ -2,6 +2,7 @@ package ledgerapi
 
 import (
 	"context"
+	"slices"
 	"time"
 
 	"github.com/closerelay/closerelay/ledger"
@@ -10,18 +11,20 @@ import (
 
 // Preflight reads what the preflight of env, a close of account on
 // network n, needs (State: the accounts and the latest ledger) and runs it
-// (ledger.CheckClose), as of now. A failed read (the latest ledger's
-// included), balances the account API's answer did not let it read, or an
-// answer that contradicts itself, is an unchecked run: the preflight never
-// fails a publish or a submission, it only tells, and never on evidence it
-// could not check.
-func (c *Client) Preflight(ctx context.Context, n ledger.Network, account string, env xdr.TransactionEnvelope, now time.Time) ledger.PreflightRun {
+// (ledger.CheckCloseForward), as of now. fwd is the plan's flow when the
+// relay runs its forward (CONTRACT section 18), else nil: its destination
+// is read with the close's, within the same timeout and concurrency bound.
+// A failed read (the latest ledger's included), balances the account
+// API's answer did not let it read, or an answer that contradicts itself,
+// is an unchecked run: the preflight never fails a publish or a
+// submission, it only tells, and never on evidence it could not check.
+func (c *Client) Preflight(ctx context.Context, n ledger.Network, account string, env xdr.TransactionEnvelope, fwd *ledger.FlowForward, now time.Time) ledger.PreflightRun {
 	if c.keyedOnly(n) {
-		st, err := c.CloseState(ctx, n, env, ledger.Destinations(env))
-		return run(st, err, account, env, now)
+		st, err := c.CloseState(ctx, n, env, reads(env, fwd))
+		return run(st, err, account, env, fwd, now)
 	}
-	st, err := c.State(ctx, n, account, ledger.Destinations(env))
-	return run(st, err, account, env, now)
+	st, err := c.State(ctx, n, account, reads(env, fwd))
+	return run(st, err, account, env, fwd, now)
 }
 
 // keyedOnly reports whether network n's backend reads entries by key only
@@ -34,16 +37,27 @@ func (c *Client) keyedOnly(n ledger.Network) bool {
 
 // PreflightWith is Preflight with the account's state read already (guard
 // 6's read at publish).
-func (c *Client) PreflightWith(ctx context.Context, n ledger.Network, acc ledger.AccountState, env xdr.TransactionEnvelope, now time.Time) ledger.PreflightRun {
+func (c *Client) PreflightWith(ctx context.Context, n ledger.Network, acc ledger.AccountState, env xdr.TransactionEnvelope, fwd *ledger.FlowForward, now time.Time) ledger.PreflightRun {
 	if c.keyedOnly(n) {
-		return c.Preflight(ctx, n, acc.ID, env, now)
+		return c.Preflight(ctx, n, acc.ID, env, fwd, now)
 	}
-	st, err := c.StateWith(ctx, n, acc, ledger.Destinations(env))
-	return run(st, err, acc.ID, env, now)
+	st, err := c.StateWith(ctx, n, acc, reads(env, fwd))
+	return run(st, err, acc.ID, env, fwd, now)
 }
 
-// run is the preflight of env on st, read for the close of account.
-func run(st ledger.LedgerState, err error, account string, env xdr.TransactionEnvelope, now time.Time) ledger.PreflightRun {
+// reads are the accounts other than the closing one that the preflight of
+// env reads: the close's destinations, then the forward's, each once.
+func reads(env xdr.TransactionEnvelope, fwd *ledger.FlowForward) []string {
+	ids := ledger.Destinations(env)
+	if fwd != nil && !slices.Contains(ids, fwd.Destination) {
+		ids = append(ids, fwd.Destination)
+	}
+	return ids
+}
+
+// run is the preflight of env (and fwd) on st, read for the close of
+// account.
+func run(st ledger.LedgerState, err error, account string, env xdr.TransactionEnvelope, fwd *ledger.FlowForward, now time.Time) ledger.PreflightRun {
 	if err != nil {
 		return ledger.Unchecked(now)
 	}
@@ -52,7 +66,7 @@ func run(st ledger.LedgerState, err error, account string, env xdr.TransactionEn
 			return ledger.Unchecked(now)
 		}
 	}
-	r := ledger.PreflightRun{Preflight: ledger.CheckClose(env, st), Checked: now}
+	r := ledger.PreflightRun{Preflight: ledger.CheckCloseForward(env, st, fwd), Checked: now}
 	if a := st.Accounts[account]; a != nil {
 		r.Native = a.Balance
 	}
@@ -67,7 +81,7 @@ type Rechecker struct {
 }
 
 // Recheck implements the actor's Preflighter.
-func (r Rechecker) Recheck(ctx context.Context, plan *ledger.AdmittedPlan, envelopeXDR string) ledger.PreflightRun {
+func (r Rechecker) Recheck(ctx context.Context, plan *ledger.AdmittedPlan, envelopeXDR string, fwd *ledger.FlowForward) ledger.PreflightRun {
 	now := time.Now
 	if r.Now != nil {
 		now = r.Now
@@ -76,5 +90,5 @@ func (r Rechecker) Recheck(ctx context.Context, plan *ledger.AdmittedPlan, envel
 	if err != nil {
 		return ledger.Unchecked(now())
 	}
-	return r.Client.Preflight(ctx, plan.Network(), plan.Account(), env, now())
+	return r.Client.Preflight(ctx, plan.Network(), plan.Account(), env, fwd, now())
 }

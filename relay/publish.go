@@ -91,7 +91,8 @@ func (s *Service) Publish(ctx context.Context, req PublishRequest) (id string, e
 		return "", err // the client has gone while a signature waited for a sweep, or a bug of ours
 	}
 	// The preflight (CONTRACT section 14), once guard 7 has passed.
-	published = published.WithPreflight(s.preflight(ctx, network, acc, closeTx.Envelope, now))
+	// A flow's forward is part of it (section 18).
+	published = published.WithPreflight(s.preflight(ctx, network, acc, closeTx.Envelope, flow.FlowForward(), now))
 	// Guard 8: insert atomically with the second capacity check and the
 	// second expiry check (the account API round trip took time).
 	create := s.plans.Create
@@ -152,7 +153,7 @@ func checkSubmit(closeTx *ledger.Close, submit bool) error {
 // preflight of a close from it (ledgerapi.Client does both).
 type preflighter interface {
 	Read(ctx context.Context, n ledger.Network, account string) (ledger.AccountState, *ledger.SignerSet, error)
-	PreflightWith(ctx context.Context, n ledger.Network, acc ledger.AccountState, env xdr.TransactionEnvelope, now time.Time) ledger.PreflightRun
+	PreflightWith(ctx context.Context, n ledger.Network, acc ledger.AccountState, env xdr.TransactionEnvelope, fwd *ledger.FlowForward, now time.Time) ledger.PreflightRun
 }
 
 // readAccount is guard 6: the closing account's signer set, and its whole
@@ -176,12 +177,13 @@ func (s *Service) readAccount(ctx context.Context, network ledger.Network, accou
 
 // preflight is CONTRACT section 14's run at publish, once guard 7 has
 // passed: the account's offers and the accounts the close pays or merges
-// into, bounded by the account API's timeout. A failed read is an
+// into, and with a flow (fwd not nil) the account its forward pays (CONTRACT
+// section 18), bounded by the account API's timeout. A failed read is an
 // unchecked run, never a failed publish.
-func (s *Service) preflight(ctx context.Context, network ledger.Network, acc ledger.AccountState, env xdr.TransactionEnvelope, now time.Time) ledger.PreflightRun {
+func (s *Service) preflight(ctx context.Context, network ledger.Network, acc ledger.AccountState, env xdr.TransactionEnvelope, fwd *ledger.FlowForward, now time.Time) ledger.PreflightRun {
 	run := ledger.Unchecked(now)
 	if pf, ok := s.accounts.(preflighter); ok {
-		run = pf.PreflightWith(ctx, network, acc, env, now)
+		run = pf.PreflightWith(ctx, network, acc, env, fwd, now)
 	}
 	s.metrics.Preflight(string(run.State), blockerCodes(run.Blockers))
 	return run

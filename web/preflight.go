@@ -40,6 +40,10 @@ var blockerWords = map[string]string{
 	ledger.MemoRequired:       "The destination requires a memo, and this close has none: the funds would not be credited",
 }
 
+// forwardWhere is where a blocker of the relay's forward is; plan.js
+// writes it too.
+const forwardWhere = "The mediator's forward"
+
 // blockerFallback is the words for any other code; plan.js writes them too.
 const blockerFallback = "The ledger would refuse this operation"
 
@@ -50,12 +54,13 @@ func blockerPlain(code string) string {
 	return blockerFallback
 }
 
-// blockerWhere names the blocker's place: the transaction, or the
-// operation by its 1-based number and type (when the page decoded it).
+// blockerWhere names the blocker's place: the relay's forward (CONTRACT
+// section 18), the transaction, or the operation by its 1-based number and
+// type (when the page decoded it).
 func blockerWhere(op int, tx *Summary) string {
 	switch {
-	case op == -2: // CONTRACT 18: what would stop the relay-run forward
-		return "The mediator's forward"
+	case op == ledger.ForwardBlocker: // CONTRACT 18: what would stop the relay-run forward
+		return forwardWhere
 	case op < 0:
 		return "The transaction"
 	}

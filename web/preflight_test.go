@@ -54,6 +54,7 @@ func TestPreflightBlockedSaysDoNotSign(t *testing.T) {
 			{Op: ledger.TxBlocker, Code: "tx_bad_seq", Reason: "the account has been used"},
 			{Op: 1, Code: "op_has_sub_entries", Reason: reason},
 			{Op: 1, Code: "op_something_new", Reason: "why <b>not</b>"},
+			{Op: ledger.ForwardBlocker, Code: "op_no_destination", Reason: "the funds would stop in the mediator"},
 		}},
 		Checked: checked,
 	})
@@ -84,6 +85,7 @@ func TestPreflightBlockedSaysDoNotSign(t *testing.T) {
 		{"tx_bad_seq", "The account has been used since this close was built. The transaction: the account has been used tx_bad_seq"},
 		{"op_has_sub_entries", "The account still holds entries that must be removed before it can be closed. Operation 2 (account merge): " + reason + " op_has_sub_entries"},
 		{"op_something_new", "The ledger would refuse this operation. Operation 2 (account merge): why <b>not</b> op_something_new"},
+		{"op_no_destination", "The account the funds go to does not exist. The mediator's forward: the funds would stop in the mediator op_no_destination"},
 	}
 	if len(items) != len(want) {
 		t.Fatalf("%d blockers shown, want %d", len(items), len(want))

@@ -23,4 +23,7 @@ func TestPlanJSHasTheBlockerWords(t *testing.T) {
 	if !strings.Contains(js, "BLOCKER_FALLBACK = "+strconv.Quote(blockerFallback)) {
 		t.Errorf("plan.js lacks the fallback %q", blockerFallback)
 	}
+	if !strings.Contains(js, "FORWARD_WHERE = "+strconv.Quote(forwardWhere)) {
+		t.Errorf("plan.js lacks the forward's place %q", forwardWhere)
+	}
 }

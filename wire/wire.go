@@ -144,8 +144,9 @@ type Preflight struct {
 }
 
 // Blocker is one reason a close would not land: the operation's index (-1
-// for the transaction), the result code as Horizon spells it (or
-// memo_required), and a reason in words.
+// for the transaction, -2 for the relay's forward of a plan with a flow:
+// ledger.TxBlocker, ledger.ForwardBlocker), the result code as Horizon
+// spells it (or memo_required), and a reason in words.
 type Blocker struct {
 	Op     int    `json:"op"`
 	Code   string `json:"code"`

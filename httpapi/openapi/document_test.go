@@ -596,7 +596,7 @@ func components() obj {
 				"checked":  obj{"type": "string", "format": "date-time", "description": "When the state the run read was read, RFC 3339, UTC."},
 			}),
 			"Blocker": object("One reason the close would not land.", []string{"op", "code", "reason"}, obj{
-				"op":     obj{"type": "integer", "minimum": -1, "description": "The operation's index; -1 for the transaction."},
+				"op":     obj{"type": "integer", "minimum": -2, "description": "The operation's index; -1 for the transaction; -2 for the forward the relay runs after the close of a plan published with a flow."},
 				"code":   obj{"type": "string", "minLength": 1, "description": "The result code as Horizon spells it (op_has_sub_entries, tx_bad_seq, …) or memo_required."},
 				"reason": str("What blocks it, in words."),
 			}),

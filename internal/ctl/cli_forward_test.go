@@ -229,18 +229,40 @@ func TestResumeAfterExpiryReadsThePlan(t *testing.T) {
 }
 
 // TestForwardFailedThroughTheCommandLine: the relay's forward to an
-// exchange account that does not exist is refused by the ledger
-// (op_no_destination) until the relay gives up: watch --json prints wire's
-// forward_failed event, status prints the failure and where the funds are,
-// and resume --plan says it with exit 1.
+// exchange account that is gone once the close has landed is refused by
+// the ledger (op_no_destination) until the relay gives up: watch --json
+// prints wire's forward_failed event, status prints the failure and where
+// the funds are, and resume --plan says it with exit 1. (An exchange
+// missing before the close is submitted blocks the close itself, CONTRACT
+// section 18.)
 func TestForwardFailedThroughTheCommandLine(t *testing.T) {
 	rel := startTestRelay(t)
 	a := ledgertest.NewAccount(0, 1) // its master alone closes it
 	rel.horizon.AddAccount(a)
-	exchange := keypair.MustRandom().Address() // never created
+	exchange := keypair.MustRandom().Address()
+	rel.horizon.Fund(exchange, 10_0000000)
 	env := map[string]string{EnvURL: rel.url, EnvHorizon: rel.horizon.URL, EnvSecret: a.Master.Seed()}
 	token, mediatorKey := mintFlow(t, env, exchange, "--memo", "text:deposit 42")
-	id := buildAndPublish(t, env, a.Address, exchange, []string{"--mediator", mediatorKey, "--token", token}, []string{"--submit"})
+	r := runCLI(t, env, "", "build", "--json", "--account", a.Address, "--destination", exchange, "--sign", "--mediator", mediatorKey, "--token", token)
+	if r.code != ExitOK {
+		t.Fatalf("build: %d %q", r.code, r.stderr)
+	}
+	// The mediator cannot be read until the exchange is gone: the relay's
+	// preflights are unchecked (never a blocker), and its forward waits.
+	rel.horizon.SetUnreadable(mediatorKey, true)
+	r = runCLI(t, env, r.stdout, "publish", "--json", "--submit", "-")
+	id, _ := r.json(t)["id"].(string)
+	if r.code != ExitOK || id == "" {
+		t.Fatalf("publish: %d %q %q", r.code, r.stdout, r.stderr)
+	}
+	for range 1000 {
+		if _, open := rel.horizon.Balance(a.Address); !open {
+			break // the close has landed
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	rel.horizon.Remove(exchange)
+	rel.horizon.SetUnreadable(mediatorKey, false)
 	// A watcher that comes after the outcome is told it too.
 	tc := newTestCLI(env, nil, nil, nil)
 	w := start(t, tc, "watch", "--json", "--timeout", "60s", id)
@@ -265,7 +287,7 @@ func TestForwardFailedThroughTheCommandLine(t *testing.T) {
 	if c := rel.horizon.Credits(exchange); len(c) != 0 {
 		t.Errorf("the missing exchange was credited: %+v", c)
 	}
-	r := runCLI(t, env, "", "status", id)
+	r = runCLI(t, env, "", "status", id)
 	if want := "  forward: failed: tx_failed; the relay gave up after its retries and the funds wait in the mediator"; r.code != ExitOK || !strings.Contains(r.stdout, want) {
 		t.Errorf("status: %d %q, want %q", r.code, r.stdout, want)
 	}

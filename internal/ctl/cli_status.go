@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/closerelay/closerelay/client"
+	"github.com/closerelay/closerelay/ledger"
 	"github.com/closerelay/closerelay/wire"
 )
 
@@ -151,7 +152,7 @@ func writeBlockers(w io.Writer, blockers []wire.Blocker) {
 		switch {
 		case b.Op >= 0:
 			where = fmt.Sprintf("operation %d", b.Op+1)
-		case b.Op == -2:
+		case b.Op == ledger.ForwardBlocker:
 			where = "the mediator's forward" // CONTRACT 18: what would stop the relay-run forward
 		}
 		fmt.Fprintf(w, "  %s: %s: %s\n", where, b.Code, b.Reason)

@@ -179,3 +179,20 @@ func TestWatchPrintsThePreflight(t *testing.T) {
 		t.Fatalf("watch --json of a blocked close: %q", r.stdout)
 	}
 }
+
+// TestWriteBlockersNamesTheForward: a blocker of the relay's forward (op
+// -2, CONTRACT section 18) is said to be the forward's, not the
+// transaction's.
+func TestWriteBlockersNamesTheForward(t *testing.T) {
+	var b strings.Builder
+	writeBlockers(&b, []wire.Blocker{
+		{Op: -1, Code: "tx_bad_seq", Reason: "used"},
+		{Op: 1, Code: "op_has_sub_entries", Reason: "holds"},
+		{Op: -2, Code: "op_no_destination", Reason: "the funds would stop in the mediator"},
+	})
+	want := "  the transaction: tx_bad_seq: used\n  operation 2: op_has_sub_entries: holds\n" +
+		"  the mediator's forward: op_no_destination: the funds would stop in the mediator\n"
+	if b.String() != want {
+		t.Errorf("writeBlockers wrote %q, want %q", b.String(), want)
+	}
+}

@@ -145,18 +145,34 @@ func TestClusterForwardSurvivesItsOwner(t *testing.T) {
 	}
 }
 
+// goneFirst is a Forwarder that removes account from the ledger before it
+// forwards: an exchange that exists while the close is checked and
+// submitted, and is gone once it has landed.
+type goneFirst struct {
+	next    actor.Forwarder
+	h       *ledgertest.Server
+	account string
+}
+
+func (g goneFirst) Forward(ctx context.Context, job actor.ForwardJob, retried func()) actor.ForwardOutcome {
+	g.h.Remove(g.account)
+	return g.next.Forward(ctx, job, retried)
+}
+
 // TestClusterForwardFailureKeptThroughRestart: a forward the ledger keeps
-// refusing (the exchange does not exist) ends failed with the refusal's
-// code; after every instance has restarted, a new instance's
-// status.forward still says failed with that code, and does not run the
-// forward again.
+// refusing (the exchange is gone once the close has landed; one missing
+// before blocks the close itself, CONTRACT section 18) ends failed with
+// the refusal's code; after every instance has restarted, a new
+// instance's status.forward still says failed with that code, and does
+// not run the forward again.
 func TestClusterForwardFailureKeptThroughRestart(t *testing.T) {
 	nats := natstest.Start(t)
 	h := ledgertest.New()
 	t.Cleanup(h.Close)
-	exchange := keypair.MustRandom().Address() // never created
+	exchange := keypair.MustRandom().Address()
+	h.Fund(exchange, 10_0000000)
 	env := map[string]string{"MEDIATOR_SECRET": clusterSecret}
-	a := startClusterRelayWith(t, nats.URL, h, env, func(o *Options) { o.Forwarder = fastForwarder(h) })
+	a := startClusterRelayWith(t, nats.URL, h, env, func(o *Options) { o.Forwarder = goneFirst{fastForwarder(h), h, exchange} })
 	acct := clusterAccount(h, 1)
 	h.Fund(acct.Address, 40_0000000)
 	id, _ := mediatorClose(t, a, h, acct, exchange, "text:deposit 7")

@@ -27,13 +27,13 @@ func (h *Handler) ReadCloseState(env xdr.TransactionEnvelope) (ledger.LedgerStat
 // Preflight: the reads, their validation, ledger.CheckClose), as of the
 // double's clock.
 func (h *Handler) Preflight(env xdr.TransactionEnvelope) ledger.PreflightRun {
-	return InProcessClient(h, 5*time.Second).Preflight(context.Background(), ledger.Testnet, env.SourceAccount().ToAccountId().Address(), env, h.clockNow())
+	return InProcessClient(h, 5*time.Second).Preflight(context.Background(), ledger.Testnet, env.SourceAccount().ToAccountId().Address(), env, nil, h.clockNow())
 }
 
 // PreflightRPC is Preflight through the relay's own Stellar RPC backend
 // over the double's JSON-RPC face.
 func (h *Handler) PreflightRPC(env xdr.TransactionEnvelope) ledger.PreflightRun {
-	return InProcessRPCClient(h, 5*time.Second).Preflight(context.Background(), ledger.Testnet, env.SourceAccount().ToAccountId().Address(), env, h.clockNow())
+	return InProcessRPCClient(h, 5*time.Second).Preflight(context.Background(), ledger.Testnet, env.SourceAccount().ToAccountId().Address(), env, nil, h.clockNow())
 }
 
 // clockNow is the double's clock, read under its lock.

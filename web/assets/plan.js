@@ -245,6 +245,7 @@
     "memo_required": "The destination requires a memo, and this close has none: the funds would not be credited"
   };
   var BLOCKER_FALLBACK = "The ledger would refuse this operation";
+  var FORWARD_WHERE = "The mediator's forward";
   var pfBox = $("preflight");
   var pfState = pfBox ? (pfBox.getAttribute("data-state") || "") : "";
   if (!pfBox && $("lead") && $("lead").getAttribute("data-state") === "submitted") { pfState = ""; }
@@ -257,7 +258,7 @@
     return isNaN(t) ? "" : new Date(t).toISOString().slice(0, 19).replace("T", " ") + " UTC";
   }
   function blockerWhere(op) {
-    if (op === -2) { return "The mediator's forward"; }
+    if (op === -2) { return FORWARD_WHERE; }
     if (!(op >= 0)) { return "The transaction"; }
     var s = "Operation " + (op + 1);
     var li = document.querySelectorAll("#ops li")[op];
