@@ -119,6 +119,31 @@ func testForwardPreflight(t *testing.T, api string) {
 		}
 	})
 
+	// Anyone can create the mediator (its address is in the published
+	// close) before the close lands: the close then fails at its first
+	// operation, op_already_exists. The re-check before the first try
+	// finds it, and the reason says who did what and to mint a new flow
+	// (issue 39 item 9; it used to say only that the account exists).
+	t.Run("mediator created by someone else", func(t *testing.T) {
+		w := pfNew(r)
+		exchange := keypair.MustRandom().Address()
+		r.Horizon.Fund(exchange, 10_0000000)
+		x, id, med := fpPlan(t, r, w, exchange)
+		r.Horizon.Fund(med, 1_0000000)
+		if typ, data := fpLastSignature(t, r, w, x, id); typ != "submit_failed" || !strings.Contains(data, `"code":"op_already_exists"`) {
+			t.Fatalf("event %s %s, want submit_failed with op_already_exists", typ, data)
+		}
+		st := pfGetStatus(t, r, id)
+		if st.Preflight == nil || st.Preflight.State != "blocked" || len(st.Preflight.Blockers) == 0 {
+			t.Fatalf("preflight = %+v, want blocked", st.Preflight)
+		}
+		b := st.Preflight.Blockers[0]
+		if b.Op != 0 || b.Code != "op_already_exists" || !strings.Contains(b.Reason, "the mediator "+med) ||
+			!strings.Contains(b.Reason, "someone else created it") || !strings.Contains(b.Reason, "mint a new flow") {
+			t.Errorf("blocker %+v, want op 0 op_already_exists naming the mediator and telling to mint a new flow", b)
+		}
+	})
+
 	// A memo-required exchange and a flow that commits its memo: landable,
 	// and the close lands and is forwarded with the memo.
 	t.Run("memo-required destination, memo committed", func(t *testing.T) {

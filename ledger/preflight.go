@@ -493,6 +493,19 @@ func (p *preflight) apply(i int, op xdr.Operation) verdict {
 	return vUncertain
 }
 
+// mergesInto reports whether an operation of the close merges into dest.
+func (p *preflight) mergesInto(dest string) bool {
+	for _, op := range p.env.Operations() {
+		if op.Body.Type != xdr.OperationTypeAccountMerge || op.Body.Destination == nil {
+			continue
+		}
+		if got, err := op.Body.Destination.GetAddress(); err == nil && got == dest {
+			return true
+		}
+	}
+	return false
+}
+
 // createAccount is CreateAccountOpFrame.cpp doApply (from protocol 14).
 func (p *preflight) createAccount(i int, source string, b xdr.CreateAccountOp) verdict {
 	dest := b.Destination.Address()
@@ -501,6 +514,12 @@ func (p *preflight) createAccount(i int, source string, b xdr.CreateAccountOp) v
 		return vUncertain
 	}
 	if d != nil {
+		if i == 0 && p.mergesInto(dest) {
+			// A mediator close (CONTRACT 16): the mediator's address is in
+			// the published close, so anyone can create it first, for one
+			// unit, and stop the close for good.
+			return p.block(i, "op_already_exists", "the mediator "+dest+", which this close creates before merging into it, already exists: someone else created it, and the close can never land; mint a new flow and build the close again")
+		}
 		return p.block(i, "op_already_exists", "the account to create, "+dest+", already exists")
 	}
 	// createEntryWithPossibleSponsorship: an account needs two reserves.

@@ -238,6 +238,7 @@
     "op_immutable_set": "The account is marked immutable and can never be closed",
     "op_no_account": "The account the lumens go to does not exist",
     "op_no_destination": "The account the funds go to does not exist",
+    "op_already_exists": "The account this close creates exists already",
     "tx_bad_seq": "The account has been used since this close was built",
     "tx_insufficient_balance": "The account cannot pay the fee",
     "tx_insufficient_fee": "The fee is below the network's minimum",
