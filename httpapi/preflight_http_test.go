@@ -305,30 +305,9 @@ func TestPreflightReadFailuresNeverFailThePublish(t *testing.T) {
 			h.AddAccount(w.acct)
 			h.SetSequence(w.acct.Address, 100)
 			h.Fund(w.dest, 10_0000000)
-			ln, err := net.Listen("tcp", "127.0.0.1:0")
-			if err != nil {
-				t.Fatal(err)
-			}
-			so := serverOptions(httpapi.Options{})
-			so.Config.OpsAddr = "127.0.0.1:0"
-			so.Config.HorizonTimeout = 2 * time.Second
-			urls := map[ledger.Network]string{ledger.Testnet: "http://ledgertest.invalid"}
-			so.Listener, so.Ledger = ln, horizonapi.Backends(urls, offersFault{next: h.Handler().Transport(), hang: hang})
-			rel, err := server.Start(so)
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { _ = rel.Stop() })
-
-			x, id := w.close(t, 101, w.dest)
-			code, body, err := ssePost(t.Context(), http.DefaultClient, rel.APIURL+"/api/plan", map[string]string{"network": "testnet", "xdr": x})
-			if err != nil || code != http.StatusOK {
-				t.Fatalf("publish: %d %s %v", code, body, err)
-			}
-			res := send(t, http.DefaultClient, http.MethodGet, rel.APIURL+"/api/plan/"+id+"/status", nil, nil)
-			var st pfStatus
-			if err := json.Unmarshal(res.body, &st); err != nil || st.Preflight == nil || st.Preflight.State != "unchecked" {
-				t.Errorf("status.preflight = %s, want unchecked", res.body)
+			st, body := pfPublishThrough(t, w, offersFault{next: h.Handler().Transport(), hang: hang})
+			if st.Preflight == nil || st.Preflight.State != "unchecked" {
+				t.Errorf("status.preflight = %s, want unchecked", body)
 			}
 		})
 	}
@@ -365,14 +344,25 @@ func TestPreflightOffersListingThatLoops(t *testing.T) {
 	for range 200 {
 		h.AddOffer(w.acct.Address, ledgertest.Offer{Selling: ledgertest.Native(), Buying: usd, Amount: 10, Price: xdr.Price{N: 1, D: 1}})
 	}
+	st, body := pfPublishThrough(t, w, offersLoop{next: h.Handler().Transport()})
+	if st.Preflight == nil || st.Preflight.State != "unchecked" || len(st.Preflight.Blockers) != 0 {
+		t.Errorf("status.preflight = %.600s, want unchecked", body)
+	}
+}
+
+// pfPublishThrough starts a relay whose Horizon face is rt (the double's,
+// altered), publishes w's close of sequence 101 and answers its status.
+func pfPublishThrough(t *testing.T, w pfWorld, rt http.RoundTripper) (pfStatus, []byte) {
+	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	so := serverOptions(httpapi.Options{})
 	so.Config.OpsAddr = "127.0.0.1:0"
+	so.Config.HorizonTimeout = 2 * time.Second
 	urls := map[ledger.Network]string{ledger.Testnet: "http://ledgertest.invalid"}
-	so.Listener, so.Ledger = ln, horizonapi.Backends(urls, offersLoop{next: h.Handler().Transport()})
+	so.Listener, so.Ledger = ln, horizonapi.Backends(urls, rt)
 	rel, err := server.Start(so)
 	if err != nil {
 		t.Fatal(err)
@@ -386,7 +376,8 @@ func TestPreflightOffersListingThatLoops(t *testing.T) {
 	}
 	res := send(t, http.DefaultClient, http.MethodGet, rel.APIURL+"/api/plan/"+id+"/status", nil, nil)
 	var st pfStatus
-	if err := json.Unmarshal(res.body, &st); err != nil || st.Preflight == nil || st.Preflight.State != "unchecked" || len(st.Preflight.Blockers) != 0 {
-		t.Errorf("status.preflight = %.600s, want unchecked", res.body)
+	if err := json.Unmarshal(res.body, &st); err != nil {
+		t.Fatalf("status: %s", res.body)
 	}
+	return st, res.body
 }
