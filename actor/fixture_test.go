@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/hex"
 	"slices"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -338,3 +339,11 @@ func checkEnvelope(t *testing.T, f *fixture, st State, signers ...int) {
 		t.Errorf("Signers = %v, want signers %v", st.Signers, signers)
 	}
 }
+
+// testHash and the test nonces have the shapes a stored record's hash and
+// flow nonce must have (storecheck.go): 64 and 32 lowercase hex characters.
+var (
+	testHash   = strings.Repeat("ab", 32)
+	testNonce1 = strings.Repeat("1", 32)
+	testNonce2 = strings.Repeat("2", 32)
+)

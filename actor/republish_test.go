@@ -13,8 +13,8 @@ import (
 // than the plan's is refused whole, its new signer and its submit left out,
 // whether the plan's view shows the flow or not yet.
 func TestRepublishFlowConflictMergesNothing(t *testing.T) {
-	kept := Flow{Nonce: "n1", Destination: "GD", Memo: "text:a", Token: "t1"}
-	other := Flow{Nonce: "n2", Destination: "GD", Memo: "text:a", Token: "t2"}
+	kept := Flow{Nonce: testNonce1, Destination: destination, Memo: "text:a", Token: "t1"}
+	other := Flow{Nonce: testNonce2, Destination: destination, Memo: "text:a", Token: "t2"}
 
 	// One instance: the view shows the flow.
 	synctest.Test(t, func(t *testing.T) {
@@ -86,7 +86,7 @@ func TestRepublishMergesSubmitsAndKeepsTheFlow(t *testing.T) {
 		f := newFixture(t, 3)
 		ctx := context.Background()
 		p := create(t, s, f, time.Now().Add(time.Hour), 0)
-		flow := Flow{Nonce: "n1", Destination: "GD", Memo: "text:a", Token: "t1"}
+		flow := Flow{Nonce: testNonce1, Destination: destination, Memo: "text:a", Token: "t1"}
 		if err := p.Republish(ctx, f.admitted(1), true, &flow); err != nil {
 			t.Fatal(err)
 		}
