@@ -245,8 +245,9 @@
 //     checked before it is restored (ledger.RestorePlan: the envelope is the
 //     close whose hash is the plan id, every signature verifies) or taken
 //     in (union: the plan's transaction, signatures new to the plan
-//     verified, the plan's network, account and signer set), its other
-//     fields in shape. Signatures are verified once per record taken into
+//     verified, the plan's network, account, signer set and flow), its
+//     other fields in shape, its mediator flow verified (Options.FlowCheck:
+//     the token's MAC commits to it, and the close pays its mediator). Signatures are verified once per record taken into
 //     memory, never per request. A refused record is counted
 //     (closerelay_store_records_refused_total): a plan not held is as if
 //     absent (ErrNotFound), a plan held keeps its view and writes it back

@@ -25,6 +25,7 @@ type planParts struct {
 	published *ledger.AdmittedPlan
 	addresses []string
 	encoder   *ledger.EnvelopeEncoder
+	flowCheck FlowCheck // the Supervisor's, for a stored flow new to the plan
 }
 
 // effects are what the run loop does for a transition's next state, in
@@ -200,6 +201,9 @@ func union(k *planParts, cur *planState, r planstore.Record, revision uint64, as
 // r's signatures.
 func (k *planParts) checkStored(cur *planState, r planstore.Record) ([]ledger.Admitted, error) {
 	if err := k.checkHeld(r); err != nil {
+		return nil, err
+	}
+	if err := k.checkHeldFlow(cur, r.Forward); err != nil {
 		return nil, err
 	}
 	if r.XDR == cur.state.XDR && slices.EqualFunc(r.SignerOf, cur.admitted, func(s int, a ledger.Admitted) bool { return s == a.Signer }) {

@@ -291,3 +291,68 @@ func TestUnionRefusesForgedRecords(t *testing.T) {
 		t.Fatalf("the honest version: %v %v", signerOf(next), err)
 	}
 }
+
+// TestUnionChecksStoredFlows: a stored flow new to the plan is taken in
+// only when its token verifies (FlowCheck), commits to the record's nonce,
+// destination and memo, and the close merges into its mediator; without a
+// check (no master) the plan is unavailable, nothing refused. A held plan's own flow costs no check,
+// and another flow than the plan's is refused.
+func TestUnionChecksStoredFlows(t *testing.T) {
+	f := newFixture(t, 1)
+	flow := Flow{Nonce: testNonce1, Destination: keys[3].Address(), Memo: "text:a", Token: "token-1"}
+	var checked []string
+	stub := func(mediator string, committed Flow) FlowCheck {
+		return func(token string) (Flow, string, error) {
+			checked = append(checked, token)
+			if token != flow.Token {
+				return Flow{}, "", errors.New("bad MAC")
+			}
+			return committed, mediator, nil
+		}
+	}
+	p := newPlan(&Supervisor{}, f.plan(t, time.Now().Add(time.Hour), 0), 1)
+	cur := p.settled.Load()
+	withFlow := func(fl Flow) planstore.Record {
+		r := recordOf(p, cur)
+		r.Forward = (&Forward{Flow: &fl, seq: 1}).record()
+		return r
+	}
+	for name, tc := range map[string]struct {
+		check FlowCheck
+		flow  Flow
+	}{
+		"a token that does not verify":              {stub(destination, flow), Flow{Nonce: flow.Nonce, Destination: flow.Destination, Memo: flow.Memo, Token: "forged"}},
+		"a token committing to another destination": {stub(destination, Flow{Nonce: flow.Nonce, Destination: keys[4].Address(), Memo: flow.Memo}), flow},
+		// The fixture's close merges into destination, with no
+		// create_account of the flow's mediator.
+		"a close that does not fund and merge into the mediator": {stub(destination, flow), flow},
+	} {
+		p.flowCheck = tc.check
+		if next, _, err := union(&p.planParts, cur, withFlow(tc.flow), 2, false); !errors.Is(err, ErrStoredFlow) || next != nil {
+			t.Errorf("%s: %v, want ErrStoredFlow", name, err)
+		}
+	}
+
+	p.flowCheck = nil
+	if _, _, err := union(&p.planParts, cur, withFlow(flow), 2, false); !errors.Is(err, ErrUnavailable) || errors.Is(err, ErrStoredFlow) {
+		t.Errorf("no check (no master): %v, want ErrUnavailable", err)
+	}
+
+	// A plan holding the flow: its own (same token) is not checked again;
+	// another flow is refused whatever a check would say.
+	held := cur.with(cur.sub)
+	held.fwd = &Forward{Flow: &flow, seq: 1}
+	checked = nil
+	p.flowCheck = stub(destination, flow)
+	if _, _, err := union(&p.planParts, held, withFlow(flow), 2, false); err != nil {
+		t.Errorf("the plan's own flow: %v", err)
+	}
+	other := flow
+	other.Destination = keys[4].Address()
+	if _, _, err := union(&p.planParts, held, withFlow(other), 2, false); !errors.Is(err, ErrStoredFlow) {
+		t.Errorf("another flow than the plan's: %v, want ErrStoredFlow", err)
+	}
+	if len(checked) != 0 {
+		t.Errorf("the held flow's token was checked again: %v", checked)
+	}
+}

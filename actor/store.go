@@ -161,6 +161,11 @@ func (s *Supervisor) restore(id string, r planstore.Record, revision uint64) (*P
 	if err != nil {
 		return nil, err
 	}
+	if f := r.Forward; f != nil && f.Nonce != "" {
+		if err := checkFlow(s.flowCheck, f, published.Envelope()); err != nil {
+			return nil, err
+		}
+	}
 	if run := preflightOf(r.Preflight); run != nil {
 		published = published.WithPreflight(*run)
 	}
@@ -349,7 +354,7 @@ func (p *Plan) absorb(r planstore.Record, revision uint64, asItStands bool, skip
 	if p.sup.refused(p.ID(), revision, err) {
 		// Nothing of it is taken in. The plan keeps its view, which the
 		// store now lacks: the next write, expecting this revision, puts
-		// it back over the refused record.
+		// it back over the refused record, at once.
 		next, fx, err = nil, fxDirty|fxWriteBack|fxSubmit|fxForward, nil
 	}
 	if err != nil {
@@ -531,6 +536,9 @@ func (s *Supervisor) fetched(ctx context.Context, id string, e planstore.Entry) 
 	}
 	p, err := s.restore(id, e.Record, e.Revision)
 	if err != nil {
+		if errors.Is(err, ErrUnavailable) {
+			return nil, err // a flow this instance cannot check
+		}
 		if !s.refused(id, e.Revision, err) {
 			s.log.Error("plan store: a stored plan cannot be restored", "id", id, "err", err)
 		}

@@ -9,6 +9,7 @@ import (
 	"github.com/closerelay/closerelay/metrics"
 	"github.com/closerelay/closerelay/planstore"
 	"github.com/stellar/go-stellar-sdk/strkey"
+	"github.com/stellar/go-stellar-sdk/xdr"
 )
 
 // A plan's entry is whatever anything that can write the bucket wrote, so
@@ -36,6 +37,8 @@ func refusedReason(err error) (reason string, ok bool) {
 		return metrics.StoreRefusedSignature, true
 	case errors.Is(err, ledger.ErrStoredFields):
 		return metrics.StoreRefusedFields, true
+	case errors.Is(err, ErrStoredFlow):
+		return metrics.StoreRefusedFlow, true
 	}
 	return "", false
 }
@@ -50,6 +53,61 @@ func (s *Supervisor) refused(id string, revision uint64, err error) bool {
 	s.metrics.StoreRecordRefused(reason)
 	s.log.Error("plan store: a stored plan fails its check; refused", "id", id, "revision", revision, "reason", reason, "err", err)
 	return true
+}
+
+// FlowCheck verifies a flow token as a plan keeps it (Options.FlowCheck):
+// the flow it commits to (Token unset) and the flow's mediator address.
+type FlowCheck func(token string) (flow Flow, mediatorAddress string, err error)
+
+// ErrStoredFlow: a stored flow does not verify (its token's MAC under the
+// master, the flow it commits to, the close merging into its mediator).
+var ErrStoredFlow = errors.New("actor: the stored plan's flow does not verify")
+
+// checkFlow checks f, a stored flow of the plan whose close is env, with
+// check: its token verifies and commits to f's nonce, destination and
+// memo, and the close creates and merges into the flow's mediator
+// (ledger.CheckMediatorClose, as publish checked it). The token is the
+// master's word; the record's fields beside it are the store's.
+//
+// Without a check (no master configured here) the flow cannot be told
+// from a forgery, and is no refusal either: the plan is unavailable here
+// (ErrUnavailable, 503), never served without its flow nor written over
+// (which would lose the flow of a plan an instance with a master took).
+// Every instance of a cluster has the same MEDIATOR_SECRET.
+func checkFlow(check FlowCheck, f *planstore.ForwardRecord, env xdr.TransactionEnvelope) error {
+	if check == nil {
+		return fmt.Errorf("%w: the plan's mediator flow cannot be checked without a master", ErrUnavailable)
+	}
+	got, mediator, err := check(f.Token)
+	if err != nil {
+		return fmt.Errorf("%w: its token does not verify", ErrStoredFlow)
+	}
+	if !got.Same(Flow{Nonce: f.Nonce, Destination: f.Destination, Memo: f.Memo}) {
+		return fmt.Errorf("%w: its token commits to another flow", ErrStoredFlow)
+	}
+	if reason := ledger.CheckMediatorClose(env, mediator); reason != "" {
+		return fmt.Errorf("%w: %s", ErrStoredFlow, reason)
+	}
+	return nil
+}
+
+// checkHeldFlow checks f, the flow of a change of the plan whose view is
+// cur: the plan's own flow (same token) needs no check, another flow than
+// the plan's is refused (a flow is set once), and a flow new to the plan,
+// or a new token of its flow, is checked (checkFlow).
+func (k *planParts) checkHeldFlow(cur *planState, f *planstore.ForwardRecord) error {
+	if f == nil || f.Nonce == "" {
+		return nil
+	}
+	if held := cur.fwd.Flow; held != nil {
+		if !held.Same(Flow{Nonce: f.Nonce, Destination: f.Destination, Memo: f.Memo}) {
+			return fmt.Errorf("%w: another flow than the plan's", ErrStoredFlow)
+		}
+		if held.Token == f.Token {
+			return nil
+		}
+	}
+	return checkFlow(k.flowCheck, f, k.published.Envelope())
 }
 
 // maxStoredText bounds a stored code or reason: they are shown to clients

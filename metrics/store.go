@@ -33,18 +33,20 @@ const (
 // closerelay_store_records_refused_total: its value does not decode as a
 // record, its envelope does not decode as a close, the envelope does not
 // hash to the record's key on its network, a signature does not verify,
-// or another field is out of shape or disagrees with the envelope.
+// another field is out of shape or disagrees with the envelope, or the
+// plan's mediator flow does not verify (or cannot be, without a master).
 const (
 	StoreRefusedValue     = "value"
 	StoreRefusedEnvelope  = "envelope"
 	StoreRefusedHash      = "hash"
 	StoreRefusedSignature = "signature"
 	StoreRefusedFields    = "fields"
+	StoreRefusedFlow      = "flow"
 )
 
 // StoreRefusedReasons lists every reason label, so series can be created
 // at zero.
-var StoreRefusedReasons = []string{StoreRefusedValue, StoreRefusedEnvelope, StoreRefusedHash, StoreRefusedSignature, StoreRefusedFields}
+var StoreRefusedReasons = []string{StoreRefusedValue, StoreRefusedEnvelope, StoreRefusedHash, StoreRefusedSignature, StoreRefusedFields, StoreRefusedFlow}
 
 // storeMetrics are cluster mode's collectors. They exist in single mode too
 // (at zero, with closerelay_store_available at 1: memory is always there),
@@ -68,7 +70,7 @@ func newStoreMetrics(reg prometheus.Registerer) storeMetrics {
 		available: prometheus.NewGauge(prometheus.GaugeOpts{Namespace: Namespace, Name: "store_available",
 			Help: "1 while the plan store answers (always in single mode), 0 while NATS is unreachable."}),
 		refused: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: Namespace, Name: "store_records_refused_total",
-			Help: "Plan records read from the store that failed their check and were neither served nor merged into, by reason (value, envelope, hash, signature, fields)."}, []string{"reason"}),
+			Help: "Plan records read from the store that failed their check and were neither served nor merged into, by reason (value, envelope, hash, signature, fields, flow)."}, []string{"reason"}),
 	}
 	reg.MustRegister(s.duration, s.conflicts, s.available, s.refused)
 	for _, r := range StoreRefusedReasons {

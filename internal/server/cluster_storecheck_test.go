@@ -257,3 +257,73 @@ func TestClusterStoredChangeChecked(t *testing.T) {
 		})
 	}
 }
+
+// TestClusterStoredFlowChecked: a plan's mediator flow in its record is
+// the store's word beside the token, which is the master's: a record whose
+// flow's destination is not the one its token commits to, or whose token
+// is not the master's, is refused (reason flow) by an instance that
+// restores the plan (404 NOT_FOUND) and by one that holds it, which writes
+// its own flow back. Fails without the flow's check: the re-pointed
+// destination was served in the plan.
+func TestClusterStoredFlowChecked(t *testing.T) {
+	nats := natstest.Start(t)
+	h := ledgertest.New()
+	t.Cleanup(h.Close)
+	env := map[string]string{"MEDIATOR_SECRET": clusterSecret}
+	exchange, attacker := keypair.MustRandom().Address(), keypair.MustRandom().Address()
+	for name, forge := range map[string]func(r *planstore.Record){
+		"a re-pointed destination": func(r *planstore.Record) { r.Forward.Destination = attacker },
+		"a token not the master's": func(r *planstore.Record) {
+			r.Forward.Token = r.Forward.Nonce + ".1.GAAA.dGV4dDphYg." + r.Forward.Nonce + r.Forward.Nonce
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			acct := clusterAccount(h, 3) // one signature of three: never submitted here
+			a := startClusterRelay(t, nats.URL, h, env)
+			kv := bucketKV(t, nats.URL)
+			id, _ := mediatorClose(t, a, h, acct, exchange, "text:ab")
+			honest := storedRecord(t, kv, id)
+			if honest.Forward == nil || honest.Forward.Destination != exchange {
+				t.Fatalf("the honest record's flow: %+v", honest.Forward)
+			}
+
+			// The holder refuses it and writes its flow back.
+			before := a.refusedCount(t, metrics.StoreRefusedFlow)
+			forged := honest
+			fwd := *honest.Forward
+			forged.Forward = &fwd
+			forge(&forged)
+			putRecord(t, kv, id, forged)
+			deadline := time.Now().Add(10 * time.Second)
+			for got := storedRecord(t, kv, id); got.Forward == nil || *got.Forward != *honest.Forward; got = storedRecord(t, kv, id) {
+				if time.Now().After(deadline) {
+					t.Fatalf("the holder never wrote its flow back: %+v", got.Forward)
+				}
+				time.Sleep(20 * time.Millisecond) // polling the store for the write back
+			}
+			if got := a.refusedCount(t, metrics.StoreRefusedFlow); got < before+1 {
+				t.Errorf("holder: refused_total{reason=flow} = %v, want at least %v", got, before+1)
+			}
+			a.must(t, "GET", "/api/plan/"+id+"/status", "", 200, "")
+			if err := a.Stop(); err != nil {
+				t.Fatal(err)
+			}
+
+			// An instance that restores it finds it absent.
+			putRecord(t, kv, id, forged)
+			b := startClusterRelay(t, nats.URL, h, env)
+			for _, path := range []string{"/api/plan/" + id, "/api/plan/" + id + "/status"} {
+				before := b.refusedCount(t, metrics.StoreRefusedFlow)
+				b.must(t, "GET", path, "", 404, "NOT_FOUND")
+				if got := b.refusedCount(t, metrics.StoreRefusedFlow); got != before+1 {
+					t.Errorf("GET %s: refused_total{reason=flow} went from %v to %v, want one more", path, before, got)
+				}
+			}
+			putRecord(t, kv, id, honest)
+			b.must(t, "GET", "/api/plan/"+id, "", 200, "")
+			if err := b.Stop(); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}
