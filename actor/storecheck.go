@@ -226,10 +226,15 @@ func checkPreflight(run *planstore.PreflightRecord) error {
 	return nil
 }
 
+// maxClockSkew is how far another instance's clock may run ahead of this
+// one's: its publish's expiry is the signing window from its own now.
+const maxClockSkew = 5 * time.Minute
+
 // checkExpiry bounds a stored expiry: a plan lives at most the signing
-// window from its publish, which is before now.
+// window from its publish, which is before now (on the publishing
+// instance's clock, within maxClockSkew of this one's).
 func checkExpiry(expiry, now time.Time) error {
-	if expiry.After(now.Add(ledger.SigningWindow)) {
+	if expiry.After(now.Add(ledger.SigningWindow + maxClockSkew)) {
 		return fieldsError("expiry %s is more than the signing window ahead", expiry.UTC().Format(time.RFC3339))
 	}
 	return nil
