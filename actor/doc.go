@@ -241,6 +241,17 @@
 //     instances' changes. A plan reads its entry once more as its loop
 //     starts, for a change that came before it was registered. In single
 //     mode no other instance writes, and the watch delivers nothing.
+//   - Nothing read from the store is trusted (storecheck.go): a record is
+//     checked before it is restored (ledger.RestorePlan: the envelope is the
+//     close whose hash is the plan id, every signature verifies) or taken
+//     in (union: the plan's transaction, signatures new to the plan
+//     verified, the plan's network, account, signer set and flow), its
+//     other fields in shape, its mediator flow verified (Options.FlowCheck:
+//     the token's MAC commits to it, and the close pays its mediator). Signatures are verified once per record taken into
+//     memory, never per request. A refused record is counted
+//     (closerelay_store_records_refused_total): a plan not held is as if
+//     absent (ErrNotFound), a plan held keeps its view and writes it back
+//     over the record.
 //   - Versions are the store's: the entry carries the version, and a change
 //     taken in keeps it. Each instance arms its own expiry timer from the
 //     entry's expiry.

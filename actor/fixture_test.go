@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/hex"
 	"slices"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -83,11 +84,26 @@ func newFixtureSigned(tb testing.TB, seq int64, n int) *fixture {
 // signers they are.
 func newFixtureOf(tb testing.TB, source string, seq int64, n int) *fixture {
 	tb.Helper()
+	return newFixtureOps(tb, source, seq, n, &txnbuild.AccountMerge{Destination: destination})
+}
+
+// newMediatorFixture is newFixture's close through mediator, as a plan
+// with a flow has it: create_account of the mediator with 2 units, then
+// the merge into it.
+func newMediatorFixture(tb testing.TB, seq int64, mediator string) *fixture {
+	tb.Helper()
+	return newFixtureOps(tb, keys[0].Address(), seq, len(keys),
+		&txnbuild.CreateAccount{Destination: mediator, Amount: "2"}, &txnbuild.AccountMerge{Destination: mediator})
+}
+
+// newFixtureOps is newFixtureOf with the close's operations ops.
+func newFixtureOps(tb testing.TB, source string, seq int64, n int, ops ...txnbuild.Operation) *fixture {
+	tb.Helper()
 	acct := txnbuild.NewSimpleAccount(source, seq)
 	tx, err := txnbuild.NewTransaction(txnbuild.TransactionParams{
 		SourceAccount:        &acct,
 		IncrementSequenceNum: true,
-		Operations:           []txnbuild.Operation{&txnbuild.AccountMerge{Destination: destination}},
+		Operations:           ops,
 		BaseFee:              txnbuild.MinBaseFee,
 		Preconditions:        txnbuild.Preconditions{TimeBounds: txnbuild.NewInfiniteTimeout()},
 	})
@@ -338,3 +354,11 @@ func checkEnvelope(t *testing.T, f *fixture, st State, signers ...int) {
 		t.Errorf("Signers = %v, want signers %v", st.Signers, signers)
 	}
 }
+
+// testHash and the test nonces have the shapes a stored record's hash and
+// flow nonce must have (storecheck.go): 64 and 32 lowercase hex characters.
+var (
+	testHash   = strings.Repeat("ab", 32)
+	testNonce1 = strings.Repeat("1", 32)
+	testNonce2 = strings.Repeat("2", 32)
+)

@@ -12,7 +12,7 @@ func TestForwardTransitions(t *testing.T) {
 	now := time.Unix(1_800_000_000, 0)
 	const lease = 15 * time.Second
 	const budget = time.Hour
-	flow := Flow{Nonce: "n", Destination: "GD", Memo: "text:x", Token: "n.1.GD.dGV4dDp4.mac"}
+	flow := Flow{Nonce: testNonce1, Destination: destination, Memo: "text:x", Token: "n.1.GD.dGV4dDp4.mac"}
 	submitted := &Submission{Submit: true, State: SubmissionSubmitted}
 
 	// A flow is set once; the same flow again changes nothing; another is
@@ -57,7 +57,7 @@ func TestForwardTransitions(t *testing.T) {
 	}
 	// A forwarded forward stands: a later failure does not replace it, and
 	// nothing claims it again.
-	done, ok := settleForward(b, ForwardOutcome{State: ForwardForwarded, Hash: "h", Ledger: 9, Amount: "1.0000000"}, now)
+	done, ok := settleForward(b, ForwardOutcome{State: ForwardForwarded, Hash: testHash, Ledger: 9, Amount: "1.0000000"}, now)
 	if !ok || done.State != ForwardForwarded || *done.Flow != flow {
 		t.Fatalf("settle: %+v", done)
 	}
@@ -92,7 +92,7 @@ func TestForwardTransitions(t *testing.T) {
 func TestForwardBudget(t *testing.T) {
 	now := time.Unix(1_800_000_000, 0)
 	const lease, budget = 15 * time.Second, time.Hour
-	f := &Forward{Flow: &Flow{Nonce: "n", Destination: "GD", Memo: "text:x"}}
+	f := &Forward{Flow: &Flow{Nonce: testNonce1, Destination: destination, Memo: "text:x"}}
 	submitted := &Submission{Submit: true, State: SubmissionSubmitted}
 	a, _ := claimForward(f, submitted, "a", now, lease, budget)
 	if !a.deadline.Equal(now.Add(budget)) {
@@ -126,7 +126,7 @@ func TestForwardBudget(t *testing.T) {
 func TestLifeEnd(t *testing.T) {
 	window := time.Unix(1_800_000_000, 0)
 	const budget, retention = 6 * time.Hour, time.Hour
-	flow := &Flow{Nonce: "n", Destination: "GD", Memo: "text:x"}
+	flow := &Flow{Nonce: testNonce1, Destination: destination, Memo: "text:x"}
 	none, submitted, pending := &Submission{}, &Submission{Submit: true, State: SubmissionSubmitted}, &Submission{Submit: true, State: SubmissionPending}
 	for _, tc := range []struct {
 		name string
@@ -169,7 +169,7 @@ func TestForwardTimesOutAfterABusyTurn(t *testing.T) {
 		p := create(t, s, f, time.Now().Add(time.Hour), 0)
 		end := time.Now().Add(10 * time.Minute)
 		inLoop(p, func(p *Plan) {
-			pending := &Forward{Flow: &Flow{Nonce: "n", Destination: keys[2].Address(), Memo: "text:x"}, State: ForwardPending, deadline: end}
+			pending := &Forward{Flow: &Flow{Nonce: testNonce1, Destination: keys[2].Address(), Memo: "text:x"}, State: ForwardPending, deadline: end}
 			p.settled.Store(p.settled.Load().withForward(pending))
 			p.rearm()
 		})

@@ -28,7 +28,7 @@ func (c *countingSubmitter) Submit(ctx context.Context, _ ledger.Network, _ stri
 	}
 	select {
 	case <-time.After(c.hold):
-		return ledgerapi.SubmitOutcome{State: ledgerapi.SubmitSubmitted, Hash: "ab", Ledger: 7}
+		return ledgerapi.SubmitOutcome{State: ledgerapi.SubmitSubmitted, Hash: testHash, Ledger: 7}
 	case <-ctx.Done():
 		return ledgerapi.SubmitOutcome{State: ledgerapi.SubmitAbandoned, Err: ctx.Err()}
 	}
@@ -146,7 +146,7 @@ func TestClusterSubmissionTakenOverWhenOwnerDies(t *testing.T) {
 		}
 		time.Sleep(time.Second) // B's submitter answers
 		synctest.Wait()
-		if got := c.stored(t, f.id); got.State != SubmissionSubmitted || got.Hash != "ab" || got.Ledger != 7 {
+		if got := c.stored(t, f.id); got.State != SubmissionSubmitted || got.Hash != testHash || got.Ledger != 7 {
 			t.Fatalf("stored after B's submission: %+v", got)
 		}
 		p, _ := c.b.index.Load(f.id)
@@ -313,7 +313,7 @@ func TestSubmissionOutcomeTold(t *testing.T) {
 		}
 		select {
 		case ev := <-sub.C():
-			if ev.Submission == nil || ev.Submission.State != SubmissionSubmitted || ev.Submission.Hash != "ab" {
+			if ev.Submission == nil || ev.Submission.State != SubmissionSubmitted || ev.Submission.Hash != testHash {
 				t.Fatalf("the newest event %+v, want the submission's outcome", ev)
 			}
 		default:

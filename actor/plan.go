@@ -254,6 +254,7 @@ func newPlan(s *Supervisor, published *ledger.AdmittedPlan, version uint64) *Pla
 			published: published,
 			addresses: make([]string, len(signers)),
 			encoder:   ledger.NewEnvelopeEncoder(published.Envelope()),
+			flowCheck: s.flowCheck,
 		},
 		expiry:  published.Expiry(),
 		sup:     s,

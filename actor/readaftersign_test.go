@@ -113,7 +113,7 @@ func TestClusterLookupHandedAPlanRegisteredFromAnOlderRead(t *testing.T) {
 
 		// The plan restored from the older read registers first; its loop
 		// stops at its first read of the entry.
-		first, err := b.restore(older.Record, older.Revision)
+		first, err := b.restore(f.id, older.Record, older.Revision)
 		if err != nil {
 			t.Fatal(err)
 		}

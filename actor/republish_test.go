@@ -7,14 +7,16 @@ import (
 	"testing"
 	"testing/synctest"
 	"time"
+
+	"github.com/closerelay/closerelay/planstore"
 )
 
 // TestRepublishFlowConflictMergesNothing: a re-publish naming another flow
 // than the plan's is refused whole, its new signer and its submit left out,
 // whether the plan's view shows the flow or not yet.
 func TestRepublishFlowConflictMergesNothing(t *testing.T) {
-	kept := Flow{Nonce: "n1", Destination: "GD", Memo: "text:a", Token: "t1"}
-	other := Flow{Nonce: "n2", Destination: "GD", Memo: "text:a", Token: "t2"}
+	kept := Flow{Nonce: testNonce1, Destination: destination, Memo: "text:a", Token: "t1"}
+	other := Flow{Nonce: testNonce2, Destination: destination, Memo: "text:a", Token: "t2"}
 
 	// One instance: the view shows the flow.
 	synctest.Test(t, func(t *testing.T) {
@@ -43,9 +45,21 @@ func TestRepublishFlowConflictMergesNothing(t *testing.T) {
 	// A's revision, takes the entry in and runs again: it must refuse
 	// there, before merging.
 	synctest.Test(t, func(t *testing.T) {
-		shared, _, sups := clusterPair(t)
-		a, b := sups[0], sups[1]
-		f := newFixture(t, 2)
+		// B takes A's flow in only once it verifies: the close is through
+		// the flow's mediator, and B's check knows the token.
+		mediator := keys[5].Address()
+		check := func(token string) (Flow, string, error) {
+			for _, fl := range []Flow{kept, other} {
+				if fl.Token == token {
+					return Flow{Nonce: fl.Nonce, Destination: fl.Destination, Memo: fl.Memo}, mediator, nil
+				}
+			}
+			return Flow{}, "", errors.New("bad MAC")
+		}
+		shared := newMemStore()
+		a := start(t, Options{Store: memInstance{shared, make(chan planstore.Change)}, FlowCheck: check})
+		b := start(t, Options{Store: memInstance{shared, make(chan planstore.Change)}, FlowCheck: check})
+		f := newMediatorFixture(t, 2, mediator)
 		ctx := context.Background()
 		pa := create(t, a, f, time.Now().Add(time.Hour), 0)
 		pb, err := b.Lookup(ctx, f.id)
@@ -86,7 +100,7 @@ func TestRepublishMergesSubmitsAndKeepsTheFlow(t *testing.T) {
 		f := newFixture(t, 3)
 		ctx := context.Background()
 		p := create(t, s, f, time.Now().Add(time.Hour), 0)
-		flow := Flow{Nonce: "n1", Destination: "GD", Memo: "text:a", Token: "t1"}
+		flow := Flow{Nonce: testNonce1, Destination: destination, Memo: "text:a", Token: "t1"}
 		if err := p.Republish(ctx, f.admitted(1), true, &flow); err != nil {
 			t.Fatal(err)
 		}

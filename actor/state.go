@@ -1,6 +1,7 @@
 package actor
 
 import (
+	"bytes"
 	"fmt"
 	"slices"
 
@@ -24,6 +25,7 @@ type planParts struct {
 	published *ledger.AdmittedPlan
 	addresses []string
 	encoder   *ledger.EnvelopeEncoder
+	flowCheck FlowCheck // the Supervisor's, for a stored flow new to the plan
 }
 
 // effects are what the run loop does for a transition's next state, in
@@ -136,14 +138,17 @@ func merge(k *planParts, cur *planState, admitted []ledger.Admitted) (next *plan
 // store lacks is marked dirty, and written back (fxWriteBack, never
 // fxWrite: the rest of the state came from the store); a newer submission
 // or forward is told; then whatever the next state calls for is started.
+//
+// r is checked first (checkStored): a record that fails is refused whole
+// (an error wrapping a ledger.ErrStored kind), nothing of it taken in.
 func union(k *planParts, cur *planState, r planstore.Record, revision uint64, asItStands bool) (*planState, effects, error) {
+	stored, err := k.checkStored(cur, r)
+	if err != nil {
+		return nil, 0, err
+	}
 	next := cur
 	fx := fxWriteBack | fxSubmit | fxForward
 	if cur.lacksAny(r.SignerOf) || r.Version > cur.state.Version {
-		_, stored, err := ledger.RestoreSignatures(k.published.Canonical().Signers, r.XDR, r.SignerOf)
-		if err != nil {
-			return nil, 0, err
-		}
 		var dirty bool
 		if next, dirty, err = unionView(k, cur, stored, r.Version); err != nil {
 			return nil, 0, err
@@ -184,6 +189,40 @@ func union(k *planParts, cur *planState, r planstore.Record, revision uint64, as
 		fx |= fxTellForward
 	}
 	return next, fx, nil
+}
+
+// checkStored checks r, a stored version of the plan, before union takes
+// anything of it (storecheck.go): its fields (checkHeld), and its envelope,
+// which must be the plan's transaction carrying signatures that verify
+// under their recorded signers (ledger.RestoreSignatures). Those cur holds,
+// byte for byte, are not verified again, so another instance's change
+// costs one verification per signature new here; r's envelope being cur's
+// own (this instance's write coming back) costs a comparison. It returns
+// r's signatures.
+func (k *planParts) checkStored(cur *planState, r planstore.Record) ([]ledger.Admitted, error) {
+	if err := k.checkHeld(r); err != nil {
+		return nil, err
+	}
+	if err := k.checkHeldFlow(cur, r.Forward); err != nil {
+		return nil, err
+	}
+	if r.XDR == cur.state.XDR && slices.EqualFunc(r.SignerOf, cur.admitted, func(s int, a ledger.Admitted) bool { return s == a.Signer }) {
+		return cur.admitted, nil
+	}
+	return ledger.RestoreSignatures(k.published.Canonical(), r.XDR, r.SignerOf, cur.holds)
+}
+
+// holds reports whether v carries signature sig of signer.
+func (v *planState) holds(signer int, sig []byte) bool {
+	if signer < 0 || signer >= len(v.present) || !v.present[signer] {
+		return false
+	}
+	for _, a := range v.admitted {
+		if a.Signer == signer {
+			return bytes.Equal(a.Sig.Signature, sig)
+		}
+	}
+	return false
 }
 
 // unionView is cur holding stored's signatures (those of a stored entry at

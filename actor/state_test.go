@@ -8,6 +8,7 @@ import (
 
 	"github.com/closerelay/closerelay/ledger"
 	"github.com/closerelay/closerelay/planstore"
+	"github.com/stellar/go-stellar-sdk/xdr"
 )
 
 // FuzzMergeUnion: two instances of one plan admit signatures in the orders
@@ -87,12 +88,12 @@ func FuzzMergeUnion(f *testing.F) {
 		// seen: the union takes it, and tells it.
 		told := len(orderB)%2 == 1
 		if told {
-			stB = stB.with(&Submission{Submit: true, State: SubmissionSubmitted, Hash: "h", seq: 1})
+			stB = stB.with(&Submission{Submit: true, State: SubmissionSubmitted, Hash: testHash, seq: 1})
 		}
 
 		// A takes B's version in, as a stored entry at revision 2.
 		snapshot := *stA
-		u, effects, err := union(k, stA, recordOf(stB), 2, false)
+		u, effects, err := union(k, stA, recordOf(p, stB), 2, false)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -144,7 +145,7 @@ func FuzzMergeUnion(f *testing.F) {
 		}
 
 		// Taking B's version in again, or the union's own, changes nothing.
-		for _, r := range []planstore.Record{recordOf(stB), recordOf(u)} {
+		for _, r := range []planstore.Record{recordOf(p, stB), recordOf(p, u)} {
 			again, effects, err := union(k, u, r, 2, false)
 			if err != nil || again != u || effects&^(fxWriteBack|fxSubmit|fxForward) != 0 {
 				t.Fatalf("a union taken in again: changed %v, effects %b, %v", again != u, effects, err)
@@ -152,7 +153,7 @@ func FuzzMergeUnion(f *testing.F) {
 		}
 		// The other way round, B takes A's version in: the same signers,
 		// when the union fits in one envelope.
-		v, _, err := union(k, stB, recordOf(stA), 3, false)
+		v, _, err := union(k, stB, recordOf(p, stA), 3, false)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -169,11 +170,9 @@ func FuzzMergeUnion(f *testing.F) {
 	})
 }
 
-// recordOf is v as the store's entry carries it, for union: its envelope,
-// version, signers, submission and forward.
-func recordOf(v *planState) planstore.Record {
-	return planstore.Record{XDR: v.state.XDR, Version: v.state.Version, SignerOf: signerOf(v),
-		Submission: v.sub.record(), Forward: v.fwd.record()}
+// recordOf is v as plan p writes it to the store, for union.
+func recordOf(p *Plan, v *planState) planstore.Record {
+	return p.record(v, v.sub)
 }
 
 // sameSigners reports whether a and b hold the same signers, in any order.
@@ -239,5 +238,121 @@ func checkState(t *testing.T, k *planParts, v *planState) {
 	}
 	if v.sub == nil {
 		t.Fatal("a state without its submission")
+	}
+}
+
+// TestUnionRefusesForgedRecords: a stored version that is not the plan's
+// (another transaction, a signature that does not verify under its signer
+// though it carries the signer's hint, another account or signer set, a
+// submission out of shape) is refused whole by union, with its kind, and
+// the state given is left as it was; the honest version with the same
+// signature is taken in.
+func TestUnionRefusesForgedRecords(t *testing.T) {
+	f := newFixture(t, 1)
+	other := newFixture(t, 2) // another close of the same account
+	p := newPlan(&Supervisor{}, f.plan(t, time.Now().Add(time.Hour), 0), 1)
+	k, cur := &p.planParts, p.settled.Load()
+	junk := f.admitted(0, 1)
+	junk[1].Sig.Signature = slices.Clone(junk[1].Sig.Signature)
+	junk[1].Sig.Signature[7] ^= 1
+	sigsOf := func(as []ledger.Admitted) []xdr.DecoratedSignature {
+		out := make([]xdr.DecoratedSignature, len(as))
+		for i, a := range as {
+			out[i] = a.Sig
+		}
+		return out
+	}
+	honest := recordOf(p, cur)
+	honest.XDR, honest.SignerOf, honest.Version = f.partial(t, sigsOf(f.admitted(0, 1))...), []int{0, 1}, 2
+	for name, tc := range map[string]struct {
+		forge func(r *planstore.Record)
+		want  error
+	}{
+		"another transaction": {func(r *planstore.Record) { r.XDR = other.partial(t, sigsOf(other.admitted(0, 1))...) }, ledger.ErrStoredHash},
+		"a junk signature":    {func(r *planstore.Record) { r.XDR = f.partial(t, sigsOf(junk)...) }, ledger.ErrStoredSignature},
+		"another account":     {func(r *planstore.Record) { r.Account = keys[1].Address() }, ledger.ErrStoredFields},
+		"another signer set":  {func(r *planstore.Record) { r.Set = slices.Clone(r.Set); r.Set[1].Weight = 255 }, ledger.ErrStoredFields},
+		"another network":     {func(r *planstore.Record) { r.Network = "mainnet" }, ledger.ErrStoredFields},
+		"a submission out of shape": {func(r *planstore.Record) {
+			r.Submission = planstore.SubmissionRecord{Submit: true, Seq: 1, State: "landed"}
+		}, ledger.ErrStoredFields},
+	} {
+		r := honest
+		tc.forge(&r)
+		if next, _, err := union(k, cur, r, 2, false); !errors.Is(err, tc.want) || next != nil {
+			t.Errorf("%s: %v (a state: %v), want %v", name, err, next != nil, tc.want)
+		}
+	}
+	if cur.state.Version != 1 || len(cur.admitted) != 1 {
+		t.Fatalf("a refused union changed the state: version %d, %d signatures", cur.state.Version, len(cur.admitted))
+	}
+	next, _, err := union(k, cur, honest, 2, false)
+	if err != nil || !slices.Equal(signerOf(next), []int{0, 1}) {
+		t.Fatalf("the honest version: %v %v", signerOf(next), err)
+	}
+}
+
+// TestUnionChecksStoredFlows: a stored flow new to the plan is taken in
+// only when its token verifies (FlowCheck), commits to the record's nonce,
+// destination and memo, and the close merges into its mediator; without a
+// check (no master) the plan is unavailable, nothing refused. A held plan's own flow costs no check,
+// and another flow than the plan's is refused.
+func TestUnionChecksStoredFlows(t *testing.T) {
+	f := newFixture(t, 1)
+	flow := Flow{Nonce: testNonce1, Destination: keys[3].Address(), Memo: "text:a", Token: "token-1"}
+	var checked []string
+	stub := func(mediator string, committed Flow) FlowCheck {
+		return func(token string) (Flow, string, error) {
+			checked = append(checked, token)
+			if token != flow.Token {
+				return Flow{}, "", errors.New("bad MAC")
+			}
+			return committed, mediator, nil
+		}
+	}
+	p := newPlan(&Supervisor{}, f.plan(t, time.Now().Add(time.Hour), 0), 1)
+	cur := p.settled.Load()
+	withFlow := func(fl Flow) planstore.Record {
+		r := recordOf(p, cur)
+		r.Forward = (&Forward{Flow: &fl, seq: 1}).record()
+		return r
+	}
+	for name, tc := range map[string]struct {
+		check FlowCheck
+		flow  Flow
+	}{
+		"a token that does not verify":              {stub(destination, flow), Flow{Nonce: flow.Nonce, Destination: flow.Destination, Memo: flow.Memo, Token: "forged"}},
+		"a token committing to another destination": {stub(destination, Flow{Nonce: flow.Nonce, Destination: keys[4].Address(), Memo: flow.Memo}), flow},
+		// The fixture's close merges into destination, with no
+		// create_account of the flow's mediator.
+		"a close that does not fund and merge into the mediator": {stub(destination, flow), flow},
+	} {
+		p.flowCheck = tc.check
+		if next, _, err := union(&p.planParts, cur, withFlow(tc.flow), 2, false); !errors.Is(err, ErrStoredFlow) || next != nil {
+			t.Errorf("%s: %v, want ErrStoredFlow", name, err)
+		}
+	}
+
+	p.flowCheck = nil
+	if _, _, err := union(&p.planParts, cur, withFlow(flow), 2, false); !errors.Is(err, ErrUnavailable) || errors.Is(err, ErrStoredFlow) {
+		t.Errorf("no check (no master): %v, want ErrUnavailable", err)
+	}
+
+	// A plan holding the flow: its own (same token) is not checked again;
+	// another flow is refused whatever a check would say.
+	held := cur.with(cur.sub)
+	held.fwd = &Forward{Flow: &flow, seq: 1}
+	checked = nil
+	p.flowCheck = stub(destination, flow)
+	if _, _, err := union(&p.planParts, held, withFlow(flow), 2, false); err != nil {
+		t.Errorf("the plan's own flow: %v", err)
+	}
+	other := flow
+	other.Destination = keys[4].Address()
+	if _, _, err := union(&p.planParts, held, withFlow(other), 2, false); !errors.Is(err, ErrStoredFlow) {
+		t.Errorf("another flow than the plan's: %v, want ErrStoredFlow", err)
+	}
+	if len(checked) != 0 {
+		t.Errorf("the held flow's token was checked again: %v", checked)
 	}
 }

@@ -137,17 +137,34 @@ func (p *Plan) record(v *planState, sub *Submission) planstore.Record {
 	return r
 }
 
-// restore rebuilds a plan that another instance wrote (or this one, before
-// a restart), at the stored version, submission and revision.
-func (s *Supervisor) restore(r planstore.Record, revision uint64) (*Plan, error) {
+// restore rebuilds plan id that another instance wrote (or this one,
+// before a restart), at the stored version, submission and revision, once
+// r has passed its checks (storecheck.go): its fields' shape
+// (checkRecord, checkExpiry), and its envelope, the published close whose
+// hash on its network is id, with every signature verified
+// (ledger.RestorePlan). This is the one verification of a record's
+// signatures on this instance: the plan holds them from then on. A record
+// that fails is an error wrapping a ledger.ErrStored kind.
+func (s *Supervisor) restore(id string, r planstore.Record, revision uint64) (*Plan, error) {
+	if err := checkRecord(r); err != nil {
+		return nil, err
+	}
+	if err := checkExpiry(r.Expiry, s.now()); err != nil {
+		return nil, err
+	}
 	signers := make([]ledger.Signer, len(r.Set))
 	for i, sg := range r.Set {
 		signers[i] = ledger.Signer{Address: sg.Address, Weight: sg.Weight}
 	}
 	set := ledger.NewSignerSet(signers).WithThresholds(ledger.Thresholds{Low: r.Thresholds[0], Medium: r.Thresholds[1], High: r.Thresholds[2]})
-	published, err := ledger.RestorePlan(ledger.Network(r.Network), r.XDR, r.SignerOf, set, r.Expiry, r.Account, r.Threshold)
+	published, err := ledger.RestorePlan(id, ledger.Network(r.Network), r.XDR, r.SignerOf, set, r.Expiry, r.Account, r.Threshold)
 	if err != nil {
 		return nil, err
+	}
+	if f := r.Forward; f != nil && f.Nonce != "" {
+		if err := checkFlow(s.flowCheck, f, published.Envelope()); err != nil {
+			return nil, err
+		}
 	}
 	if run := preflightOf(r.Preflight); run != nil {
 		published = published.WithPreflight(*run)
@@ -301,6 +318,7 @@ func (p *Plan) reload() error {
 		return nil
 	case errors.Is(err, planstore.ErrCorrupt):
 		// Written over by the next write, which expects its revision.
+		p.sup.refused(p.ID(), e.Revision, err)
 		p.rev = e.Revision
 		return err
 	case err != nil:
@@ -333,6 +351,12 @@ func (p *Plan) absorb(r planstore.Record, revision uint64, asItStands bool, skip
 		p.rev = revision
 	}
 	next, fx, err := union(&p.planParts, p.settled.Load(), r, revision, asItStands)
+	if p.sup.refused(p.ID(), revision, err) {
+		// Nothing of it is taken in. The plan keeps its view, which the
+		// store now lacks: the next write, expecting this revision, puts
+		// it back over the refused record, at once.
+		next, fx, err = nil, fxDirty|fxWriteBack|fxSubmit|fxForward, nil
+	}
 	if err != nil {
 		return err
 	}
@@ -432,7 +456,7 @@ func (s *Supervisor) lookup(ctx context.Context, id string) (*Plan, error) {
 	case errors.Is(err, planstore.ErrNotFound):
 		return s.lookupLocal(ctx, id)
 	case errors.Is(err, planstore.ErrCorrupt):
-		s.log.Error("plan store: a stored plan does not decode", "id", id, "err", err)
+		s.refused(id, e.Revision, err)
 		p, err := s.lookupLocal(ctx, id)
 		if err != nil {
 			return nil, err
@@ -510,9 +534,15 @@ func (s *Supervisor) fetched(ctx context.Context, id string, e planstore.Entry) 
 	if !s.now().Before(s.recordEnd(e.Record)) {
 		return nil, ErrNotFound
 	}
-	p, err := s.restore(e.Record, e.Revision)
+	p, err := s.restore(id, e.Record, e.Revision)
 	if err != nil {
-		s.log.Error("plan store: a stored plan cannot be restored", "id", id, "err", err)
+		if errors.Is(err, ErrUnavailable) {
+			return nil, err // a flow this instance cannot check
+		}
+		if !s.refused(id, e.Revision, err) {
+			s.log.Error("plan store: a stored plan cannot be restored", "id", id, "err", err)
+		}
+		// As if absent: nothing of a record that fails its check is served.
 		return nil, ErrNotFound
 	}
 	got, _, err := s.adopt(ctx, p, false)
@@ -592,19 +622,28 @@ func (s *Supervisor) createStored(ctx context.Context, fresh *Plan) (*Plan, bool
 		now := s.now()
 		var stale uint64 // the revision of a stored plan to replace
 		switch e, err := s.store.Get(ctx, id); {
-		case err == nil && now.Before(s.recordEnd(e.Record)) && !now.Before(e.Record.Expiry):
-			return nil, false, ErrExpired // as above
-		case err == nil && now.Before(e.Record.Expiry):
-			p, err := s.restore(e.Record, e.Revision)
+		case err == nil && now.Before(s.recordEnd(e.Record)):
+			p, err := s.restore(id, e.Record, e.Revision)
+			if s.refused(id, e.Revision, err) {
+				// As if absent: the publish writes its plan over it.
+				stale = e.Revision
+				break
+			}
 			if err != nil {
 				return nil, false, err
+			}
+			if !now.Before(e.Record.Expiry) {
+				return nil, false, ErrExpired // as above
 			}
 			got, _, err := s.adopt(ctx, p, false)
 			if err != nil {
 				return nil, false, err
 			}
 			return got, false, got.holding(ctx, e)
-		case err == nil, errors.Is(err, planstore.ErrCorrupt):
+		case err == nil:
+			stale = e.Revision
+		case errors.Is(err, planstore.ErrCorrupt):
+			s.refused(id, e.Revision, err)
 			stale = e.Revision
 		case errors.Is(err, planstore.ErrNotFound):
 		default:
@@ -739,9 +778,11 @@ func (s *Supervisor) adoptSubmitting(c planstore.Change) {
 		return
 	default:
 	}
-	p, err := s.restore(r, c.Revision)
+	p, err := s.restore(c.ID, r, c.Revision)
 	if err != nil {
-		s.log.Error("plan store: a stored plan cannot be restored", "id", c.ID, "err", err)
+		if !s.refused(c.ID, c.Revision, err) {
+			s.log.Error("plan store: a stored plan cannot be restored", "id", c.ID, "err", err)
+		}
 		return
 	}
 	s.add(p)

@@ -277,7 +277,7 @@ func TestClusterChangeBeforeRegistration(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		pb, err := b.restore(e.Record, e.Revision)
+		pb, err := b.restore(f.id, e.Record, e.Revision)
 		if err != nil {
 			t.Fatal(err)
 		}

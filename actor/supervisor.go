@@ -65,6 +65,13 @@ type Options struct {
 	// flow once its close's submission succeeded (CONTRACT section 16);
 	// nil runs none (such a plan's forward stays pending).
 	Forwarder Forwarder
+	// FlowCheck verifies a flow a plan's record holds (CONTRACT section 9,
+	// round 4): the flow its token commits to under the master, whatever
+	// the token's expiry, and the flow's mediator address
+	// (mediator.Service.KeptFlow). nil when no master is configured: a
+	// record with a flow cannot be checked, and its plan is unavailable
+	// here (ErrUnavailable).
+	FlowCheck FlowCheck
 	// Store is where the plans live: cluster mode's shared store
 	// (CONTRACT section 12), or nil for a planstore.Memory of the
 	// Supervisor's own, which keeps them in this process only (single
@@ -105,6 +112,7 @@ type Supervisor struct {
 	submitter      Submitter
 	preflighter    Preflighter
 	forwarder      Forwarder
+	flowCheck      FlowCheck
 	store          Store
 	lease          time.Duration
 	instance       string
@@ -173,6 +181,7 @@ func newSupervisor(opts Options, own bool) *Supervisor {
 		submitter:      opts.Submitter,
 		preflighter:    opts.Preflighter,
 		forwarder:      opts.Forwarder,
+		flowCheck:      opts.FlowCheck,
 		store:          opts.Store,
 		lease:          opts.SubmitLease,
 		instance:       opts.Instance,

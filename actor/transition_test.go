@@ -64,7 +64,7 @@ func FuzzSubmissionTransitions(f *testing.F) {
 					}
 				}
 			case 4, 5:
-				out := ledgerapi.SubmitOutcome{State: ledgerapi.SubmitSubmitted, Hash: "ab", Ledger: int(arg)}
+				out := ledgerapi.SubmitOutcome{State: ledgerapi.SubmitSubmitted, Hash: testHash, Ledger: int(arg)}
 				if op == 5 {
 					out = ledgerapi.SubmitOutcome{State: ledgerapi.SubmitFailed, Code: "tx_bad_seq"}
 				}

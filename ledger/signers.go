@@ -253,3 +253,12 @@ func (s *SignerSet) stamp(i int, sig xdr.DecoratedSignature) xdr.DecoratedSignat
 		Signature: append(xdr.Signature(nil), sig.Signature...),
 	}
 }
+
+// verifies reports whether sig is signer i's signature of hash by
+// stellar-core's rule; a signer that is no candidate verifies nothing.
+func (s *SignerSet) verifies(i int, hash [32]byte, sig []byte) bool {
+	if s == nil || i < 0 || i >= len(s.keys) || s.keys[i] == nil {
+		return false
+	}
+	return s.keys[i].Verify(hash[:], sig)
+}

@@ -232,6 +232,28 @@ func (s *Service) SignForward(envelopeXDR, flowToken string, network ledger.Netw
 	return signForward(env, kp, network.Passphrase())
 }
 
+// KeptFlow verifies a flow token as a plan keeps it, for a record read
+// from the cluster's store (CONTRACT section 9, round 4): the token must
+// carry the master's MAC (INVALID_FLOW_TOKEN otherwise) but its expiry no
+// longer matters, as for SignForward. It returns the flow the token commits
+// to and the flow's mediator address; MEDIATOR_NOT_CONFIGURED without a
+// master.
+func (s *Service) KeptFlow(flowToken string) (*Flow, string, error) {
+	m, err := s.master()
+	if err != nil {
+		return nil, "", notConfigured(err)
+	}
+	flow, ok := verifyToken(m, flowToken, s.now(), false)
+	if !ok {
+		return nil, "", errcode.New(errcode.InvalidFlowToken, "flow token is invalid")
+	}
+	kp, err := m.FlowKeypair(flow.Nonce)
+	if err != nil {
+		return nil, "", fmt.Errorf("mediator: deriving flow key: %w", err)
+	}
+	return flow, kp.Address(), nil
+}
+
 // FlowAddress is the G… address of the mediator of the flow with nonce:
 // the account a relay-run forward reads and spends from.
 func (s *Service) FlowAddress(nonce string) (string, error) {

@@ -29,6 +29,25 @@ const (
 	StoreEntryRegistry = "registry"
 )
 
+// Why a record read from the plan store was refused, the reason label of
+// closerelay_store_records_refused_total: its value does not decode as a
+// record, its envelope does not decode as a close, the envelope does not
+// hash to the record's key on its network, a signature does not verify,
+// another field is out of shape or disagrees with the envelope, or the
+// plan's mediator flow does not verify (or cannot be, without a master).
+const (
+	StoreRefusedValue     = "value"
+	StoreRefusedEnvelope  = "envelope"
+	StoreRefusedHash      = "hash"
+	StoreRefusedSignature = "signature"
+	StoreRefusedFields    = "fields"
+	StoreRefusedFlow      = "flow"
+)
+
+// StoreRefusedReasons lists every reason label, so series can be created
+// at zero.
+var StoreRefusedReasons = []string{StoreRefusedValue, StoreRefusedEnvelope, StoreRefusedHash, StoreRefusedSignature, StoreRefusedFields, StoreRefusedFlow}
+
 // storeMetrics are cluster mode's collectors. They exist in single mode too
 // (at zero, with closerelay_store_available at 1: memory is always there),
 // so dashboards and alerts need no second variant.
@@ -36,6 +55,7 @@ type storeMetrics struct {
 	duration  *prometheus.HistogramVec
 	conflicts *prometheus.CounterVec
 	available prometheus.Gauge
+	refused   *prometheus.CounterVec
 }
 
 func newStoreMetrics(reg prometheus.Registerer) storeMetrics {
@@ -49,8 +69,13 @@ func newStoreMetrics(reg prometheus.Registerer) storeMetrics {
 			Help: "Compare-and-set writes to the plan store that lost to another instance's and were merged again, by entry (plan, registry)."}, []string{"entry"}),
 		available: prometheus.NewGauge(prometheus.GaugeOpts{Namespace: Namespace, Name: "store_available",
 			Help: "1 while the plan store answers (always in single mode), 0 while NATS is unreachable."}),
+		refused: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: Namespace, Name: "store_records_refused_total",
+			Help: "Plan records read from the store that failed their check and were neither served nor merged into, by reason (value, envelope, hash, signature, fields, flow)."}, []string{"reason"}),
 	}
-	reg.MustRegister(s.duration, s.conflicts, s.available)
+	reg.MustRegister(s.duration, s.conflicts, s.available, s.refused)
+	for _, r := range StoreRefusedReasons {
+		s.refused.WithLabelValues(r)
+	}
 	for _, op := range StoreOps {
 		for _, o := range []string{"ok", "conflict", "error"} {
 			s.duration.WithLabelValues(op, o)
@@ -89,4 +114,13 @@ func (m *Metrics) StoreAvailable(up bool) {
 		v = 1
 	}
 	m.store.available.Set(v)
+}
+
+// StoreRecordRefused counts one record read from the store and refused for
+// reason (a StoreRefused* label).
+func (m *Metrics) StoreRecordRefused(reason string) {
+	if m == nil {
+		return
+	}
+	m.store.refused.WithLabelValues(reason).Inc()
 }

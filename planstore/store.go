@@ -224,7 +224,8 @@ func (s *Store) Close() {
 // value. The bucket keeps one revision per entry, so a write replaced
 // before the watch delivered it is skipped: every change carries the whole
 // plan, and the newest is all a reader needs. A value that does not decode
-// is logged and skipped. After a reconnect it replays the current value of
+// is logged, counted (closerelay_store_records_refused_total{reason="value"})
+// and skipped. After a reconnect it replays the current value of
 // every entry. It is closed by Close. Its reader must keep up: the watch
 // waits for it.
 func (s *Store) Changes() <-chan Change { return s.changes }
@@ -343,7 +344,8 @@ func (s *Store) follow(w jetstream.KeyWatcher) {
 			if e.Operation() == jetstream.KeyValuePut {
 				r, err := decode(e.Value())
 				if err != nil {
-					s.log.Error("plan store: a stored plan does not decode", "id", c.ID, "revision", c.Revision, "err", err)
+					s.metrics.StoreRecordRefused(metrics.StoreRefusedValue)
+					s.log.Error("plan store: a stored plan does not decode; refused", "id", c.ID, "revision", c.Revision, "err", err)
 					continue
 				}
 				c.Record = r

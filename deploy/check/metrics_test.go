@@ -46,6 +46,7 @@ var serviceMetrics = map[string]metricInfo{
 	"closerelay_store_request_duration_seconds": {dto.MetricType_HISTOGRAM, []string{"op", "outcome"}},
 	"closerelay_store_conflicts_total":          {dto.MetricType_COUNTER, []string{"entry"}},
 	"closerelay_store_available":                {dto.MetricType_GAUGE, nil},
+	"closerelay_store_records_refused_total":    {dto.MetricType_COUNTER, []string{"reason"}},
 }
 
 // httpMetrics are registered by the HTTP layer (httpapi) through its
@@ -118,8 +119,9 @@ var closedMetricLabelValues = map[string]map[string][]string{
 		"op":      metrics.StoreOps,
 		"outcome": {"ok", "conflict", "error"},
 	},
-	"closerelay_store_conflicts_total": {"entry": {metrics.StoreEntryPlan, metrics.StoreEntryRegistry}},
-	"closerelay_preflight_total":       {"state": {"landable", "blocked", "uncertain", "unchecked"}},
+	"closerelay_store_conflicts_total":       {"entry": {metrics.StoreEntryPlan, metrics.StoreEntryRegistry}},
+	"closerelay_store_records_refused_total": {"reason": metrics.StoreRefusedReasons},
+	"closerelay_preflight_total":             {"state": {"landable", "blocked", "uncertain", "unchecked"}},
 }
 
 // allMetrics is every family a query may name.

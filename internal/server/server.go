@@ -238,6 +238,7 @@ func Start(opts Options) (*Relay, error) {
 		Submitter:        submitter,
 		Preflighter:      ledgerapi.Rechecker{Client: accounts, Now: opts.Now},
 		Forwarder:        forwarderOf(opts, accounts, med),
+		FlowCheck:        flowCheckOf(med),
 		Store:            plans,
 		SubmitLease:      opts.SubmitLease,
 		ForwardBudget:    cfg.ForwardBudget,
@@ -332,6 +333,27 @@ func forwarderOf(opts Options, accounts *ledgerapi.Client, med httpapi.Mediator)
 		return nil
 	}
 	return forwarder.New(forwarder.Options{Ledger: accounts, Signer: signer, Now: opts.Now})
+}
+
+// flowCheckOf is the check of the flows that plans' records hold: med's,
+// when it has a master and can verify a kept flow; nil otherwise (a
+// mediator without a master, or a test's that cannot), and plans whose
+// records hold a flow are then unavailable on this instance.
+func flowCheckOf(med httpapi.Mediator) actor.FlowCheck {
+	kept, ok := med.(interface {
+		KeptFlow(flowToken string) (*mediator.Flow, string, error)
+		Configured() error
+	})
+	if !ok || kept.Configured() != nil {
+		return nil
+	}
+	return func(token string) (actor.Flow, string, error) {
+		f, address, err := kept.KeptFlow(token)
+		if err != nil {
+			return actor.Flow{}, "", err
+		}
+		return actor.Flow{Nonce: f.Nonce, Destination: f.Destination, Memo: f.Memo.String()}, address, nil
+	}
 }
 
 func or(v, def int) int {
