@@ -206,7 +206,7 @@ func (c *CLI) publish(args []string) int {
 		fmt.Fprintf(c.Stderr, "the relay's verdict could not be read (%s): whether the close would land is not known\n", Message(verr))
 		return code
 	}
-	writeVerdict(c.Stderr, after)
+	writeVerdict(c.Stderr, after, "sign")
 	if blocked {
 		fmt.Fprintf(c.Stderr, "%s publish: published, but the relay says the ledger would refuse this close (%s): fix what blocks it and build it again; do not collect signatures on this one\n", c.Name(), blockedBy(after))
 	}
@@ -362,7 +362,7 @@ func (c *CLI) sign(args []string) int {
 		fmt.Fprintf(c.Stderr, "the relay's verdict could not be read (%s): whether the close would land is not known\n", Message(err))
 	} else {
 		already = slices.Contains(st.Signers, kp.Address())
-		writeVerdict(c.Stderr, st)
+		writeVerdict(c.Stderr, st, "sign")
 		if blockedBy(st) != "" {
 			if !*force {
 				return c.Fail("sign", o.JSON, refuseBlocked(st, "sign", "signed"))

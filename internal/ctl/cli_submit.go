@@ -61,7 +61,7 @@ func (c *CLI) submit(args []string) int {
 		}
 	} else {
 		if !o.JSON {
-			writeVerdict(c.Stderr, st)
+			writeVerdict(c.Stderr, st, "submit")
 		}
 		switch sub := st.Submission; {
 		case blockedBy(st) != "" && !*force:

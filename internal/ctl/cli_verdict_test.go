@@ -105,6 +105,7 @@ func TestSubmitRefusesABlockedClose(t *testing.T) {
 
 	r := runCLI(t, env, "", "submit", id)
 	if r.code != ExitRefused || r.stdout != "" || !strings.Contains(r.stderr, "op_has_sub_entries") ||
+		!strings.Contains(r.stderr, "do not submit this close: the ledger would refuse it\n") ||
 		!strings.Contains(r.stderr, "closerelayctl submit: not submitted: the relay says the ledger would refuse this close (op_has_sub_entries); --force would submit it anyway\n") {
 		t.Fatalf("submit of a blocked close: %d %q %q", r.code, r.stdout, r.stderr)
 	}

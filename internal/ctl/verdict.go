@@ -59,13 +59,14 @@ func refuseBlocked(st wire.Status, verb, done string) error {
 }
 
 // writeVerdict prints the relay's verdict on st's close for a person about
-// to act on it: a blocked close with its blockers, an uncertain or
-// unchecked one with what that means, a landable one in a line.
-func writeVerdict(w io.Writer, st wire.Status) {
+// to verb it ("sign", "submit"): a blocked close with its blockers, an
+// uncertain or unchecked one with what that means, a landable one in a
+// line.
+func writeVerdict(w io.Writer, st wire.Status, verb string) {
 	pf := st.Preflight
 	switch {
 	case pf != nil && pf.State == client.PreflightBlocked:
-		fmt.Fprintln(w, "do not sign this close: the ledger would refuse it")
+		fmt.Fprintf(w, "do not %s this close: the ledger would refuse it\n", verb)
 		writeBlockers(w, pf.Blockers)
 	case st.Submission != nil && st.Submission.State == "blocked":
 		fmt.Fprintf(w, "the relay did not submit this close: the ledger would refuse it (%s)\n", st.Submission.Code)
