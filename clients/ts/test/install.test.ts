@@ -24,7 +24,7 @@ const npm = process.platform === "win32" ? "npm.cmd" : "npm";
 const PLACEHOLDER = `"https://relay.example.org"`;
 
 /** The fenced blocks of `lang` in `markdown`, in order (the section from `heading` on, when given). */
-export function fenced(markdown: string, lang: string, heading?: string): string[] {
+function fenced(markdown: string, lang: string, heading?: string): string[] {
   let text = markdown;
   if (heading) {
     const at = text.indexOf(`\n${heading}\n`);
