@@ -138,6 +138,7 @@ type localOptions struct {
 	counts      loadkit.Counts
 	dir         string    // where out and keys default to; defaultLocalDir() when empty
 	publicURL   string    // the relay's PUBLIC_URL; empty: none
+	ledgerAPI   string    // the relay's LEDGER_API: horizon (when empty) or rpc, both faces of the double
 	out         string    // payload path; dir/load-payload.json when empty
 	keys        string    // keys file path; beside out when empty
 	json        bool      // print the ready report as JSON
@@ -168,6 +169,9 @@ func (c *tool) loadLocal(args []string) int {
 			"and per account n ACCOUNT_n, PLAN_n (the plan published for it), and per\n"+
 			"signer m SIGNER_n_m and SECRET_n_m (the master key is the last signer). The\n"+
 			"accounts exist only on this process's account-API double.\n\n"+
+			"--ledger-api is the relay's LEDGER_API: horizon (the default) has it read and\n"+
+			"submit through the double's Horizon face, rpc through its Stellar RPC face\n"+
+			"(the account-API address followed by /rpc); the double's state is the same.\n\n"+
 			"By default it is small, a stack to try the commands on (3 accounts of 3\n"+
 			"signers); the load kit passes the sizes it needs.")
 	o := localOptions{}
@@ -181,6 +185,7 @@ func (c *tool) loadLocal(args []string) int {
 	fs.StringVar(&o.out, "out", "", "payload file to write (default: load-payload.json in --dir)")
 	fs.StringVar(&o.keys, "keys", "", "keys file to write (default: load-keys.env beside --out)")
 	fs.StringVar(&o.publicURL, "public-url", "", "the relay's PUBLIC_URL, the base `URL` co-signers reach it at (SEP-7 callbacks, page links)")
+	fs.StringVar(&o.ledgerAPI, "ledger-api", "horizon", "the relay's LEDGER_API: horizon or rpc (the double's Horizon or Stellar RPC face)")
 	ctl.JSONFlag(fs, &o.json)
 	verbose := fs.Bool("verbose", false, "show the relay's logs on standard error")
 	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of this process, from ready to stop, to this file (go tool pprof)")
@@ -216,6 +221,11 @@ func runLoadLocal(ctx context.Context, out io.Writer, o localOptions) (err error
 		return ctl.Usagef("--signers must be 2 to %d (a plan's envelope carries at most %d signatures)", maxLoadSigners, ledger.MaxSignatures)
 	case !isLoopback(o.listen) || !isLoopback(o.ops):
 		return ctl.Usagef("--listen and --ops must be loopback addresses (127.0.0.0/8, [::1], localhost)")
+	case o.ledgerAPI != "" && o.ledgerAPI != "horizon" && o.ledgerAPI != "rpc":
+		return ctl.Usagef("--ledger-api must be horizon or rpc, not %q", o.ledgerAPI)
+	}
+	if o.ledgerAPI == "" {
+		o.ledgerAPI = "horizon"
 	}
 	if err := checkCounts(&o.counts); err != nil {
 		return err
@@ -254,6 +264,7 @@ func runLoadLocal(ctx context.Context, out io.Writer, o localOptions) (err error
 		"SHUTDOWN_TIMEOUT":   "5s",
 		"LOG_FORMAT":         "text",
 		"PUBLIC_URL":         o.publicURL,
+		"LEDGER_API":         o.ledgerAPI,
 	}, o.logs)
 	if err != nil {
 		return err
@@ -310,7 +321,7 @@ func runLoadLocal(ctx context.Context, out io.Writer, o localOptions) (err error
 		enc := json.NewEncoder(out)
 		enc.SetEscapeHTML(false)
 		_ = enc.Encode(map[string]any{
-			"ready": true, "relay": relayURL, "ops": opsURL, "horizon": stack.horizonURL, "network": string(ledger.Testnet),
+			"ready": true, "relay": relayURL, "ops": opsURL, "horizon": stack.horizonURL, "rpc": ledgertest.RPCURL(stack.horizonURL), "ledgerApi": o.ledgerAPI, "network": string(ledger.Testnet),
 			"payload": o.out, "keys": o.keys, "page": pageBase + "/plan/" + plans[0].ID, "plans": o.plans, "spare": o.spare, "signers": o.signers, "pid": os.Getpid(), "preparedMillis": prepared.Milliseconds(),
 		})
 	} else {
@@ -321,6 +332,9 @@ func runLoadLocal(ctx context.Context, out io.Writer, o localOptions) (err error
 		fmt.Fprintf(out, "ready relay=%s ops=%s horizon=%s payload=%s keys=%s plans=%d%s signers=%d pid=%d prepared_in=%s\n",
 			relayURL, opsURL, stack.horizonURL, o.out, o.keys, o.plans, spare, o.signers, os.Getpid(), prepared)
 		fmt.Fprintf(out, "relay %s, ops %s, account-API double (Horizon) %s, network testnet\n", relayURL, opsURL, stack.horizonURL)
+		if o.ledgerAPI == "rpc" {
+			fmt.Fprintf(out, "LEDGER_API=rpc: the relay reads and submits through the double's Stellar RPC face, %s\n", ledgertest.RPCURL(stack.horizonURL))
+		}
 		fmt.Fprintf(out, "the %d accounts' signer secrets are in %s (mode 0600); from another shell:\n  . %s\n", o.plans+o.spare, o.keys, sourcePath(o.keys))
 		fmt.Fprintf(out, "the co-signers' page of account 1's plan: %s/plan/%s\n", pageBase, plans[0].ID)
 		fmt.Fprintln(out, "serving until Ctrl-C (SIGINT) or SIGTERM")

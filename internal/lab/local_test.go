@@ -179,3 +179,46 @@ func TestLabTypoSuggests(t *testing.T) {
 		}
 	}
 }
+
+// TestLoadLocalLedgerAPIRPC: --ledger-api rpc has the relay read and submit
+// through the double's Stellar RPC face: its ledger-API metric says rpc, the
+// plans it publishes are landable, and a plan signed to its threshold with
+// submit lands; --ledger-api takes nothing but horizon or rpc.
+func TestLoadLocalLedgerAPIRPC(t *testing.T) {
+	tc := newTestCLI(nil, strings.NewReader(""))
+	ll := start(t, tc, "load", "local", "--dir", t.TempDir(), "--ledger-api", "rpc")
+	fields := readyFields(t, ll.next())
+	var rest strings.Builder
+	for l := ll.next(); !strings.HasPrefix(l, "serving until Ctrl-C"); l = ll.next() {
+		rest.WriteString(l + "\n")
+	}
+	if !strings.Contains(rest.String(), "LEDGER_API=rpc: the relay reads and submits through the double's Stellar RPC face, "+fields["horizon"]+"/rpc\n") {
+		t.Errorf("no LEDGER_API=rpc line in %q", rest.String())
+	}
+	resp, err := http.Get(fields["ops"] + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if !regexp.MustCompile(`(?m)^closerelay_ledger_api_info\{backend="rpc",network="testnet"\} 1$`).Match(b) {
+		t.Errorf("metrics: no closerelay_ledger_api_info of backend rpc for testnet:\n%s", regexp.MustCompile(`(?m)^closerelay_ledger_api_info.*$`).FindAll(b, -1))
+	}
+	keys := readKeys(t, fields["keys"])
+	r := runCLI(t, nil, "", "status", "--relay", fields["relay"], keys["PLAN_1"])
+	if r.code != ctl.ExitOK || !strings.Contains(r.stdout, "preflight: landable") {
+		t.Errorf("status of PLAN_1: exit %d %q %q", r.code, r.stdout, r.stderr)
+	}
+	tc.interrupt()
+	if code := ll.exit(); code != ctl.ExitOK {
+		t.Fatalf("load local: exit %d %s", code, ll.stderr.String())
+	}
+	r = runCLI(t, nil, "", "load", "local", "--dir", t.TempDir(), "--ledger-api", "soroban")
+	if r.code != ctl.ExitUsage || !strings.Contains(r.stderr, "--ledger-api must be horizon or rpc") {
+		t.Errorf("--ledger-api soroban: exit %d %q", r.code, r.stderr)
+	}
+	r = runCLI(t, nil, "", "load", "local", "--help")
+	if !strings.Contains(r.stdout+r.stderr, "-ledger-api") {
+		t.Errorf("load local --help names no --ledger-api: %q", r.stdout+r.stderr)
+	}
+}

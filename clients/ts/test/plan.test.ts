@@ -6,18 +6,23 @@ import { after, before, describe, it } from "node:test";
 import { Keypair, Networks, TransactionBuilder, type Transaction } from "@stellar/stellar-sdk";
 import { Relay, RelayError } from "@closerelay/client";
 import { rejects } from "./support/assert.js";
-import { buildClose, buildPayment, idOf, signXdr, startRelay, xdrOf, type TestRelay } from "./support/relay.js";
+import { LEDGER_APIS, buildClose, buildPayment, idOf, signXdr, startRelay, xdrOf, type TestRelay } from "./support/relay.js";
 
 const UNKNOWN = "ab".repeat(32);
 
-describe("plan routes", () => {
+for (const ledgerApi of LEDGER_APIS) describe(`plan routes (the relay on the double's ${ledgerApi} face)`, () => {
   let relay: TestRelay;
   let r: Relay;
   before(async () => {
-    relay = await startRelay(8);
+    relay = await startRelay(8, ledgerApi);
     r = new Relay(relay.url);
   });
   after(() => relay?.stop());
+
+  it(`the relay reads and submits through the double's ${ledgerApi} face`, async () => {
+    const text = await (await fetch(`${relay.ops}/metrics`)).text();
+    assert.match(text, new RegExp(`^closerelay_ledger_api_info\\{backend="${ledgerApi}",network="testnet"\\} 1$`, "m"));
+  });
 
   it("publishes, reads, signs and hands out the submit-ready envelope", async () => {
     const [a, dest] = relay.accounts;

@@ -4,13 +4,13 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { Relay, type PlanState, type StatusAnswer, type WatchEvent } from "@closerelay/client";
 import { until } from "./support/assert.js";
-import { buildClose, signXdr, startRelay, xdrOf, type TestRelay } from "./support/relay.js";
+import { LEDGER_APIS, buildClose, signXdr, startRelay, xdrOf, type TestRelay } from "./support/relay.js";
 
-describe("watch", () => {
+for (const ledgerApi of LEDGER_APIS) describe(`watch (the relay on the double's ${ledgerApi} face)`, () => {
   let relay: TestRelay;
   let r: Relay;
   before(async () => {
-    relay = await startRelay(8);
+    relay = await startRelay(8, ledgerApi);
     r = new Relay(relay.url);
   });
   after(() => relay?.stop());

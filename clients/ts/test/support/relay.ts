@@ -17,8 +17,14 @@ export interface TestAccount {
   secrets: string[];
 }
 
+/** The double's two faces the relay can read and submit through (its LEDGER_API). */
+export type LedgerAPI = "horizon" | "rpc";
+export const LEDGER_APIS: readonly LedgerAPI[] = ["horizon", "rpc"];
+
 export interface TestRelay {
   url: string;
+  /** The face of the double the relay reads and submits through. */
+  ledgerApi: LedgerAPI;
   /** The ops listener: /metrics. */
   ops: string;
   horizon: string;
@@ -31,20 +37,23 @@ process.on("exit", () => {
   for (const p of live) p.kill("SIGKILL");
 });
 
-/** Starts `closerelaylab load local` with `plans` accounts of 3 signers (weight 1, high threshold 3). */
-export async function startRelay(plans = 8): Promise<TestRelay> {
+/**
+ * Starts `closerelaylab load local` with `plans` accounts of 3 signers (weight 1, high
+ * threshold 3), the relay reading and submitting through the double's `ledgerApi` face.
+ */
+export async function startRelay(plans = 8, ledgerApi: LedgerAPI = "horizon"): Promise<TestRelay> {
   const bin = process.env.CLOSERELAYLAB;
   if (!bin) throw new Error("CLOSERELAYLAB is unset: run the tests with npm test (build-test/test/support/run.js)");
   const dir = mkdtempSync(join(process.env.CLOSERELAY_TS_TMP ?? tmpdir(), "relay-"));
   const child = spawn(bin, [
     "load", "local", "--dir", dir, "--listen", "127.0.0.1:0", "--ops", "127.0.0.1:0",
-    "--plans", String(plans), "--signers", "3", "--json",
+    "--plans", String(plans), "--signers", "3", "--ledger-api", ledgerApi, "--json",
   ], { stdio: ["ignore", "pipe", "pipe"] });
   live.add(child);
   let stderr = "";
   child.stderr!.on("data", (b) => { stderr += String(b); });
   const exited = new Promise<void>((res) => child.once("exit", () => { live.delete(child); res(); }));
-  const ready = await new Promise<{ relay: string; ops: string; horizon: string; keys: string }>((resolve, reject) => {
+  const ready = await new Promise<{ relay: string; ops: string; horizon: string; keys: string; ledgerApi: string }>((resolve, reject) => {
     const t = setTimeout(() => reject(new Error(`load local not ready in 30 s: ${stderr}`)), 30_000);
     child.once("exit", (code) => { clearTimeout(t); reject(new Error(`load local exited ${code}: ${stderr}`)); });
     createInterface({ input: child.stdout! }).on("line", (line) => {
@@ -53,6 +62,7 @@ export async function startRelay(plans = 8): Promise<TestRelay> {
       if (r.ready) { clearTimeout(t); resolve(r); }
     });
   });
+  if (ready.ledgerApi !== ledgerApi) throw new Error(`load local serves LEDGER_API=${ready.ledgerApi}, not ${ledgerApi}`);
   const env = readFileSync(ready.keys, "utf8");
   const get = (k: string) => new RegExp(`(?:^|\\s)${k}='([^']*)'`, "m").exec(env)?.[1];
   const accounts: TestAccount[] = [];
@@ -63,6 +73,7 @@ export async function startRelay(plans = 8): Promise<TestRelay> {
   }
   return {
     url: ready.relay,
+    ledgerApi,
     ops: ready.ops,
     horizon: ready.horizon,
     accounts,
