@@ -139,6 +139,8 @@ type localOptions struct {
 	dir         string    // where out and keys default to; defaultLocalDir() when empty
 	publicURL   string    // the relay's PUBLIC_URL; empty: none
 	ledgerAPI   string    // the relay's LEDGER_API: horizon (when empty) or rpc, both faces of the double
+	rateLimits  bool      // RATE_LIMITS on, as in production (default off, for load)
+	noMediator  bool      // no MEDIATOR_SECRET: the mediator routes answer MEDIATOR_NOT_CONFIGURED
 	out         string    // payload path; dir/load-payload.json when empty
 	keys        string    // keys file path; beside out when empty
 	json        bool      // print the ready report as JSON
@@ -171,7 +173,10 @@ func (c *tool) loadLocal(args []string) int {
 			"accounts exist only on this process's account-API double.\n\n"+
 			"--ledger-api is the relay's LEDGER_API: horizon (the default) has it read and\n"+
 			"submit through the double's Horizon face, rpc through its Stellar RPC face\n"+
-			"(the account-API address followed by /rpc); the double's state is the same.\n\n"+
+			"(the account-API address followed by /rpc); the double's state is the same.\n"+
+			"--rate-limits runs the relay with RATE_LIMITS on, as in production, and\n"+
+			"--no-mediator without a MEDIATOR_SECRET, so that a client's tests meet\n"+
+			"RATE_LIMITED and MEDIATOR_NOT_CONFIGURED from the real relay.\n\n"+
 			"By default it is small, a stack to try the commands on (3 accounts of 3\n"+
 			"signers); the load kit passes the sizes it needs.")
 	o := localOptions{}
@@ -186,6 +191,8 @@ func (c *tool) loadLocal(args []string) int {
 	fs.StringVar(&o.keys, "keys", "", "keys file to write (default: load-keys.env beside --out)")
 	fs.StringVar(&o.publicURL, "public-url", "", "the relay's PUBLIC_URL, the base `URL` co-signers reach it at (SEP-7 callbacks, page links)")
 	fs.StringVar(&o.ledgerAPI, "ledger-api", "horizon", "the relay's LEDGER_API: horizon or rpc (the double's Horizon or Stellar RPC face)")
+	fs.BoolVar(&o.rateLimits, "rate-limits", false, "run the relay with RATE_LIMITS on (the production limits), not off")
+	fs.BoolVar(&o.noMediator, "no-mediator", false, "run the relay without a MEDIATOR_SECRET")
 	ctl.JSONFlag(fs, &o.json)
 	verbose := fs.Bool("verbose", false, "show the relay's logs on standard error")
 	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of this process, from ready to stop, to this file (go tool pprof)")
@@ -254,13 +261,20 @@ func runLoadLocal(ctx context.Context, out io.Writer, o localOptions) (err error
 	start := time.Now()
 
 	double := ledgertest.NewHandler()
+	rateLimits, mediatorSecret := "off", keypair.MustRandom().Seed() // so the mediator commands can be tried too
+	if o.rateLimits {
+		rateLimits = "on"
+	}
+	if o.noMediator {
+		mediatorSecret = ""
+	}
 	stack, err := startLocalStack(double, map[string]string{
 		"LISTEN_ADDR":        o.listen,
 		"OPS_ADDR":           o.ops,
 		"HORIZON_TIMEOUT":    "10s",
-		"RATE_LIMITS":        "off",
+		"RATE_LIMITS":        rateLimits,
 		"TRUSTED_PROXY_HOPS": "0",
-		"MEDIATOR_SECRET":    keypair.MustRandom().Seed(), // so the mediator commands can be tried too
+		"MEDIATOR_SECRET":    mediatorSecret,
 		"SHUTDOWN_TIMEOUT":   "5s",
 		"LOG_FORMAT":         "text",
 		"PUBLIC_URL":         o.publicURL,

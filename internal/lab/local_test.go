@@ -222,3 +222,47 @@ func TestLoadLocalLedgerAPIRPC(t *testing.T) {
 		t.Errorf("load local --help names no --ledger-api: %q", r.stdout+r.stderr)
 	}
 }
+
+// TestLoadLocalProductionLimitsAndNoMediator: --rate-limits runs the relay
+// with its production limits (a burst of status reads meets 429
+// RATE_LIMITED) and --no-mediator without a master (the mint route answers
+// 500 MEDIATOR_NOT_CONFIGURED), so that a client's tests meet both codes
+// from the real relay.
+func TestLoadLocalProductionLimitsAndNoMediator(t *testing.T) {
+	tc := newTestCLI(nil, strings.NewReader(""))
+	ll := start(t, tc, "load", "local", "--dir", t.TempDir(), "--plans", "1", "--rate-limits", "--no-mediator")
+	fields := readyFields(t, ll.next())
+	keys := readKeys(t, fields["keys"])
+	limited := false
+	for range 200 {
+		resp, err := http.Get(fields["relay"] + "/api/plan/" + keys["PLAN_1"] + "/status")
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode == http.StatusTooManyRequests {
+			if !strings.Contains(string(b), `"code":"RATE_LIMITED"`) || resp.Header.Get("Retry-After") == "" {
+				t.Errorf("429 without RATE_LIMITED and Retry-After: %s %v", b, resp.Header)
+			}
+			limited = true
+			break
+		}
+	}
+	if !limited {
+		t.Error("200 status reads in a burst, none throttled: the relay runs without its rate limits")
+	}
+	resp, err := http.Get(fields["relay"] + "/api/mediator/sign?destination=" + keys["ACCOUNT_1"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusInternalServerError || !strings.Contains(string(b), `"code":"MEDIATOR_NOT_CONFIGURED"`) {
+		t.Errorf("mint without a master: %d %s", resp.StatusCode, b)
+	}
+	tc.interrupt()
+	if code := ll.exit(); code != ctl.ExitOK {
+		t.Fatalf("load local: exit %d %s", code, ll.stderr.String())
+	}
+}

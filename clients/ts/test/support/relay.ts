@@ -39,15 +39,16 @@ process.on("exit", () => {
 
 /**
  * Starts `closerelaylab load local` with `plans` accounts of 3 signers (weight 1, high
- * threshold 3), the relay reading and submitting through the double's `ledgerApi` face.
+ * threshold 3), the relay reading and submitting through the double's `ledgerApi` face;
+ * `extra` are more flags for `load local` (`--rate-limits`, `--no-mediator`).
  */
-export async function startRelay(plans = 8, ledgerApi: LedgerAPI = "horizon"): Promise<TestRelay> {
+export async function startRelay(plans = 8, ledgerApi: LedgerAPI = "horizon", extra: string[] = []): Promise<TestRelay> {
   const bin = process.env.CLOSERELAYLAB;
   if (!bin) throw new Error("CLOSERELAYLAB is unset: run the tests with npm test (build-test/test/support/run.js)");
   const dir = mkdtempSync(join(process.env.CLOSERELAY_TS_TMP ?? tmpdir(), "relay-"));
   const child = spawn(bin, [
     "load", "local", "--dir", dir, "--listen", "127.0.0.1:0", "--ops", "127.0.0.1:0",
-    "--plans", String(plans), "--signers", "3", "--ledger-api", ledgerApi, "--json",
+    "--plans", String(plans), "--signers", "3", "--ledger-api", ledgerApi, "--json", ...extra,
   ], { stdio: ["ignore", "pipe", "pipe"] });
   live.add(child);
   let stderr = "";
