@@ -21,7 +21,7 @@ import (
 
 const mediatorUsage = `Usage: closerelayctl mediator COMMAND [flags]
 
-Mediator flows, for destinations that need a memo (SPEC "Mediator flow"):
+Mediator flows, for destinations that need a memo (docs/API.md section 6):
 
   mint DESTINATION      mint a flow committed to DESTINATION (and, with --memo, to the
                         forward's memo); prints the flow token and mediator key
@@ -66,7 +66,7 @@ func (c *CLI) mediator(args []string) int {
 func (c *CLI) mediatorMint(args []string) int {
 	fs := NewFlagSet("mediator mint", "mediator mint [flags] DESTINATION",
 		"Mint a mediator flow committed to DESTINATION (a G… account). With --memo the\n"+
-			"token also commits to the forward's memo (five parts, CONTRACT 13): the mediator\n"+
+			"token also commits to the forward's memo (five parts, docs/API.md 6.1): the mediator\n"+
 			"co-signs only a forward that carries it, and the relay runs the forward itself\n"+
 			"of a close published with the token and --submit. The token is checked to\n"+
 			"commit to DESTINATION (and the memo) before it is printed; it lives 15 minutes.")
@@ -209,7 +209,7 @@ func (c *CLI) mediatorForward(args []string) int {
 			"with --memo, the memo. The mediator's sequence number and balance are read from\n"+
 			"the account API (--horizon-url or --rpc-url), and the payment carries the whole\n"+
 			"balance less the fee and the 1 XLM the mediator must keep, which the merge then\n"+
-			"carries (CONTRACT 16): no amount to work out. Prints the unsigned forward's\n"+
+			"carries (docs/API.md 3.8): no amount to work out. Prints the unsigned forward's\n"+
 			"base64 XDR.\n\n"+
 			"With --submit (and --token) the forward is co-signed by the mediator, its\n"+
 			"signature verified, and submitted to the ledger through the account API, as\n"+
@@ -680,7 +680,7 @@ type publishedFlow struct {
 	token string
 }
 
-// publishFlow decides the flow token a publish carries (CONTRACT 16):
+// publishFlow decides the flow token a publish carries (docs/API.md 3.8):
 // --flow-token, or else the token of `build --json` input when the close
 // is published with --submit. The relay runs the forward only of a
 // memo-committed, fresh token on a close it submits, so a token that cannot

@@ -1,6 +1,7 @@
 package ctl
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -216,3 +217,28 @@ func TestBuildValidForUnderTheGraceIsRefused(t *testing.T) {
 		t.Fatalf("--valid-for 5m: exit %d %q", r.code, r.stderr)
 	}
 }
+
+// TestHelpNamesNoOutsideDocument: every command's --help cites docs/API.md
+// or the README, never a document outside the repository (the team's
+// specification and contract), which a user cannot open (issue 43 item 5:
+// publish, status, mediator mint and forward cited CONTRACT and SPEC).
+func TestHelpNamesNoOutsideDocument(t *testing.T) {
+	outside := regexp.MustCompile(`CONTRACT|SPEC\b|shared/`)
+	runs := [][]string{{"help"}, {"mediator", "--help"}}
+	for _, name := range commandNames {
+		if name != "help" && name != "mediator" {
+			runs = append(runs, []string{name, "--help"})
+		}
+	}
+	for _, sub := range []string{"mint", "forward", "cosign", "resume"} {
+		runs = append(runs, []string{"mediator", sub, "--help"})
+	}
+	for _, args := range runs {
+		r := runCLI(t, nil, "", args...)
+		if out := r.stdout + r.stderr; out == "" || outside.MatchString(out) {
+			t.Errorf("%v: %q names %q", args, firstLine(out), outside.FindString(out))
+		}
+	}
+}
+
+func firstLine(s string) string { l, _, _ := strings.Cut(s, "\n"); return l }

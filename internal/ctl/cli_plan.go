@@ -76,7 +76,7 @@ func (c *CLI) publish(args []string) int {
 			"(a close whose transaction source is not the closing account is refused\n"+
 			"with SUBMIT_UNSUPPORTED). A close through a mediator published with --submit\n"+
 			"and its memo-committed flow token (--flow-token, or read from `build --json`)\n"+
-			"has the relay run the forward too, once the close has landed (CONTRACT 16).\n"+
+			"has the relay run the forward too, once the close has landed (docs/API.md 3.8).\n"+
 			"The relay's verdict (will the close land?) is printed on standard error after\n"+
 			"publishing; a close it says the ledger would refuse (blocked) stays published\n"+
 			"but exits 1, unless --force.")

@@ -25,7 +25,7 @@ func checkPlanID(id string) error {
 func (c *CLI) status(args []string) int {
 	fs := NewFlagSet("status", "status [flags] PLAN_ID",
 		"Print a plan's state as the relay reports it: whether the close would land\n"+
-			"(the preflight, CONTRACT section 14; a blocked close is printed first, with\n"+
+			"(the preflight, docs/API.md section 12; a blocked close is printed first, with\n"+
 			"each blocker's code and reason: do not sign it), its version, the weight of\n"+
 			"its signers against the close's threshold, its expiry and the relay's\n"+
 			"submission, and the mediator forward it runs of a close published with a\n"+
