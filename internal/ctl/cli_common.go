@@ -223,8 +223,9 @@ func (c *CLI) Parse(fs *FlagSet, args []string, nPos int, posName string) (pos [
 			return nil, ExitUsage, true
 		}
 		if err != nil {
-			fmt.Fprintf(c.Stderr, "%s %s: %s\n\n", c.Name(), fs.Name(), doubleDash(err.Error()))
-			fs.help(c.Stderr, c.Name())
+			// One line, as for an unknown flag: the value's own error says
+			// what is wanted.
+			fmt.Fprintf(c.Stderr, "%s %s: %s (%s %s --help lists the flags)\n", c.Name(), fs.Name(), doubleDash(err.Error()), c.Name(), fs.Name())
 			return nil, ExitUsage, true
 		}
 		rest := fs.Args()

@@ -242,3 +242,21 @@ func TestHelpNamesNoOutsideDocument(t *testing.T) {
 }
 
 func firstLine(s string) string { l, _, _ := strings.Cut(s, "\n"); return l }
+
+// TestNetworkTypoSaysWhatToType: a mistyped --network gets one line with
+// the nearest name, and public or pubnet a pointer to mainnet; no page of
+// help (issue 43 item 3: one line, then about 60 lines of help, no
+// suggestion).
+func TestNetworkTypoSaysWhatToType(t *testing.T) {
+	for _, tc := range []struct{ value, want string }{
+		{"testnt", `unknown network "testnt": want mainnet, testnet or futurenet; did you mean testnet?`},
+		{"public", `unknown network "public": the public network is called mainnet here`},
+		{"pubnet", `unknown network "pubnet": the public network is called mainnet here`},
+	} {
+		r := runCLI(t, nil, "", "publish", "--network", tc.value, "AAAA")
+		if r.code != ExitUsage || r.stdout != "" || strings.Count(r.stderr, "\n") != 1 || !strings.Contains(r.stderr, tc.want) ||
+			!strings.HasSuffix(r.stderr, "(closerelayctl publish --help lists the flags)\n") {
+			t.Errorf("--network %s: %d %q", tc.value, r.code, r.stderr)
+		}
+	}
+}

@@ -90,8 +90,17 @@ func (v networkValue) String() string {
 func (v networkValue) Get() any { return *v.p }
 func (v networkValue) Set(s string) error {
 	n := strings.ToLower(strings.TrimSpace(s))
-	if !slices.Contains(networkNames, n) {
-		return fmt.Errorf("unknown network %q: want mainnet, testnet or futurenet", s)
+	switch {
+	case slices.Contains(networkNames, n):
+	case slices.Contains([]string{"public", "pubnet", "main", "mainnet-public"}, n):
+		// Horizon and the SDKs call it the public network; here it is mainnet.
+		return fmt.Errorf("unknown network %q: the public network is called mainnet here", s)
+	default:
+		msg := fmt.Sprintf("unknown network %q: want mainnet, testnet or futurenet", s)
+		if near := Suggest(n, networkNames); near != "" {
+			msg += "; did you mean " + near + "?"
+		}
+		return errors.New(msg)
 	}
 	*v.p = n
 	return nil
