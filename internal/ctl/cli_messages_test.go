@@ -1,6 +1,7 @@
 package ctl
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
 	"testing"
@@ -258,5 +259,26 @@ func TestNetworkTypoSaysWhatToType(t *testing.T) {
 			!strings.HasSuffix(r.stderr, "(closerelayctl publish --help lists the flags)\n") {
 			t.Errorf("--network %s: %d %q", tc.value, r.code, r.stderr)
 		}
+	}
+}
+
+// TestUnknownPlanSaysWhatToDo: a plan the relay does not hold gets, after
+// the relay's 404, what it may mean and what to do, on every command that
+// names a plan (issue 43 item 2: the 404 alone); --json carries it as
+// "hint".
+func TestUnknownPlanSaysWhatToDo(t *testing.T) {
+	rel := startTestRelay(t)
+	env := map[string]string{EnvURL: rel.url, EnvHorizon: rel.horizon.URL, EnvSecret: keypair.MustRandom().Seed()}
+	id := strings.Repeat("0", 64)
+	for _, cmd := range []string{"status", "get", "sign", "ready", "submit"} {
+		r := runCLI(t, env, "", cmd, id)
+		if r.code != ExitRefused || !strings.Contains(r.stderr, "NOT_FOUND") ||
+			!strings.Contains(r.stderr, "\nthis relay holds no plan with that id: either it expired") || !strings.Contains(r.stderr, "check --relay (or CLOSERELAY_URL)") {
+			t.Errorf("%s of an unknown plan: %d %q", cmd, r.code, r.stderr)
+		}
+	}
+	r := runCLI(t, env, "", "status", "--json", id)
+	if m := r.json(t); m["code"] != "NOT_FOUND" || !strings.HasPrefix(fmt.Sprint(m["hint"]), "this relay holds no plan with that id") {
+		t.Errorf("status --json of an unknown plan: %q", r.stdout)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/closerelay/closerelay/client"
 	"github.com/closerelay/closerelay/ledger"
 	"github.com/closerelay/closerelay/ledgerapi"
 	"github.com/closerelay/closerelay/ledgerapi/horizon"
@@ -56,6 +57,13 @@ func (c *CLI) submit(args []string) int {
 	// --force, for the ledger would take its fee and sequence number and
 	// refuse it; nor, unless --force, one the relay has submitted already.
 	if st, err := cl.StatusWire(ctx, pos[0]); err != nil {
+		// Only a relay older than the status route (a 404 without a code)
+		// goes on without a verdict; an unknown plan or an unreachable
+		// relay fails here, once.
+		var apiErr *client.Error
+		if !errors.As(err, &apiErr) || apiErr.Code != "" {
+			return c.Fail("submit", o.JSON, err)
+		}
 		if !o.JSON {
 			fmt.Fprintf(c.Stderr, "the relay's verdict could not be read (%s): whether the close would land is not known\n", Message(err))
 		}

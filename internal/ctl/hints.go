@@ -40,6 +40,10 @@ func hintFor(err error) string {
 	if errors.As(err, &apiErr) && apiErr.Code == "EXPIRED" {
 		return "a transaction past its time bounds can never land: build the close again (closerelayctl build), sign it and publish the new one"
 	}
+	if errors.As(err, &apiErr) && apiErr.Code == "NOT_FOUND" {
+		// The relay answers an expired plan and one it never had alike.
+		return fmt.Sprintf("this relay holds no plan with that id: either it expired (a plan ends 60 s before its close's time bound), and the close must be built and published again, or it was published to another relay: check --%s (or %s)", relayFlag, EnvURL)
+	}
 	return ""
 }
 
