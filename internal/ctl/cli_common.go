@@ -309,6 +309,13 @@ func (c *CLI) Fail(cmd string, jsonOut bool, err error) int {
 		code = ExitRefused
 		out.Status, out.Code, out.Reason = apiErr.Status, apiErr.Code, apiErr.Reason
 		out.RetryAfterSeconds = int(apiErr.RetryAfter / time.Second)
+		if foreignAnswer(apiErr) != "" {
+			// Another server's body (Horizon's JSON, say) is noise here:
+			// the status and the hint say what happened.
+			code, out.Code = ExitTransport, "NOT_A_RELAY"
+			out.Reason = fmt.Sprintf("%d %s from a server that is not a closerelay relay", apiErr.Status, http.StatusText(apiErr.Status))
+			err = errors.New(out.Reason)
+		}
 	case errors.As(err, &ue):
 		code = ExitUsage
 		out.Code, out.Reason = "USAGE", Message(ue)

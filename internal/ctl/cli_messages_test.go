@@ -2,6 +2,8 @@ package ctl
 
 import (
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"regexp"
 	"strings"
 	"testing"
@@ -280,5 +282,32 @@ func TestUnknownPlanSaysWhatToDo(t *testing.T) {
 	r := runCLI(t, env, "", "status", "--json", id)
 	if m := r.json(t); m["code"] != "NOT_FOUND" || !strings.HasPrefix(fmt.Sprint(m["hint"]), "this relay holds no plan with that id") {
 		t.Errorf("status --json of an unknown plan: %q", r.stdout)
+	}
+}
+
+// TestRelayThatIsNotARelay: --relay pointed at Horizon (the double's face)
+// or at a server with no such route (as a relay's ops listener answers)
+// says it is not a closerelay relay and where to point it, without the
+// other server's body (issue 43 item 4: Horizon's raw JSON, or "404 page
+// not found", alone); exit 3, code NOT_A_RELAY.
+func TestRelayThatIsNotARelay(t *testing.T) {
+	rel := startTestRelay(t)
+	mux := httptest.NewServer(http.NotFoundHandler())
+	t.Cleanup(mux.Close)
+	id := strings.Repeat("0", 64)
+	for _, tc := range []struct{ url, like string }{
+		{rel.horizon.URL, "answered like Horizon, not like a closerelay relay"},
+		{mux.URL, "answered like a server with no such route"},
+	} {
+		r := runCLI(t, map[string]string{EnvURL: tc.url}, "", "status", id)
+		if r.code != ExitTransport || !strings.Contains(r.stderr, "closerelayctl status: 404 Not Found from a server that is not a closerelay relay\n") ||
+			!strings.Contains(r.stderr, tc.like) || !strings.Contains(r.stderr, "point --relay (or CLOSERELAY_URL) at the relay's API address") ||
+			strings.Contains(r.stderr, "{") {
+			t.Errorf("status against %s: %d %q", tc.url, r.code, r.stderr)
+		}
+		r = runCLI(t, map[string]string{EnvURL: tc.url}, "", "status", "--json", id)
+		if m := r.json(t); r.code != ExitTransport || m["code"] != "NOT_A_RELAY" {
+			t.Errorf("status --json against %s: %d %q", tc.url, r.code, r.stdout)
+		}
 	}
 }

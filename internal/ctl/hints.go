@@ -40,9 +40,32 @@ func hintFor(err error) string {
 	if errors.As(err, &apiErr) && apiErr.Code == "EXPIRED" {
 		return "a transaction past its time bounds can never land: build the close again (closerelayctl build), sign it and publish the new one"
 	}
+	if errors.As(err, &apiErr) {
+		if like := foreignAnswer(apiErr); like != "" {
+			return fmt.Sprintf("the server at --%s answered like %s, not like a closerelay relay: point --%s (or %s) at the relay's API address", relayFlag, like, relayFlag, EnvURL)
+		}
+	}
 	if errors.As(err, &apiErr) && apiErr.Code == "NOT_FOUND" {
 		// The relay answers an expired plan and one it never had alike.
 		return fmt.Sprintf("this relay holds no plan with that id: either it expired (a plan ends 60 s before its close's time bound), and the close must be built and published again, or it was published to another relay: check --%s (or %s)", relayFlag, EnvURL)
+	}
+	return ""
+}
+
+// foreignAnswer names the kind of server that answered e when it was not a
+// closerelay relay: Horizon's problem documents, or the plain 404 of Go's
+// default mux (a relay's ops listener answers so); "" otherwise. A relay
+// answers a JSON error with a code, or (the event stream) a short sentence.
+func foreignAnswer(e *client.Error) string {
+	switch r := e.Reason; {
+	case e.Code != "":
+		return ""
+	case strings.Contains(r, "stellar.org/horizon-errors"):
+		return "Horizon"
+	case strings.HasPrefix(r, "{"):
+		return "a JSON API of another kind"
+	case r == "404 page not found":
+		return "a server with no such route (a relay's ops listener answers so)"
 	}
 	return ""
 }
