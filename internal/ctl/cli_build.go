@@ -72,11 +72,16 @@ type built struct {
 
 func (c *CLI) build(args []string) int {
 	fs := NewFlagSet("build", "build [flags]",
-		"Build the transaction that closes --account into --destination: one account\n"+
-			"merge, valid for --valid-for (72h, the relay's signing window). The account's\n"+
-			"sequence number, signers, weights and high threshold are read from the account\n"+
-			"API (--horizon-url or $"+EnvHorizon+"; never from the relay), and\n"+
-			"the threshold check is printed on standard error: every signer with its\n"+
+		"Build the transaction that closes --account into --destination, valid for\n"+
+			"--valid-for (72h, the relay's signing window). With an account API it empties\n"+
+			"the account first, in the same transaction: it cancels every offer, sends,\n"+
+			"returns or sells (--assets) every other balance, removes every trustline and\n"+
+			"data entry, then merges; and it runs the preflight (will the ledger take the\n"+
+			"close?): a close it finds blocked exits 1 and writes nothing on standard\n"+
+			"output (see --force).\n\n"+
+			"The account's sequence number, signers, weights and high threshold are read\n"+
+			"from the account API (--horizon-url or $"+EnvHorizon+"; never from the\n"+
+			"relay), and the threshold check is printed on standard error: every signer with its\n"+
 			"weight, and whether the signer of --sign meets the threshold alone. With\n"+
 			"--sequence and no account API the close is built offline, unchecked.\n\n"+
 			"With --mediator and --token (from `closerelayctl mediator mint DESTINATION`)\n"+

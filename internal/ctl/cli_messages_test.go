@@ -311,3 +311,20 @@ func TestRelayThatIsNotARelay(t *testing.T) {
 		}
 	}
 }
+
+// TestHelpSaysWhatBuildDoes: build --help opens with what build does (it
+// empties the account, runs the preflight, and a blocked close exits 1
+// with nothing on standard output), not "one account merge"; publish's
+// --flow-token shows its value as TOKEN's name, not "build --json" (a
+// backquoted word in a flag's text is its value's name; issue 43 item 5).
+func TestHelpSaysWhatBuildDoes(t *testing.T) {
+	r := runCLI(t, nil, "", "build", "--help")
+	if head := strings.SplitN(r.stdout, "\n\n", 3); len(head) < 3 || strings.Contains(head[1], "one account\nmerge") ||
+		!strings.Contains(head[1], "empties\nthe account first") || !strings.Contains(head[1], "runs the preflight") || !strings.Contains(head[1], "exits 1") {
+		t.Errorf("build --help opens: %q", head)
+	}
+	r = runCLI(t, nil, "", "publish", "--help")
+	if !strings.Contains(r.stdout, "--flow-token token\n") || strings.Contains(r.stdout, "--flow-token build --json") {
+		t.Errorf("publish --help's --flow-token: %q", r.stdout)
+	}
+}

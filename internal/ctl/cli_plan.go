@@ -83,7 +83,7 @@ func (c *CLI) publish(args []string) int {
 	o := c.CommonFlags(fs, 30*time.Second)
 	network := c.networkFlag(fs)
 	submit := fs.Bool("submit", false, "ask the relay to submit the close to the ledger once it is ready")
-	flowToken := fs.String("flow-token", "", "with --submit: the close's memo-committed mediator flow token, so that the relay runs its forward (default: the token of `build --json` input)")
+	flowToken := fs.String("flow-token", "", "with --submit: the close's memo-committed mediator flow `token`, so that the relay runs its forward (default: the token of build --json input)")
 	sign := fs.Bool("sign", false, "sign with the secret from $"+EnvSecret+" (or standard input) before publishing")
 	force := fs.Bool("force", false, "exit 0 even when the relay's preflight says the ledger would refuse the close (it is published either way)")
 	secretEnv := secretEnvFlag(fs)
