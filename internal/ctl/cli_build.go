@@ -171,11 +171,13 @@ func (c *CLI) build(args []string) int {
 	if blocked {
 		code = ExitRefused
 	}
+	// The report goes to standard error with --json too: a person who
+	// pipes the JSON on still sees what the close does and the verdict.
+	b.report(c.Stderr, o)
 	if *jsonOut {
 		c.PrintJSON(b.json(o))
 		return code
 	}
-	b.report(c.Stderr, o)
 	fmt.Fprintln(c.Stdout, b.xdr)
 	return code
 }
