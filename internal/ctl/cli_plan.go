@@ -207,10 +207,25 @@ func (c *CLI) publish(args []string) int {
 		return code
 	}
 	writeVerdict(c.Stderr, after, "sign")
+	if left := expiresIn(after, time.Now()); left >= 0 && left < minSigningWindow {
+		// A close built long ago, or with a short --valid-for: the
+		// co-signers may not have the time to sign it.
+		fmt.Fprintf(c.Stderr, "the plan ends in %s (%s): little time for co-signers to sign; build the close again with a longer --valid-for if they need more\n", left.Round(time.Second), after.Expiry)
+	}
 	if blocked {
 		fmt.Fprintf(c.Stderr, "%s publish: published, but the relay says the ledger would refuse this close (%s): fix what blocks it and build it again; do not collect signatures on this one\n", c.Name(), blockedBy(after))
 	}
 	return code
+}
+
+// expiresIn is how long st's plan has left at now; -1 when its expiry does
+// not parse.
+func expiresIn(st wire.Status, now time.Time) time.Duration {
+	exp, err := time.Parse(time.RFC3339, st.Expiry)
+	if err != nil {
+		return -1
+	}
+	return max(exp.Sub(now), 0)
 }
 
 // localPlanID is the id the relay gives the close x on network: its
@@ -474,6 +489,9 @@ func (c *CLI) watch(args []string) int {
 			}
 			c.printSubmission(o.JSON, s)
 			if !*until {
+				if s.Submission.State == "submitted" && !o.JSON {
+					fmt.Fprintln(c.Stderr, "(watch follows the plan until it expires, or Ctrl-C; --until-complete ends on the outcome)")
+				}
 				return nil
 			}
 			if s.Submission.State != "submitted" {

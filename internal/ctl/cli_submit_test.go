@@ -77,6 +77,11 @@ func TestPublishSubmit(t *testing.T) {
 	if !strings.Contains(r.stdout, "submitted by the relay: transaction "+id+" in ledger ") {
 		t.Fatalf("watch: %d %q %q", r.code, r.stdout, r.stderr)
 	}
+	// It says that it goes on following (issue 43 item 11: it kept running
+	// after the outcome without a word).
+	if !strings.Contains(r.stderr, "(watch follows the plan until it expires, or Ctrl-C; --until-complete ends on the outcome)") {
+		t.Errorf("watch after the submission: %q", r.stderr)
+	}
 	deadline := time.Now().Add(5 * time.Second)
 	for {
 		res, err := http.Get(rel.horizon.URL + "/accounts/" + a.Address)

@@ -261,3 +261,21 @@ func TestWatchUntilCompleteEndsOnTheSubmission(t *testing.T) {
 		t.Fatalf("watch --until-complete of a blocked plan: %d %q %q", w.code, w.stdout, w.stderr)
 	}
 }
+
+// TestPublishSaysWhenLittleTimeIsLeft: a close whose plan ends within a few
+// minutes is published with a word about it (issue 43 item 11: 15 s of
+// signing window left, and not a word); one of 72 hours says nothing.
+func TestPublishSaysWhenLittleTimeIsLeft(t *testing.T) {
+	rel := startTestRelay(t)
+	a := rel.acct
+	env := map[string]string{EnvURL: rel.url}
+	x, _ := ledgertest.BuildClose(a.Master, cliDest, 1<<32+1, time.Now().Add(3*time.Minute).Unix(), "Test SDF Network ; September 2015", a.Keys[0])
+	r := runCLI(t, env, x, "publish", "-")
+	if r.code != ExitOK || !strings.Contains(r.stderr, "little time for co-signers to sign; build the close again with a longer --valid-for") {
+		t.Fatalf("publish of a close with 2 minutes left: %d %q %q", r.code, r.stdout, r.stderr)
+	}
+	x, _ = ledgertest.BuildClose(a.Master, cliDest, 1<<32+1, time.Now().Add(72*time.Hour).Unix(), "Test SDF Network ; September 2015", a.Keys[0])
+	if r := runCLI(t, env, x, "publish", "-"); r.code != ExitOK || strings.Contains(r.stderr, "little time") {
+		t.Fatalf("publish of a 72-hour close: %d %q", r.code, r.stderr)
+	}
+}

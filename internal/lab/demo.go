@@ -494,7 +494,7 @@ func demoMediator(ctx context.Context, n *narrator, cl *client.Client, double *l
 		return err
 	}
 	n.stepf("signer D mints a mediator flow committed to the exchange and to memo %s (GET /api/mediator/sign?memo=…)", demoMemo)
-	n.notef("mediator %s; the token lives until %s, but the relay's forward does not depend on it", ctl.ShortKey(flow.MediatorPublicKey), flow.Expiry.UTC().Format(time.TimeOnly))
+	n.notef("mediator %s; the token lives until %s, but the relay's forward does not depend on it", ctl.ShortKey(flow.MediatorPublicKey), flow.Expiry.UTC().Format(time.TimeOnly)+" UTC")
 
 	batches, err := wallet.BuildClose(wallet.CloseParams{Account: acct.Address, Sequence: account.Sequence, Destination: exchange, Flow: &flow})
 	if err != nil {

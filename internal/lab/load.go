@@ -369,7 +369,8 @@ func runLoadLocal(ctx context.Context, out io.Writer, o localOptions) (err error
 	}
 	<-ctx.Done()
 	if !o.json {
-		fmt.Fprintln(out, "stopping")
+		// The keys file outlives the stack; its accounts do not.
+		fmt.Fprintf(out, "stopping; the keys file %s stays (its accounts lived only in this process: its secrets open nothing now; delete it, or run load local again, which writes it anew)\n", o.keys)
 	}
 	if o.memProfile != "" {
 		if err := writeHeapProfile(o.memProfile); err != nil {

@@ -262,6 +262,15 @@ func TestLoadLocalProductionLimitsAndNoMediator(t *testing.T) {
 		t.Errorf("mint without a master: %d %s", resp.StatusCode, b)
 	}
 	tc.interrupt()
+	// It says the keys file stays, and why that is harmless (issue 43
+	// item 11: the file stayed without a word).
+	l := ll.next()
+	for !strings.HasPrefix(l, "stopping") {
+		l = ll.next()
+	}
+	if !strings.Contains(l, "the keys file "+fields["keys"]+" stays") {
+		t.Errorf("stop line %q", l)
+	}
 	if code := ll.exit(); code != ctl.ExitOK {
 		t.Fatalf("load local: exit %d %s", code, ll.stderr.String())
 	}
