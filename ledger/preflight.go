@@ -1031,7 +1031,12 @@ func (a *AccountState) remaining(self string) string {
 		for i, o := range a.Offers {
 			ids[i] = fmt.Sprintf("%d", o.ID)
 		}
-		parts = append(parts, countOf(len(a.Offers), "offer")+": "+strings.Join(ids, ", "))
+		// "id": a bare "1 offer: 1" reads as a count twice.
+		label := "id "
+		if len(ids) > 1 {
+			label = "ids "
+		}
+		parts = append(parts, countOf(len(a.Offers), "offer")+": "+label+strings.Join(ids, ", "))
 	}
 	if len(a.Data) > 0 {
 		names := make([]string, 0, len(a.Data))

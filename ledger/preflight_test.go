@@ -128,7 +128,7 @@ func TestPreflightSubEntriesNamed(t *testing.T) {
 	got := ledger.CheckClose(w.close(t, nil, merge(w.dest)), w.state)
 	wantVerdict(t, got, ledger.PreflightBlocked, "op_has_sub_entries")
 	r := got.Blockers[0].Reason
-	for _, want := range []string{"1 trustline: USD (" + w.issuer + ")", "1 offer: 42", `1 data entry: "note"`} {
+	for _, want := range []string{"1 trustline: USD (" + w.issuer + ")", "1 offer: id 42", `1 data entry: "note"`} {
 		if !strings.Contains(r, want) {
 			t.Errorf("reason %q does not name %q", r, want)
 		}
