@@ -312,11 +312,15 @@ func TestClusterStoredFlowChecked(t *testing.T) {
 			// An instance that restores it finds it absent.
 			putRecord(t, kv, id, forged)
 			b := startClusterRelay(t, nats.URL, h, env)
+			// The plan was published with submit, so b's watch, which
+			// restores plans waiting for their submission, may read and
+			// refuse the record too, at a moment of its own: each GET
+			// counts its refusal, and the watch's may fall in between.
 			for _, path := range []string{"/api/plan/" + id, "/api/plan/" + id + "/status"} {
 				before := b.refusedCount(t, metrics.StoreRefusedFlow)
 				b.must(t, "GET", path, "", 404, "NOT_FOUND")
-				if got := b.refusedCount(t, metrics.StoreRefusedFlow); got != before+1 {
-					t.Errorf("GET %s: refused_total{reason=flow} went from %v to %v, want one more", path, before, got)
+				if got := b.refusedCount(t, metrics.StoreRefusedFlow); got < before+1 || got > before+2 {
+					t.Errorf("GET %s: refused_total{reason=flow} went from %v to %v, want one more (two with the watch's)", path, before, got)
 				}
 			}
 			putRecord(t, kv, id, honest)
