@@ -11,9 +11,8 @@ import (
 )
 
 // BenchmarkMerge measures the actor's serial section from the caller's side:
-// the merge, served in place when the plan's loop waits (as a lone caller
-// finds it), else a round trip through the mailbox,
-// plus what the actor does with it.
+// the merge's round trip through the plan's mailbox, plus what the actor
+// does with it.
 //
 //   - new-signer: dedup, append, re-encode, broadcast to no one. A plan takes
 //     19 new signers before the cap, so a fresh plan is set up (untimed) every
@@ -177,8 +176,7 @@ func BenchmarkFanOut50(b *testing.B) {
 //     (no verification, no mailbox round trip).
 //   - new-signer: a partial carrying one new signer's signature: decode,
 //     hash, one verification, then the merge that appends, re-encodes and
-//     broadcasts, served in place when the plan's loop is waiting and
-//     through a mailbox round trip when it is busy. A plan takes 19 new signers, so
+//     broadcasts, through a round trip of the plan's mailbox. A plan takes 19 new signers, so
 //     ceil(b.N/19) plans (one per supervisor, same transaction) are made
 //     before the timer starts and handed out 19 slots at a time.
 //   - new-signer-verify-serial: new-signer with CheckPartial and Merge held

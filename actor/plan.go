@@ -6,7 +6,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"runtime/debug"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -133,24 +132,9 @@ type Plan struct {
 	// store's watch.
 	stored chan planstore.Change
 
-	// poke (one slot, never waited on) wakes the run loop after a merge
-	// served in place replaced a timer it waits on.
-	poke chan struct{}
-	// posted counts the requests handed to the run loop (on mailbox or
-	// leave) that it has not taken up yet, each from before its send: a
-	// merge is served in place only when there is none, so it never
-	// overtakes a request sent before it (askPlan, tell, Subscription.Close).
-	posted atomic.Int64
-
-	// serving is held by whoever serves the plan: the run loop, but while
-	// it waits for its next event, when a merge may take it and be served
-	// on its caller's goroutine (mergeInPlace). newPlan takes it for run,
-	// and the loop keeps it once the plan has ended.
-	serving sync.Mutex
-
-	// Owned by whoever holds serving (built by newPlan before run starts):
-	// every function that touches them checks that it runs on the run
-	// loop's goroutine or on one it lent them to (owner.check).
+	// Owned by the run loop (built by newPlan before run starts): every
+	// function that touches them checks that it runs on the run loop's
+	// goroutine (owner.check).
 	owner  loopOwner
 	life   *time.Timer // fires at nextWake, as armed
 	armed  time.Time
@@ -263,11 +247,8 @@ func newPlan(s *Supervisor, published *ledger.AdmittedPlan, version uint64) *Pla
 		evict:   make(chan struct{}, 1),
 		done:    make(chan struct{}),
 		stored:  make(chan planstore.Change, 1),
-		poke:    make(chan struct{}, 1),
 		subs:    make(map[*Subscription]struct{}),
 	}
-	// run starts holding it: nobody serves a merge in place before.
-	p.serving.Lock()
 	for i, sg := range signers {
 		p.addresses[i] = sg.Address
 	}
@@ -472,9 +453,6 @@ func (p *Plan) Merge(ctx context.Context, admitted []ledger.Admitted) (st State,
 		p.sup.metrics.Signatures(metrics.SignatureDuplicate, len(admitted))
 		return v.state, false, nil
 	}
-	if r, err, ok := p.mergeInPlace(admitted); ok {
-		return r.state, r.changed, err
-	}
 	ans := make(chan reply[mergeResult], 1)
 	r, err := askPlan(ctx, p, planRequest(mergeReq{admitted, ans}), ans)
 	return r.state, r.changed, err
@@ -494,7 +472,7 @@ func (v *planState) holdsAll(admitted []ledger.Admitted) bool {
 // expiry, ErrStopped after shutdown.
 func (p *Plan) gone() error { return p.endErr }
 
-// run is the plan's goroutine. It starts holding serving (newPlan took it).
+// run is the plan's goroutine.
 func (p *Plan) run() {
 	defer p.sup.loops.Add(-1)
 	p.owner.start()
@@ -512,32 +490,18 @@ func (p *Plan) run() {
 	// A plan born to submit may be ready from its first version; a plan
 	// restored may have its forward to run, or to take over.
 	p.apply(nil, fxSubmit|fxForward)
-	// loop returns holding serving, and finish keeps it: nobody serves a
-	// merge in place on a plan that has ended.
 	p.finish(p.loop())
 }
 
 // loop serves requests until the plan ends, and says why: ErrNotFound when
 // it expired, ErrStopped on shutdown. The life timer fires at the signing
 // window's end and at each later instant the plan's life depends on
-// (nextWake), re-armed whenever that moves. The loop holds serving but
-// while it waits for its next event: a merge that finds it waiting is
-// served on its caller's goroutine meanwhile (mergeInPlace).
+// (nextWake), re-armed whenever that moves.
 func (p *Plan) loop() error {
 	p.armed = p.nextWake()
 	p.holdSlot()
 	for {
-		timers := p.timers()
-		p.serving.Unlock()
-		w := p.await(timers)
-		p.serving.Lock()
-		if w.cause == wokeByRequest || w.cause == wokeByLeave {
-			// Taken up: a merge in place waits for serving, so it comes
-			// after this one whatever it finds in posted from now.
-			if p.posted.Add(-1) < 0 && checkLoops.Load() {
-				panic("actor: a request reached the run loop uncounted in posted")
-			}
-		}
+		w := p.await(p.timers())
 		if err := p.serveWoken(w); err != nil {
 			return err
 		}
@@ -566,13 +530,10 @@ const (
 	wokeByForwardRenew
 	wokeByForwardTakeover
 	wokeByQuit
-	wokeByPoke
 )
 
-// await waits for the run loop's next event, without serving: it reads
-// none of the plan's state, and the lease timers' channels it waits on
-// were read before (timers). A merge served in place meanwhile that
-// replaces one pokes the loop, which then waits on the new one.
+// await waits for the run loop's next event; timers are the lease
+// timers' channels as they stand.
 func (p *Plan) await(timers [4]<-chan time.Time) woken {
 	select {
 	case req := <-p.mailbox:
@@ -595,8 +556,6 @@ func (p *Plan) await(timers [4]<-chan time.Time) woken {
 		return woken{cause: wokeByForwardTakeover}
 	case <-p.sup.quit:
 		return woken{cause: wokeByQuit}
-	case <-p.poke:
-		return woken{cause: wokeByPoke}
 	}
 }
 
@@ -641,15 +600,12 @@ func (p *Plan) serveWoken(w woken) error {
 		p.takeOverForward()
 	case wokeByQuit:
 		return ErrStopped
-	case wokeByPoke:
-		// Only to wait on the timers as they are now.
 	}
 	return nil
 }
 
 // rearm follows what was just served: the life timer to the plan's next
-// instant, the slot in the store's registry to its end. Holder of serving
-// only.
+// instant, the slot in the store's registry to its end. Run loop only.
 func (p *Plan) rearm() {
 	if next := p.nextWake(); !next.Equal(p.armed) {
 		p.life.Reset(next.Sub(p.sup.now()))
@@ -659,83 +615,22 @@ func (p *Plan) rearm() {
 }
 
 // timers are the lease timers' channels that await waits on, in the order
-// it reads them. Holder of serving only.
+// it reads them. Run loop only.
 func (p *Plan) timers() [4]<-chan time.Time {
 	return [4]<-chan time.Time{p.submit.renewC(), p.submit.takeoverC(), p.fwd.renewC(), p.fwd.takeoverC()}
 }
 
-// mergeInPlace serves a merge on the caller's goroutine when the run loop
-// is waiting for its next event, which it does without serving: the
-// mailbox's round trip would cost a select over the loop's channels and
-// two goroutine switches each way, about as much CPU as the merge itself
-// (BENCHMARKS.md). ok is false when serving is held (the loop is busy, or
-// has not started: newPlan takes serving for run; or has ended: finish
-// keeps it), when a request sent to the loop before is not taken up yet
-// (posted: it would be overtaken; a subscription closed would still be
-// offered this version), or when the window is over (the loop refuses
-// the request, and ends the window): the caller posts the merge instead.
-// Once in place, a merge answers when it is served: its store write is
-// bounded by the store's own timeout, not by the caller's context.
-func (p *Plan) mergeInPlace(admitted []ledger.Admitted) (r mergeResult, err error, ok bool) {
-	if !p.serving.TryLock() {
-		return mergeResult{}, nil, false
-	}
-	defer p.serving.Unlock()
-	defer endOnPanic() // before the unlock: nothing runs on the plan after a panic
-	if p.posted.Load() != 0 || !p.sup.now().Before(p.expiry) {
-		return mergeResult{}, nil, false
-	}
-	defer p.owner.lend()()
-	timers := p.timers()
-	st, changed, err := p.serveMerge(admitted)
-	p.rearm()
-	if p.timers() != timers {
-		select {
-		case p.poke <- struct{}{}:
-		default: // already poked
-		}
-	}
-	return mergeResult{st, changed}, err, true
-}
-
-// endOnPanic ends the process on a panic in a merge served in place, as a
-// panic in the run loop does: net/http would otherwise recover it on the
-// caller's goroutine, and the loop would go on from a turn half applied
-// (a version published without its write, effects not run). The panic is
-// raised again on a goroutine of its own, with the merge's stack in its
-// message, while this one keeps the plan's serving mutex until the
-// process is gone.
-func endOnPanic() {
-	r := recover()
-	if r == nil {
-		return
-	}
-	msg := fmt.Sprintf("actor: a merge served in place panicked: %v\n\n%s", r, debug.Stack())
-	go func() { panic(msg) }()
-	select {}
-}
-
-// askPlan is ask on p's mailbox, counted in p.posted from before the send
-// until the loop takes the request up, or the send is given up.
+// askPlan is ask on p's mailbox.
 func askPlan[T any](ctx context.Context, p *Plan, req planRequest, ans <-chan reply[T]) (T, error) {
-	p.posted.Add(1)
-	sent := false
-	v, err := askSent(ctx, p.mailbox, req, ans, p.done, p.done, p.gone, &sent)
-	if !sent {
-		p.posted.Add(-1)
-	}
-	return v, err
+	return ask(ctx, p.mailbox, req, ans, p.done, p.done, p.gone)
 }
 
 // tell hands the loop an outcome of one of the plan's own goroutines (a
-// submission's, a forward's), counted in p.posted as askPlan counts; once
-// the plan has ended nobody is told.
+// submission's, a forward's); once the plan has ended nobody is told.
 func (p *Plan) tell(req planRequest) {
-	p.posted.Add(1)
 	select {
 	case p.mailbox <- req:
 	case <-p.done:
-		p.posted.Add(-1)
 	}
 }
 

@@ -61,18 +61,16 @@ func (s *Subscription) C() <-chan Event { return s.ch }
 // itself. When Close returns, the subscription no longer holds a slot.
 func (s *Subscription) Close() {
 	p := s.plan
-	p.posted.Add(1)
 	select {
 	case p.leave <- s:
 	case <-p.done:
-		p.posted.Add(-1)
 	}
 }
 
 // offer puts ev in the slot, replacing an event the subscriber has not taken
-// yet. It never waits: whoever holds the plan's serving mutex (its run loop,
-// or a merge in place) is the only sender, so once the slot is emptied the
-// send succeeds, and the loop ends by the second turn at most.
+// yet. It never waits: the plan's run loop is the only sender, so once the
+// slot is emptied the send succeeds, and the loop ends by the second turn
+// at most.
 func (s *Subscription) offer(ev Event) {
 	for {
 		select {

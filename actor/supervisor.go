@@ -535,12 +535,6 @@ type reply[T any] struct {
 // that is already there wins over done: the actor answers every request it
 // took before it returns.
 func ask[M, T any](ctx context.Context, box chan<- M, req M, ans <-chan reply[T], closing, done <-chan struct{}, gone func() error) (T, error) {
-	return askSent(ctx, box, req, ans, closing, done, gone, nil)
-}
-
-// askSent is ask, which sets *sent (when sent is not nil) once req is
-// handed over: the loop has taken it, and will answer unless it ends.
-func askSent[M, T any](ctx context.Context, box chan<- M, req M, ans <-chan reply[T], closing, done <-chan struct{}, gone func() error, sent *bool) (T, error) {
 	var zero T
 	if err := ctx.Err(); err != nil {
 		return zero, err
@@ -554,9 +548,6 @@ func askSent[M, T any](ctx context.Context, box chan<- M, req M, ans <-chan repl
 	}
 	select {
 	case box <- req:
-		if sent != nil {
-			*sent = true
-		}
 	case <-closing:
 		return zero, gone()
 	case <-ctx.Done():

@@ -15,7 +15,6 @@ import (
 )
 
 func TestMain(m *testing.M) {
-	checkLoops.Store(true) // every run loop's state is checked to stay in its loop
 	goleak.VerifyTestMain(m)
 }
 
