@@ -32,7 +32,7 @@
 // stores its first state there before sharing it; from then on the run
 // loop alone stores, once per settled state, and nobody modifies a state
 // stored there. Known (the replay fast path of ledger.CheckPartial), Snapshot,
-// Ready, Submission, a Merge whose signers are all present already (it
+// Ready, plan.Submission, a Merge whose signers are all present already (it
 // would change nothing wherever it queued, so it does not queue), a
 // SetSubmit already set, and Lookup's check of the revision all load it
 // and never queue behind the loop. A State handed out is never modified

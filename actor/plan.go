@@ -13,6 +13,7 @@ import (
 
 	"github.com/closerelay/closerelay/ledger"
 	"github.com/closerelay/closerelay/metrics"
+	"github.com/closerelay/closerelay/plan"
 	"github.com/closerelay/closerelay/planstore"
 	"github.com/stellar/go-stellar-sdk/xdr"
 )
@@ -107,7 +108,7 @@ type Plan struct {
 	// pointer, so that no reader sees one part without the others. The run
 	// loop is its only writer and never modifies a state once stored.
 	// Every read that needs no decision (Known, Snapshot, Ready,
-	// Submission, a merge that adds nobody, Lookup's check of the
+	// plan.Submission, a merge that adds nobody, Lookup's check of the
 	// revision) loads it instead of queueing behind merges in the mailbox.
 	settled atomic.Pointer[planState]
 
@@ -186,9 +187,9 @@ type planState struct {
 	lists *versionLists
 	ready *readyMemo // this version's submit-ready envelope, made on first demand
 	// sub is the plan's submission as it stands (never nil).
-	sub *Submission
+	sub *plan.Submission
 	// fwd is the plan's mediator forward as it stands (never nil).
-	fwd *Forward
+	fwd *plan.Forward
 	// rev is a revision of the plan's store entry whose
 	// signatures this view holds, every one of them: the revision it was
 	// written as, or one it took in. It is published with the signatures,
@@ -208,7 +209,7 @@ func (v *planState) at(rev uint64) *planState {
 
 // with is v with submission sub (nil: v itself, for a transition that did
 // not apply), every other part shared.
-func (v *planState) with(sub *Submission) *planState {
+func (v *planState) with(sub *plan.Submission) *planState {
 	if sub == nil {
 		return v
 	}
@@ -264,8 +265,8 @@ func newPlan(s *Supervisor, published *ledger.AdmittedPlan, version uint64) *Pla
 	}
 	// Clip: the plan appends to its own copy, never to the admitted plan's.
 	first := p.newView(st, published.Envelope(), present, slices.Clip(admitted), nil, nil)
-	first.sub = &Submission{}
-	first.fwd = &Forward{}
+	first.sub = &plan.Submission{}
+	first.fwd = &plan.Forward{}
 	p.settled.Store(first)
 	return p
 }

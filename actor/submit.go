@@ -7,6 +7,7 @@ import (
 	"github.com/closerelay/closerelay/ledger"
 	"github.com/closerelay/closerelay/ledgerapi"
 	"github.com/closerelay/closerelay/metrics"
+	"github.com/closerelay/closerelay/plan"
 )
 
 // Submitter posts a submit-ready envelope to a network's ledger API until
@@ -30,60 +31,11 @@ type Preflighter interface {
 // Preflight is the plan's latest preflight run: the one before its
 // submission's first try once made, else the publish's.
 func (p *Plan) Preflight() ledger.PreflightRun {
-	var sub *Submission
+	var sub *plan.Submission
 	if v := p.settled.Load(); v != nil {
 		sub = v.sub
 	}
 	return p.latestPreflight(sub)
-}
-
-// The states of Submission.State (CONTRACT section 10's status.submission);
-// "" is no submission yet (JSON null).
-const (
-	SubmissionPending   = "pending"
-	SubmissionSubmitted = "submitted"
-	SubmissionFailed    = "failed"
-	// SubmissionBlocked: the preflight before the first try found the
-	// close blocked (CONTRACT section 14), so it was not posted; Code is
-	// the first blocker's.
-	SubmissionBlocked = "blocked"
-)
-
-// Submission is a plan's submission as GET /status tells it, and, carried
-// by an Event, one outcome to tell subscribers (a named SSE event). A value
-// handed out is never modified afterwards.
-type Submission struct {
-	// Submit reports whether the plan was published with "submit": true.
-	Submit bool
-	// State is "" (no submission has started), SubmissionPending (one is in
-	// flight), SubmissionSubmitted or SubmissionFailed (the last one's
-	// outcome). An abandoned submission (the plan's expiry or the relay's
-	// shutdown ended it) is no state: the plan ends with it.
-	State string
-	// Hash and Ledger are set once submitted; Hash also on a failure whose
-	// transaction was hashed.
-	Hash   string
-	Ledger int
-	// Code and Reason are set when failed: the transaction result code (for
-	// example tx_bad_seq) or the account API's refusal, and a sentence.
-	Code, Reason string
-	// Preflight is the run before the submission's first try, once made:
-	// it then stands for the plan's preflight in place of the publish's.
-	Preflight *ledger.PreflightRun
-
-	// seq orders a plan's submission changes (the newest wins on every
-	// instance); tried is the submit-ready envelope of the
-	// last submission started: a failed one is tried again only with
-	// another envelope.
-	seq   uint64
-	tried string
-	// While pending: owner is the instance that claimed the submission and
-	// lease the time until which the claim holds. The owner
-	// renews it while its submitter runs; once it has passed (the owner
-	// died, or let go as it stopped) any instance holding the plan takes
-	// the submission over.
-	owner string
-	lease time.Time
 }
 
 // submitState is the run loop's own record of the plan's submission.
@@ -105,7 +57,7 @@ type submitState struct {
 
 // Submission returns the plan's submission as it stands, without a round
 // trip to the actor.
-func (p *Plan) Submission() Submission { return *p.settled.Load().sub }
+func (p *Plan) Submission() plan.Submission { return *p.settled.Load().sub }
 
 // SetSubmit marks the plan for the relay to submit (publish's "submit":
 // true); it cannot be unset. Once the plan is ready, the actor starts one
@@ -126,7 +78,7 @@ func (r setSubmitReq) serve(p *Plan) {
 	p.owner.check()
 	next, fx, err := p.step(func(cur *planState) (*planState, effects, error) {
 		// Set already: nothing to write, but the plan may be ready.
-		next, ok := markSubmit(cur.sub)
+		next, ok := plan.MarkSubmit(cur.sub)
 		if !ok {
 			return nil, fxSubmit, nil
 		}
@@ -165,7 +117,7 @@ func (p *Plan) maybeSubmit() {
 		if err != nil || !ok {
 			return nil, 0, nil
 		}
-		next, ok := claim(cur.sub, r.XDR, p.sup.instance, p.sup.now(), p.sup.lease)
+		next, ok := plan.ClaimSubmission(cur.sub, r.XDR, p.sup.instance, p.sup.now(), p.sup.lease)
 		return writes(cur.with(next), ok, fxStartSubmission)
 	})
 	if err != nil {
@@ -195,7 +147,7 @@ func (p *Plan) startSubmission(v *planState) {
 	p.armTakeover(0) // the claim is this instance's: no timer
 	s.renew = time.NewTicker(p.sup.lease / 3)
 
-	network, envelope, sup := p.published.Network(), v.sub.tried, p.sup
+	network, envelope, sup := p.published.Network(), v.sub.Tried, p.sup
 	ctx := s.ctx
 	// Counted in the Supervisor's WaitGroup, which this plan's own goroutine
 	// holds a count of now, so that Stop waits for the submission too; it
@@ -230,13 +182,13 @@ func (p *Plan) armTakeover(floor time.Duration) {
 	p.owner.check()
 	s := &p.submit
 	cur := p.settled.Load().sub
-	if s.inFlight || !cur.Submit || cur.State != SubmissionPending {
+	if s.inFlight || !cur.Submit || cur.State != plan.SubmissionPending {
 		if s.takeover != nil {
 			s.takeover.Stop()
 		}
 		return
 	}
-	d := max(cur.lease.Sub(p.sup.now()), floor)
+	d := max(cur.Lease.Until.Sub(p.sup.now()), floor)
 	if s.takeover == nil {
 		s.takeover = time.NewTimer(d)
 		return
@@ -270,7 +222,7 @@ func (p *Plan) renewLease() {
 		if !s.inFlight {
 			return nil, 0, nil
 		}
-		next, ok := renew(cur.sub, p.sup.instance, p.sup.now(), p.sup.lease)
+		next, ok := plan.Renew(cur.sub, p.sup.instance, p.sup.now(), p.sup.lease)
 		return writes(cur.with(next), ok, 0)
 	})
 	if err != nil {
@@ -286,10 +238,10 @@ func (p *Plan) renewLease() {
 func (p *Plan) releaseClaim() {
 	p.owner.check()
 	next, fx, err := p.step(func(cur *planState) (*planState, effects, error) {
-		if cur.sub.State != SubmissionPending || cur.sub.owner != p.sup.instance {
+		if cur.sub.State != plan.SubmissionPending || cur.sub.Lease.Owner != p.sup.instance {
 			return nil, 0, nil
 		}
-		next, ok := release(cur.sub)
+		next, ok := plan.Release(cur.sub, p.sup.instance)
 		return writes(cur.with(next), ok, 0)
 	})
 	if err != nil {
@@ -346,9 +298,9 @@ func (r submittedReq) serve(p *Plan) {
 		// this message is not served. Nothing to tell.
 		return
 	}
-	var told *Submission
+	var told *plan.Submission
 	next, fx, err := p.step(func(cur *planState) (*planState, effects, error) {
-		sub, ok := settle(cur.sub, out, r.run)
+		sub, ok := plan.SettleSubmission(cur.sub, outcomeOf(out), r.run)
 		told = sub
 		if !ok {
 			return nil, 0, nil
@@ -357,8 +309,8 @@ func (r submittedReq) serve(p *Plan) {
 		// A close submitted with a flow has its forward claimed by the
 		// same write, so that status.forward is pending from the moment
 		// the submission is told (CONTRACT section 16).
-		if sub.State == SubmissionSubmitted && p.sup.forwarder != nil && !p.fwd.inFlight {
-			if f, claimed := claimForward(cur.fwd, sub, p.sup.instance, p.sup.now(), p.sup.lease, p.sup.budget); claimed {
+		if sub.State == plan.SubmissionSubmitted && p.sup.forwarder != nil && !p.fwd.inFlight {
+			if f, claimed := plan.ClaimForward(cur.fwd, sub, p.sup.instance, p.sup.now(), p.sup.lease, p.sup.budget); claimed {
 				v, fx = v.withForward(f), fx&^fxForward|fxStartForward
 			}
 		}
@@ -374,7 +326,7 @@ func (r submittedReq) serve(p *Plan) {
 		}
 	}
 	if told == nil {
-		p.sup.log.Info("plan submission", "id", p.ID(), "state", SubmissionFailed, "code", out.Code,
+		p.sup.log.Info("plan submission", "id", p.ID(), "state", plan.SubmissionFailed, "code", out.Code,
 			"tries", out.Tries, "note", "another instance submitted it first")
 		return
 	}
@@ -383,14 +335,26 @@ func (r submittedReq) serve(p *Plan) {
 	p.apply(next, fx)
 }
 
+// outcomeOf is a submitter's outcome as the submission's transitions take
+// it: submitted or failed, or "" when abandoned.
+func outcomeOf(out ledgerapi.SubmitOutcome) plan.Submission {
+	switch out.State {
+	case ledgerapi.SubmitSubmitted:
+		return plan.Submission{State: plan.SubmissionSubmitted, Hash: out.Hash, Ledger: int64(out.Ledger)}
+	case ledgerapi.SubmitFailed:
+		return plan.Submission{State: plan.SubmissionFailed, Hash: out.Hash, Code: out.Code, Reason: out.Reason}
+	}
+	return plan.Submission{}
+}
+
 // settled is what follows a submission's outcome sub, once the loop has
 // it: subscribers are told; a success starts the forward, if the plan has
 // one; a failure tries the envelope again if it has changed meanwhile.
-func settled(sub *Submission) effects {
+func settled(sub *plan.Submission) effects {
 	switch sub.State {
-	case SubmissionSubmitted:
+	case plan.SubmissionSubmitted:
 		return fxTellSubmission | fxForward
-	case SubmissionFailed, SubmissionBlocked:
+	case plan.SubmissionFailed, plan.SubmissionBlocked:
 		return fxTellSubmission | fxSubmit
 	}
 	return fxTellSubmission
@@ -400,7 +364,7 @@ func (submittedReq) refuse(error) {}
 
 // broadcastSubmission offers a submission outcome, with the current state,
 // to every subscriber.
-func (p *Plan) broadcastSubmission(sub *Submission) {
+func (p *Plan) broadcastSubmission(sub *plan.Submission) {
 	p.owner.check()
 	ev := Event{State: p.settled.Load().state, Submission: sub}
 	for s := range p.subs {

@@ -12,6 +12,7 @@ import (
 	"github.com/closerelay/closerelay/ledger"
 	"github.com/closerelay/closerelay/ledgerapi"
 	"github.com/closerelay/closerelay/metrics"
+	"github.com/closerelay/closerelay/plan"
 	"github.com/closerelay/closerelay/planstore"
 )
 
@@ -89,7 +90,7 @@ type Options struct {
 	Instance string
 	// ForwardBudget bounds a forward's retries, from its first claim
 	// (DefaultForwardBudget when 0): a forward still pending then fails
-	// with ForwardCodeTimedOut. ForwardRetention is how long a plan stays
+	// with plan.ForwardCodeTimedOut. ForwardRetention is how long a plan stays
 	// once its forward settled past its signing window
 	// (DefaultForwardRetention when 0). See life.go.
 	ForwardBudget, ForwardRetention time.Duration
@@ -352,11 +353,11 @@ func (s *Supervisor) CreateSubmitting(ctx context.Context, published *ledger.Adm
 // forward once its submission succeeds. An existing plan (created=false)
 // is returned as it is; the caller gives it the flow with Plan.SetFlow
 // after merging into it.
-func (s *Supervisor) CreateForwarding(ctx context.Context, published *ledger.AdmittedPlan, flow Flow) (p *Plan, created bool, err error) {
+func (s *Supervisor) CreateForwarding(ctx context.Context, published *ledger.AdmittedPlan, flow plan.Flow) (p *Plan, created bool, err error) {
 	return s.createPlan(ctx, published, true, &flow)
 }
 
-func (s *Supervisor) createPlan(ctx context.Context, published *ledger.AdmittedPlan, submit bool, flow ...*Flow) (p *Plan, created bool, err error) {
+func (s *Supervisor) createPlan(ctx context.Context, published *ledger.AdmittedPlan, submit bool, flow ...*plan.Flow) (p *Plan, created bool, err error) {
 	if published == nil || published.Canonical() == nil {
 		return nil, false, errNoPlan
 	}
@@ -365,9 +366,9 @@ func (s *Supervisor) createPlan(ctx context.Context, published *ledger.AdmittedP
 	fresh := newPlan(s, published, 1)
 	if submit {
 		first := fresh.settled.Load().at(0)
-		first.sub = &Submission{Submit: true, seq: 1}
+		first.sub = &plan.Submission{Submit: true, Claim: plan.Claim{Seq: 1}}
 		if len(flow) > 0 && flow[0] != nil {
-			first.fwd = &Forward{Flow: flow[0], seq: 1}
+			first.fwd = &plan.Forward{Flow: flow[0], Claim: plan.Claim{Seq: 1}}
 		}
 		fresh.settled.Store(first)
 	}

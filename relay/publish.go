@@ -11,6 +11,7 @@ import (
 	"github.com/closerelay/closerelay/errcode"
 	"github.com/closerelay/closerelay/ledger"
 	"github.com/closerelay/closerelay/metrics"
+	"github.com/closerelay/closerelay/plan"
 	"github.com/stellar/go-stellar-sdk/xdr"
 )
 
@@ -204,7 +205,7 @@ func blockerCodes(bs []ledger.Blocker) []string {
 // change it (BAD_FLOW, and nothing is merged). The plan takes the three in
 // one step (actor.Plan.Republish), so a flow another publish set meanwhile,
 // here or on another instance, is seen before anything is merged.
-func (s *Service) republish(ctx context.Context, plan *actor.Plan, x string, submit bool, flow *actor.Flow) (string, error) {
+func (s *Service) republish(ctx context.Context, plan *actor.Plan, x string, submit bool, flow *plan.Flow) (string, error) {
 	if flow != nil {
 		if kept := plan.Forward().Flow; kept != nil && !kept.Same(*flow) {
 			return "", errFlowChanged

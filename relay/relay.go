@@ -13,6 +13,7 @@ import (
 	"github.com/closerelay/closerelay/ledger"
 	"github.com/closerelay/closerelay/ledgerapi"
 	"github.com/closerelay/closerelay/metrics"
+	"github.com/closerelay/closerelay/plan"
 	"github.com/closerelay/closerelay/wire"
 )
 
@@ -170,9 +171,9 @@ func (s *Service) Ready(ctx context.Context, id string) (actor.ReadyEnvelope, er
 type Status struct {
 	State      actor.State         // the current version
 	Expiry     time.Time           // the plan's end
-	Submission actor.Submission    // whether it submits, and how its submission stands
+	Submission plan.Submission     // whether it submits, and how its submission stands
 	Preflight  ledger.PreflightRun // the latest run; a zero State when none ran
-	Forward    actor.Forward       // the mediator's forward the relay runs (CONTRACT section 16)
+	Forward    plan.Forward        // the mediator's forward the relay runs (CONTRACT section 16)
 }
 
 // Status is the status of the plan id names. Unlike every other read it

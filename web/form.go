@@ -61,9 +61,9 @@ func pageKey(d PageData, v planView) string {
 	sep(strconv.FormatInt(d.Preflight.Checked.UnixNano(), 10))
 	sep(strconv.Itoa(len(d.Preflight.Blockers)))
 	s := d.Submission
-	sep(s.State + "\x00" + s.Hash + "\x00" + strconv.Itoa(s.Ledger) + "\x00" + s.Code + "\x00" + s.Reason)
+	sep(s.State + "\x00" + s.Hash + "\x00" + strconv.FormatInt(s.Ledger, 10) + "\x00" + s.Code + "\x00" + s.Reason)
 	if f := d.Forward; f != nil {
-		sep(f.State + "\x00" + f.Hash + "\x00" + strconv.Itoa(f.Ledger) + "\x00" + f.Amount + "\x00" + f.Code + "\x00" + f.Reason)
+		sep(f.State + "\x00" + f.Hash + "\x00" + strconv.FormatInt(f.Ledger, 10) + "\x00" + f.Amount + "\x00" + f.Code + "\x00" + f.Reason)
 	} else {
 		sep("-")
 	}

@@ -35,6 +35,7 @@ import (
 
 	"github.com/closerelay/closerelay/errcode"
 	"github.com/closerelay/closerelay/ledger"
+	"github.com/closerelay/closerelay/plan"
 	"github.com/closerelay/closerelay/wire"
 )
 
@@ -99,7 +100,7 @@ type PageData struct {
 
 	// Submission is the relay's submission of the close (CONTRACT section
 	// 10); a zero State means none has started.
-	Submission Submission
+	Submission plan.Submission
 
 	// Flow is the mediator flow a close through a mediator commits to
 	// (CONTRACT section 16): the final destination and memo. nil when the
@@ -109,7 +110,7 @@ type PageData struct {
 
 	// Forward is the relay's forward from the mediator (CONTRACT section
 	// 16); nil until one has started.
-	Forward *Forward
+	Forward *plan.Forward
 }
 
 // Funds is the closing account's native balance as the preflight read it.
@@ -118,29 +119,10 @@ type Funds struct {
 	Read   time.Time // when it was read
 }
 
-// Submission is CONTRACT section 10's status.submission.
-type Submission struct {
-	State  string // "", pending, submitted, failed, blocked
-	Hash   string
-	Ledger int
-	Code   string
-	Reason string
-}
-
 // Flow is a mediator flow's commitment (CONTRACT sections 13 and 16).
 type Flow struct {
 	Destination string // G… the mediator forwards to
 	Memo        string // "<type>:<value>" as minted (text:, id:, hash:, return:); "" for none
-}
-
-// Forward is CONTRACT section 16's status.forward.
-type Forward struct {
-	State  string // pending, forwarded, failed
-	Hash   string
-	Ledger int
-	Amount string // native units, decimal
-	Code   string
-	Reason string
 }
 
 // Signer is one candidate signer of the closing account.

@@ -31,6 +31,7 @@ import (
 	"github.com/closerelay/closerelay/ledgerapi/rpc"
 	"github.com/closerelay/closerelay/mediator"
 	"github.com/closerelay/closerelay/metrics"
+	"github.com/closerelay/closerelay/plan"
 	"github.com/closerelay/closerelay/planstore"
 	"github.com/closerelay/closerelay/relay"
 )
@@ -347,12 +348,12 @@ func flowCheckOf(med httpapi.Mediator) actor.FlowCheck {
 	if !ok || kept.Configured() != nil {
 		return nil
 	}
-	return func(token string) (actor.Flow, string, error) {
+	return func(token string) (plan.Flow, string, error) {
 		f, address, err := kept.KeptFlow(token)
 		if err != nil {
-			return actor.Flow{}, "", err
+			return plan.Flow{}, "", err
 		}
-		return actor.Flow{Nonce: f.Nonce, Destination: f.Destination, Memo: f.Memo.String()}, address, nil
+		return plan.Flow{Nonce: f.Nonce, Destination: f.Destination, Memo: f.Memo.String()}, address, nil
 	}
 }
 
