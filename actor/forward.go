@@ -2,7 +2,6 @@ package actor
 
 import (
 	"context"
-	"time"
 
 	"github.com/closerelay/closerelay/ledger"
 	"github.com/closerelay/closerelay/metrics"
@@ -31,37 +30,6 @@ var ErrFlowConflict = plan.ErrFlowConflict
 // production one.
 type Forwarder interface {
 	Forward(ctx context.Context, job plan.ForwardJob, retried func()) plan.Forward
-}
-
-// forwardState is the run loop's own record of the plan's forward.
-type forwardState struct {
-	// inFlight is set while a forwarder goroutine runs; at most one does.
-	inFlight bool
-	// renew ticks while this instance's forward is in flight; takeover
-	// fires when another instance's claim lapses. nil when unused.
-	renew    *time.Ticker
-	takeover *time.Timer
-}
-
-func (f *forwardState) stopRenewing() {
-	if f.renew != nil {
-		f.renew.Stop()
-		f.renew = nil
-	}
-}
-
-func (f *forwardState) renewC() <-chan time.Time {
-	if f.renew == nil {
-		return nil
-	}
-	return f.renew.C
-}
-
-func (f *forwardState) takeoverC() <-chan time.Time {
-	if f.takeover == nil {
-		return nil
-	}
-	return f.takeover.C
 }
 
 // withForward is v with forward f (nil: v itself), every other part shared.
@@ -127,8 +95,7 @@ func (r setFlowReq) refuse(err error) { r.ans <- reply[struct{}]{err: err} }
 // goroutine of its own and reports through the mailbox.
 func (p *Plan) maybeForward() {
 	p.owner.check()
-	f := &p.fwd
-	if f.inFlight {
+	if p.claims[forwarding].inFlight {
 		return
 	}
 	p.timeOutForward()
@@ -141,11 +108,11 @@ func (p *Plan) maybeForward() {
 	})
 	if err != nil {
 		p.sup.log.Warn("plan store: claim a forward", "id", p.ID(), "err", err)
-		p.armForwardTakeover(p.sup.lease / 3)
+		p.armTakeover(forwarding, p.sup.lease/3)
 		return
 	}
 	if fx == 0 {
-		p.armForwardTakeover(p.sup.lease / 15)
+		p.armTakeover(forwarding, p.sup.lease/15)
 		return
 	}
 	p.apply(next, fx)
@@ -155,16 +122,13 @@ func (p *Plan) maybeForward() {
 // claimed and written (fxStartForward). Run loop only.
 func (p *Plan) startForward() {
 	p.owner.check()
-	f := &p.fwd
-	f.inFlight = true
-	p.armForwardTakeover(0) // the claim is this instance's: no timer
-	f.renew = time.NewTicker(p.sup.lease / 3)
+	p.startClaim(forwarding)
 	cur := p.settled.Load()
 	job := plan.ForwardJob{Network: p.published.Network(), Flow: *cur.fwd.Flow, FeePerOp: ledger.ForwardFeePerOp(p.published.Envelope())}
 	// The forwarder runs until the retry budget ends at the latest; the
 	// loop then settles the forward failed (forwardedReq, timeOutForward).
 	sup := p.sup
-	ctx, cancel := context.WithDeadline(p.submit.ctx, cur.fwd.Deadline)
+	ctx, cancel := context.WithDeadline(p.effects, cur.fwd.Deadline)
 	p.sup.log.Info("plan forward", "id", p.ID(), "state", plan.ForwardPending, "destination", job.Flow.Destination,
 		"deadline", cur.fwd.Deadline)
 	// Counted in the Supervisor's WaitGroup, like a submission.
@@ -175,81 +139,12 @@ func (p *Plan) startForward() {
 	})
 }
 
-// armForwardTakeover sets the takeover timer for the lapse of another
-// instance's pending claim on the forward, at the soonest after floor, or
-// stops it when there is none to watch. Run loop only.
-func (p *Plan) armForwardTakeover(floor time.Duration) {
-	p.owner.check()
-	f := &p.fwd
-	cur := p.settled.Load().fwd
-	if f.inFlight || cur.State != plan.ForwardPending || p.sup.forwarder == nil {
-		if f.takeover != nil {
-			f.takeover.Stop()
-		}
-		return
-	}
-	d := max(cur.Lease.Until.Sub(p.sup.now()), floor)
-	if f.takeover == nil {
-		f.takeover = time.NewTimer(d)
-		return
-	}
-	f.takeover.Reset(d)
-}
-
-// takeOverForward runs when another instance's claim on the forward has
-// lapsed by this instance's clock: the entry is read first (its owner may
-// have renewed it), and the compare-and-set of the claim settles any race.
-func (p *Plan) takeOverForward() {
-	p.owner.check()
-	if err := p.reload(); err != nil {
-		p.sup.log.Warn("plan store: read a lapsed forward claim", "id", p.ID(), "err", err)
-		p.armForwardTakeover(p.sup.lease / 3)
-		return
-	}
-	p.maybeForward()
-}
-
-// renewForwardLease extends this instance's claim on the forward in
-// flight by another lease.
-func (p *Plan) renewForwardLease() {
-	p.owner.check()
-	next, fx, err := p.step(func(cur *planState) (*planState, effects, error) {
-		if !p.fwd.inFlight {
-			return nil, 0, nil
-		}
-		next, ok := plan.Renew(cur.fwd, p.sup.instance, p.sup.now(), p.sup.lease)
-		return writes(cur.withForward(next), ok, 0)
-	})
-	if err != nil {
-		p.sup.log.Warn("plan store: renew a forward claim", "id", p.ID(), "err", err)
-		return
-	}
-	p.apply(next, fx)
-}
-
-// releaseForwardClaim, as the instance stops with its forward in flight,
-// lets its claim lapse now. Run loop only, from finish.
-func (p *Plan) releaseForwardClaim() {
-	p.owner.check()
-	next, fx, err := p.step(func(cur *planState) (*planState, effects, error) {
-		next, ok := plan.Release(cur.fwd, p.sup.instance)
-		return writes(cur.withForward(next), ok, 0)
-	})
-	if err != nil {
-		p.sup.log.Warn("plan store: release a forward claim", "id", p.ID(), "err", err)
-		return
-	}
-	p.apply(next, fx)
-}
-
 // forwardedReq is a forward's outcome, posted by its goroutine.
 type forwardedReq struct{ out plan.Forward }
 
 func (r forwardedReq) serve(p *Plan) {
 	p.owner.check()
-	f := &p.fwd
-	f.inFlight = false
-	f.stopRenewing()
+	p.endClaim(forwarding)
 	out := r.out
 	switch out.State {
 	case plan.ForwardForwarded:
@@ -292,7 +187,7 @@ func (forwardedReq) refuse(error) {}
 // its outcome comes first. Run loop only.
 func (p *Plan) timeOutForward() {
 	p.owner.check()
-	if p.fwd.inFlight {
+	if p.claims[forwarding].inFlight {
 		return
 	}
 	var told *plan.Forward

@@ -51,9 +51,9 @@ func (p *Plan) endAt() time.Time {
 // plan's end. Run loop only.
 //
 // A budget's end that has passed stays the next wake until the forward is
-// settled: the timer may have fired at it during a turn or a merge served
-// in place, and a re-arm to a later instant would drop that fire (Reset
-// discards a value not yet received), leaving the forward pending until
+// settled: the timer may have fired at it during a turn, and a re-arm to a
+// later instant would drop that fire (an alarm of a replaced arming is
+// ignored), leaving the forward pending until
 // the plan's end. Past it, an unchanged next wake keeps the fire, and a
 // new one fires at once. While this instance's forwarder runs, it is left
 // out: the forwarder ends at the budget's end too, its outcome comes
@@ -65,7 +65,7 @@ func (p *Plan) nextWake() time.Time {
 		next = p.expiry
 	}
 	if d := v.fwd.Deadline; v.fwd.State == plan.ForwardPending && !d.IsZero() && d.Before(next) &&
-		(p.sup.now().Before(d) || !p.fwd.inFlight) {
+		(p.sup.now().Before(d) || !p.claims[forwarding].inFlight) {
 		next = d
 	}
 	return next

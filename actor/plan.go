@@ -133,15 +133,27 @@ type Plan struct {
 	// store's watch.
 	stored chan planstore.Change
 
+	// alarms carries the fires of the plan's timers (alarm.go), each
+	// posted by the timer's own goroutine, which selects on done.
+	alarms chan alarm
+
 	// Owned by the run loop (built by newPlan before run starts): every
 	// function that touches them checks that it runs on the run loop's
 	// goroutine (owner.check).
-	owner  loopOwner
-	life   *time.Timer // fires at nextWake, as armed
-	armed  time.Time
-	subs   map[*Subscription]struct{}
-	submit submitState
-	fwd    forwardState
+	owner loopOwner
+	life  loopTimer // fires at nextWake, as armed
+	armed time.Time
+	subs  map[*Subscription]struct{}
+	// claims are the loop's records of the plan's claimed effects, by
+	// claimKind (claims.go).
+	claims [claimKinds]claimRun
+	// submitted is set for good once the ledger took this instance's
+	// submission of the plan.
+	submitted bool
+	// effects ends when the plan ends (finish cancels it); it bounds every
+	// submission and forward the plan runs.
+	effects       context.Context
+	cancelEffects context.CancelFunc
 	// dirty is set when the view holds signatures the stored entry lacks,
 	// to write back.
 	dirty bool
@@ -248,6 +260,7 @@ func newPlan(s *Supervisor, published *ledger.AdmittedPlan, version uint64) *Pla
 		evict:   make(chan struct{}, 1),
 		done:    make(chan struct{}),
 		stored:  make(chan planstore.Change, 1),
+		alarms:  make(chan alarm),
 		subs:    make(map[*Subscription]struct{}),
 	}
 	for i, sg := range signers {
@@ -478,10 +491,9 @@ func (p *Plan) run() {
 	defer p.sup.loops.Add(-1)
 	p.owner.start()
 	p.held = p.expiry
-	p.life = time.NewTimer(p.nextWake().Sub(p.sup.now()))
-	defer p.life.Stop()
-	// A submission lives no longer than its plan: finish cancels this.
-	p.submit.ctx, p.submit.cancel = context.WithCancel(context.Background())
+	// A submission or forward lives no longer than its plan: finish
+	// cancels this.
+	p.effects, p.cancelEffects = context.WithCancel(context.Background())
 	// A change written between the read this plan was made from and its
 	// registration found no plan to go to: read the entry once more, now
 	// that every later change comes here.
@@ -500,9 +512,10 @@ func (p *Plan) run() {
 // (nextWake), re-armed whenever that moves.
 func (p *Plan) loop() error {
 	p.armed = p.nextWake()
+	p.arm(&p.life, alarm{what: alarmLife}, p.armed.Sub(p.sup.now()))
 	p.holdSlot()
 	for {
-		w := p.await(p.timers())
+		w := p.await()
 		if err := p.serveWoken(w); err != nil {
 			return err
 		}
@@ -516,6 +529,7 @@ type woken struct {
 	req    planRequest
 	sub    *Subscription
 	change planstore.Change
+	alarm  alarm
 }
 
 type wakeCause int
@@ -523,38 +537,27 @@ type wakeCause int
 const (
 	wokeByRequest wakeCause = iota
 	wokeByLeave
-	wokeByLife
+	wokeByAlarm
 	wokeByEvict
 	wokeByStore
-	wokeByRenew
-	wokeByTakeover
-	wokeByForwardRenew
-	wokeByForwardTakeover
 	wokeByQuit
 )
 
-// await waits for the run loop's next event; timers are the lease
-// timers' channels as they stand.
-func (p *Plan) await(timers [4]<-chan time.Time) woken {
+// await waits for the run loop's next event: a request, a leave, a
+// timer's alarm (every timer's, alarm.go), an eviction, a change of the
+// store, or the Supervisor's quit.
+func (p *Plan) await() woken {
 	select {
 	case req := <-p.mailbox:
 		return woken{cause: wokeByRequest, req: req}
 	case sub := <-p.leave:
 		return woken{cause: wokeByLeave, sub: sub}
-	case <-p.life.C:
-		return woken{cause: wokeByLife}
+	case a := <-p.alarms:
+		return woken{cause: wokeByAlarm, alarm: a}
 	case <-p.evict:
 		return woken{cause: wokeByEvict}
 	case c := <-p.stored:
 		return woken{cause: wokeByStore, change: c}
-	case <-timers[0]:
-		return woken{cause: wokeByRenew}
-	case <-timers[1]:
-		return woken{cause: wokeByTakeover}
-	case <-timers[2]:
-		return woken{cause: wokeByForwardRenew}
-	case <-timers[3]:
-		return woken{cause: wokeByForwardTakeover}
 	case <-p.sup.quit:
 		return woken{cause: wokeByQuit}
 	}
@@ -578,11 +581,8 @@ func (p *Plan) serveWoken(w woken) error {
 		w.req.serve(p)
 	case wokeByLeave:
 		p.drop(w.sub)
-	case wokeByLife:
-		p.armed = time.Time{}
-		if p.wake() {
-			return ErrNotFound
-		}
+	case wokeByAlarm:
+		return p.serveAlarm(w.alarm)
 	case wokeByEvict:
 		// Past the window (a reader saw it first), or past the plan's
 		// end (the Supervisor swept it).
@@ -591,14 +591,6 @@ func (p *Plan) serveWoken(w woken) error {
 		}
 	case wokeByStore:
 		p.onStored(w.change)
-	case wokeByRenew:
-		p.renewLease()
-	case wokeByTakeover:
-		p.takeOver()
-	case wokeByForwardRenew:
-		p.renewForwardLease()
-	case wokeByForwardTakeover:
-		p.takeOverForward()
 	case wokeByQuit:
 		return ErrStopped
 	}
@@ -609,16 +601,10 @@ func (p *Plan) serveWoken(w woken) error {
 // instant, the slot in the store's registry to its end. Run loop only.
 func (p *Plan) rearm() {
 	if next := p.nextWake(); !next.Equal(p.armed) {
-		p.life.Reset(next.Sub(p.sup.now()))
+		p.arm(&p.life, alarm{what: alarmLife}, next.Sub(p.sup.now()))
 		p.armed = next
 	}
 	p.holdSlot() // nothing to do unless the plan's end moved
-}
-
-// timers are the lease timers' channels that await waits on, in the order
-// it reads them. Run loop only.
-func (p *Plan) timers() [4]<-chan time.Time {
-	return [4]<-chan time.Time{p.submit.renewC(), p.submit.takeoverC(), p.fwd.renewC(), p.fwd.takeoverC()}
 }
 
 // askPlan is ask on p's mailbox.
@@ -639,21 +625,9 @@ func (p *Plan) tell(req planRequest) {
 // sent Expired first; on shutdown its channel just closes.
 func (p *Plan) finish(reason error) {
 	p.owner.check()
-	p.submit.cancel() // a submission in flight is abandoned, and not told
-	if p.submit.inFlight && reason == ErrStopped {
-		p.releaseClaim() // another instance goes on with it
-	}
-	p.submit.stopRenewing()
-	if p.submit.takeover != nil {
-		p.submit.takeover.Stop()
-	}
-	if p.fwd.inFlight && reason == ErrStopped {
-		p.releaseForwardClaim()
-	}
-	p.fwd.stopRenewing()
-	if p.fwd.takeover != nil {
-		p.fwd.takeover.Stop()
-	}
+	p.cancelEffects() // a submission or forward in flight is abandoned, and not told
+	p.stopClaims(reason)
+	p.life.stop()
 	m := p.sup.metrics
 	for sub := range p.subs {
 		if reason == ErrNotFound {

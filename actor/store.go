@@ -272,7 +272,7 @@ func (p *Plan) apply(next *planState, fx effects) {
 		p.dirty = true
 	}
 	if fx&fxSubmitted != 0 {
-		p.submit.submitted = true
+		p.submitted = true
 	}
 	if fx&fxBroadcast != 0 {
 		p.broadcast(Event{State: next.state})

@@ -2,7 +2,6 @@ package actor
 
 import (
 	"context"
-	"time"
 
 	"github.com/closerelay/closerelay/ledger"
 	"github.com/closerelay/closerelay/ledgerapi"
@@ -36,23 +35,6 @@ func (p *Plan) Preflight() ledger.PreflightRun {
 		sub = v.sub
 	}
 	return p.latestPreflight(sub)
-}
-
-// submitState is the run loop's own record of the plan's submission.
-type submitState struct {
-	// inFlight is set while a submitter goroutine runs; at most one does.
-	inFlight bool
-	// submitted is set for good once the ledger took the transaction.
-	submitted bool
-	// ctx ends when the plan ends (finish cancels it); it bounds every
-	// submission of the plan.
-	ctx    context.Context
-	cancel context.CancelFunc
-	// renew ticks while this instance's submission is in flight, to renew
-	// its lease; takeover fires when another instance's claim lapses (only
-	// in cluster mode is there another instance). Both are nil when unused (a nil channel never fires).
-	renew    *time.Ticker
-	takeover *time.Timer
 }
 
 // Submission returns the plan's submission as it stands, without a round
@@ -105,9 +87,8 @@ func (r setSubmitReq) refuse(err error) { r.ans <- reply[struct{}]{err: err} }
 // lease lapses.
 func (p *Plan) maybeSubmit() {
 	p.owner.check()
-	s := &p.submit
 	next, fx, err := p.step(func(cur *planState) (*planState, effects, error) {
-		if s.inFlight || s.submitted || !cur.sub.Submit || !cur.state.Ready {
+		if p.claims[submitting].inFlight || p.submitted || !cur.sub.Submit || !cur.state.Ready {
 			return nil, 0, nil
 		}
 		// The selection is made once per version and kept with it
@@ -124,14 +105,14 @@ func (p *Plan) maybeSubmit() {
 		// The claim could not be written: the next change of the plan
 		// tries again, or the takeover timer a third of a lease from now.
 		p.sup.log.Warn("plan store: claim a submission", "id", p.ID(), "err", err)
-		p.armTakeover(p.sup.lease / 3)
+		p.armTakeover(submitting, p.sup.lease/3)
 		return
 	}
 	if fx == 0 {
 		// Not before a fifteenth of a lease: a lapsed claim that could not
 		// be taken (the plan not ready in this instance's view, say) is
 		// looked at again then, not in a loop.
-		p.armTakeover(p.sup.lease / 15)
+		p.armTakeover(submitting, p.sup.lease/15)
 		return
 	}
 	p.apply(next, fx)
@@ -142,13 +123,9 @@ func (p *Plan) maybeSubmit() {
 // Run loop only.
 func (p *Plan) startSubmission(v *planState) {
 	p.owner.check()
-	s := &p.submit
-	s.inFlight = true
-	p.armTakeover(0) // the claim is this instance's: no timer
-	s.renew = time.NewTicker(p.sup.lease / 3)
-
+	p.startClaim(submitting)
 	network, envelope, sup := p.published.Network(), v.sub.Tried, p.sup
-	ctx := s.ctx
+	ctx := p.effects
 	// Counted in the Supervisor's WaitGroup, which this plan's own goroutine
 	// holds a count of now, so that Stop waits for the submission too; it
 	// ends soon after finish cancels ctx.
@@ -175,106 +152,6 @@ func (p *Plan) startSubmission(v *planState) {
 	})
 }
 
-// armTakeover sets the takeover timer for the lapse of another instance's
-// pending claim, at the soonest after floor, or stops it when there is
-// none to watch. Run loop only.
-func (p *Plan) armTakeover(floor time.Duration) {
-	p.owner.check()
-	s := &p.submit
-	cur := p.settled.Load().sub
-	if s.inFlight || !cur.Submit || cur.State != plan.SubmissionPending {
-		if s.takeover != nil {
-			s.takeover.Stop()
-		}
-		return
-	}
-	d := max(cur.Lease.Until.Sub(p.sup.now()), floor)
-	if s.takeover == nil {
-		s.takeover = time.NewTimer(d)
-		return
-	}
-	s.takeover.Reset(d)
-}
-
-// takeOver runs when another instance's claim has lapsed by this
-// instance's clock. The entry is read first: its owner may have renewed it
-// (the watch is not waited for), or another instance taken it over; the
-// compare-and-set of the claim settles any race that is left.
-func (p *Plan) takeOver() {
-	p.owner.check()
-	if err := p.reload(); err != nil {
-		p.sup.log.Warn("plan store: read a lapsed submission claim", "id", p.ID(), "err", err)
-		p.armTakeover(p.sup.lease / 3)
-		return
-	}
-	p.maybeSubmit()
-}
-
-// renewLease extends this instance's claim on the submission in flight by
-// another lease. A claim taken over meanwhile (this instance was cut off
-// from the store past its lease) is left to its new owner: this
-// submitter runs on and its outcome is written all the same, and as both
-// post the same envelope, the ledger takes it at most once.
-func (p *Plan) renewLease() {
-	p.owner.check()
-	s := &p.submit
-	next, fx, err := p.step(func(cur *planState) (*planState, effects, error) {
-		if !s.inFlight {
-			return nil, 0, nil
-		}
-		next, ok := plan.Renew(cur.sub, p.sup.instance, p.sup.now(), p.sup.lease)
-		return writes(cur.with(next), ok, 0)
-	})
-	if err != nil {
-		p.sup.log.Warn("plan store: renew a submission claim", "id", p.ID(), "err", err)
-		return
-	}
-	p.apply(next, fx)
-}
-
-// releaseClaim, as the instance stops with its submission in flight, lets
-// its claim lapse now, so that another instance takes the submission over
-// at once rather than a lease later. Run loop only, from finish.
-func (p *Plan) releaseClaim() {
-	p.owner.check()
-	next, fx, err := p.step(func(cur *planState) (*planState, effects, error) {
-		if cur.sub.State != plan.SubmissionPending || cur.sub.Lease.Owner != p.sup.instance {
-			return nil, 0, nil
-		}
-		next, ok := plan.Release(cur.sub, p.sup.instance)
-		return writes(cur.with(next), ok, 0)
-	})
-	if err != nil {
-		p.sup.log.Warn("plan store: release a submission claim", "id", p.ID(), "err", err)
-		return
-	}
-	p.apply(next, fx)
-}
-
-// stopRenewing ends the renewal of this instance's claim.
-func (s *submitState) stopRenewing() {
-	if s.renew != nil {
-		s.renew.Stop()
-		s.renew = nil
-	}
-}
-
-// renewC and takeoverC are the timers' channels for the run loop's select,
-// nil (never ready) when the timer is unused.
-func (s *submitState) renewC() <-chan time.Time {
-	if s.renew == nil {
-		return nil
-	}
-	return s.renew.C
-}
-
-func (s *submitState) takeoverC() <-chan time.Time {
-	if s.takeover == nil {
-		return nil
-	}
-	return s.takeover.C
-}
-
 // submittedReq is a submission's outcome, posted by its goroutine.
 type submittedReq struct {
 	out ledgerapi.SubmitOutcome
@@ -283,13 +160,11 @@ type submittedReq struct {
 
 func (r submittedReq) serve(p *Plan) {
 	p.owner.check()
-	s := &p.submit
-	s.inFlight = false
-	s.stopRenewing()
+	p.endClaim(submitting)
 	out := r.out
 	switch out.State {
 	case ledgerapi.SubmitSubmitted:
-		s.submitted = true
+		p.submitted = true
 		p.sup.metrics.Submission(metrics.SubmissionSubmitted)
 	case ledgerapi.SubmitFailed:
 		p.sup.metrics.Submission(metrics.SubmissionFailed)
@@ -309,7 +184,7 @@ func (r submittedReq) serve(p *Plan) {
 		// A close submitted with a flow has its forward claimed by the
 		// same write, so that status.forward is pending from the moment
 		// the submission is told (CONTRACT section 16).
-		if sub.State == plan.SubmissionSubmitted && p.sup.forwarder != nil && !p.fwd.inFlight {
+		if sub.State == plan.SubmissionSubmitted && p.sup.forwarder != nil && !p.claims[forwarding].inFlight {
 			if f, claimed := plan.ClaimForward(cur.fwd, sub, p.sup.instance, p.sup.now(), p.sup.lease, p.sup.budget); claimed {
 				v, fx = v.withForward(f), fx&^fxForward|fxStartForward
 			}
