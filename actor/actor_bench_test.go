@@ -44,7 +44,7 @@ func BenchmarkMerge(b *testing.B) {
 				}
 				wg.Wait()
 			}
-			s = NewSupervisor(Options{})
+			s = NewSupervisor(solo(Options{}))
 			p = create(b, s, f, expiry)
 			for range readers {
 				sub, err := p.Subscribe(ctx)
@@ -80,7 +80,7 @@ func BenchmarkMerge(b *testing.B) {
 	b.Run("new-signer-50-readers", func(b *testing.B) { newSigner(b, DefaultMaxSubscribers) })
 
 	duplicatePlan := func(b *testing.B) *Plan {
-		s := NewSupervisor(Options{})
+		s := NewSupervisor(solo(Options{}))
 		b.Cleanup(func() { _ = s.Stop(context.Background()) })
 		return create(b, s, f, expiry, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9)
 	}
@@ -113,7 +113,7 @@ func BenchmarkMerge(b *testing.B) {
 func BenchmarkKnown(b *testing.B) {
 	noLoopChecks(b)
 	f := newFixture(b, 1)
-	s := NewSupervisor(Options{})
+	s := NewSupervisor(solo(Options{}))
 	defer func() { _ = s.Stop(context.Background()) }()
 	p := create(b, s, f, time.Now().Add(ledger.SigningWindow), 0, 1, 2, 3, 4, 5, 6, 7, 8, 9)
 	sig := []byte(f.sigs[7].Sig.Signature)
@@ -137,7 +137,7 @@ func BenchmarkFanOut50(b *testing.B) {
 	f := newFixture(b, 1)
 	for _, mode := range []string{"stalled", "reading"} {
 		b.Run(mode, func(b *testing.B) {
-			s := NewSupervisor(Options{})
+			s := NewSupervisor(solo(Options{}))
 			defer func() { _ = s.Stop(context.Background()) }()
 			p := newPlan(s, f.plan(b, time.Now().Add(ledger.SigningWindow)), 1)
 			var wg sync.WaitGroup
@@ -194,7 +194,7 @@ func BenchmarkSignPath(b *testing.B) {
 
 	b.Run("replay", func(b *testing.B) {
 		ctx := context.Background()
-		s := NewSupervisor(Options{})
+		s := NewSupervisor(solo(Options{}))
 		b.Cleanup(func() { _ = s.Stop(context.Background()) })
 		p := create(b, s, f, expiry, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9)
 		b.ReportAllocs()
@@ -225,7 +225,7 @@ func BenchmarkSignPath(b *testing.B) {
 		sups := make([]*Supervisor, 0, nPlans)
 		slots := make([]slot, 0, nPlans*perPlan)
 		for range nPlans {
-			s := NewSupervisor(Options{})
+			s := NewSupervisor(solo(Options{}))
 			sups = append(sups, s)
 			p := create(b, s, f, expiry)
 			mu := new(sync.Mutex)
@@ -275,7 +275,7 @@ func BenchmarkPublishBuild(b *testing.B) {
 	noLoopChecks(b)
 	f := newFixture(b, 1)
 	published := f.partial(b, f.sigs[0].Sig)
-	s := NewSupervisor(Options{})
+	s := NewSupervisor(solo(Options{}))
 	defer func() { _ = s.Stop(context.Background()) }()
 	ctx := context.Background()
 	b.ReportAllocs()

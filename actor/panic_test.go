@@ -28,7 +28,7 @@ func (panickingUpdates) Update(context.Context, string, planstore.Record, uint64
 func TestMergePanicEndsTheProcess(t *testing.T) {
 	if os.Getenv("ACTOR_MERGE_PANIC_CHILD") == "1" {
 		synctest.Test(t, func(t *testing.T) {
-			s := newSupervisor(Options{Store: panickingUpdates{planstore.NewMemory()}}, false)
+			s := NewSupervisor(Options{Store: panickingUpdates{planstore.NewMemory()}})
 			f := newFixture(t, 1)
 			p := create(t, s, f, time.Now().Add(time.Hour), 0)
 			inLoop(p, func(*Plan) {})

@@ -11,10 +11,9 @@ import (
 	"github.com/closerelay/closerelay/planstore"
 )
 
-// Store is where the plans live: a planstore.Memory of the Supervisor's
-// own in single mode (Options.Store nil), *planstore.Store on NATS
-// JetStream in cluster mode (CONTRACT section 12). The actor runs the same
-// code on either.
+// Store is where the plans live: a planstore.Memory in single mode,
+// *planstore.Store on NATS JetStream in cluster mode. The actor runs the
+// same code on either.
 //
 // The Supervisor's registry is a cache of the plans this instance has
 // served, each with its actor: a plan written by another instance is
@@ -441,8 +440,8 @@ func (s *Supervisor) refusal(account string, err error) error {
 // server with memory storage restarted empty) goes on, and its next write
 // stores it again.
 func (s *Supervisor) lookup(ctx context.Context, id string) (*Plan, error) {
-	if s.ownStore {
-		// Single mode: the store holds what this instance's plans wrote,
+	if s.soleWriter {
+		// The store holds only what this instance's plans wrote,
 		// and a plan answers a request only after its write, so a live
 		// plan's view holds every signature of an answer given: reading
 		// the entry would add a round trip and change nothing. A plan not

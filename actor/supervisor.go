@@ -13,7 +13,6 @@ import (
 	"github.com/closerelay/closerelay/ledgerapi"
 	"github.com/closerelay/closerelay/metrics"
 	"github.com/closerelay/closerelay/plan"
-	"github.com/closerelay/closerelay/planstore"
 )
 
 // Sentinel errors answered by the supervisor and plan actors.
@@ -73,12 +72,15 @@ type Options struct {
 	// record with a flow cannot be checked, and its plan is unavailable
 	// here (ErrUnavailable).
 	FlowCheck FlowCheck
-	// Store is where the plans live: cluster mode's shared store
-	// (CONTRACT section 12), or nil for a planstore.Memory of the
-	// Supervisor's own, which keeps them in this process only (single
-	// mode). The Supervisor reads its Changes until Stop; the caller
-	// closes a store it passed after Stop.
+	// Store is where the plans live, required: a planstore.Memory in
+	// single mode, the JetStream bucket every instance shares in cluster
+	// mode. The Supervisor reads its Changes until Stop; the caller closes
+	// it after Stop.
 	Store Store
+	// SoleWriter says that nothing but this Supervisor writes Store (single
+	// mode's in-memory store): a plan answers a request only after its
+	// write, so Lookup answers a live plan without reading its entry.
+	SoleWriter bool
 	// SubmitLease is how long a cluster instance's claim on a submission
 	// holds without renewal (DefaultSubmitLease when 0): the owner renews
 	// it every third of it, and another instance takes the submission over
@@ -149,9 +151,9 @@ type Supervisor struct {
 	// the run loop alone writes it, in add and remove.
 	index sync.Map // plan id → *Plan
 
-	// ownStore: the store is the supervisor's own, made by NewSupervisor
-	// for single mode; nothing but this supervisor's plans writes it.
-	ownStore bool
+	// soleWriter: nothing but this supervisor's plans writes the store
+	// (Options.SoleWriter).
+	soleWriter bool
 
 	// creating holds the ids a Create of this instance is registering
 	// (plan id → a channel closed when it is done): a second Create of the
@@ -159,20 +161,14 @@ type Supervisor struct {
 	creating sync.Map
 }
 
-// NewSupervisor starts the supervisor goroutine; Stop ends it and every plan.
+// NewSupervisor starts the supervisor goroutine; Stop ends it and every
+// plan. opts.Store is required.
 func NewSupervisor(opts Options) *Supervisor {
 	if opts.Store == nil {
-		opts.Store = planstore.NewMemory()
-		return newSupervisor(opts, true)
+		panic("actor: NewSupervisor without a Store")
 	}
-	return newSupervisor(opts, false)
-}
-
-// newSupervisor is NewSupervisor with opts.Store set; own says that
-// nothing but this supervisor writes it (single mode).
-func newSupervisor(opts Options, own bool) *Supervisor {
 	s := &Supervisor{
-		ownStore:       own,
+		soleWriter:     opts.SoleWriter,
 		capacity:       opts.Capacity,
 		maxSubscribers: opts.MaxSubscribers,
 		perAccount:     opts.PlansPerAccount,

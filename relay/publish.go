@@ -150,23 +150,19 @@ func checkSubmit(closeTx *ledger.Close, submit bool) error {
 	return nil
 }
 
-// preflighter reads an account's state with its signer set, and runs the
-// preflight of a close from it (ledgerapi.Client does both).
-type preflighter interface {
+// Accounts reads an account's state with its signer set, and runs the
+// preflight of a close from it: *ledgerapi.Client does both.
+type Accounts interface {
 	Read(ctx context.Context, n ledger.Network, account string) (ledger.AccountState, *ledger.SignerSet, error)
 	PreflightWith(ctx context.Context, n ledger.Network, acc ledger.AccountState, env xdr.TransactionEnvelope, fwd *ledger.FlowForward, now time.Time) ledger.PreflightRun
 }
 
 // readAccount is guard 6: the closing account's signer set, and its whole
-// state when the reader gives it, so that the preflight reuses the read.
+// state, so that the preflight reuses the read.
 // The round trip happens here, in the publishing request's goroutine, so
 // the supervisor never waits on I/O.
 func (s *Service) readAccount(ctx context.Context, network ledger.Network, account string) (acc ledger.AccountState, signers *ledger.SignerSet, err error) {
-	if pf, ok := s.accounts.(preflighter); ok {
-		acc, signers, err = pf.Read(ctx, network, account)
-	} else {
-		signers, err = s.accounts.Signers(ctx, network, account)
-	}
+	acc, signers, err = s.accounts.Read(ctx, network, account)
 	if err != nil {
 		if ctx.Err() != nil {
 			return acc, nil, ctx.Err()
@@ -182,10 +178,7 @@ func (s *Service) readAccount(ctx context.Context, network ledger.Network, accou
 // section 18), bounded by the account API's timeout. A failed read is an
 // unchecked run, never a failed publish.
 func (s *Service) preflight(ctx context.Context, network ledger.Network, acc ledger.AccountState, env xdr.TransactionEnvelope, fwd *ledger.FlowForward, now time.Time) ledger.PreflightRun {
-	run := ledger.Unchecked(now)
-	if pf, ok := s.accounts.(preflighter); ok {
-		run = pf.PreflightWith(ctx, network, acc, env, fwd, now)
-	}
+	run := s.accounts.PreflightWith(ctx, network, acc, env, fwd, now)
 	s.metrics.Preflight(string(run.State), blockerCodes(run.Blockers))
 	return run
 }
