@@ -151,28 +151,27 @@ func (p *Plan) renewClaim(k claimKind) {
 		return
 	}
 	p.arm(&c.renew, alarm{what: alarmRenew, claim: k}, p.sup.lease/3)
-	next, fx, err := p.step(func(cur *planState) (*planState, effects, error) {
-		next, ok := p.renewed(k, cur)
-		return writes(next, ok, 0)
-	})
-	if err != nil {
-		p.sup.log.Warn("plan store: renew a "+k.String()+" claim", "id", p.ID(), "err", err)
-		return
-	}
-	p.apply(next, fx)
+	p.writeClaim(k, "renew", p.renewed)
 }
 
 // releaseClaim, as the instance stops with k in flight, lets its claim
 // lapse now, so that another instance takes it over at once rather than a
 // lease later. Run loop only, from finish.
 func (p *Plan) releaseClaim(k claimKind) {
+	p.writeClaim(k, "release", p.released)
+}
+
+// writeClaim writes through the plan's state with k's claim changed by
+// change (renewed, released), when it applies; verb names the change in
+// the log of a write that failed. Run loop only.
+func (p *Plan) writeClaim(k claimKind, verb string, change func(claimKind, *planState) (*planState, bool)) {
 	p.owner.check()
 	next, fx, err := p.step(func(cur *planState) (*planState, effects, error) {
-		next, ok := p.released(k, cur)
+		next, ok := change(k, cur)
 		return writes(next, ok, 0)
 	})
 	if err != nil {
-		p.sup.log.Warn("plan store: release a "+k.String()+" claim", "id", p.ID(), "err", err)
+		p.sup.log.Warn("plan store: "+verb+" a "+k.String()+" claim", "id", p.ID(), "err", err)
 		return
 	}
 	p.apply(next, fx)

@@ -36,7 +36,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/closerelay/closerelay/actor"
 	"github.com/closerelay/closerelay/errcode"
 	"github.com/closerelay/closerelay/ledger"
 	"github.com/closerelay/closerelay/ledgerapi"
@@ -100,8 +99,6 @@ type Forwarder struct {
 	signer Signer
 	now    func() time.Time
 }
-
-var _ actor.Forwarder = (*Forwarder)(nil)
 
 // New returns a Forwarder for o.
 func New(o Options) *Forwarder {

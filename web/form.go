@@ -2,7 +2,6 @@ package web
 
 import (
 	"bytes"
-	"errors"
 	"net/http"
 	"strconv"
 	"time"
@@ -90,27 +89,10 @@ func pageKey(d PageData, v planView) string {
 // 404 page, an unreadable store the 503 page.
 func (h *Handler) PlanNotice(w http.ResponseWriter, r *http.Request, id string, status int, n Notice, pasted string) {
 	SetHeaders(w.Header())
-	d, err := h.plans.Page(r.Context(), id)
-	switch {
-	case errors.Is(err, ErrNotFound):
-		h.notFound(w, r)
-		return
-	case errors.Is(err, ErrUnavailable):
-		h.unavailable(w)
-		return
-	case err != nil:
-		if r.Context().Err() == nil {
-			h.cfg.Logger.Error("plan page", "id", id, "err", err)
-		}
-		h.internal(w)
+	d, now, ok := h.page(w, r, id)
+	if !ok {
 		return
 	}
-	now := h.cfg.Now()
-	if !d.Expiry.IsZero() && !now.Before(d.Expiry) {
-		h.notFound(w, r)
-		return
-	}
-	d.ID = id
 	v := h.view(d, now)
 	v.Notice, v.Pasted = &n, pasted
 	render(w, status, planPage, v)

@@ -348,28 +348,40 @@ func (h *Handler) plan(w http.ResponseWriter, r *http.Request) {
 		h.notFound(w, r)
 		return
 	}
+	if d, now, ok := h.page(w, r, id); ok {
+		h.servePlan(w, d, now)
+	}
+}
+
+// page reads plan id for its page, with the instant it was read at; ok
+// false when it has answered the request itself: the 404 page for a plan
+// gone (past its expiry too), the 503 page for a store that cannot be
+// read, told by the error's code (errcode.CodeOf: relay's errors are
+// values of their own, wrapped or not), else the 500 page. The plan page
+// and the sign form's answer (PlanNotice) read it the same way.
+func (h *Handler) page(w http.ResponseWriter, r *http.Request, id string) (d PageData, now time.Time, ok bool) {
 	d, err := h.plans.Page(r.Context(), id)
 	switch code := errcode.CodeOf(err); {
 	case code == errcode.NotFound:
 		h.notFound(w, r)
-		return
+		return d, now, false
 	case code == errcode.Unavailable:
 		h.unavailable(w)
-		return
+		return d, now, false
 	case err != nil:
 		if r.Context().Err() == nil {
 			h.cfg.Logger.Error("plan page", "id", id, "err", err)
 		}
 		h.internal(w)
-		return
+		return d, now, false
 	}
-	now := h.cfg.Now()
+	now = h.cfg.Now()
 	if !d.Expiry.IsZero() && !now.Before(d.Expiry) {
 		h.notFound(w, r)
-		return
+		return d, now, false
 	}
 	d.ID = id
-	h.servePlan(w, d, now)
+	return d, now, true
 }
 
 func (h *Handler) asset(w http.ResponseWriter, r *http.Request) {
