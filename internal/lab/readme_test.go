@@ -16,11 +16,27 @@ import (
 	"github.com/closerelay/closerelay/internal/ctl"
 )
 
-// The README's commands, run as written: "Close an account, step by step"
-// against `closerelaylab load local` (TestReadmeCloseAnAccount), "Load
-// testing" (TestReadmeLoadCommands), and every other shell block
-// (TestReadmeOtherCommands). A command none of them knows fails the test:
-// teach it rather than leave a README line unchecked.
+// The commands of README.md and of the pages under docs/, run as written:
+// the README's "Close an account, step by step" against `closerelaylab load
+// local` (TestReadmeCloseAnAccount), docs/load-testing.md
+// (TestReadmeLoadCommands), and every other shell block of the README and
+// of docs/*.md (TestReadmeOtherCommands). A command none of them knows
+// fails the test: teach it rather than leave a line unchecked.
+
+// docPages are the pages under docs/ that the README links to, each
+// self-contained, whose commands these tests run or check; docs/API.md is
+// the wire reference and holds examples, not commands to paste.
+var docPages = []string{"docs/command-line.md", "docs/javascript.md", "docs/operating.md", "docs/load-testing.md"}
+
+// docText is the text of the file rel under the repository root.
+func docText(t *testing.T, root, rel string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(root, rel))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
 
 // readmeSection is the text of README.md's "## title" section.
 func readmeSection(t *testing.T, root, title string) string {
@@ -214,15 +230,11 @@ func TestReadmeCloseAnAccount(t *testing.T) {
 }
 
 // TestReadmeOtherCommands checks the shell blocks of every other section
-// of README.md: make targets exist, the binaries named are this
+// of README.md and of the docs/ pages: make targets exist, the binaries named are this
 // repository's commands (their help runs), the image build names the
 // Containerfile as the Containerfile itself says to build it.
 func TestReadmeOtherCommands(t *testing.T) {
 	root := repoRoot(t)
-	b, err := os.ReadFile(filepath.Join(root, "README.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	makefile, err := os.ReadFile(filepath.Join(root, "Makefile"))
 	if err != nil {
 		t.Fatal(err)
@@ -231,12 +243,18 @@ func TestReadmeOtherCommands(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sections := regexp.MustCompile(`(?m)^## `).Split(string(b), -1)
+	var sections []string
+	for _, doc := range append([]string{"README.md"}, docPages...) {
+		if doc == "docs/load-testing.md" {
+			continue // run by TestReadmeLoadCommands
+		}
+		sections = append(sections, regexp.MustCompile(`(?m)^## `).Split(docText(t, root, doc), -1)...)
+	}
 	checked := 0
-	for _, sec := range sections[1:] {
+	for _, sec := range sections {
 		title, _, _ := strings.Cut(sec, "\n")
-		if title == "Close an account, step by step" || title == "Load testing" {
-			continue // run by TestReadmeCloseAnAccount and TestReadmeLoadCommands
+		if title == "Close an account, step by step" {
+			continue // run by TestReadmeCloseAnAccount
 		}
 		for _, block := range shBlocks(sec) {
 			for _, line := range commandLines(block) {
@@ -281,14 +299,14 @@ func TestReadmeOtherCommands(t *testing.T) {
 	}
 }
 
-// TestDocsAreSelfContained: the README and docs/API.md name no document
+// TestDocsAreSelfContained: the README and the docs/ pages name no document
 // outside the repository (the team's specification and contract, issue
 // numbers), and every relative link they hold leads to a file that exists.
 func TestDocsAreSelfContained(t *testing.T) {
 	root := repoRoot(t)
 	outside := regexp.MustCompile(`CONTRACT|SPEC\b|\b[Ii]ssue \d+|shared/`)
 	link := regexp.MustCompile(`\]\(([^)#:]+)(#[^)]*)?\)`)
-	for _, doc := range []string{"README.md", "docs/API.md", "deploy/RUNBOOK.md"} {
+	for _, doc := range append([]string{"README.md", "docs/API.md", "deploy/RUNBOOK.md"}, docPages...) {
 		b, err := os.ReadFile(filepath.Join(root, doc))
 		if err != nil {
 			t.Fatal(err)
@@ -303,6 +321,51 @@ func TestDocsAreSelfContained(t *testing.T) {
 					t.Errorf("%s:%d links to %s, which does not exist", doc, i+1, m[1])
 				}
 			}
+		}
+	}
+}
+
+// TestReadmeLayoutIsGoList: the README's layout table names every package
+// `go list ./...` lists, each once, and nothing that is neither a package
+// nor a directory of the repository. A package added without its row
+// fails here; add one row, `| \`path\` | its job |`.
+func TestReadmeLayoutIsGoList(t *testing.T) {
+	root := repoRoot(t)
+	layout := readmeSection(t, root, "Layout")
+	cmd := exec.Command("go", "list", "./...")
+	cmd.Dir = root
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list ./...: %v", err)
+	}
+	module := "github.com/closerelay/closerelay"
+	named := map[string]int{}
+	for _, row := range strings.Split(layout, "\n") {
+		if !strings.HasPrefix(row, "| `") {
+			continue
+		}
+		first, _, _ := strings.Cut(strings.TrimPrefix(row, "| "), " | ")
+		for _, m := range regexp.MustCompile("`([^`]+)`").FindAllStringSubmatch(first, -1) {
+			named[m[1]]++
+		}
+	}
+	for _, pkg := range strings.Fields(string(out)) {
+		rel := strings.TrimPrefix(strings.TrimPrefix(pkg, module), "/")
+		if rel == "" {
+			rel = "."
+		}
+		switch named[rel] {
+		case 0:
+			t.Errorf("the README's layout table has no row for package %s", rel)
+		case 1:
+		default:
+			t.Errorf("the README's layout table names %s %d times", rel, named[rel])
+		}
+		delete(named, rel)
+	}
+	for name := range named {
+		if fi, err := os.Stat(filepath.Join(root, name)); err != nil || !fi.IsDir() {
+			t.Errorf("the README's layout table names %s, which is neither a package nor a directory", name)
 		}
 	}
 }
