@@ -66,7 +66,7 @@ func TestLoadLocalDefaultsAreSmallAndOutOfTheWorkingTree(t *testing.T) {
 	}
 	keys := readKeys(t, fields["keys"])
 	page := fields["relay"] + "/plan/" + keys["PLAN_1"]
-	if !strings.Contains(rest.String(), "page of account 1's plan: "+page+"\n") {
+	if !strings.Contains(rest.String(), "page of account 1's plan (PLAN_1): "+page+"\n") {
 		t.Errorf("no page line %s in %q", page, rest.String())
 	}
 	resp, err := http.Get(page)
@@ -99,7 +99,7 @@ func TestLoadLocalPublicURL(t *testing.T) {
 		rest.WriteString(l + "\n")
 	}
 	keys := readKeys(t, fields["keys"])
-	if !strings.Contains(rest.String(), "page of account 1's plan: "+public+"/plan/"+keys["PLAN_1"]) {
+	if !strings.Contains(rest.String(), "page of account 1's plan (PLAN_1): "+public+"/plan/"+keys["PLAN_1"]) {
 		t.Errorf("page line not under --public-url: %q", rest.String())
 	}
 	r := runCLI(t, nil, "", "get", "--relay", fields["relay"], keys["PLAN_1"]) // the relay answers
@@ -273,5 +273,48 @@ func TestLoadLocalProductionLimitsAndNoMediator(t *testing.T) {
 	}
 	if code := ll.exit(); code != ctl.ExitOK {
 		t.Fatalf("load local: exit %d %s", code, ll.stderr.String())
+	}
+}
+
+// TestLoadLocalSubEntries: `load local --sub-entries 2` gives account 2 a
+// trustline with a balance, an offer and a data entry, so that PLAN_2, a
+// bare merge, is blocked by the relay's preflight (op_has_sub_entries) and
+// its status says not to sign it, while account 1's stays landable; the
+// output says it published one plan per account and which is blocked. A
+// number past --plans is a usage error.
+func TestLoadLocalSubEntries(t *testing.T) {
+	tc := newTestCLI(nil, strings.NewReader(""))
+	ll := start(t, tc, "load", "local", "--dir", t.TempDir(), "--sub-entries", "2")
+	fields := readyFields(t, ll.next())
+	var rest strings.Builder
+	for l := ll.next(); !strings.HasPrefix(l, "serving until Ctrl-C"); l = ll.next() {
+		rest.WriteString(l + "\n")
+	}
+	for _, want := range []string{
+		"published one plan per account, PLAN_1 to PLAN_3 in the keys file",
+		"account 2 holds a trustline with 50 USD, an offer and a data entry (--sub-entries): PLAN_2, a bare merge, is blocked (op_has_sub_entries)",
+		"the co-signers' page of account 1's plan (PLAN_1): ",
+	} {
+		if !strings.Contains(rest.String(), want) {
+			t.Errorf("load local's output lacks %q:\n%s", want, rest.String())
+		}
+	}
+	keys := readKeys(t, fields["keys"])
+	r := runCLI(t, nil, "", "status", "--relay", fields["relay"], keys["PLAN_2"])
+	if r.code != ctl.ExitOK || !strings.Contains(r.stdout, "do not sign this close") || !strings.Contains(r.stdout, "op_has_sub_entries") || !strings.Contains(r.stdout, "preflight: blocked") {
+		t.Errorf("status of PLAN_2: exit %d %q %q, want blocked by op_has_sub_entries", r.code, r.stdout, r.stderr)
+	}
+	r = runCLI(t, nil, "", "status", "--relay", fields["relay"], keys["PLAN_1"])
+	if r.code != ctl.ExitOK || !strings.Contains(r.stdout, "preflight: landable") {
+		t.Errorf("status of PLAN_1: exit %d %q %q, want landable", r.code, r.stdout, r.stderr)
+	}
+	tc.interrupt()
+	if code := ll.exit(); code != ctl.ExitOK {
+		t.Fatalf("load local: exit %d %s", code, ll.stderr.String())
+	}
+	for _, bad := range []string{"4", "0", "x"} {
+		if r := runCLI(t, nil, "", "load", "local", "--dir", t.TempDir(), "--sub-entries", bad); r.code != ctl.ExitUsage {
+			t.Errorf("--sub-entries %s: exit %d %q, want a usage error", bad, r.code, r.stderr)
+		}
 	}
 }

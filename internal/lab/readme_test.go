@@ -214,8 +214,13 @@ func TestReadmeCloseAnAccount(t *testing.T) {
 			t.Errorf("the walk-through's output has no line %s\nstdout:\n%s\nstderr:\n%s", want, out, stderr.String())
 		}
 	}
-	if n := len(regexp.MustCompile(`(?m)^plan [0-9a-f]{64} on testnet$`).FindAllString(out, -1)); n != 2 {
-		t.Errorf("the walk-through printed %d statuses, want 2 (the close, the mediator close)", n)
+	if n := len(regexp.MustCompile(`(?m)^plan [0-9a-f]{64} on testnet$`).FindAllString(out, -1)); n != 3 {
+		t.Errorf("the walk-through printed %d statuses, want 3 (the blocked plan, the close, the mediator close)", n)
+	}
+	// Step 0: the plan of the account given sub-entries is blocked, and
+	// its status says so first.
+	if !regexp.MustCompile(`(?m)^do not sign this close: the ledger would refuse it$`).MatchString(out) || !strings.Contains(out, "op_has_sub_entries") {
+		t.Errorf("the walk-through's step 0 shows no blocked plan:\n%s", out)
 	}
 	if !regexp.MustCompile(`(?m)^the co-signers' page: http://127\.0\.0\.1:\d+/plan/[0-9a-f]{64}$`).MatchString(stderr.String()) {
 		t.Errorf("publish printed no page for co-signers:\n%s", stderr.String())
