@@ -374,3 +374,23 @@ func TestReadmeLayoutIsGoList(t *testing.T) {
 		}
 	}
 }
+
+// TestAPIMediatorSectionAgrees: docs/API.md's mediator section (6) does not
+// say the service never submits anything, which section 3.8 (the forward
+// the relay builds, signs and submits itself) contradicts; it says when the
+// relay runs the forward and links there.
+func TestAPIMediatorSectionAgrees(t *testing.T) {
+	api := docText(t, repoRoot(t), "docs/API.md")
+	_, sec, ok := strings.Cut(api, "\n## 6. Mediator\n")
+	if !ok {
+		t.Fatal("docs/API.md has no section 6. Mediator")
+	}
+	sec, _, _ = strings.Cut(sec, "\n### 6.1")
+	flat := strings.Join(strings.Fields(sec), " ")
+	if strings.Contains(flat, "It never submits anything") {
+		t.Errorf("docs/API.md section 6 says the service never submits anything: %q", flat)
+	}
+	if !strings.Contains(sec, "(#38-the-mediator-forward-run-by-the-relay)") || !strings.Contains(flat, "submits the forward itself") {
+		t.Errorf("docs/API.md section 6 does not say when the relay submits the forward itself (3.8): %q", flat)
+	}
+}
