@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -392,5 +393,60 @@ func TestAPIMediatorSectionAgrees(t *testing.T) {
 	}
 	if !strings.Contains(sec, "(#38-the-mediator-forward-run-by-the-relay)") || !strings.Contains(flat, "submits the forward itself") {
 		t.Errorf("docs/API.md section 6 does not say when the relay submits the forward itself (3.8): %q", flat)
+	}
+}
+
+// tableRows are the first-column cells of the first Markdown table after
+// the line that starts with header in md, and each row whole.
+func tableRows(t *testing.T, md, header string) (firsts, rows []string) {
+	t.Helper()
+	i := strings.Index(md, "\n"+header)
+	if i < 0 {
+		t.Fatalf("no table with header %q", header)
+	}
+	for _, line := range strings.Split(md[i+1:], "\n")[2:] {
+		if !strings.HasPrefix(line, "|") {
+			break
+		}
+		first, _, _ := strings.Cut(strings.TrimPrefix(line, "| "), " | ")
+		firsts, rows = append(firsts, first), append(rows, line)
+	}
+	return firsts, rows
+}
+
+// TestBenchmarksLeadWithCurrentFigures: BENCHMARKS.md opens with the
+// current figure of every target of the load kit (each target of
+// docs/load-testing.md's table has its row, with a figure and a verdict)
+// and says which command produced it; the history it moved to
+// docs/benchmarks-history.md is there, and BENCHMARKS.md stays short
+// enough to read.
+func TestBenchmarksLeadWithCurrentFigures(t *testing.T) {
+	root := repoRoot(t)
+	bench := docText(t, root, "BENCHMARKS.md")
+	if n := strings.Count(bench, "\n"); n > 150 {
+		t.Errorf("BENCHMARKS.md has %d lines: the current figures first, the history in docs/benchmarks-history.md", n)
+	}
+	first := strings.Index(bench, "\n## ")
+	if first < 0 || !strings.HasPrefix(bench[first:], "\n## The load kit's targets (`make bench-load`)\n") {
+		t.Fatal("BENCHMARKS.md's first section is not the load kit's targets")
+	}
+	targets, _ := tableRows(t, docText(t, root, "docs/load-testing.md"), "| target (two cores, one run) |")
+	names, rows := tableRows(t, bench, "| target (two cores, one run) | bound | current figure |")
+	if len(targets) < 5 {
+		t.Fatalf("docs/load-testing.md lists %d targets", len(targets))
+	}
+	for _, target := range targets {
+		k := slices.IndexFunc(names, func(n string) bool { return strings.HasPrefix(n, target) })
+		if k < 0 {
+			t.Errorf("BENCHMARKS.md gives no current figure for the target %q", target)
+			continue
+		}
+		if cells := strings.Split(rows[k], " | "); len(cells) < 6 || !regexp.MustCompile(`[0-9]`).MatchString(cells[2]) || (cells[4] != "met" && cells[4] != "not met") {
+			t.Errorf("BENCHMARKS.md's row for %q has no figure or no verdict: %s", target, rows[k])
+		}
+	}
+	history := docText(t, root, "docs/benchmarks-history.md")
+	if !strings.Contains(bench, "(docs/benchmarks-history.md)") || !strings.Contains(history, "## New signers, round 5") {
+		t.Error("BENCHMARKS.md does not link the history, or the history lost its last session")
 	}
 }
