@@ -16,7 +16,6 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -182,23 +181,7 @@ func TestAppOriginHAProxy(t *testing.T) {
 			cfg.WriteString(line + "\n")
 		}
 	}
-	file := filepath.Join(t.TempDir(), "haproxy.cfg")
-	if err := os.WriteFile(file, []byte(cfg.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	hp := exec.CommandContext(ctx, haproxy, "-db", "-f", file)
-	var hpOut lockedBuffer
-	hp.Stdout, hp.Stderr = &hpOut, &hpOut
-	if err := hp.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() {
-		_ = hp.Process.Signal(syscall.SIGTERM)
-		_ = hp.Wait()
-		if t.Failed() {
-			t.Logf("haproxy output:\n%s", hpOut.String())
-		}
-	}()
+	startHAProxy(t, ctx, haproxy, cfg.String())
 
 	client := &http.Client{Timeout: 5 * time.Second}
 	get := func(p string) (*http.Response, string) {
