@@ -87,8 +87,8 @@ Commands:
             route through net/http and echo, one verification, a fixed
             answer) for the load kit to send the same burst to
 
-Each command takes --help and --json. See README.md, "Command line
-(closerelayctl)" and "Load testing".
+Each command takes --help and --json. See docs/command-line.md and
+docs/load-testing.md.
 `
 
 func (c *tool) load(args []string) int {
