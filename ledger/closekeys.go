@@ -157,6 +157,8 @@ func StateFromEntries(keys []xdr.LedgerKey, entries []xdr.LedgerEntry) (LedgerSt
 			continue
 		}
 		st.Data, st.DataSponsored = map[string][]byte{}, map[string]bool{}
+		// Each trustline read carries its own liquidityPoolUseCount.
+		st.PoolUseKnown = true
 		out.Accounts[st.ID] = &st
 	}
 	for _, k := range keys {

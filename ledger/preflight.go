@@ -141,9 +141,9 @@ type Trustline struct {
 	Flags           xdr.TrustLineFlags
 	Sponsored       bool // another account pays its reserve
 	// PoolUse is how many of the account's pool-share trustlines use this
-	// asset (the entry's liquidityPoolUseCount), where the ledger API
-	// gives it (Stellar RPC); 0 where it does not (Horizon, whose listing
-	// shows the pool shares themselves).
+	// asset (the entry's liquidityPoolUseCount): read from the entry
+	// (Stellar RPC), or worked out from the pool shares Horizon lists
+	// (PoolUseFromShares); AccountState.PoolUseKnown says which holds.
 	PoolUse int32
 }
 
@@ -693,15 +693,34 @@ func (p *preflight) changeTrust(i int, source string, b xdr.ChangeTrustOp) verdi
 	if tl.Balance+tl.Buying > 0 {
 		return p.block(i, "op_invalid_limit", fmt.Sprintf("the trustline to %s still holds %s (and %s promised to it by offers): it can only be removed empty", tl.name(), stroops(tl.Balance), stroops(tl.Buying)))
 	}
-	if !tl.IsPoolShare() && (src.hasPoolShares() || tl.PoolUse > 0) {
-		// op_cannot_delete when a pool share uses the asset; Horizon does
-		// not show which assets a pool share's trustline uses.
-		return vUncertain
+	if !tl.IsPoolShare() {
+		switch {
+		case !src.PoolUseKnown && src.hasPoolShares():
+			// A pool share may use the asset, and which ones do is not
+			// known: op_cannot_delete, or not.
+			return vUncertain
+		case tl.PoolUse > 0:
+			// ChangeTrustOpFrame.cpp doApply: a trustline whose
+			// liquidityPoolUseCount is not 0 cannot be deleted.
+			return p.block(i, "op_cannot_delete", fmt.Sprintf("the trustline to %s is used by %d of the account's pool shares: remove them first", tl.name(), tl.PoolUse))
+		}
 	}
 	src.Trustlines = slices.Delete(src.Trustlines, at, at+1)
 	n := uint32(1)
 	if tl.IsPoolShare() {
 		n = 2
+		// ChangeTrustOpFrame.cpp managePoolOnDeletedTrustLine
+		// (decrementPoolUseCount): each credit asset of the pool, but one
+		// the account issues, has one use less on the account's line.
+		cp := b.Line.LiquidityPool.ConstantProduct
+		for _, a := range []xdr.Asset{cp.AssetA, cp.AssetB} {
+			if a.Type == xdr.AssetTypeAssetTypeNative || assetIssuer(a) == source {
+				continue
+			}
+			if j := slices.IndexFunc(src.Trustlines, func(t Trustline) bool { return !t.IsPoolShare() && t.Asset.Equals(a) }); j >= 0 && src.Trustlines[j].PoolUse > 0 {
+				src.Trustlines[j].PoolUse--
+			}
+		}
 	}
 	src.NumSubEntries -= n
 	if tl.Sponsored {

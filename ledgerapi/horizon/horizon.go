@@ -237,6 +237,9 @@ func holdings(st *ledger.AccountState, acc account) error {
 	if !native {
 		return errors.New("the account API listed no native balance")
 	}
+	// Horizon lists a pool share by its pool's id and not which of the
+	// account's trustlines it uses; the ids say (ledger.PoolUseFromShares).
+	ledger.PoolUseFromShares(st)
 	st.Data = make(map[string][]byte, len(acc.Data))
 	for name, v := range acc.Data {
 		raw, err := base64.StdEncoding.DecodeString(v)
