@@ -2,6 +2,7 @@ package ledger
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"math/big"
 	"slices"
@@ -110,6 +111,10 @@ type LedgerState struct {
 	// account read and found not to exist; an address missing from the map
 	// was not read, and an operation that needs it is uncertain.
 	Accounts map[string]*AccountState
+	// Claimables holds every claimable balance read, by ClaimableID. A nil
+	// value is one read and found not to exist; a claim of one not read is
+	// uncertain.
+	Claimables map[string]*ClaimableBalance
 }
 
 // LatestLedger is the ledger the network closed last, as the ledger API
@@ -188,7 +193,10 @@ type preflight struct {
 	pending  bool
 	accounts map[string]*AccountState // copied on first change (own)
 	own      map[string]bool
-	blockers []Blocker
+	// claimables are the state's, a claimed one set to nil (a copy: the
+	// entries themselves are never changed).
+	claimables map[string]*ClaimableBalance
+	blockers   []Blocker
 }
 
 func newPreflight(env xdr.TransactionEnvelope, s LedgerState) *preflight {
@@ -209,6 +217,10 @@ func newPreflight(env xdr.TransactionEnvelope, s LedgerState) *preflight {
 	}
 	for k, v := range s.Accounts {
 		p.accounts[k] = v
+	}
+	p.claimables = maps.Clone(s.Claimables)
+	if p.claimables == nil {
+		p.claimables = map[string]*ClaimableBalance{}
 	}
 	return p
 }
@@ -479,6 +491,8 @@ func (p *preflight) apply(i int, op xdr.Operation) verdict {
 		return p.setOptions(i, source, op.Body.MustSetOptionsOp())
 	case xdr.OperationTypeAccountMerge:
 		return p.merge(i, source, accountAddress(op.Body.MustDestination()))
+	case xdr.OperationTypeClaimClaimableBalance:
+		return p.claim(i, source, op.Body.MustClaimClaimableBalanceOp())
 	case xdr.OperationTypeBumpSequence:
 		// BumpSequenceOpFrame.cpp doApply: the sequence number only goes
 		// up (a bump to a lower number succeeds and changes nothing).
@@ -488,8 +502,8 @@ func (p *preflight) apply(i int, op xdr.Operation) verdict {
 		}
 		return vApplied
 	}
-	// A path payment's receive side, a pool withdrawal, a claim: what they
-	// move depends on the order books, pools and entries not read.
+	// A path payment's receive side, a pool withdrawal: what they move
+	// depends on the order books and pools not read.
 	return vUncertain
 }
 

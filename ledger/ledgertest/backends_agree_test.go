@@ -201,6 +201,41 @@ func TestPreflightFixturesAgreeOnBothBackends(t *testing.T) {
 				drop(rh.MustToChangeTrustAsset()), drop(w.asset("RFXANEP", w.i2).MustToChangeTrustAsset()), merge(w.dest),
 			}
 		}, state: ledger.PreflightBlocked, code: "op_has_sub_entries"},
+		// Issue 38 item 7: the claimable balances a close claims are read
+		// by id on both backends, and the claim applied.
+		{name: "claim a native balance, then merge", setup: func(w *agreeWorld) []txnbuild.Operation {
+			id := w.h.AddClaimableBalance(ledgertest.ClaimableBalance{Asset: ledgertest.Native(), Amount: 3_0000000, Claimants: []ledgertest.Claimant{{Destination: w.acct.Address, Predicate: txnbuild.UnconditionalPredicate}}, Sponsor: w.i1})
+			return []txnbuild.Operation{&txnbuild.ClaimClaimableBalance{BalanceID: id}, merge(w.dest)}
+		}, state: ledger.PreflightLandable},
+		{name: "claim a balance the account sponsors, then merge", setup: func(w *agreeWorld) []txnbuild.Operation {
+			id := w.h.AddClaimableBalance(ledgertest.ClaimableBalance{Asset: ledgertest.Native(), Amount: 3_0000000, Claimants: []ledgertest.Claimant{{Destination: w.acct.Address, Predicate: txnbuild.UnconditionalPredicate}, {Destination: w.dest, Predicate: txnbuild.UnconditionalPredicate}}, Sponsor: w.acct.Address})
+			return []txnbuild.Operation{&txnbuild.ClaimClaimableBalance{BalanceID: id}, merge(w.dest)}
+		}, state: ledger.PreflightLandable},
+		{name: "merge while sponsoring a claimable balance", setup: func(w *agreeWorld) []txnbuild.Operation {
+			w.h.AddClaimableBalance(ledgertest.ClaimableBalance{Asset: ledgertest.Native(), Amount: 3_0000000, Claimants: []ledgertest.Claimant{{Destination: w.dest, Predicate: txnbuild.UnconditionalPredicate}}, Sponsor: w.acct.Address})
+			return []txnbuild.Operation{merge(w.dest)}
+		}, state: ledger.PreflightBlocked, code: "op_is_sponsor"},
+		{name: "claim a balance claimed already", setup: func(w *agreeWorld) []txnbuild.Operation {
+			id := w.h.AddClaimableBalance(ledgertest.ClaimableBalance{Asset: ledgertest.Native(), Amount: 3_0000000, Claimants: []ledgertest.Claimant{{Destination: w.acct.Address, Predicate: txnbuild.UnconditionalPredicate}}})
+			claim := &txnbuild.ClaimClaimableBalance{BalanceID: id}
+			return []txnbuild.Operation{claim, claim, merge(w.dest)}
+		}, state: ledger.PreflightBlocked, code: "op_does_not_exist"},
+		{name: "claim a balance of another claimant", setup: func(w *agreeWorld) []txnbuild.Operation {
+			id := w.h.AddClaimableBalance(ledgertest.ClaimableBalance{Asset: ledgertest.Native(), Amount: 3_0000000, Claimants: []ledgertest.Claimant{{Destination: w.dest, Predicate: txnbuild.UnconditionalPredicate}}})
+			return []txnbuild.Operation{&txnbuild.ClaimClaimableBalance{BalanceID: id}, merge(w.dest)}
+		}, state: ledger.PreflightBlocked, code: "op_cannot_claim"},
+		{name: "claim a balance whose claim has ended", setup: func(w *agreeWorld) []txnbuild.Operation {
+			id := w.h.AddClaimableBalance(ledgertest.ClaimableBalance{Asset: ledgertest.Native(), Amount: 3_0000000, Claimants: []ledgertest.Claimant{{Destination: w.acct.Address, Predicate: txnbuild.BeforeAbsoluteTimePredicate(1)}}})
+			return []txnbuild.Operation{&txnbuild.ClaimClaimableBalance{BalanceID: id}, merge(w.dest)}
+		}, state: ledger.PreflightBlocked, code: "op_cannot_claim"},
+		{name: "claim a balance whose claim ends within the window", setup: func(w *agreeWorld) []txnbuild.Operation {
+			id := w.h.AddClaimableBalance(ledgertest.ClaimableBalance{Asset: ledgertest.Native(), Amount: 3_0000000, Claimants: []ledgertest.Claimant{{Destination: w.acct.Address, Predicate: txnbuild.BeforeRelativeTimePredicate(3600)}}})
+			return []txnbuild.Operation{&txnbuild.ClaimClaimableBalance{BalanceID: id}, merge(w.dest)}
+		}, state: ledger.PreflightUncertain},
+		{name: "claim a credit balance without its trustline", setup: func(w *agreeWorld) []txnbuild.Operation {
+			id := w.h.AddClaimableBalance(ledgertest.ClaimableBalance{Asset: ledgertest.Credit("USD", w.i1), Amount: 3_0000000, Claimants: []ledgertest.Claimant{{Destination: w.acct.Address, Predicate: txnbuild.UnconditionalPredicate}}})
+			return []txnbuild.Operation{&txnbuild.ClaimClaimableBalance{BalanceID: id}, merge(w.dest)}
+		}, state: ledger.PreflightBlocked, code: "op_no_trust"},
 		{name: "path payment", setup: func(w *agreeWorld) []txnbuild.Operation {
 			return []txnbuild.Operation{&txnbuild.PathPaymentStrictSend{SendAsset: txnbuild.NativeAsset{}, SendAmount: "1", Destination: w.dest, DestAsset: txnbuild.NativeAsset{}, DestMin: "1"}, merge(w.dest)}
 		}, state: ledger.PreflightUncertain},
