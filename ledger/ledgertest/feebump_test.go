@@ -391,11 +391,17 @@ func TestFeeStatsBothFaces(t *testing.T) {
 			t.Errorf("base fee %d: getFeeStats %v", base, out)
 		}
 	}
-	h.SetFailing(true)
+	h.FailFeeStats(true)
 	rec := httptest.NewRecorder()
 	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/fee_stats", nil))
 	if rec.Code != http.StatusInternalServerError {
 		t.Errorf("failing: %d", rec.Code)
+	}
+	if _, out := rpcCall(t, h, `{"jsonrpc":"2.0","id":1,"method":"getFeeStats"}`); out["error"] == nil {
+		t.Errorf("failing getFeeStats: %v", out)
+	}
+	if _, out := rpcCall(t, h, `{"jsonrpc":"2.0","id":1,"method":"getLatestLedger"}`); out["error"] != nil {
+		t.Errorf("failing fee statistics fail getLatestLedger: %v", out)
 	}
 }
 

@@ -16,8 +16,18 @@ import (
 // transaction the base fee per operation (SetBaseFee), so every percentile
 // of the fees charged, and of the bids, is that base fee:
 // last_ledger_base_fee and fee_charged.p70 (inclusionFee.p70) read what a
-// close must bid now. The Horizon face answers 500 while SetFailing is on;
-// the RPC face's faults are FailRPC's.
+// close must bid now. While FailFeeStats is on, both faces fail (Horizon's
+// 500 server_error, a JSON-RPC internal error) and nothing else does; the
+// Horizon face fails while SetFailing is on too, the RPC face with
+// FailRPC's faults.
+
+// FailFeeStats makes the fee statistics' reads fail, on both faces, while
+// on: an API whose statistics are unknown while its accounts read.
+func (h *Handler) FailFeeStats(on bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.feeStatsFailing = on
+}
 
 // feeStats is the double's GET /fee_stats answer. h.mu is held.
 func (h *Handler) feeStats() horizon.FeeStats {
@@ -30,7 +40,7 @@ func (h *Handler) feeStats() horizon.FeeStats {
 
 func (h *Handler) horizonFeeStats(w http.ResponseWriter, r *http.Request) {
 	h.mu.Lock()
-	st, failing := h.feeStats(), h.failing
+	st, failing := h.feeStats(), h.failing || h.feeStatsFailing
 	h.mu.Unlock()
 	if failing {
 		writeProblem(w, problem.ServerError)

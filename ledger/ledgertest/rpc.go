@@ -201,7 +201,11 @@ func (h *Handler) rpc(w http.ResponseWriter, r *http.Request) {
 			"closeTime": strconv.FormatInt(closed.Unix(), 10)}
 	case "getFeeStats":
 		h.mu.Lock()
-		resp.Result = h.rpcFeeStats()
+		if h.feeStatsFailing {
+			resp.Error = &rpcError{Code: rpcInternal, Message: "internal error"}
+		} else {
+			resp.Result = h.rpcFeeStats()
+		}
 		h.mu.Unlock()
 	case "getLedgerEntries":
 		resp.Result, resp.Error = h.rpcLedgerEntries(req.Params)

@@ -121,16 +121,18 @@ type Handler struct {
 	released   bool
 
 	// Submissions (submit.go).
-	network     ledger.Network                   // whose passphrase transactions are hashed under
-	floor       int64                            // the base fee SetBaseFee set; 0 is BaseFee
-	clock       func() time.Time                 // the ledger's close time; nil is time.Now
-	lastLedger  int32                            // the last ledger a transaction closed in
-	applied     map[[32]byte]horizon.Transaction // by hash: a resubmission answers the same
-	failed      map[[32]byte]problem.P           // tx_failed in a ledger, by hash: likewise
-	submissions int
-	faults      []submitFault // the next submissions' scripted faults, in order
-	dropAnswers int           // the next successes applied but never answered
-	credits     []Received    // payments and merges applied, in order (credits.go)
+	network ledger.Network // whose passphrase transactions are hashed under
+	floor   int64          // the base fee SetBaseFee set; 0 is BaseFee
+	// feeStatsFailing: the fee statistics' reads fail (FailFeeStats).
+	feeStatsFailing bool
+	clock           func() time.Time                 // the ledger's close time; nil is time.Now
+	lastLedger      int32                            // the last ledger a transaction closed in
+	applied         map[[32]byte]horizon.Transaction // by hash: a resubmission answers the same
+	failed          map[[32]byte]problem.P           // tx_failed in a ledger, by hash: likewise
+	submissions     int
+	faults          []submitFault // the next submissions' scripted faults, in order
+	dropAnswers     int           // the next successes applied but never answered
+	credits         []Received    // payments and merges applied, in order (credits.go)
 
 	// The Stellar RPC face (rpc.go).
 	rpcFaults     []rpcFault               // the next calls' scripted faults, in order
