@@ -36,6 +36,20 @@ type Signed struct {
 	Landable  *bool    `json:"landable"`
 }
 
+// Bump is POST /api/plan/{id}/bump's request body (docs/API.md): the
+// fee-bump envelope around the plan's submit-ready close.
+type Bump struct {
+	XDR string `json:"xdr"`
+}
+
+// Bumped is POST /api/plan/{id}/bump's success body: the plan's id and the
+// fee-bump's hash (lower-case hex).
+type Bumped struct {
+	OK   bool   `json:"ok"`
+	ID   string `json:"id"`
+	Hash string `json:"hash"`
+}
+
 // State is the data of one unnamed event of a plan's stream (section 5):
 // the whole state at the event's version, with its readiness (section 10).
 // The version itself is the event's id line, not a field.
