@@ -391,19 +391,7 @@ func (rules SigRules) Check(env xdr.TransactionEnvelope, hash [32]byte, accounts
 	if !isClassic(env) {
 		return SignatureCheck{}, ErrNotClassic
 	}
-	c := &checker{
-		sigs:   env.Signatures(),
-		hash:   hash,
-		verify: rules.Verify,
-		budget: rules.VerifyBudget,
-	}
-	if c.verify == nil {
-		c.verify = VerifyCore
-	}
-	if c.budget == 0 {
-		c.budget = CoreVerifyBudget
-	}
-	c.used = make([]bool, len(c.sigs))
+	c := rules.checker(env.Signatures(), hash)
 	res := SignatureCheck{Used: c.used}
 
 	txKey, txOK := accountKey(env.SourceAccount())
@@ -454,6 +442,20 @@ func (rules SigRules) Check(env xdr.TransactionEnvelope, hash [32]byte, accounts
 		}
 	}
 	return res, nil
+}
+
+// checker is the SignatureChecker of sigs over hash under rules (core's
+// verification and budget unless set).
+func (rules SigRules) checker(sigs []xdr.DecoratedSignature, hash [32]byte) *checker {
+	c := &checker{sigs: sigs, hash: hash, verify: rules.Verify, budget: rules.VerifyBudget}
+	if c.verify == nil {
+		c.verify = VerifyCore
+	}
+	if c.budget == 0 {
+		c.budget = CoreVerifyBudget
+	}
+	c.used = make([]bool, len(c.sigs))
+	return c
 }
 
 // checker is one transaction's SignatureChecker.
@@ -670,14 +672,7 @@ func (rules SigRules) CheckFeeBump(env xdr.TransactionEnvelope, hash [32]byte, a
 	if env.Type != xdr.EnvelopeTypeEnvelopeTypeTxFeeBump || env.FeeBump == nil {
 		return SignatureCheck{}, ErrNotFeeBump
 	}
-	c := &checker{sigs: env.FeeBumpSignatures(), hash: hash, verify: rules.Verify, budget: rules.VerifyBudget}
-	if c.verify == nil {
-		c.verify = VerifyCore
-	}
-	if c.budget == 0 {
-		c.budget = CoreVerifyBudget
-	}
-	c.used = make([]bool, len(c.sigs))
+	c := rules.checker(env.FeeBumpSignatures(), hash)
 	res := SignatureCheck{Used: c.used}
 	key, ok := accountKey(env.FeeBumpAccount())
 	res.Source = c.checkAccount(key, ok, accounts, LevelLow, false)
