@@ -30,7 +30,9 @@ func (c *Client) Preflight(ctx context.Context, n ledger.Network, account string
 		st, err := c.CloseState(ctx, n, env, reads(env, fwd))
 		r = run(st, err, account, env, fwd, now)
 	} else {
+		claims := c.claimablesAsync(ctx, n, env)
 		st, err := c.State(ctx, n, account, reads(env, fwd))
+		st, err = withClaimables(st, err, <-claims)
 		r = run(st, err, account, env, fwd, now)
 	}
 	return withFee(r, env, <-fees)
@@ -44,6 +46,52 @@ func withFee(r ledger.PreflightRun, env xdr.TransactionEnvelope, f feeStatsRead)
 		r.Fee.Stats = &st
 	}
 	return r
+}
+
+// claimablesRead is the answer of a read started by claimablesAsync.
+type claimablesRead struct {
+	claimables map[string]*ledger.ClaimableBalance
+	err        error
+}
+
+// claimablesAsync starts reading, beside a state's other reads, the
+// claimable balances env claims, by id (Backend.Entries of their keys:
+// Horizon's GET /claimable_balances/{id}); the channel gets their answer,
+// at once when env claims none. Through Stellar RPC they are among
+// CloseState's keys instead.
+func (c *Client) claimablesAsync(ctx context.Context, n ledger.Network, env xdr.TransactionEnvelope) <-chan claimablesRead {
+	ch := make(chan claimablesRead, 1)
+	keys := ledger.ClaimKeys(env)
+	if len(keys) == 0 {
+		ch <- claimablesRead{}
+		return ch
+	}
+	go func() {
+		entries, err := c.Entries(ctx, n, keys)
+		if err != nil {
+			ch <- claimablesRead{err: err}
+			return
+		}
+		m, err := ledger.ClaimablesFromEntries(keys, entries)
+		if err != nil {
+			err = Unreachable("the account API's claimable balance is not one the ledger can hold", nil)
+		}
+		ch <- claimablesRead{claimables: m, err: err}
+	}()
+	return ch
+}
+
+// withClaimables is st with the claimable balances read; a failure of
+// either read is the whole read's.
+func withClaimables(st ledger.LedgerState, err error, r claimablesRead) (ledger.LedgerState, error) {
+	if err != nil {
+		return st, err
+	}
+	if r.err != nil {
+		return ledger.LedgerState{}, r.err
+	}
+	st.Claimables = r.claimables
+	return st, nil
 }
 
 // keyedOnly reports whether network n's backend reads entries by key only
@@ -61,7 +109,9 @@ func (c *Client) PreflightWith(ctx context.Context, n ledger.Network, acc ledger
 		return c.Preflight(ctx, n, acc.ID, env, fwd, now)
 	}
 	fees := c.feeStatsAsync(ctx, n)
+	claims := c.claimablesAsync(ctx, n, env)
 	st, err := c.StateWith(ctx, n, acc, reads(env, fwd))
+	st, err = withClaimables(st, err, <-claims)
 	return withFee(run(st, err, acc.ID, env, fwd, now), env, <-fees)
 }
 
