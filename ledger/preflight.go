@@ -1209,6 +1209,9 @@ type PreflightRun struct {
 	// run read it: what the page says the close sends. 0 when the run did
 	// not read the account (an account that exists holds its reserve).
 	Native int64
+	// Fee is the run's word on the close's fee bid: its bid per operation
+	// and the network's fee statistics, when known.
+	Fee FeeAdvice
 }
 
 // Unchecked is the run of a preflight whose reads failed at checked.

@@ -18,15 +18,34 @@ import (
 // API's answer did not let it read, or an answer that contradicts itself,
 // is an unchecked run: the preflight never fails a publish or a
 // submission, it only tells, and never on evidence it could not check.
+//
+// Beside the state it reads the network's fee statistics (FeeStats) for
+// the run's fee advice (ledger.FeeAdvice): the close's bid per operation,
+// and the statistics when they could be read and agree with themselves.
+// Whether they could is no part of the verdict: a low fee is advice.
 func (c *Client) Preflight(ctx context.Context, n ledger.Network, account string, env xdr.TransactionEnvelope, fwd *ledger.FlowForward, now time.Time) ledger.PreflightRun {
+	fees := c.feeStatsAsync(ctx, n)
+	var r ledger.PreflightRun
 	if c.keyedOnly(n) {
 		st, err := c.CloseState(ctx, n, env, reads(env, fwd))
-		return run(st, err, account, env, fwd, now)
+		r = run(st, err, account, env, fwd, now)
+	} else {
+		claims := c.claimablesAsync(ctx, n, env)
+		st, err := c.State(ctx, n, account, reads(env, fwd))
+		st, err = withClaimables(st, err, <-claims)
+		r = run(st, err, account, env, fwd, now)
 	}
-	claims := c.claimablesAsync(ctx, n, env)
-	st, err := c.State(ctx, n, account, reads(env, fwd))
-	st, err = withClaimables(st, err, <-claims)
-	return run(st, err, account, env, fwd, now)
+	return withFee(r, env, <-fees)
+}
+
+// withFee is r with the fee advice on env of the statistics read f.
+func withFee(r ledger.PreflightRun, env xdr.TransactionEnvelope, f feeStatsRead) ledger.PreflightRun {
+	r.Fee = ledger.FeeAdvice{Bid: ledger.BidPerOperation(env)}
+	if f.err == nil {
+		st := f.stats
+		r.Fee.Stats = &st
+	}
+	return r
 }
 
 // claimablesRead is the answer of a read started by claimablesAsync.
@@ -89,10 +108,11 @@ func (c *Client) PreflightWith(ctx context.Context, n ledger.Network, acc ledger
 	if c.keyedOnly(n) {
 		return c.Preflight(ctx, n, acc.ID, env, fwd, now)
 	}
+	fees := c.feeStatsAsync(ctx, n)
 	claims := c.claimablesAsync(ctx, n, env)
 	st, err := c.StateWith(ctx, n, acc, reads(env, fwd))
 	st, err = withClaimables(st, err, <-claims)
-	return run(st, err, acc.ID, env, fwd, now)
+	return withFee(run(st, err, acc.ID, env, fwd, now), env, <-fees)
 }
 
 // reads are the accounts other than the closing one that the preflight of
