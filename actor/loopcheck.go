@@ -2,53 +2,58 @@ package actor
 
 import (
 	"bytes"
+	"flag"
 	"os"
 	"runtime"
 	"strconv"
-	"strings"
+	"sync"
 	"sync/atomic"
-	"testing"
 )
 
 // checkLoops turns on loopOwner.check. It is on in every test binary, of
-// whichever package (testing.Testing: the go command marks the binary, so
-// no build tag or TestMain of a package can leave a test run unchecked),
-// unless the binary runs benchmarks (-test.bench), whose figures it would
-// distort: on, a check reads the goroutine's stack. CLOSERELAY_CHECK_LOOPS
-// overrides both ways: 1 turns it on in any process, 0 off. Off, a check
-// costs one atomic load.
-var checkLoops atomic.Bool
+// whichever package: a binary whose flags hold the testing package's
+// (test.v; the go command's test main registers them before any test
+// runs), so no build tag or TestMain of a package can leave a test run
+// unchecked, and the server never links package testing for it. It is
+// off when the binary runs benchmarks (test.bench set), whose figures it
+// would distort: on, a check reads the goroutine's stack.
+// CLOSERELAY_CHECK_LOOPS overrides both ways: 1 turns it on in any
+// process, 0 off. Decided at the first loop started (loopChecks); off, a
+// check costs one atomic load.
+var (
+	checkLoops   atomic.Bool
+	loopsDecided sync.Once
+)
 
-func init() {
-	checkLoops.Store(loopChecksWanted(os.Getenv("CLOSERELAY_CHECK_LOOPS"), testing.Testing(), os.Args))
+// loopChecks decides checkLoops once, and reports it.
+func loopChecks() bool {
+	loopsDecided.Do(func() {
+		test, bench := testFlags()
+		checkLoops.Store(loopChecksWanted(os.Getenv("CLOSERELAY_CHECK_LOOPS"), test, bench))
+	})
+	return checkLoops.Load()
 }
 
-// loopChecksWanted decides checkLoops from the environment's setting, whether
-// this is a test binary, and its arguments.
-func loopChecksWanted(env string, test bool, args []string) bool {
+// testFlags reports whether this process is a test binary (its flags hold
+// test.v), and whether it runs benchmarks (test.bench is set).
+func testFlags() (test, bench bool) {
+	if flag.Lookup("test.v") == nil {
+		return false, false
+	}
+	b := flag.Lookup("test.bench")
+	return true, b != nil && b.Value.String() != ""
+}
+
+// loopChecksWanted decides checkLoops from the environment's setting,
+// whether this is a test binary, and whether it runs benchmarks.
+func loopChecksWanted(env string, test, bench bool) bool {
 	switch env {
 	case "1":
 		return true
 	case "0":
 		return false
 	}
-	return test && !benchmarking(args)
-}
-
-// benchmarking reports whether args (a test binary's) ask for benchmarks:
-// -test.bench with a pattern (the go command passes -test.bench=PATTERN).
-func benchmarking(args []string) bool {
-	for i, a := range args {
-		name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
-		if name != "test.bench" {
-			continue
-		}
-		if !hasValue && i+1 < len(args) {
-			value = args[i+1]
-		}
-		return value != ""
-	}
-	return false
+	return test && !bench
 }
 
 // loopOwner records which goroutine owns a loop's state, in the manner of
@@ -64,13 +69,13 @@ type loopOwner struct{ g atomic.Uint64 }
 const starting = ^uint64(0)
 
 func (o *loopOwner) handOver() {
-	if checkLoops.Load() {
+	if loopChecks() {
 		o.g.Store(starting)
 	}
 }
 
 func (o *loopOwner) start() {
-	if checkLoops.Load() {
+	if loopChecks() {
 		o.g.Store(goroutineID())
 	}
 }

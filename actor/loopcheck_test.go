@@ -44,30 +44,31 @@ func TestLoopStateStaysInItsLoop(t *testing.T) {
 }
 
 // TestLoopChecksOnInEveryTestBinary: the ownership check is on in a test
-// binary of any package (testing.Testing), without a TestMain or an
+// binary of any package (its flags hold test.v), without a TestMain or an
 // environment variable to remember, off while benchmarks run unless asked
 // for, and CLOSERELAY_CHECK_LOOPS decides when set.
 func TestLoopChecksOnInEveryTestBinary(t *testing.T) {
-	if !benchmarking(os.Args) && os.Getenv("CLOSERELAY_CHECK_LOOPS") != "0" && !checkLoops.Load() {
+	test, bench := testFlags()
+	if !test {
+		t.Fatal("a test binary not told apart by its flags")
+	}
+	if !bench && os.Getenv("CLOSERELAY_CHECK_LOOPS") != "0" && !loopChecks() {
 		t.Fatal("the loop ownership check is off in this test binary")
 	}
 	for _, tc := range []struct {
-		env  string
-		test bool
-		args []string
-		want bool
+		env         string
+		test, bench bool
+		want        bool
 	}{
-		{"", true, []string{"actor.test", "-test.run=X"}, true},
-		{"", true, []string{"actor.test", "-test.bench=."}, false},
-		{"", true, []string{"actor.test", "-test.bench", "Merge"}, false},
-		{"", true, []string{"actor.test", "-test.bench="}, true},
-		{"1", true, []string{"actor.test", "-test.bench=."}, true},
-		{"0", true, []string{"actor.test"}, false},
-		{"", false, []string{"closerelay"}, false},
-		{"1", false, []string{"closerelay"}, true},
+		{"", true, false, true},
+		{"", true, true, false},
+		{"1", true, true, true},
+		{"0", true, false, false},
+		{"", false, false, false},
+		{"1", false, false, true},
 	} {
-		if got := loopChecksWanted(tc.env, tc.test, tc.args); got != tc.want {
-			t.Errorf("loopChecksWanted(%q, %v, %q) = %v, want %v", tc.env, tc.test, tc.args, got, tc.want)
+		if got := loopChecksWanted(tc.env, tc.test, tc.bench); got != tc.want {
+			t.Errorf("loopChecksWanted(%q, %v, %v) = %v, want %v", tc.env, tc.test, tc.bench, got, tc.want)
 		}
 	}
 }
