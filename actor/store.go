@@ -89,7 +89,7 @@ func preflightOf(r *planstore.PreflightRecord) *ledger.PreflightRun {
 	if r == nil {
 		return nil
 	}
-	run := &ledger.PreflightRun{Preflight: ledger.Preflight{State: ledger.PreflightState(r.State)}, Checked: r.Checked, Native: r.Native}
+	run := &ledger.PreflightRun{Preflight: ledger.Preflight{State: ledger.PreflightState(r.State)}, Checked: r.Checked, Native: r.Native, Reason: r.Reason}
 	for _, b := range r.Blockers {
 		run.Blockers = append(run.Blockers, ledger.Blocker{Op: b.Op, Code: b.Code, Reason: b.Reason})
 	}
@@ -100,7 +100,7 @@ func preflightRecord(run *ledger.PreflightRun) *planstore.PreflightRecord {
 	if run == nil || run.State == "" {
 		return nil
 	}
-	r := &planstore.PreflightRecord{State: string(run.State), Checked: run.Checked, Native: run.Native}
+	r := &planstore.PreflightRecord{State: string(run.State), Checked: run.Checked, Native: run.Native, Reason: run.Reason}
 	for _, b := range run.Blockers {
 		r.Blockers = append(r.Blockers, planstore.BlockerRecord{Op: b.Op, Code: b.Code, Reason: b.Reason})
 	}

@@ -2,12 +2,19 @@ package ledgerapi
 
 import (
 	"context"
+	"fmt"
 	"slices"
+	"sync/atomic"
 	"time"
 
 	"github.com/closerelay/closerelay/ledger"
 	"github.com/stellar/go-stellar-sdk/xdr"
 )
+
+// DefaultMaxAccounts bounds the accounts one preflight reads besides the
+// closing one when Options.MaxAccounts is not positive (docs/API.md
+// section 12, PREFLIGHT_MAX_ACCOUNTS).
+const DefaultMaxAccounts = 20
 
 // Preflight reads what the preflight of env, a close of account on
 // network n, needs (State: the accounts and the latest ledger) and runs it
@@ -18,13 +25,15 @@ import (
 // API's answer did not let it read, or an answer that contradicts itself,
 // is an unchecked run: the preflight never fails a publish or a
 // submission, it only tells, and never on evidence it could not check.
+//
+// At most Options.MaxAccounts accounts besides account are read, the
+// first ones in operation order (the forward's destination last); an
+// operation that needs one beyond them is uncertain, and the run's Reason
+// says so. Every account is read for this run (only the offers listing may
+// be another run's, for the account as it is now): Preflight is the read
+// before a submission's first try.
 func (c *Client) Preflight(ctx context.Context, n ledger.Network, account string, env xdr.TransactionEnvelope, fwd *ledger.FlowForward, now time.Time) ledger.PreflightRun {
-	if c.keyedOnly(n) {
-		st, err := c.CloseState(ctx, n, env, reads(env, fwd))
-		return run(st, err, account, env, fwd, now)
-	}
-	st, err := c.State(ctx, n, account, reads(env, fwd))
-	return run(st, err, account, env, fwd, now)
+	return c.preflight(ctx, n, account, nil, env, fwd, now, readOpts{})
 }
 
 // keyedOnly reports whether network n's backend reads entries by key only
@@ -36,14 +45,79 @@ func (c *Client) keyedOnly(n ledger.Network) bool {
 }
 
 // PreflightWith is Preflight with the account's state read already (guard
-// 6's read at publish).
+// 6's read at publish). The accounts the close pays or merges into may be
+// served from reads made within Options.MaxAge, so that a burst of
+// publishes naming the same accounts reads each once. When ctx carries a
+// client (WithClient), the run spends that client's ledger-call budget and
+// the account's; a run for a client or an account whose budget is spent
+// makes no call and is unchecked, its Reason naming the budget.
 func (c *Client) PreflightWith(ctx context.Context, n ledger.Network, acc ledger.AccountState, env xdr.TransactionEnvelope, fwd *ledger.FlowForward, now time.Time) ledger.PreflightRun {
-	if c.keyedOnly(n) {
-		return c.Preflight(ctx, n, acc.ID, env, fwd, now)
-	}
-	st, err := c.StateWith(ctx, n, acc, reads(env, fwd))
-	return run(st, err, acc.ID, env, fwd, now)
+	return c.preflight(ctx, n, acc.ID, &acc, env, fwd, now, readOpts{shareOthers: true})
 }
+
+func (c *Client) preflight(ctx context.Context, n ledger.Network, account string, known *ledger.AccountState, env xdr.TransactionEnvelope, fwd *ledger.FlowForward, now time.Time, o readOpts) ledger.PreflightRun {
+	all := reads(env, fwd)
+	ids, skipped := all, []string(nil)
+	if len(all) > c.maxAccounts {
+		ids, skipped = all[:c.maxAccounts], all[c.maxAccounts:]
+	}
+	if client, ok := clientOf(ctx); ok {
+		if why := c.spent(client, n, account); why != "" {
+			return ledger.UncheckedBecause(now, why)
+		}
+		var calls atomic.Int64
+		o.calls = &calls
+		defer func() { c.spend(client, n, account, int(calls.Load())) }()
+	}
+	var st ledger.LedgerState
+	var err error
+	if c.keyedOnly(n) {
+		st, err = c.closeState(ctx, n, env, ids, skipped, o)
+	} else {
+		st, err = c.state(ctx, n, account, known, ids, o)
+	}
+	r := run(st, err, account, env, fwd, now)
+	if len(skipped) > 0 && (r.State == ledger.PreflightUncertain || r.State == ledger.PreflightLandable) {
+		// Landable cannot be: an operation that needs an account not read
+		// is uncertain (ledger's rules). Should that ever change, a
+		// verdict still never rests on what was not read.
+		r.State = ledger.PreflightUncertain
+		r.Reason = beyondBound(len(all), c.maxAccounts, skipped, fwd)
+	}
+	return r
+}
+
+// beyondBound is the reason of a run that did not read skipped, the
+// accounts after the first max of total.
+func beyondBound(total, max int, skipped []string, fwd *ledger.FlowForward) string {
+	why := fmt.Sprintf("the close names %d accounts besides the closing one, and the preflight reads the first %d (PREFLIGHT_MAX_ACCOUNTS, docs/API.md section 12): what the operations paying or merging into the other %d (the first: %s) would do was not read", total, max, len(skipped), skipped[0])
+	if fwd != nil && slices.Contains(skipped, fwd.Destination) {
+		why += ", nor whether the forward's destination " + fwd.Destination + " can receive it"
+	}
+	return why
+}
+
+// spent is why client's or account's ledger-call budget allows no call
+// now, or "".
+func (c *Client) spent(client string, n ledger.Network, account string) string {
+	now := time.Now()
+	switch {
+	case !c.perClient.allows(client, now):
+		return fmt.Sprintf("this client has spent its ledger calls for preflights (LEDGER_CALLS_PER_CLIENT, %d a minute, docs/API.md section 12): the preflight made no call", int(c.perClient.perPeriod))
+	case !c.perAccount.allows(accountKey(n, account), now):
+		return fmt.Sprintf("the preflights of this account have spent its ledger calls (LEDGER_CALLS_PER_ACCOUNT, %d a minute, docs/API.md section 12): the preflight made no call", int(c.perAccount.perPeriod))
+	}
+	return ""
+}
+
+// spend takes calls from client's and account's budgets.
+func (c *Client) spend(client string, n ledger.Network, account string, calls int) {
+	now := time.Now()
+	c.perClient.spend(client, calls, now)
+	c.perAccount.spend(accountKey(n, account), calls, now)
+}
+
+func accountKey(n ledger.Network, account string) string { return string(n) + "/" + account }
 
 // reads are the accounts other than the closing one that the preflight of
 // env reads: the close's destinations, then the forward's, each once.

@@ -122,6 +122,7 @@ type PreflightRecord struct {
 	Blockers []BlockerRecord `json:"blockers,omitempty"`
 	Checked  time.Time       `json:"checked"`
 	Native   int64           `json:"native,omitempty"` // the closing account's native balance read, stroops
+	Reason   string          `json:"reason,omitempty"` // why an uncertain or unchecked run could not tell, when a bound of the relay's stopped it
 }
 
 // BlockerRecord is one blocker of a preflight run.

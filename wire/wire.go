@@ -141,6 +141,10 @@ type Preflight struct {
 	State    string    `json:"state"`
 	Blockers []Blocker `json:"blockers"`
 	Checked  string    `json:"checked"`
+	// Reason, on an uncertain or unchecked run only, names the relay's
+	// bound that stopped the preflight (docs/API.md section 12); absent
+	// otherwise.
+	Reason string `json:"reason,omitempty"`
 }
 
 // Blocker is one reason a close would not land: the operation's index (-1

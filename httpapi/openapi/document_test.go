@@ -594,6 +594,7 @@ func components() obj {
 				"state":    obj{"enum": []string{"landable", "blocked", "uncertain", "unchecked"}, "description": "blocked has at least one blocker; the others none."},
 				"blockers": obj{"type": "array", "items": schemaRef("Blocker"), "description": "In operation order, the transaction's (op -1) first."},
 				"checked":  obj{"type": "string", "format": "date-time", "description": "When the state the run read was read, RFC 3339, UTC."},
+				"reason":   obj{"type": "string", "minLength": 1, "description": "On an uncertain or unchecked run only: the relay's bound that stopped the preflight (PREFLIGHT_MAX_ACCOUNTS, LEDGER_CALLS_PER_CLIENT, LEDGER_CALLS_PER_ACCOUNT). Absent otherwise."},
 			}),
 			"Blocker": object("One reason the close would not land.", []string{"op", "code", "reason"}, obj{
 				"op":     obj{"type": "integer", "minimum": -2, "description": "The operation's index; -1 for the transaction; -2 for the forward the relay runs after the close of a plan published with a flow."},
