@@ -44,10 +44,11 @@ func clientOf(ctx context.Context) (string, bool) {
 }
 
 // budget is a token bucket per key of ledger calls: each key holds at most
-// perPeriod calls and regains them over budgetPeriod. A key may spend
-// while it holds at least one call (a run spends what it cost once it is over, so one
-// run may leave its key in debt by at most the cost of one run, which
-// PREFLIGHT_MAX_ACCOUNTS bounds). A nil *budget allows everything.
+// perPeriod calls and regains them over budgetPeriod. A run reserves the
+// most it can cost (PREFLIGHT_MAX_ACCOUNTS bounds it) while its key holds
+// at least one call, and gets back what it did not spend once it is over,
+// so a key is in debt by at most one run's reservation. A nil *budget
+// allows everything.
 type budget struct {
 	perPeriod float64
 
@@ -75,25 +76,13 @@ func (g *budget) refill(b *bucket, now time.Time) {
 	}
 }
 
-// allows reports whether key holds a call now.
-func (g *budget) allows(key string, now time.Time) bool {
+// reserve takes n calls from key if it holds at least one now, and
+// reports whether it did. Taking them before the run's calls are made,
+// under one lock, is what stops a burst of concurrent runs from all
+// finding the same calls left.
+func (g *budget) reserve(key string, n int, now time.Time) bool {
 	if g == nil {
 		return true
-	}
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	b := g.keys[key]
-	if b == nil {
-		return true
-	}
-	g.refill(b, now)
-	return b.tokens >= 1
-}
-
-// spend takes n calls from key.
-func (g *budget) spend(key string, n int, now time.Time) {
-	if g == nil || n <= 0 {
-		return
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
@@ -106,7 +95,24 @@ func (g *budget) spend(key string, n int, now time.Time) {
 		g.keys[key] = b
 	}
 	g.refill(b, now)
+	if b.tokens < 1 {
+		return false
+	}
 	b.tokens -= float64(n)
+	return true
+}
+
+// refund gives back to key n calls reserved and not made.
+func (g *budget) refund(key string, n int, now time.Time) {
+	if g == nil || n <= 0 {
+		return
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if b := g.keys[key]; b != nil {
+		g.refill(b, now)
+		b.tokens = min(g.perPeriod, b.tokens+float64(n))
+	}
 }
 
 // dropFull forgets the keys whose bucket is full again (forgetting them

@@ -62,12 +62,18 @@ func (c *Client) preflight(ctx context.Context, n ledger.Network, account string
 		ids, skipped = all[:c.maxAccounts], all[c.maxAccounts:]
 	}
 	if client, ok := clientOf(ctx); ok {
-		if why := c.spent(client, n, account); why != "" {
+		// The most this run can cost: the account unless known, each
+		// account read, a whole listing of offers, the latest ledger.
+		most := len(ids) + offersCalls(MaxOffers) + 1
+		if known == nil {
+			most++
+		}
+		if why := c.reserve(client, n, account, most); why != "" {
 			return ledger.UncheckedBecause(now, why)
 		}
 		var calls atomic.Int64
 		o.calls = &calls
-		defer func() { c.spend(client, n, account, int(calls.Load())) }()
+		defer func() { c.refund(client, n, account, most-int(calls.Load())) }()
 	}
 	var st ledger.LedgerState
 	var err error
@@ -97,24 +103,26 @@ func beyondBound(total, max int, skipped []string, fwd *ledger.FlowForward) stri
 	return why
 }
 
-// spent is why client's or account's ledger-call budget allows no call
-// now, or "".
-func (c *Client) spent(client string, n ledger.Network, account string) string {
+// reserve takes most calls from client's and account's budgets, or
+// says why one of them allows no call now (and takes nothing).
+func (c *Client) reserve(client string, n ledger.Network, account string, most int) string {
 	now := time.Now()
-	switch {
-	case !c.perClient.allows(client, now):
+	if !c.perClient.reserve(client, most, now) {
 		return fmt.Sprintf("this client has spent its ledger calls for preflights (LEDGER_CALLS_PER_CLIENT, %d a minute, docs/API.md section 12): the preflight made no call", int(c.perClient.perPeriod))
-	case !c.perAccount.allows(accountKey(n, account), now):
+	}
+	if !c.perAccount.reserve(accountKey(n, account), most, now) {
+		c.perClient.refund(client, most, now)
 		return fmt.Sprintf("the preflights of this account have spent its ledger calls (LEDGER_CALLS_PER_ACCOUNT, %d a minute, docs/API.md section 12): the preflight made no call", int(c.perAccount.perPeriod))
 	}
 	return ""
 }
 
-// spend takes calls from client's and account's budgets.
-func (c *Client) spend(client string, n ledger.Network, account string, calls int) {
+// refund gives back to client's and account's budgets the calls a run
+// reserved and did not make.
+func (c *Client) refund(client string, n ledger.Network, account string, unused int) {
 	now := time.Now()
-	c.perClient.spend(client, calls, now)
-	c.perAccount.spend(accountKey(n, account), calls, now)
+	c.perClient.refund(client, unused, now)
+	c.perAccount.refund(accountKey(n, account), unused, now)
 }
 
 func accountKey(n ledger.Network, account string) string { return string(n) + "/" + account }

@@ -298,3 +298,37 @@ func TestPreflightReadsAtMostMaxAccountsRPC(t *testing.T) {
 		}
 	}
 }
+
+// TestPreflightBudgetHoldsUnderABurst: runs that start at once each
+// reserve what they may cost before any call is made, so a burst of ten
+// runs of one account is held to what its budget covers, not ten.
+func TestPreflightBudgetHoldsUnderABurst(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := ledgertest.NewHandler()
+		acct := closingAccount(h)
+		c := client(h, ledgerapi.Options{CallsPerClient: 1000, CallsPerAccount: 60})
+		acc, err := c.Account(t.Context(), ledger.Testnet, acct)
+		if err != nil {
+			t.Fatal(err)
+		}
+		h.SetHeld(true) // every call waits until all runs have started
+		runs := make(chan ledger.PreflightRun, 10)
+		for i := range 10 {
+			ctx := ledgerapi.WithClient(t.Context(), "192.0.2."+string(rune('0'+i)))
+			env := payingClose(t, acct, missing(20))
+			go func() { runs <- c.PreflightWith(ctx, ledger.Testnet, acc, env, nil, time.Now()) }()
+		}
+		synctest.Wait()
+		h.SetHeld(false)
+		verdicts := 0
+		for range 10 {
+			if r := <-runs; r.State != ledger.PreflightUnchecked {
+				verdicts++
+			}
+		}
+		// 20 accounts, a listing of up to 1,000 offers, the latest: 27 each.
+		if verdicts != 3 {
+			t.Errorf("%d runs of the burst read the ledger; want 3 (60 calls at 27 each)", verdicts)
+		}
+	})
+}
