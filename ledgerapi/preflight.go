@@ -36,6 +36,52 @@ func (c *Client) Preflight(ctx context.Context, n ledger.Network, account string
 	return c.preflight(ctx, n, account, nil, env, fwd, now, readOpts{})
 }
 
+// claimablesRead is the answer of a read started by claimablesAsync.
+type claimablesRead struct {
+	claimables map[string]*ledger.ClaimableBalance
+	err        error
+}
+
+// claimablesAsync starts reading, beside a state's other reads, the
+// claimable balances env claims, by id (Backend.Entries of their keys:
+// Horizon's GET /claimable_balances/{id}); the channel gets their answer,
+// at once when env claims none. Through Stellar RPC they are among
+// CloseState's keys instead.
+func (c *Client) claimablesAsync(ctx context.Context, n ledger.Network, env xdr.TransactionEnvelope) <-chan claimablesRead {
+	ch := make(chan claimablesRead, 1)
+	keys := ledger.ClaimKeys(env)
+	if len(keys) == 0 {
+		ch <- claimablesRead{}
+		return ch
+	}
+	go func() {
+		entries, err := c.Entries(ctx, n, keys)
+		if err != nil {
+			ch <- claimablesRead{err: err}
+			return
+		}
+		m, err := ledger.ClaimablesFromEntries(keys, entries)
+		if err != nil {
+			err = Unreachable("the account API's claimable balance is not one the ledger can hold", nil)
+		}
+		ch <- claimablesRead{claimables: m, err: err}
+	}()
+	return ch
+}
+
+// withClaimables is st with the claimable balances read; a failure of
+// either read is the whole read's.
+func withClaimables(st ledger.LedgerState, err error, r claimablesRead) (ledger.LedgerState, error) {
+	if err != nil {
+		return st, err
+	}
+	if r.err != nil {
+		return ledger.LedgerState{}, r.err
+	}
+	st.Claimables = r.claimables
+	return st, nil
+}
+
 // keyedOnly reports whether network n's backend reads entries by key only
 // (Stellar RPC): the preflight then reads what the close names, in one call.
 func (c *Client) keyedOnly(n ledger.Network) bool {
@@ -61,10 +107,16 @@ func (c *Client) preflight(ctx context.Context, n ledger.Network, account string
 	if len(all) > c.maxAccounts {
 		ids, skipped = all[:c.maxAccounts], all[c.maxAccounts:]
 	}
+	keyed := c.keyedOnly(n)
+	claims := 0 // the claimable balances read by id beside the state
+	if !keyed {
+		claims = len(ledger.ClaimKeys(env))
+	}
 	if client, ok := clientOf(ctx); ok {
 		// The most this run can cost: the account unless known, each
-		// account read, a whole listing of offers, the latest ledger.
-		most := len(ids) + offersCalls(MaxOffers) + 1
+		// account read, a whole listing of offers, the latest ledger, the
+		// claimable balances.
+		most := len(ids) + offersCalls(MaxOffers) + 1 + claims
 		if known == nil {
 			most++
 		}
@@ -77,10 +129,13 @@ func (c *Client) preflight(ctx context.Context, n ledger.Network, account string
 	}
 	var st ledger.LedgerState
 	var err error
-	if c.keyedOnly(n) {
+	if keyed {
 		st, err = c.closeState(ctx, n, env, ids, skipped, o)
 	} else {
+		o.count(claims)
+		read := c.claimablesAsync(ctx, n, env)
 		st, err = c.state(ctx, n, account, known, ids, o)
+		st, err = withClaimables(st, err, <-read)
 	}
 	r := run(st, err, account, env, fwd, now)
 	if len(skipped) > 0 && (r.State == ledger.PreflightUncertain || r.State == ledger.PreflightLandable) {

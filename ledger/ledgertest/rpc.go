@@ -299,6 +299,11 @@ func (h *Handler) entry(key xdr.LedgerKey) (xdr.LedgerEntry, bool) {
 				Ext: sponsorExt(d.sponsor),
 			}, true
 		}
+	case xdr.LedgerEntryTypeClaimableBalance:
+		id, err := xdr.MarshalHex(key.ClaimableBalance.BalanceId)
+		if c := h.claimables[id]; err == nil && c != nil {
+			return c.entry(), true
+		}
 	}
 	return xdr.LedgerEntry{}, false
 }

@@ -162,6 +162,7 @@ func NewHandler() *Handler {
 	h.mux.HandleFunc("GET /accounts/{id}", h.account)
 	h.mux.HandleFunc("GET /accounts/{id}/offers", h.offers)
 	h.mux.HandleFunc("GET /claimable_balances", h.claimableBalances)
+	h.mux.HandleFunc("GET /claimable_balances/{id}", h.claimableBalance)
 	h.mux.HandleFunc("GET /paths/strict-send", h.strictSendPaths)
 	h.mux.HandleFunc("GET /order_book", h.orderBook)
 	h.mux.HandleFunc("POST /transactions", h.submit)
