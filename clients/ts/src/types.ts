@@ -81,6 +81,8 @@ export interface Preflight {
   blockers: Blocker[];
   /** RFC 3339, UTC. */
   checked: string;
+  /** On an uncertain or unchecked run only: the relay's bound that stopped the preflight (docs/API.md section 12). */
+  reason?: string;
 }
 
 /** The relay's submission of the close (OpenAPI `Submission`). */
