@@ -45,6 +45,15 @@ type Config struct {
 	// signing window. Zero (a Config built without ParseEnv) is the actor's
 	// default.
 	ForwardBudget, ForwardRetention time.Duration
+	// The preflight's bounds on the ledger API (docs/API.md section 12),
+	// ledgerapi.Options' MaxAccounts, MaxAge, CallsPerClient and
+	// CallsPerAccount: PREFLIGHT_MAX_ACCOUNTS, PREFLIGHT_MAX_AGE (negative
+	// when set to 0: nothing shared across time), LEDGER_CALLS_PER_CLIENT
+	// and LEDGER_CALLS_PER_ACCOUNT. Zero (a Config built without ParseEnv)
+	// is ledgerapi's default.
+	PreflightMaxAccounts                        int
+	PreflightMaxAge                             time.Duration
+	LedgerCallsPerClient, LedgerCallsPerAccount int
 
 	// Cluster mode (CONTRACT section 12): NATSURLs empty is one process
 	// with its plans in memory, exactly as sections 1 to 11 say.
@@ -160,6 +169,31 @@ func ParseEnv(getenv func(string) string) (Config, error) {
 	}
 	if c.PlansPerAccount, err = positive("PLANS_PER_ACCOUNT", "5"); err != nil {
 		errs = append(errs, err)
+	}
+	if c.PreflightMaxAccounts, err = positive("PREFLIGHT_MAX_ACCOUNTS", "20"); err != nil {
+		errs = append(errs, err)
+	}
+	if c.LedgerCallsPerClient, err = positive("LEDGER_CALLS_PER_CLIENT", "300"); err != nil {
+		errs = append(errs, err)
+	}
+	if c.LedgerCallsPerAccount, err = positive("LEDGER_CALLS_PER_ACCOUNT", "150"); err != nil {
+		errs = append(errs, err)
+	}
+	// At most an hour: evidence older than that is no evidence of what the
+	// ledger holds when the close is signed.
+	switch v := str("PREFLIGHT_MAX_AGE", "60s"); {
+	case v == "0":
+		c.PreflightMaxAge = -1
+	default:
+		d, perr := time.ParseDuration(v)
+		switch {
+		case perr != nil || d < 0 || d > time.Hour:
+			errs = append(errs, &ConfigError{"PREFLIGHT_MAX_AGE", fmt.Sprintf("%q is not 0 or a Go duration up to 1h (e.g. 60s)", v)})
+		case d == 0:
+			c.PreflightMaxAge = -1
+		default:
+			c.PreflightMaxAge = d
+		}
 	}
 	hops := str("TRUSTED_PROXY_HOPS", "1")
 	if c.TrustedProxyHops, err = strconv.Atoi(hops); err != nil || c.TrustedProxyHops < 0 {
