@@ -90,6 +90,10 @@ func preflightOf(r *planstore.PreflightRecord) *ledger.PreflightRun {
 		return nil
 	}
 	run := &ledger.PreflightRun{Preflight: ledger.Preflight{State: ledger.PreflightState(r.State)}, Checked: r.Checked, Native: r.Native}
+	run.Fee.Bid = r.FeeBid
+	if r.FeeNetwork > 0 {
+		run.Fee.Stats = &ledger.FeeStats{Network: r.FeeNetwork, BaseFee: r.FeeBase}
+	}
 	for _, b := range r.Blockers {
 		run.Blockers = append(run.Blockers, ledger.Blocker{Op: b.Op, Code: b.Code, Reason: b.Reason})
 	}
@@ -100,7 +104,10 @@ func preflightRecord(run *ledger.PreflightRun) *planstore.PreflightRecord {
 	if run == nil || run.State == "" {
 		return nil
 	}
-	r := &planstore.PreflightRecord{State: string(run.State), Checked: run.Checked, Native: run.Native}
+	r := &planstore.PreflightRecord{State: string(run.State), Checked: run.Checked, Native: run.Native, FeeBid: run.Fee.Bid}
+	if run.Fee.Known() {
+		r.FeeNetwork, r.FeeBase = run.Fee.Stats.Network, run.Fee.Stats.BaseFee
+	}
 	for _, b := range run.Blockers {
 		r.Blockers = append(r.Blockers, planstore.BlockerRecord{Op: b.Op, Code: b.Code, Reason: b.Reason})
 	}

@@ -378,6 +378,45 @@ func (c *Client) Sign(ctx context.Context, id, xdr string) (Signed, error) {
 	}, nil
 }
 
+// Bumped is a fee-bump the relay accepted for a plan: the plan's id and
+// the fee-bump's hash, which submission.hash becomes once it is submitted.
+type Bumped struct {
+	ID   string
+	Hash string
+}
+
+// Bump posts a fee-bump envelope around the plan's submit-ready close
+// (wallet.WrapFeeBump builds one) for the relay to submit in place of the
+// plan's own envelope: POST /api/plan/{id}/bump. A refusal is an *Error
+// with the route's code (BUMP_MISMATCH, NOT_READY, BUMP_UNSIGNED,
+// BUMP_FEE_TOO_LOW, ALREADY_SUBMITTED, …). An answer that is not for the
+// plan asked, or whose hash is not 64 lower-case hex characters, is
+// ErrUnexpectedResponse.
+func (c *Client) Bump(ctx context.Context, id, xdr string) (Bumped, error) {
+	var out wire.Bumped
+	if err := c.do(ctx, http.MethodPost, planPath(id)+"/bump", nil, wire.Bump{XDR: xdr}, &out); err != nil {
+		return Bumped{}, err
+	}
+	if !out.OK || !strings.EqualFold(out.ID, id) || !isHash(out.Hash) {
+		return Bumped{}, fmt.Errorf("%w: the bump answer names no fee-bump of this plan", ErrUnexpectedResponse)
+	}
+	return Bumped{ID: out.ID, Hash: out.Hash}, nil
+}
+
+// isHash reports whether s is a transaction hash as the relay writes it:
+// 64 lower-case hex characters.
+func isHash(s string) bool {
+	if len(s) != 64 {
+		return false
+	}
+	for _, r := range s {
+		if (r < '0' || r > '9') && (r < 'a' || r > 'f') {
+			return false
+		}
+	}
+	return true
+}
+
 // Ready fetches the plan's submit-ready envelope. While the plan's weight is
 // below its threshold the relay refuses with an *Error of Status 409 and
 // Code CodeNotReady, whose Reason states the weight and the threshold.

@@ -2,7 +2,8 @@
 # make deploy-check: validate every artifact under deploy/ with a real tool.
 #
 #   promtool check rules / test rules   deploy/prometheus (Debian's prometheus package)
-#   haproxy -c                          deploy/haproxy/haproxy.cfg (Debian's haproxy)
+#   haproxy -c                          deploy/haproxy/haproxy.cfg and
+#                                       deploy/app-origin/haproxy.cfg (Debian's haproxy)
 #   systemd-analyze verify              deploy/systemd/closerelay.service
 #   go test ./... in deploy/check       manifests and both kustomizations (single
 #                                       mode, deploy/kubernetes-cluster) decoded
@@ -13,7 +14,8 @@
 #                                       Containerfile, unit and HAProxy invariants,
 #                                       the built binary's probes and /metrics,
 #                                       SIGTERM drain, HAProxy in front of three
-#                                       relays
+#                                       relays, and the app-origin examples
+#                                       routing only closerelay's paths
 #
 # Runs on a fresh Debian machine with only Go installed: what is missing is
 # installed with apt-get (as root, or through sudo otherwise). Safe to rerun.
@@ -51,19 +53,26 @@ promtool check rules deploy/prometheus/alerts.yml
 promtool test rules deploy/prometheus/alerts_test.yml
 
 step "haproxy $(haproxy -v | sed -n 1p)"
-# The shipped file names its servers closerelay-0..2, which a CI machine
-# cannot resolve: init-addr lets HAProxy start without them, and -c reports
-# each as a warning. Any other warning fails the check.
-cfg=deploy/haproxy/haproxy.cfg
-out=$(haproxy -c -f "$cfg" 2>&1) || {
-	echo "$out" >&2
-	exit 1
+# haproxy_check FILE NAMES: haproxy -c on FILE, whose servers' names (the
+# extended regular expression NAMES) a CI machine cannot resolve: init-addr
+# lets HAProxy start without them, and -c reports each as a warning. Any
+# other warning fails the check.
+haproxy_check() {
+	local cfg=$1 names=$2 out
+	out=$(haproxy -c -f "$cfg" 2>&1) || {
+		echo "$out" >&2
+		exit 1
+	}
+	if grep -F '[WARNING]' <<<"$out" | grep -v -E "could not resolve address '($names)', disabling server\.\$" >&2; then
+		echo "haproxy -c: warnings about $cfg (above)" >&2
+		exit 1
+	fi
+	echo "$cfg: ok"
 }
-if grep -F '[WARNING]' <<<"$out" | grep -v -E "could not resolve address 'closerelay-[0-9]+', disabling server\.\$" >&2; then
-	echo "haproxy -c: warnings about $cfg (above)" >&2
-	exit 1
-fi
-echo "$cfg: ok"
+# The cluster's: servers closerelay-0..2.
+haproxy_check deploy/haproxy/haproxy.cfg 'closerelay-[0-9]+'
+# closerelay on an app's origin: servers closerelay and app.
+haproxy_check deploy/app-origin/haproxy.cfg 'closerelay|app'
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

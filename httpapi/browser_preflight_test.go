@@ -174,3 +174,36 @@ func TestBrowserPlanPageFollowsTheCheck(t *testing.T) {
 	}
 	browserShots(t, ctx, "plan-landable")
 }
+
+// TestBrowserPlanPageSaysTheFeeIsLow: a close bidding 100 stroops an
+// operation, published once the network's fee (the double's floor) is 300,
+// is landable and its page says, in Chromium, that the bid is low and how
+// to bump it; the advice sits in the ledger check, which stays landable.
+func TestBrowserPlanPageSaysTheFeeIsLow(t *testing.T) {
+	ctx := newBrowser(t)
+	r := startRelayAPI(t, server.LedgerAPIHorizon, httpapi.Options{}, 0, nil)
+	acc := ledgertest.NewAccount(2, 1)
+	acc.Thresholds.HighThreshold = 2
+	r.Horizon.AddAccount(acc)
+	r.Horizon.SetSequence(acc.Address, 100)
+	dest := keypair.MustRandom().Address()
+	r.Horizon.Fund(dest, 10_0000000)
+	r.Horizon.Handler().SetBaseFee(300)
+	x, hash := ledgertest.BuildClose(acc.Master, dest, 101, time.Now().Add(2*time.Hour).Unix(), network.TestNetworkPassphrase, acc.Keys[0])
+	id := planWantPublished(t, sbPublish(t, r.Client, r.URL, x, nil), hash)
+
+	if code := browserOpen(t, ctx, r.URL+"/plan/"+id); code != http.StatusOK {
+		t.Fatalf("status %d, want 200", code)
+	}
+	browserDo(t, ctx, "wait for the fee advice", chromedp.WaitVisible(chromedp.CSS("#pf-fee")))
+	f := browserRun(t, ctx, "read the ledger check", chromedp.Evaluate[pfFacts](pfFactsJS))
+	if f.Hidden || f.State != "landable" || len(f.Shown) != 1 || f.Shown[0] != "landable" {
+		t.Errorf("ledger check %+v, want landable", f)
+	}
+	text := browserRun(t, ctx, "read the fee advice", chromedp.Evaluate[string](`document.getElementById("pf-fee").textContent`))
+	for _, want := range []string{"The fee bid is low.", "bids 100 stroops per operation", "charges 300 now", "closerelayctl bump " + id + " --fee-source G"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("fee advice %q lacks %q", text, want)
+		}
+	}
+}

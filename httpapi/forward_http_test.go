@@ -465,7 +465,7 @@ func TestPageNamesTheCommittedFlow(t *testing.T) {
 		}
 		return string(res.body)
 	}
-	if body := page(); strings.Contains(body, `id="flow-destination"`) || !strings.Contains(body, "not shown on this page") {
+	if body := page(); strings.Contains(body, `id="flow-destination"`) || !strings.Contains(body, "published without its flow token, so the relay does not forward them") {
 		t.Error("the page of a mediator close without a flow names a final destination, or does not say it cannot")
 	}
 	// The re-publish gives the plan its flow without a new version: the

@@ -163,6 +163,34 @@ func testPreflightVerdicts(t *testing.T, api string) {
 		{"create an account that exists", func(w pfWorld) (int64, string, []txnbuild.Operation) {
 			return 101, w.dest, []txnbuild.Operation{&txnbuild.CreateAccount{Destination: w.issuer, Amount: "2"}}
 		}, "blocked", "op_already_exists", "already exists"},
+		// Issue 38 items 6 and 7: a claim read by id, pool shares' use.
+		{"claim, then merge", func(w pfWorld) (int64, string, []txnbuild.Operation) {
+			id := r.Horizon.AddClaimableBalance(ledgertest.ClaimableBalance{Asset: ledgertest.Native(), Amount: 3_0000000, Claimants: []ledgertest.Claimant{{Destination: w.acct.Address, Predicate: txnbuild.UnconditionalPredicate}}})
+			return 101, w.dest, []txnbuild.Operation{&txnbuild.ClaimClaimableBalance{BalanceID: id}}
+		}, "landable", "", ""},
+		{"claim of another claimant", func(w pfWorld) (int64, string, []txnbuild.Operation) {
+			id := r.Horizon.AddClaimableBalance(ledgertest.ClaimableBalance{Asset: ledgertest.Native(), Amount: 3_0000000, Claimants: []ledgertest.Claimant{{Destination: w.dest, Predicate: txnbuild.UnconditionalPredicate}}})
+			return 101, w.dest, []txnbuild.Operation{&txnbuild.ClaimClaimableBalance{BalanceID: id}}
+		}, "blocked", "op_cannot_claim", "not a claimant"},
+		{"claim twice", func(w pfWorld) (int64, string, []txnbuild.Operation) {
+			id := r.Horizon.AddClaimableBalance(ledgertest.ClaimableBalance{Asset: ledgertest.Native(), Amount: 3_0000000, Claimants: []ledgertest.Claimant{{Destination: w.acct.Address, Predicate: txnbuild.UnconditionalPredicate}}})
+			return 101, w.dest, []txnbuild.Operation{&txnbuild.ClaimClaimableBalance{BalanceID: id}, &txnbuild.ClaimClaimableBalance{BalanceID: id}}
+		}, "blocked", "op_does_not_exist", "does not exist"},
+		{"a trustline a pool share uses", func(w pfWorld) (int64, string, []txnbuild.Operation) {
+			usd := ledgertest.Credit("USD", w.issuer)
+			r.Horizon.AddTrustline(w.acct.Address, ledgertest.Trustline{Asset: usd})
+			r.Horizon.AddTrustline(w.acct.Address, ledgertest.Trustline{Pool: &ledgertest.Pool{A: usd, B: ledgertest.Native()}})
+			line := txnbuild.CreditAsset{Code: "USD", Issuer: w.issuer}
+			return 101, w.dest, []txnbuild.Operation{&txnbuild.ChangeTrust{Line: line.MustToChangeTrustAsset(), Limit: "0"}}
+		}, "blocked", "op_cannot_delete", "pool shares"},
+		{"a pool share, then its asset's trustline", func(w pfWorld) (int64, string, []txnbuild.Operation) {
+			usd := ledgertest.Credit("USD", w.issuer)
+			r.Horizon.AddTrustline(w.acct.Address, ledgertest.Trustline{Asset: usd})
+			r.Horizon.AddTrustline(w.acct.Address, ledgertest.Trustline{Pool: &ledgertest.Pool{A: usd, B: ledgertest.Native()}})
+			line := txnbuild.CreditAsset{Code: "USD", Issuer: w.issuer}
+			pool := txnbuild.LiquidityPoolShareChangeTrustAsset{LiquidityPoolParameters: txnbuild.LiquidityPoolParameters{AssetA: txnbuild.NativeAsset{}, AssetB: line, Fee: txnbuild.LiquidityPoolFeeV18}}
+			return 101, w.dest, []txnbuild.Operation{&txnbuild.ChangeTrust{Line: pool, Limit: "0"}, &txnbuild.ChangeTrust{Line: line.MustToChangeTrustAsset(), Limit: "0"}}
+		}, "landable", "", ""},
 		{"uncertain", func(w pfWorld) (int64, string, []txnbuild.Operation) {
 			return 101, w.dest, []txnbuild.Operation{&txnbuild.PathPaymentStrictSend{SendAsset: txnbuild.NativeAsset{}, SendAmount: "1", Destination: w.dest, DestAsset: txnbuild.NativeAsset{}, DestMin: "1"}}
 		}, "uncertain", "", ""},

@@ -48,6 +48,13 @@ func preflightOf(run ledger.PreflightRun) *wire.Preflight {
 	for _, b := range run.Blockers {
 		p.Blockers = append(p.Blockers, wire.Blocker{Op: b.Op, Code: b.Code, Reason: b.Reason})
 	}
+	if run.Fee.Bid > 0 {
+		p.Fee = &wire.Fee{Bid: run.Fee.Bid}
+		if run.Fee.Known() {
+			network, low := run.Fee.Stats.Network, run.Fee.Low()
+			p.Fee.Network, p.Fee.Low = &network, &low
+		}
+	}
 	return p
 }
 

@@ -47,6 +47,12 @@ type AccountState struct {
 	OffersRead    []int64
 	Data          map[string][]byte
 	DataSponsored map[string]bool
+	// PoolUseKnown says each credit trustline's PoolUse is the ledger's
+	// liquidityPoolUseCount: read from the entry (Stellar RPC), or worked
+	// out from the pool-share trustlines listed (Horizon, PoolUseFromShares).
+	// When false, a trustline of an account holding pool shares may be one
+	// a pool share uses.
+	PoolUseKnown bool
 	// Incomplete, when not empty, says why the balances or data could not
 	// be read: the preflight is then unchecked.
 	Incomplete string

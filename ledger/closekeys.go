@@ -20,8 +20,9 @@ import (
 // destination), the data entry config.memo_required of each account paid
 // or merged into, the trustlines payments and change_trust name (the
 // source's and the destination's), the offers manage offer operations name
-// (the operation's source's, by id) and the data entries manage_data
-// names. Each key once, accounts first.
+// (the operation's source's, by id), the data entries manage_data
+// names and the claimable balances claim_claimable_balance claims. Each
+// key once, accounts first.
 func CloseKeys(env xdr.TransactionEnvelope) []xdr.LedgerKey { return CloseKeysAnd(env, nil) }
 
 // CloseKeysAnd is CloseKeys with, for each G… address of also, its
@@ -91,6 +92,9 @@ func CloseKeysAnd(env xdr.TransactionEnvelope, also []string) []xdr.LedgerKey {
 			rest.data(source, string(op.Body.ManageDataOp.DataName))
 		}
 	}
+	for _, k := range ClaimKeys(env) {
+		rest.add(k)
+	}
 	for _, a := range also {
 		if id, err := xdr.AddressToAccountId(a); err == nil {
 			ks.account(id)
@@ -157,8 +161,15 @@ func StateFromEntries(keys []xdr.LedgerKey, entries []xdr.LedgerEntry) (LedgerSt
 			continue
 		}
 		st.Data, st.DataSponsored = map[string][]byte{}, map[string]bool{}
+		// Each trustline read carries its own liquidityPoolUseCount.
+		st.PoolUseKnown = true
 		out.Accounts[st.ID] = &st
 	}
+	claimables, err := ClaimablesFromEntries(keys, entries)
+	if err != nil {
+		return LedgerState{}, err
+	}
+	out.Claimables = claimables
 	for _, k := range keys {
 		if k.Type == xdr.LedgerEntryTypeOffer && k.Offer != nil {
 			if a := out.owner(k.Offer.SellerId); a != nil {
@@ -234,4 +245,47 @@ func (s LedgerState) owner(id xdr.AccountId) *AccountState {
 		return nil
 	}
 	return s.Accounts[a]
+}
+
+// ClaimablesFromEntries is the claimable balances of a read of keys that
+// answered entries: each claimable balance key's entry (ClaimableFromEntry),
+// nil when the ledger does not hold it; nil when keys name none. An entry
+// that does not convert is an error.
+func ClaimablesFromEntries(keys []xdr.LedgerKey, entries []xdr.LedgerEntry) (map[string]*ClaimableBalance, error) {
+	var out map[string]*ClaimableBalance
+	for _, k := range keys {
+		if k.Type != xdr.LedgerEntryTypeClaimableBalance || k.ClaimableBalance == nil {
+			continue
+		}
+		if id, ok := ClaimableID(k.ClaimableBalance.BalanceId); ok {
+			if out == nil {
+				out = map[string]*ClaimableBalance{}
+			}
+			out[id] = nil
+		}
+	}
+	for _, e := range entries {
+		if e.Data.Type != xdr.LedgerEntryTypeClaimableBalance {
+			continue
+		}
+		cb, err := ClaimableFromEntry(e)
+		if err != nil {
+			return nil, err
+		}
+		if _, asked := out[cb.ID]; asked {
+			out[cb.ID] = &cb
+		}
+	}
+	return out, nil
+}
+
+// ClaimKeys are the keys of the claimable balances env claims, each once.
+func ClaimKeys(env xdr.TransactionEnvelope) []xdr.LedgerKey {
+	var ks keySet
+	for _, op := range env.Operations() {
+		if op.Body.Type == xdr.OperationTypeClaimClaimableBalance && op.Body.ClaimClaimableBalanceOp != nil {
+			ks.add(xdr.LedgerKey{Type: xdr.LedgerEntryTypeClaimableBalance, ClaimableBalance: &xdr.LedgerKeyClaimableBalance{BalanceId: op.Body.ClaimClaimableBalanceOp.BalanceId}})
+		}
+	}
+	return ks.keys
 }

@@ -2,6 +2,7 @@ package ledger
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"math/big"
 	"slices"
@@ -110,6 +111,10 @@ type LedgerState struct {
 	// account read and found not to exist; an address missing from the map
 	// was not read, and an operation that needs it is uncertain.
 	Accounts map[string]*AccountState
+	// Claimables holds every claimable balance read, by ClaimableID. A nil
+	// value is one read and found not to exist; a claim of one not read is
+	// uncertain.
+	Claimables map[string]*ClaimableBalance
 }
 
 // LatestLedger is the ledger the network closed last, as the ledger API
@@ -141,9 +146,9 @@ type Trustline struct {
 	Flags           xdr.TrustLineFlags
 	Sponsored       bool // another account pays its reserve
 	// PoolUse is how many of the account's pool-share trustlines use this
-	// asset (the entry's liquidityPoolUseCount), where the ledger API
-	// gives it (Stellar RPC); 0 where it does not (Horizon, whose listing
-	// shows the pool shares themselves).
+	// asset (the entry's liquidityPoolUseCount): read from the entry
+	// (Stellar RPC), or worked out from the pool shares Horizon lists
+	// (PoolUseFromShares); AccountState.PoolUseKnown says which holds.
 	PoolUse int32
 }
 
@@ -188,7 +193,10 @@ type preflight struct {
 	pending  bool
 	accounts map[string]*AccountState // copied on first change (own)
 	own      map[string]bool
-	blockers []Blocker
+	// claimables are the state's, a claimed one set to nil (a copy: the
+	// entries themselves are never changed).
+	claimables map[string]*ClaimableBalance
+	blockers   []Blocker
 }
 
 func newPreflight(env xdr.TransactionEnvelope, s LedgerState) *preflight {
@@ -209,6 +217,10 @@ func newPreflight(env xdr.TransactionEnvelope, s LedgerState) *preflight {
 	}
 	for k, v := range s.Accounts {
 		p.accounts[k] = v
+	}
+	p.claimables = maps.Clone(s.Claimables)
+	if p.claimables == nil {
+		p.claimables = map[string]*ClaimableBalance{}
 	}
 	return p
 }
@@ -479,6 +491,8 @@ func (p *preflight) apply(i int, op xdr.Operation) verdict {
 		return p.setOptions(i, source, op.Body.MustSetOptionsOp())
 	case xdr.OperationTypeAccountMerge:
 		return p.merge(i, source, accountAddress(op.Body.MustDestination()))
+	case xdr.OperationTypeClaimClaimableBalance:
+		return p.claim(i, source, op.Body.MustClaimClaimableBalanceOp())
 	case xdr.OperationTypeBumpSequence:
 		// BumpSequenceOpFrame.cpp doApply: the sequence number only goes
 		// up (a bump to a lower number succeeds and changes nothing).
@@ -488,8 +502,8 @@ func (p *preflight) apply(i int, op xdr.Operation) verdict {
 		}
 		return vApplied
 	}
-	// A path payment's receive side, a pool withdrawal, a claim: what they
-	// move depends on the order books, pools and entries not read.
+	// A path payment's receive side, a pool withdrawal: what they move
+	// depends on the order books and pools not read.
 	return vUncertain
 }
 
@@ -693,15 +707,34 @@ func (p *preflight) changeTrust(i int, source string, b xdr.ChangeTrustOp) verdi
 	if tl.Balance+tl.Buying > 0 {
 		return p.block(i, "op_invalid_limit", fmt.Sprintf("the trustline to %s still holds %s (and %s promised to it by offers): it can only be removed empty", tl.name(), stroops(tl.Balance), stroops(tl.Buying)))
 	}
-	if !tl.IsPoolShare() && (src.hasPoolShares() || tl.PoolUse > 0) {
-		// op_cannot_delete when a pool share uses the asset; Horizon does
-		// not show which assets a pool share's trustline uses.
-		return vUncertain
+	if !tl.IsPoolShare() {
+		switch {
+		case !src.PoolUseKnown && src.hasPoolShares():
+			// A pool share may use the asset, and which ones do is not
+			// known: op_cannot_delete, or not.
+			return vUncertain
+		case tl.PoolUse > 0:
+			// ChangeTrustOpFrame.cpp doApply: a trustline whose
+			// liquidityPoolUseCount is not 0 cannot be deleted.
+			return p.block(i, "op_cannot_delete", fmt.Sprintf("the trustline to %s is used by %d of the account's pool shares: remove them first", tl.name(), tl.PoolUse))
+		}
 	}
 	src.Trustlines = slices.Delete(src.Trustlines, at, at+1)
 	n := uint32(1)
 	if tl.IsPoolShare() {
 		n = 2
+		// ChangeTrustOpFrame.cpp managePoolOnDeletedTrustLine
+		// (decrementPoolUseCount): each credit asset of the pool, but one
+		// the account issues, has one use less on the account's line.
+		cp := b.Line.LiquidityPool.ConstantProduct
+		for _, a := range []xdr.Asset{cp.AssetA, cp.AssetB} {
+			if a.Type == xdr.AssetTypeAssetTypeNative || assetIssuer(a) == source {
+				continue
+			}
+			if j := slices.IndexFunc(src.Trustlines, func(t Trustline) bool { return !t.IsPoolShare() && t.Asset.Equals(a) }); j >= 0 && src.Trustlines[j].PoolUse > 0 {
+				src.Trustlines[j].PoolUse--
+			}
+		}
 	}
 	src.NumSubEntries -= n
 	if tl.Sponsored {
@@ -1176,6 +1209,9 @@ type PreflightRun struct {
 	// run read it: what the page says the close sends. 0 when the run did
 	// not read the account (an account that exists holds its reserve).
 	Native int64
+	// Fee is the run's word on the close's fee bid: its bid per operation
+	// and the network's fee statistics, when known.
+	Fee FeeAdvice
 }
 
 // Unchecked is the run of a preflight whose reads failed at checked.

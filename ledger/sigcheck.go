@@ -391,19 +391,7 @@ func (rules SigRules) Check(env xdr.TransactionEnvelope, hash [32]byte, accounts
 	if !isClassic(env) {
 		return SignatureCheck{}, ErrNotClassic
 	}
-	c := &checker{
-		sigs:   env.Signatures(),
-		hash:   hash,
-		verify: rules.Verify,
-		budget: rules.VerifyBudget,
-	}
-	if c.verify == nil {
-		c.verify = VerifyCore
-	}
-	if c.budget == 0 {
-		c.budget = CoreVerifyBudget
-	}
-	c.used = make([]bool, len(c.sigs))
+	c := rules.checker(env.Signatures(), hash)
 	res := SignatureCheck{Used: c.used}
 
 	txKey, txOK := accountKey(env.SourceAccount())
@@ -454,6 +442,20 @@ func (rules SigRules) Check(env xdr.TransactionEnvelope, hash [32]byte, accounts
 		}
 	}
 	return res, nil
+}
+
+// checker is the SignatureChecker of sigs over hash under rules (core's
+// verification and budget unless set).
+func (rules SigRules) checker(sigs []xdr.DecoratedSignature, hash [32]byte) *checker {
+	c := &checker{sigs: sigs, hash: hash, verify: rules.Verify, budget: rules.VerifyBudget}
+	if c.verify == nil {
+		c.verify = VerifyCore
+	}
+	if c.budget == 0 {
+		c.budget = CoreVerifyBudget
+	}
+	c.used = make([]bool, len(c.sigs))
+	return c
 }
 
 // checker is one transaction's SignatureChecker.
@@ -646,4 +648,41 @@ func opSourceKey(op xdr.Operation, txSource xdr.Uint256, txOK bool) (xdr.Uint256
 		return accountKey(*op.SourceAccount)
 	}
 	return txSource, txOK
+}
+
+// ErrNotFeeBump is CheckFeeBumpSignatures' error for an envelope that is
+// not a fee-bump.
+var ErrNotFeeBump = errors.New("envelope is not a fee-bump transaction")
+
+// CheckFeeBumpSignatures is SigRules{}.CheckFeeBump.
+func CheckFeeBumpSignatures(env xdr.TransactionEnvelope, hash [32]byte, accounts map[string]AccountAuth) (SignatureCheck, error) {
+	return SigRules{}.CheckFeeBump(env, hash, accounts)
+}
+
+// CheckFeeBump makes the ledger's checks of a fee-bump's own signatures
+// (FeeBumpTransactionFrame.cpp checkAllTransactionSignatures, then
+// checkAllSignaturesUsed): the outer envelope's signatures, over hash (the
+// fee-bump's hash under the network's passphrase), must reach the fee
+// source's low threshold, and each must be used. The inner transaction's
+// signatures are not looked at: Check makes those on the inner envelope.
+// Code is "" when both pass, else TxNoSourceAccount (the fee source is not
+// in accounts), TxBadAuth or TxBadAuthExtra; Source is the fee source's
+// check. The only error is ErrNotFeeBump.
+func (rules SigRules) CheckFeeBump(env xdr.TransactionEnvelope, hash [32]byte, accounts map[string]AccountAuth) (SignatureCheck, error) {
+	if env.Type != xdr.EnvelopeTypeEnvelopeTypeTxFeeBump || env.FeeBump == nil {
+		return SignatureCheck{}, ErrNotFeeBump
+	}
+	c := rules.checker(env.FeeBumpSignatures(), hash)
+	res := SignatureCheck{Used: c.used}
+	key, ok := accountKey(env.FeeBumpAccount())
+	res.Source = c.checkAccount(key, ok, accounts, LevelLow, false)
+	switch {
+	case res.Source.Missing:
+		res.Code = TxNoSourceAccount
+	case !res.Source.Passed:
+		res.Code = TxBadAuth
+	case slices.Contains(res.Used, false):
+		res.Code = TxBadAuthExtra
+	}
+	return res, nil
 }

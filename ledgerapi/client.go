@@ -92,6 +92,7 @@ type Client struct {
 
 	offerFlights  singleflight.Group // the offers listings under way, by network and account
 	latestFlights singleflight.Group // the latest ledger reads under way, by network
+	feeFlights    singleflight.Group // the fee statistics reads under way, by network
 }
 
 // flightKey names what a read reads: callers with the same key share it.
@@ -538,6 +539,67 @@ func (c *Client) state(ctx context.Context, n ledger.Network, account string, kn
 	out.Accounts[account] = &acc
 	flagContradictions(out)
 	return out, nil
+}
+
+// FeeReader is a Backend that reads the network's fee statistics
+// (Horizon's GET /fee_stats, Stellar RPC's getFeeStats). A backend that
+// is not one has no fee statistics: the preflight's fee is then unknown.
+type FeeReader interface {
+	// FeeStats reads the statistics; an answer that lacks a field or
+	// contradicts itself is an error, as a failed read is.
+	FeeStats(ctx context.Context) (ledger.FeeStats, error)
+}
+
+// FeeStats reads network n's fee statistics, within the concurrency bound
+// and the timeout like the latest ledger's read, and shared, as it is, by
+// the concurrent callers for one network. Failures wrap
+// ErrAccountUnreachable.
+func (c *Client) FeeStats(ctx context.Context, n ledger.Network) (ledger.FeeStats, error) {
+	b, why := c.usable(n)
+	if b == nil {
+		return ledger.FeeStats{}, Unreachable(why, nil)
+	}
+	fr, ok := b.(FeeReader)
+	if !ok {
+		return ledger.FeeStats{}, Unreachable("the account API reads no fee statistics", nil)
+	}
+	ch := c.feeFlights.DoChan(string(n), func() (any, error) {
+		fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), c.timeout)
+		defer cancel()
+		if err := c.acquire(fctx, c.slots); err != nil {
+			return nil, err
+		}
+		defer func() { <-c.slots }()
+		return fr.FeeStats(fctx)
+	})
+	select {
+	case r := <-ch:
+		if r.Err != nil {
+			return ledger.FeeStats{}, r.Err
+		}
+		return r.Val.(ledger.FeeStats), nil
+	case <-ctx.Done():
+		return ledger.FeeStats{}, Unreachable("the account API did not answer in time", ctx.Err())
+	}
+}
+
+// feeStatsRead is the answer of a FeeStats read started by feeStatsAsync.
+type feeStatsRead struct {
+	stats ledger.FeeStats
+	err   error
+}
+
+// feeStatsAsync starts reading network n's fee statistics beside a
+// preflight's other reads, within the same timeout.
+func (c *Client) feeStatsAsync(ctx context.Context, n ledger.Network) <-chan feeStatsRead {
+	ch := make(chan feeStatsRead, 1)
+	go func() {
+		ctx, cancel := context.WithTimeout(ctx, c.timeout)
+		defer cancel()
+		st, err := c.FeeStats(ctx, n)
+		ch <- feeStatsRead{st, err}
+	}()
+	return ch
 }
 
 // latestRead is the answer of a Latest read started by latestAsync.

@@ -18,13 +18,80 @@ import (
 // API's answer did not let it read, or an answer that contradicts itself,
 // is an unchecked run: the preflight never fails a publish or a
 // submission, it only tells, and never on evidence it could not check.
+//
+// Beside the state it reads the network's fee statistics (FeeStats) for
+// the run's fee advice (ledger.FeeAdvice): the close's bid per operation,
+// and the statistics when they could be read and agree with themselves.
+// Whether they could is no part of the verdict: a low fee is advice.
 func (c *Client) Preflight(ctx context.Context, n ledger.Network, account string, env xdr.TransactionEnvelope, fwd *ledger.FlowForward, now time.Time) ledger.PreflightRun {
+	fees := c.feeStatsAsync(ctx, n)
+	var r ledger.PreflightRun
 	if c.keyedOnly(n) {
 		st, err := c.CloseState(ctx, n, env, reads(env, fwd))
-		return run(st, err, account, env, fwd, now)
+		r = run(st, err, account, env, fwd, now)
+	} else {
+		claims := c.claimablesAsync(ctx, n, env)
+		st, err := c.State(ctx, n, account, reads(env, fwd))
+		st, err = withClaimables(st, err, <-claims)
+		r = run(st, err, account, env, fwd, now)
 	}
-	st, err := c.State(ctx, n, account, reads(env, fwd))
-	return run(st, err, account, env, fwd, now)
+	return withFee(r, env, <-fees)
+}
+
+// withFee is r with the fee advice on env of the statistics read f.
+func withFee(r ledger.PreflightRun, env xdr.TransactionEnvelope, f feeStatsRead) ledger.PreflightRun {
+	r.Fee = ledger.FeeAdvice{Bid: ledger.BidPerOperation(env)}
+	if f.err == nil {
+		st := f.stats
+		r.Fee.Stats = &st
+	}
+	return r
+}
+
+// claimablesRead is the answer of a read started by claimablesAsync.
+type claimablesRead struct {
+	claimables map[string]*ledger.ClaimableBalance
+	err        error
+}
+
+// claimablesAsync starts reading, beside a state's other reads, the
+// claimable balances env claims, by id (Backend.Entries of their keys:
+// Horizon's GET /claimable_balances/{id}); the channel gets their answer,
+// at once when env claims none. Through Stellar RPC they are among
+// CloseState's keys instead.
+func (c *Client) claimablesAsync(ctx context.Context, n ledger.Network, env xdr.TransactionEnvelope) <-chan claimablesRead {
+	ch := make(chan claimablesRead, 1)
+	keys := ledger.ClaimKeys(env)
+	if len(keys) == 0 {
+		ch <- claimablesRead{}
+		return ch
+	}
+	go func() {
+		entries, err := c.Entries(ctx, n, keys)
+		if err != nil {
+			ch <- claimablesRead{err: err}
+			return
+		}
+		m, err := ledger.ClaimablesFromEntries(keys, entries)
+		if err != nil {
+			err = Unreachable("the account API's claimable balance is not one the ledger can hold", nil)
+		}
+		ch <- claimablesRead{claimables: m, err: err}
+	}()
+	return ch
+}
+
+// withClaimables is st with the claimable balances read; a failure of
+// either read is the whole read's.
+func withClaimables(st ledger.LedgerState, err error, r claimablesRead) (ledger.LedgerState, error) {
+	if err != nil {
+		return st, err
+	}
+	if r.err != nil {
+		return ledger.LedgerState{}, r.err
+	}
+	st.Claimables = r.claimables
+	return st, nil
 }
 
 // keyedOnly reports whether network n's backend reads entries by key only
@@ -41,8 +108,11 @@ func (c *Client) PreflightWith(ctx context.Context, n ledger.Network, acc ledger
 	if c.keyedOnly(n) {
 		return c.Preflight(ctx, n, acc.ID, env, fwd, now)
 	}
+	fees := c.feeStatsAsync(ctx, n)
+	claims := c.claimablesAsync(ctx, n, env)
 	st, err := c.StateWith(ctx, n, acc, reads(env, fwd))
-	return run(st, err, acc.ID, env, fwd, now)
+	st, err = withClaimables(st, err, <-claims)
+	return withFee(run(st, err, acc.ID, env, fwd, now), env, <-fees)
 }
 
 // reads are the accounts other than the closing one that the preflight of

@@ -490,7 +490,9 @@ func TestSubmitOtherRefusals(t *testing.T) {
 		code    string
 		ops     []string
 	}{
-		{name: "fee-bump refused by the double", feeBump: true, code: "bad_request"},
+		{name: "fee-bump whose fee source does not exist", feeBump: true, code: ledger.TxNoSourceAccount},
+		{name: "bad request", code: "bad_request",
+			script: answer(400, "application/problem+json", `{"type":"https://stellar.org/horizon-errors/bad_request","title":"Bad Request","status":400,"detail":"`+secret+`"}`)},
 		{name: "malformed", code: "transaction_malformed",
 			script: answer(400, "application/problem+json", `{"type":"https://stellar.org/horizon-errors/transaction_malformed","title":"Transaction Malformed","status":400,"detail":"`+secret+`"}`)},
 		{name: "not found, html", code: "http_404",

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # make bench-load: the load kit end to end on loopback, bounded in time
 # (about 6 minutes), ending in one table of issues 16 and 27's targets, met or not,
-# and a non-zero exit status when one is not. See README.md, "Load testing".
+# and a non-zero exit status when one is not. See docs/load-testing.md.
 #
 #   1. the raw crypto/ed25519.Verify rates (go test -bench
 #      BenchmarkRawEd25519Verify -cpu 1,2): the one-core and two-core rates

@@ -7,8 +7,10 @@
 // Some exchanges credit a deposit only from a payment that carries their memo;
 // an account merge cannot carry one in a way they credit. To close an account
 // into such a destination D, the wallet merges the account into a fresh,
-// ephemeral mediator account M, and M then forwards everything to D in a
-// second, two-operation transaction that carries the memo. The relay co-signs
+// ephemeral mediator account M, and M then forwards the funds to D in a
+// second, two-operation transaction that carries the memo: a payment of all
+// but M's last 1 XLM, which the memo credits, then M's merge into D, which
+// carries that last unit as a merge. The relay co-signs
 // that forward with M's key, which only it can derive, and only when the
 // forward pays exactly the D that was fixed when the flow started. A
 // compromised relay therefore still cannot send the funds anywhere but D.

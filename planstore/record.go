@@ -122,6 +122,12 @@ type PreflightRecord struct {
 	Blockers []BlockerRecord `json:"blockers,omitempty"`
 	Checked  time.Time       `json:"checked"`
 	Native   int64           `json:"native,omitempty"` // the closing account's native balance read, stroops
+	// The run's fee advice: the bid per operation (0: a record written
+	// before there was one), the network's p70 fee and base fee (0:
+	// unknown), stroops.
+	FeeBid     int64 `json:"feeBid,omitempty"`
+	FeeNetwork int64 `json:"feeNetwork,omitempty"`
+	FeeBase    int64 `json:"feeBase,omitempty"`
 }
 
 // BlockerRecord is one blocker of a preflight run.

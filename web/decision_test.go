@@ -148,7 +148,9 @@ func TestMediatorCloseCountsTheTwoXLM(t *testing.T) {
 	if h1 := doc.byTag("h1")[0].textContent(); h1 != "Close account "+closing[:5]+"\u2060…\u2060"+closing[51:]+" and send its funds through a mediator Testnet" {
 		t.Errorf("h1 %q", h1)
 	}
-	if got := doc.byID(t, "funds-to").textContent(); got != "a mediator, "+med+", an account this close creates with 2 XLM and merges into, which passes them on to the final destination (not shown on this page)" {
+	// Published without its token: the relay runs no forward, and the page
+	// says so rather than promise one (issue 43 item 8).
+	if got := doc.byID(t, "funds-to").textContent(); got != "a mediator, "+med+", an account this close creates with 2 XLM and merges into. This close was published without its flow token, so the relay does not forward them and this page cannot say where they go: only the wallet that minted the flow can have the mediator's forward co-signed, within the token's 15 minutes" {
 		t.Errorf("funds go to %q", got)
 	}
 	// 500 XLM less the 0.00003 XLM fee: all of it reaches the mediator,
@@ -182,6 +184,12 @@ func TestMediatorFlowNamesDestinationAndMemo(t *testing.T) {
 	}
 	if got := doc.byID(t, "flow-memo").textContent(); got != `text: "<script>alert(1)</script>\u202e"` {
 		t.Errorf("flow memo %q", got)
+	}
+	// The forward is a payment with the memo, then a merge of the last
+	// 1 XLM, which an exchange may not credit: the page does not say
+	// everything arrives with the memo.
+	if got := doc.byID(t, "funds-to").textContent(); !strings.HasSuffix(got, ": a payment of all but the mediator's last 1 XLM, less the fee, with memo "+`text: "<script>alert(1)</script>\u202e"`+" (contains control or invisible characters, shown escaped), then, in the same transaction, the merge of the mediator, which carries that last 1 XLM as an account merge, which the exchange may not credit by the memo") {
+		t.Errorf("funds go to %q", got)
 	}
 	// Without a mediator close, a flow is not claimed.
 	plain, _ := samplePlan(t, nil)

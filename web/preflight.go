@@ -15,6 +15,12 @@ type preflightView struct {
 	Blockers   []blockerView
 	Checked    string // when the state was read, as the page writes times
 	CheckedISO string
+	// FeeLow: the close's bid is below the network's fee (docs/API.md
+	// section 12, preflight.fee), with the two, in stroops per operation,
+	// for the page's words; plan.js keeps them current from /status.
+	FeeLow     bool
+	FeeBid     int64
+	FeeNetwork int64
 }
 
 // blockerView is one blocker on the page.
@@ -83,6 +89,9 @@ func viewPreflight(run ledger.PreflightRun, tx *Summary) preflightView {
 	}
 	for _, b := range run.Blockers {
 		v.Blockers = append(v.Blockers, blockerView{Code: b.Code, Plain: blockerPlain(b.Code), Where: blockerWhere(b.Op, tx), Reason: b.Reason})
+	}
+	if run.Fee.Low() {
+		v.FeeLow, v.FeeBid, v.FeeNetwork = true, run.Fee.Bid, run.Fee.Stats.Network
 	}
 	return v
 }

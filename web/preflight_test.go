@@ -146,6 +146,42 @@ func TestPreflightOtherVerdictsSaidPlainly(t *testing.T) {
 	}
 }
 
+// TestPreflightSaysWhenTheFeeIsLow: a bid below the network's fee is said
+// beside the verdict, with both figures and how to bump it (any account
+// pays, no signature collected again); a bid at the network's fee, or an
+// unknown network fee, says nothing of it. The verdict stays as it is.
+func TestPreflightSaysWhenTheFeeIsLow(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		fee  ledger.FeeAdvice
+		low  bool
+	}{
+		{"low", ledger.FeeAdvice{Bid: 100, Stats: &ledger.FeeStats{Network: 350, BaseFee: 100}}, true},
+		{"at the network's fee", ledger.FeeAdvice{Bid: 100, Stats: &ledger.FeeStats{Network: 100, BaseFee: 100}}, false},
+		{"unknown", ledger.FeeAdvice{Bid: 100}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			doc, _ := preflightPage(t, ledger.PreflightRun{Preflight: ledger.Preflight{State: ledger.PreflightLandable}, Checked: checked, Fee: tc.fee})
+			p := doc.byID(t, "pf-fee")
+			if p.has("hidden") == tc.low {
+				t.Fatalf("fee advice hidden %v, want shown %v", p.has("hidden"), tc.low)
+			}
+			if when, _ := shownSays(t, doc); when != "landable" {
+				t.Errorf("verdict %s", when)
+			}
+			if !tc.low {
+				return
+			}
+			text := p.textContent()
+			for _, want := range []string{"The fee bid is low.", "bids 100 stroops per operation", "charges 350 now", "without collecting its signatures again", "closerelayctl bump " + doc.byID(t, "plan").attr["data-id"] + " --fee-source G"} {
+				if !strings.Contains(text, want) {
+					t.Errorf("fee advice %q lacks %q", text, want)
+				}
+			}
+		})
+	}
+}
+
 // A plan with no preflight run (restored from a store written before
 // there was one) shows no ledger check at all.
 func TestPreflightNoneRun(t *testing.T) {

@@ -36,6 +36,20 @@ type Signed struct {
 	Landable  *bool    `json:"landable"`
 }
 
+// Bump is POST /api/plan/{id}/bump's request body (docs/API.md): the
+// fee-bump envelope around the plan's submit-ready close.
+type Bump struct {
+	XDR string `json:"xdr"`
+}
+
+// Bumped is POST /api/plan/{id}/bump's success body: the plan's id and the
+// fee-bump's hash (lower-case hex).
+type Bumped struct {
+	OK   bool   `json:"ok"`
+	ID   string `json:"id"`
+	Hash string `json:"hash"`
+}
+
 // State is the data of one unnamed event of a plan's stream (section 5):
 // the whole state at the event's version, with its readiness (section 10).
 // The version itself is the event's id line, not a field.
@@ -135,12 +149,25 @@ type ForwardFailed struct {
 }
 
 // Preflight is Status.Preflight (section 14): the latest run's verdict,
-// its blockers in operation order (none unless blocked) and when the state
-// it read was read (RFC 3339, UTC).
+// its blockers in operation order (none unless blocked), when the state
+// it read was read (RFC 3339, UTC), and its word on the fee bid (null for
+// a run restored from a store written before there was one).
 type Preflight struct {
 	State    string    `json:"state"`
 	Blockers []Blocker `json:"blockers"`
 	Checked  string    `json:"checked"`
+	Fee      *Fee      `json:"fee"`
+}
+
+// Fee is Preflight.Fee (docs/API.md section 12): the close's fee bid per
+// operation in stroops, the network's p70 inclusion fee per operation, and
+// whether the bid is below it. Network and Low are null when the network's
+// fee statistics are unknown (unread, or an answer missing a field or
+// contradicting itself): never guessed.
+type Fee struct {
+	Bid     int64  `json:"bid"`
+	Network *int64 `json:"network"`
+	Low     *bool  `json:"low"`
 }
 
 // Blocker is one reason a close would not land: the operation's index (-1

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/closerelay/closerelay/ledger"
 	horizonapi "github.com/closerelay/closerelay/ledgerapi/horizon"
 	"github.com/stellar/go-stellar-sdk/amount"
 	"github.com/stellar/go-stellar-sdk/clients/horizonclient"
@@ -110,79 +111,14 @@ func SortClaimable(recs []hProtocol.ClaimableBalance, account string, now, until
 	return claim, left, nil
 }
 
-// PredicateHolds is whether pred lets its claimant claim at close time at
-// (ClaimClaimableBalanceOpFrame.cpp validatePredicate: abs_before T holds
-// while the close time is before T). A ledger entry holds only absolute
-// times (CreateClaimableBalanceOpFrame.cpp makes a rel_before absolute
-// when the balance is created); a rel_before read anyway counts from the
-// balance's creation, created.
+// PredicateHolds is ledger.PredicateHolds: whether pred lets its
+// claimant claim at close time at.
 func PredicateHolds(pred xdr.ClaimPredicate, created, at time.Time) bool {
-	switch pred.Type {
-	case xdr.ClaimPredicateTypeClaimPredicateUnconditional:
-		return true
-	case xdr.ClaimPredicateTypeClaimPredicateAnd:
-		ps := pred.AndPredicates
-		return ps != nil && len(*ps) == 2 && PredicateHolds((*ps)[0], created, at) && PredicateHolds((*ps)[1], created, at)
-	case xdr.ClaimPredicateTypeClaimPredicateOr:
-		ps := pred.OrPredicates
-		return ps != nil && len(*ps) == 2 && (PredicateHolds((*ps)[0], created, at) || PredicateHolds((*ps)[1], created, at))
-	case xdr.ClaimPredicateTypeClaimPredicateNot:
-		return pred.NotPredicate != nil && *pred.NotPredicate != nil && !PredicateHolds(**pred.NotPredicate, created, at)
-	case xdr.ClaimPredicateTypeClaimPredicateBeforeAbsoluteTime, xdr.ClaimPredicateTypeClaimPredicateBeforeRelativeTime:
-		end, ok := predicateEnd(pred, created)
-		return ok && at.Unix() < end
-	}
-	return false
+	return ledger.PredicateHolds(pred, created, at)
 }
 
-// predicateEnd is the close time (unix seconds) a time predicate stops
-// holding at.
-func predicateEnd(pred xdr.ClaimPredicate, created time.Time) (int64, bool) {
-	switch {
-	case pred.Type == xdr.ClaimPredicateTypeClaimPredicateBeforeAbsoluteTime && pred.AbsBefore != nil:
-		return int64(*pred.AbsBefore), true
-	case pred.Type == xdr.ClaimPredicateTypeClaimPredicateBeforeRelativeTime && pred.RelBefore != nil && !created.IsZero():
-		rel := int64(*pred.RelBefore)
-		if created.Unix() > (1<<63-1)-rel {
-			return 1<<63 - 1, true
-		}
-		return created.Unix() + rel, true
-	}
-	return 0, false
-}
-
-// ClaimableThroughout is whether pred holds at every close time from from
-// to until: it is a combination of "before T" conditions, so it can only
-// change at one of those Ts, and it holds throughout when it holds at from
-// and at each T in (from, until].
+// ClaimableThroughout is ledger.ClaimableThroughout: whether pred holds at
+// every close time from from to until.
 func ClaimableThroughout(pred xdr.ClaimPredicate, created, from, until time.Time) bool {
-	if !PredicateHolds(pred, created, from) {
-		return false
-	}
-	ok := true
-	var walk func(p xdr.ClaimPredicate)
-	walk = func(p xdr.ClaimPredicate) {
-		switch p.Type {
-		case xdr.ClaimPredicateTypeClaimPredicateAnd, xdr.ClaimPredicateTypeClaimPredicateOr:
-			ps := p.AndPredicates
-			if p.Type == xdr.ClaimPredicateTypeClaimPredicateOr {
-				ps = p.OrPredicates
-			}
-			if ps != nil {
-				for _, q := range *ps {
-					walk(q)
-				}
-			}
-		case xdr.ClaimPredicateTypeClaimPredicateNot:
-			if p.NotPredicate != nil && *p.NotPredicate != nil {
-				walk(**p.NotPredicate)
-			}
-		default:
-			if end, has := predicateEnd(p, created); has && end > from.Unix() && end <= until.Unix() {
-				ok = ok && PredicateHolds(pred, created, time.Unix(end, 0))
-			}
-		}
-	}
-	walk(pred)
-	return ok
+	return ledger.ClaimableThroughout(pred, created, from, until)
 }

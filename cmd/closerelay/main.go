@@ -1,7 +1,8 @@
 // Command closerelay is the server: the signing relay and the mediator
 // co-signing route on LISTEN_ADDR, metrics and health on OPS_ADDR, until
-// SIGTERM or SIGINT. All configuration comes from the environment (README.md,
-// "Running the service"). The command line for people is closerelayctl.
+// SIGTERM or SIGINT. All configuration comes from the environment (docs/operating.md,
+// "Running the service"). The command line for people is closerelayctl; the
+// demo and the load tools are closerelaylab.
 package main
 
 import (
@@ -78,9 +79,11 @@ RPC_URL_MAINNET, RPC_URL_TESTNET, RPC_URL_FUTURENET, HORIZON_TIMEOUT,
 HORIZON_CONCURRENCY, MEDIATOR_SECRET, TRUSTED_PROXY_HOPS,
 RATE_LIMITS, SSE_HEARTBEAT, CORS_ALLOW_ORIGINS, PLANS_PER_ACCOUNT, LOG_LEVEL,
 LOG_FORMAT, SHUTDOWN_TIMEOUT, FORWARD_BUDGET, FORWARD_RETENTION, PUBLIC_URL,
-WALLETCONNECT_PROJECT_ID, and for cluster mode NATS_URL, NATS_BUCKET, NATS_REPLICAS. See README.md for
-their meaning and defaults.
+WALLETCONNECT_PROJECT_ID, and for cluster mode NATS_URL, NATS_BUCKET,
+NATS_REPLICAS. See docs/operating.md for their meaning and defaults.
 
-The command line for people (publish, sign, watch, build, mediator, demo,
-load) is closerelayctl.
+The command line for people (build, publish, get, sign, watch, ready, submit,
+status, mediator) is closerelayctl. The demo and the load tools, which start a
+relay of their own (demo, load local, load prepare, load routes, load admit,
+load floor), are closerelaylab.
 `

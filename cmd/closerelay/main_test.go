@@ -42,17 +42,17 @@ func TestCommandLine(t *testing.T) {
 	}
 }
 
-// TestUsageNamesEveryVariable: --help names every variable of README.md's
-// environment table ("Running the service": variable, default, meaning),
+// TestUsageNamesEveryVariable: --help names every variable of
+// docs/operating.md's environment table (variable, default, meaning),
 // so that one added to the table is not missing from the command's help.
 func TestUsageNamesEveryVariable(t *testing.T) {
-	readme, err := os.ReadFile("../../README.md")
+	readme, err := os.ReadFile("../../docs/operating.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	_, table, found := strings.Cut(string(readme), "| variable | default | meaning |\n|---|---|---|\n")
 	if !found {
-		t.Fatal("README.md has no environment table (| variable | default | meaning |)")
+		t.Fatal("docs/operating.md has no environment table (| variable | default | meaning |)")
 	}
 	table, _, _ = strings.Cut(table, "\n\n")
 	names := 0
@@ -61,14 +61,41 @@ func TestUsageNamesEveryVariable(t *testing.T) {
 		for _, name := range envName.FindAllString(first, -1) {
 			names++
 			if !strings.Contains(usage, name) {
-				t.Errorf("closerelay --help does not name %s, which README.md's environment table has", name)
+				t.Errorf("closerelay --help does not name %s, which docs/operating.md's environment table has", name)
 			}
 		}
 	}
 	if names < 25 {
-		t.Fatalf("read %d variables from README.md's environment table; has its shape changed?", names)
+		t.Fatalf("read %d variables from docs/operating.md's environment table; has its shape changed?", names)
 	}
 }
 
 // envName is a variable's name in the table's first column.
 var envName = regexp.MustCompile("[A-Z][A-Z0-9_]+")
+
+// TestUsageNamesTheRightTool: --help sends people to closerelayctl for the
+// command line and to closerelaylab for the demo and the load tools (it
+// once said demo and load were closerelayctl's, which has neither).
+func TestUsageNamesTheRightTool(t *testing.T) {
+	var ctl, lab string // the sentences that name each
+	for _, para := range strings.Split(strings.ReplaceAll(usage, ". ", ".\n\n"), "\n\n") {
+		para = strings.Join(strings.Fields(para), " ")
+		if strings.Contains(para, " is closerelayctl") {
+			ctl = para
+		}
+		if strings.Contains(para, " are closerelaylab") {
+			lab = para
+		}
+	}
+	if ctl == "" || lab == "" {
+		t.Fatalf("closerelay --help names no closerelayctl paragraph (%q) or no closerelaylab one (%q):\n%s", ctl, lab, usage)
+	}
+	for _, w := range []string{"demo", "load"} {
+		if strings.Contains(ctl, w) {
+			t.Errorf("closerelay --help says %s is closerelayctl's: %q", w, ctl)
+		}
+		if !strings.Contains(lab, w) {
+			t.Errorf("closerelay --help does not say %s is closerelaylab's: %q", w, lab)
+		}
+	}
+}

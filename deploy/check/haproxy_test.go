@@ -525,23 +525,7 @@ func TestHAProxyFrontsRelays(t *testing.T) {
 	ports := testport.Free(t, 2)
 	front, stats := ports[0], ports[1]
 	cfg := testHAProxyConfig(t, string(readFile(t, deployPath("haproxy", "haproxy.cfg"))), front, stats, relays)
-	path := filepath.Join(t.TempDir(), "haproxy.cfg")
-	if err := os.WriteFile(path, []byte(cfg), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	hp := exec.CommandContext(ctx, haproxy, "-db", "-f", path)
-	var hpOut lockedBuffer
-	hp.Stdout, hp.Stderr = &hpOut, &hpOut
-	if err := hp.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() {
-		_ = hp.Process.Signal(syscall.SIGTERM)
-		_ = hp.Wait()
-		if t.Failed() {
-			t.Logf("haproxy output:\n%s", hpOut.String())
-		}
-	}()
+	startHAProxy(t, ctx, haproxy, cfg)
 
 	client := &http.Client{Timeout: 5 * time.Second}
 	serverStates := func() map[string]string {
@@ -762,4 +746,28 @@ func (l *lockedBuffer) String() string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.b.String()
+}
+
+// startHAProxy runs haproxy in the foreground on the configuration cfg
+// until the test ends (SIGTERM, or ctx's end), and logs its output when
+// the test failed.
+func startHAProxy(t *testing.T, ctx context.Context, haproxy, cfg string) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "haproxy.cfg")
+	if err := os.WriteFile(path, []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	hp := exec.CommandContext(ctx, haproxy, "-db", "-f", path)
+	var hpOut lockedBuffer
+	hp.Stdout, hp.Stderr = &hpOut, &hpOut
+	if err := hp.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = hp.Process.Signal(syscall.SIGTERM)
+		_ = hp.Wait()
+		if t.Failed() {
+			t.Logf("haproxy output:\n%s", hpOut.String())
+		}
+	})
 }

@@ -590,10 +590,16 @@ func components() obj {
 					"code": obj{"type": "string", "minLength": 1, "description": "The last refusal's transaction result code, e.g. tx_bad_seq."},
 				}),
 			}},
-			"Preflight": object("Will the close land? The preflight's verdict.", []string{"state", "blockers", "checked"}, obj{
+			"Preflight": object("Will the close land? The preflight's verdict.", []string{"state", "blockers", "checked", "fee"}, obj{
 				"state":    obj{"enum": []string{"landable", "blocked", "uncertain", "unchecked"}, "description": "blocked has at least one blocker; the others none."},
 				"blockers": obj{"type": "array", "items": schemaRef("Blocker"), "description": "In operation order, the transaction's (op -1) first."},
 				"checked":  obj{"type": "string", "format": "date-time", "description": "When the state the run read was read, RFC 3339, UTC."},
+				"fee":      obj{"oneOf": []obj{{"type": "null"}, schemaRef("Fee")}, "description": "The run's word on the fee bid: advice, never a blocker. null only for a run restored from a store written before there was one."},
+			}),
+			"Fee": object("The close's fee bid against the network's fees.", []string{"bid", "network", "low"}, obj{
+				"bid":     obj{"type": "integer", "minimum": 1, "description": "The close's fee bid per operation, in stroops (its fee over its operations, rounded down)."},
+				"network": obj{"type": []string{"integer", "null"}, "minimum": 1, "description": "The 70th percentile of the inclusion fee per operation the last ledgers charged (Horizon fee_charged.p70, Stellar RPC inclusionFee.p70), in stroops; null when the fee statistics are unknown."},
+				"low":     obj{"type": []string{"boolean", "null"}, "description": "Whether bid is below network: a bump would help the close land. null when network is."},
 			}),
 			"Blocker": object("One reason the close would not land.", []string{"op", "code", "reason"}, obj{
 				"op":     obj{"type": "integer", "minimum": -2, "description": "The operation's index; -1 for the transaction; -2 for the forward the relay runs after the close of a plan published with a flow."},

@@ -35,7 +35,8 @@ const (
 type buildOptions struct {
 	account, destination, network string
 	horizonURL                    string
-	sequence                      int64 // < 0: read from horizonURL
+	rpcURL                        string // with horizonURL: the preflight reads through Stellar RPC
+	sequence                      int64  // < 0: read from horizonURL
 	validFor                      time.Duration
 	mediator, token               string
 	sign                          bool
@@ -107,6 +108,8 @@ func (c *CLI) build(args []string) int {
 			"A close the preflight says the ledger would refuse (blocked) is reported on\n"+
 			"standard error (--json: the object, there) and nothing is written on standard\n"+
 			"output (exit 1), unless --force.\n"+
+			"With --rpc-url beside --horizon-url, the preflight reads through Stellar RPC, as a\n"+
+			"relay with LEDGER_API=rpc does (Horizon still lists what the account holds).\n"+
 			"Nothing is sent anywhere but to the account API; nothing is submitted.")
 	var o buildOptions
 	jsonOut := new(bool)
@@ -115,7 +118,7 @@ func (c *CLI) build(args []string) int {
 	fs.StringVar(&o.destination, "destination", "", "the `G…` account that receives its funds (required; with --mediator, the flow's destination)")
 	network := c.networkFlag(fs)
 	horizonURL := c.HorizonFlag(fs, "to read the account from")
-	rpcURL := c.RPCFlag(fs, "(refused: see --help)")
+	rpcURL := c.RPCFlag(fs, "for the preflight's reads, beside --horizon-url (alone it is refused: see --help)")
 	fs.Int64Var(&o.sequence, "sequence", -1, "the account's current sequence number, to build without an account API (unchecked)")
 	fs.DurationVar(&o.validFor, "valid-for", wallet.RelayTimeout, "time bound of the transaction: at least 5m (the relay keeps 60s of it to submit), at most 72h")
 	fs.StringVar(&o.mediator, "mediator", "", "build a mediator plan: the flow's mediator public key `G…` (with --token)")
@@ -134,12 +137,12 @@ func (c *CLI) build(args []string) int {
 	if _, code, done := c.Parse(fs, args, 0, ""); done {
 		return code
 	}
-	o.network, o.horizonURL, o.secretEnv = *network, *horizonURL, *secretEnv
+	o.network, o.horizonURL, o.rpcURL, o.secretEnv = *network, *horizonURL, *rpcURL, *secretEnv
 	o.memoIn, o.memoGiven = *memoIn, *memoIn != "" || flagGiven(fs, "memo")
 	if *rpcURL != "" && o.horizonURL == "" {
 		// Emptying the account needs its whole listing, which only an
 		// account API that lists trustlines, offers and data gives.
-		return c.Fail("build", *jsonOut, Usagef("build needs an account API that lists the account's trustlines, offers and data entries (--horizon-url): Stellar RPC (--rpc-url) reads ledger entries by key only, so it cannot say what the account holds"))
+		return c.Fail("build", *jsonOut, Usagef("build needs an account API that lists the account's trustlines, offers and data entries (--horizon-url): Stellar RPC (--rpc-url) reads ledger entries by key only, so it cannot say what the account holds; beside --horizon-url, it carries the preflight's reads"))
 	}
 
 	ctx := context.Background()
@@ -182,6 +185,15 @@ func (c *CLI) build(args []string) int {
 	return code
 }
 
+// readTimeout bounds each account API read by --timeout (0: never, an
+// hour standing for it).
+func readTimeout(timeout time.Duration) time.Duration {
+	if timeout <= 0 {
+		return time.Hour
+	}
+	return timeout
+}
+
 // blockerCodes are the codes of the preflight's blockers, in order.
 func (b *built) blockerCodes() []string {
 	codes := make([]string, len(b.check.Blockers))
@@ -195,14 +207,10 @@ func (b *built) blockerCodes() []string {
 // preflight need: the account with its offers, and the account its funds
 // go to (a mediator not created yet reads as absent).
 func (c *CLI) ledgerState(ctx context.Context, o buildOptions, mergeTo string) (ledger.LedgerState, error) {
-	timeout := o.timeout
-	if timeout <= 0 {
-		timeout = time.Hour
-	}
 	n := ledger.Network(o.network)
 	api := ledgerapi.New(ledgerapi.Options{
 		Backends: horizon.Backends(map[ledger.Network]string{n: o.horizonURL}, c.Transport),
-		Timeout:  timeout,
+		Timeout:  readTimeout(o.timeout),
 	})
 	st, err := api.State(ctx, n, o.account, []string{mergeTo})
 	if err != nil {
@@ -336,7 +344,14 @@ func (c *CLI) runBuild(ctx context.Context, o buildOptions) (*built, error) {
 		b.steps = append(b.steps, ledger.Describe(op, env.SourceAccount()))
 	}
 	if o.horizonURL != "" {
-		v := ledger.CheckClose(env, state)
+		// The relay's own preflight, its reads included (the claimable
+		// balances the close claims, read by id), through the ledger API
+		// a relay would use: Stellar RPC with --rpc-url, else Horizon.
+		api, err := c.ledgerAPI(ledger.Network(o.network), o.horizonURL, o.rpcURL, readTimeout(o.timeout))
+		if err != nil {
+			return nil, err
+		}
+		v := api.Preflight(ctx, ledger.Network(o.network), o.account, env, nil, time.Now()).Preflight
 		b.check = &v
 	}
 	if b.signer != nil {

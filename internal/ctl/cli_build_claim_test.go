@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/closerelay/closerelay/internal/server"
 	"github.com/closerelay/closerelay/ledger/ledgertest"
 	"github.com/stellar/go-stellar-sdk/amount"
 	"github.com/stellar/go-stellar-sdk/keypair"
@@ -106,7 +107,7 @@ func TestBuildClaim(t *testing.T) {
 	if r.code != ExitOK {
 		t.Fatalf("build --claim: %d %s", r.code, r.stderr)
 	}
-	for _, want := range []string{"1. claim claimable balance " + w.native, "2. return 50 USD to its issuer", "3. remove the trustline to USD", "4. close account", "preflight: uncertain"} {
+	for _, want := range []string{"1. claim claimable balance " + w.native, "2. return 50 USD to its issuer", "3. remove the trustline to USD", "4. close account", "preflight: landable"} {
 		if !strings.Contains(r.stderr, want) {
 			t.Errorf("with --claim, stderr lacks %q:\n%s", want, r.stderr)
 		}
@@ -117,6 +118,61 @@ func TestBuildClaim(t *testing.T) {
 	w.submit(t, r.stdout)
 	if w.horizon.ClaimableBalanceExists(w.native) || !w.horizon.ClaimableBalanceExists(w.credit) {
 		t.Error("after the close the native balance must be claimed, the USD one left")
+	}
+}
+
+// TestBuildClaimLandsOnBothBackends (issue 38 item 7): a close build
+// --claim makes is landable, not uncertain, by build's own preflight and by
+// the relay's, under each ledger API: the balance it claims is read by id
+// (Horizon's /claimable_balances/{id}; with --rpc-url, and under a relay
+// with LEDGER_API=rpc, getLedgerEntries of its key). The double then
+// applies it: the balance claimed, the account closed.
+func TestBuildClaimLandsOnBothBackends(t *testing.T) {
+	for _, api := range []string{server.LedgerAPIHorizon, server.LedgerAPIRPC} {
+		t.Run(api, func(t *testing.T) {
+			rel := startTestRelayAPI(t, api)
+			h := rel.horizon
+			a := ledgertest.NewAccount(1, 1) // two signers, high threshold 2
+			h.AddAccount(a)
+			issuer := keypair.MustRandom().Address()
+			h.Fund(issuer, 10_0000000)
+			h.AddTrustline(a.Address, ledgertest.Trustline{Asset: ledgertest.Credit("USD", issuer), Balance: 50_0000000})
+			claimants := []ledgertest.Claimant{{Destination: a.Address, Predicate: txnbuild.UnconditionalPredicate}}
+			native := h.AddClaimableBalance(ledgertest.ClaimableBalance{Asset: ledgertest.Native(), Amount: 3_0000000, Claimants: claimants, Sponsor: issuer})
+			env := map[string]string{EnvURL: rel.url, EnvHorizon: h.URL, EnvSecret: a.Keys[0].Seed()}
+			if api == server.LedgerAPIRPC {
+				env[EnvRPC] = h.URL + "/rpc"
+			}
+			calls := h.Handler().RPCCalls("getLedgerEntries")
+			r := runCLI(t, env, "", "build", "--account", a.Address, "--destination", cliDest, "--assets", "return", "--claim", "--sign")
+			if r.code != ExitOK || !strings.Contains(r.stderr, "1. claim claimable balance "+native) || !strings.Contains(r.stderr, "preflight: landable\n") {
+				t.Fatalf("build --claim: %d\n%s", r.code, r.stderr)
+			}
+			if got := h.Handler().RPCCalls("getLedgerEntries") - calls; (api == server.LedgerAPIRPC) != (got > 0) {
+				t.Errorf("build under %s made %d getLedgerEntries calls", api, got)
+			}
+			p := runCLI(t, env, r.stdout, "publish", "--json", "-")
+			id, _ := p.json(t)["id"].(string)
+			if p.code != ExitOK || id == "" {
+				t.Fatalf("publish: %d %q %q", p.code, p.stdout, p.stderr)
+			}
+			if st := statusOf(t, rel, id); st.Preflight == nil || st.Preflight.State != "landable" || len(st.Preflight.Blockers) != 0 {
+				t.Fatalf("the relay's preflight under %s: %+v", api, st.Preflight)
+			}
+			s := runCLI(t, map[string]string{EnvURL: rel.url, EnvSecret: a.Keys[1].Seed()}, "", "sign", "--yes", id)
+			if s.code != ExitOK {
+				t.Fatalf("sign: %d %q %q", s.code, s.stdout, s.stderr)
+			}
+			ready := runCLI(t, map[string]string{EnvURL: rel.url}, "", "ready", id)
+			if ready.code != ExitOK {
+				t.Fatalf("ready: %d %q %q", ready.code, ready.stdout, ready.stderr)
+			}
+			w := &claimWorld{horizon: h, acct: a}
+			w.submit(t, ready.stdout)
+			if h.ClaimableBalanceExists(native) {
+				t.Error("the close landed without claiming the balance")
+			}
+		})
 	}
 }
 

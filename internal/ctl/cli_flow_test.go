@@ -366,9 +366,8 @@ var commands = []struct {
 }
 
 var (
-	flagLineRE  = regexp.MustCompile(`(?m)^  (-+)([a-z-]+)`)
-	singleDash  = regexp.MustCompile(`(^|[\s(\[,])-[a-z][a-z-]*`)
-	readmeCLIRE = regexp.MustCompile(`(?s)\n## Command line \(closerelayctl\)\n(.*?)(\n## |$)`)
+	flagLineRE = regexp.MustCompile(`(?m)^  (-+)([a-z-]+)`)
+	singleDash = regexp.MustCompile(`(^|[\s(\[,])-[a-z][a-z-]*`)
 )
 
 // helpFlags runs `closerelayctl ARGS --help` and returns the flags it lists.
@@ -389,18 +388,14 @@ func helpFlags(t *testing.T, args []string) (flags []string, help string) {
 
 // TestFlagsConsistent walks every command's help: flags are shown with two
 // dashes, every command takes --json, the relay URL is --relay wherever a
-// relay is talked to (--url is hidden), and the README's command-line
-// section names every command and every flag.
+// relay is talked to (--url is hidden), and docs/command-line.md
+// names every command and every flag.
 func TestFlagsConsistent(t *testing.T) {
-	readme, err := os.ReadFile("../../README.md")
+	page, err := os.ReadFile("../../docs/command-line.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	section := readmeCLIRE.FindSubmatch(readme)
-	if section == nil {
-		t.Fatal(`README.md has no "## Command line (closerelayctl)" section`)
-	}
-	doc := string(section[1])
+	doc := string(page)
 	for _, cmd := range commands {
 		flags, help := helpFlags(t, cmd.args)
 		if m := singleDash.FindString(help); m != "" {
@@ -416,11 +411,11 @@ func TestFlagsConsistent(t *testing.T) {
 			t.Errorf("%v: --relay listed %v, but talks to a relay: %v", cmd.args, slices.Contains(flags, "relay"), cmd.relay)
 		}
 		if name := "closerelayctl " + strings.Join(cmd.args, " "); !strings.Contains(doc, name) {
-			t.Errorf("the README's command-line section does not document %q", name)
+			t.Errorf("docs/command-line.md does not document %q", name)
 		}
 		for _, f := range flags {
 			if !strings.Contains(doc, "--"+f) {
-				t.Errorf("the README's command-line section does not mention %v's --%s", cmd.args, f)
+				t.Errorf("docs/command-line.md does not mention %v's --%s", cmd.args, f)
 			}
 		}
 	}
@@ -432,7 +427,7 @@ func TestFlagsConsistent(t *testing.T) {
 	}
 	for _, v := range []string{EnvURL, EnvNetwork, EnvSecret, EnvHorizon} {
 		if !strings.Contains(doc, v) {
-			t.Errorf("the README's command-line section does not document %s", v)
+			t.Errorf("docs/command-line.md does not document %s", v)
 		}
 	}
 	// --url still works, as a deprecated alias that says so.

@@ -28,8 +28,9 @@ func (c *CLI) status(args []string) int {
 			"(the preflight, docs/API.md section 12; a blocked close is printed first, with\n"+
 			"each blocker's code and reason: do not sign it), its version, the weight of\n"+
 			"its signers against the close's threshold, its expiry and the relay's\n"+
-			"submission, and the mediator forward it runs of a close published with a\n"+
-			"flow token (pending, forwarded with its amount and hash, or failed).\n"+
+			"submission, the mediator forward it runs of a close published with a\n"+
+			"flow token (pending, forwarded with its amount and hash, or failed), and its\n"+
+			"fee bid against the network's (preflight.fee: when low, how to bump it).\n"+
 			"--json prints the relay's answer as it is. It makes one request\n"+
 			"and no ledger call: the relay ran the preflight at publish (and runs it again\n"+
 			"before it submits).")
@@ -64,7 +65,7 @@ func (c *CLI) status(args []string) int {
 // the plan, its submission before its readiness, expiry and verdict.
 func (c *CLI) printStatus(w io.Writer, st wire.Status, now time.Time) {
 	pf := st.Preflight
-	if lead := outcomeText(st); lead != "" {
+	if lead := outcomeText(st, c.Name()); lead != "" {
 		fmt.Fprintln(w, lead)
 	}
 	if pf != nil && pf.State == client.PreflightBlocked && !submitted(st) {
@@ -93,6 +94,34 @@ func (c *CLI) printStatus(w io.Writer, st wire.Status, now time.Time) {
 		return
 	}
 	fmt.Fprintf(w, "  preflight: %s\n", PreflightText(pf))
+	if f := FeeText(pf, st.ID, c.Name()); f != "" {
+		fmt.Fprintf(w, "  fee: %s\n", f)
+	}
+}
+
+// FeeText is the preflight's word on the fee bid (docs/API.md section 12,
+// preflight.fee): the bid, the network's fee when known, and, when the bid
+// is low, how to bump it without collecting the signatures again. "" when
+// the relay reported none.
+func FeeText(pf *wire.Preflight, id, name string) string {
+	if pf == nil || pf.Fee == nil {
+		return ""
+	}
+	f := pf.Fee
+	s := fmt.Sprintf("%d stroops per operation", f.Bid)
+	switch {
+	case f.Network == nil || f.Low == nil:
+		return s + " (the network's fee statistics are unknown)"
+	case !*f.Low:
+		return s + fmt.Sprintf(" (the network charges %d now)", *f.Network)
+	}
+	return s + fmt.Sprintf(", below the %d the network charges now: the close may wait, or be refused if fees rise; "+
+		"any account can pay a fee-bump around it, its signatures kept: %s", *f.Network, bumpCommand(name, id))
+}
+
+// bumpCommand is the command that bumps plan id's fee.
+func bumpCommand(name, id string) string {
+	return name + " bump " + id + " --fee-source G…"
 }
 
 // submitted reports whether the relay's submission of st's close landed.
@@ -101,8 +130,9 @@ func submitted(st wire.Status) bool {
 }
 
 // outcomeText is the line status leads with once the close has an outcome
-// (landed, and a flow's forward; blocked; failed), "" before one.
-func outcomeText(st wire.Status) string {
+// (landed, and a flow's forward; blocked; failed: refused for its fee, how
+// to bump it), "" before one; name is the command's.
+func outcomeText(st wire.Status, name string) string {
 	sub := st.Submission
 	if sub == nil {
 		return ""
@@ -123,6 +153,10 @@ func outcomeText(st wire.Status) string {
 	case "blocked":
 		return "not submitted: the ledger would refuse this close (" + sub.Code + "), so the relay did not post it; fix what blocks it, then build and publish a new close"
 	case "failed":
+		if sub.Code == "tx_insufficient_fee" {
+			return "the relay's submission failed: tx_insufficient_fee: the fee bid is below the network's; " +
+				"any account can pay a fee-bump around the close, its signatures kept: " + bumpCommand(name, st.ID)
+		}
 		return "the relay's submission failed: " + sub.Code + "; the next change of the submit-ready envelope tries again"
 	}
 	return ""

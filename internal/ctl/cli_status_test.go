@@ -63,6 +63,55 @@ func TestStatusLandable(t *testing.T) {
 	}
 }
 
+// TestStatusSaysWhenTheFeeIsLow: status prints the preflight's word on
+// the fee bid: the network's fee beside it, and once the double's floor
+// has risen above the bid of a close built before (the network's p70 then
+// above it too), that it is low and the bump command; unknown statistics
+// are said as unknown. The verdict is unchanged by it.
+func TestStatusSaysWhenTheFeeIsLow(t *testing.T) {
+	rel := startTestRelay(t)
+	env := map[string]string{EnvURL: rel.url, EnvNetwork: "testnet", EnvSecret: rel.acct.Keys[0].Seed(), EnvHorizon: rel.horizon.URL}
+	// Three closes of the account, built now at 100 stroops an operation
+	// (told apart by their windows), published one by one.
+	var built []string
+	for _, window := range []string{"72h", "71h", "70h"} {
+		r := runCLI(t, env, "", "build", "--account", rel.acct.Address, "--destination", cliDest, "--sign", "--valid-for", window)
+		if r.code != ExitOK {
+			t.Fatalf("build: %d %s", r.code, r.stderr)
+		}
+		built = append(built, r.stdout)
+	}
+	publish := func(x string) string {
+		t.Helper()
+		r := runCLI(t, env, x, "publish", "--json", "-")
+		id, _ := r.json(t)["id"].(string)
+		if r.code != ExitOK || id == "" {
+			t.Fatalf("publish: %d %q %q", r.code, r.stdout, r.stderr)
+		}
+		return id
+	}
+	id := publish(built[0])
+	r := runCLI(t, env, "", "status", id)
+	if !strings.Contains(r.stdout, "  fee: 100 stroops per operation (the network charges 100 now)\n") || strings.Contains(r.stdout, "bump") {
+		t.Errorf("status at the network's fee:\n%s", r.stdout)
+	}
+	rel.horizon.Handler().SetBaseFee(400)
+	id = publish(built[1])
+	r = runCLI(t, env, "", "status", id)
+	if want := "  fee: 100 stroops per operation, below the 400 the network charges now: the close may wait, or be refused if fees rise; " +
+		"any account can pay a fee-bump around it, its signatures kept: closerelayctl bump " + id + " --fee-source G…\n"; !strings.Contains(r.stdout, want) {
+		t.Errorf("status under a raised floor lacks %q:\n%s", want, r.stdout)
+	}
+	if !strings.Contains(r.stdout, "  preflight: landable") {
+		t.Errorf("a low fee changed the verdict:\n%s", r.stdout)
+	}
+	rel.horizon.Handler().FailFeeStats(true)
+	id = publish(built[2])
+	if r = runCLI(t, env, "", "status", id); !strings.Contains(r.stdout, "  fee: 100 stroops per operation (the network's fee statistics are unknown)\n") {
+		t.Errorf("status with unknown statistics:\n%s", r.stdout)
+	}
+}
+
 // TestStatusBlocked: a bare merge of an account that holds a trustline, an
 // offer and a data entry: status says first not to sign it, with each
 // blocker's code and reason, and once the threshold is met with --submit
@@ -194,5 +243,23 @@ func TestWriteBlockersNamesTheForward(t *testing.T) {
 		"  the mediator's forward: op_no_destination: the funds would stop in the mediator\n"
 	if b.String() != want {
 		t.Errorf("writeBlockers wrote %q, want %q", b.String(), want)
+	}
+}
+
+// TestStatusFailedForItsFeeSaysToBump: a submission the ledger refused
+// with tx_insufficient_fee says how to bump the close, its signatures kept;
+// any other failure keeps its own words.
+func TestStatusFailedForItsFeeSaysToBump(t *testing.T) {
+	id := strings.Repeat("ab", 32)
+	for code, want := range map[string]string{
+		"tx_insufficient_fee": "the relay's submission failed: tx_insufficient_fee: the fee bid is below the network's; any account can pay a fee-bump around the close, its signatures kept: closerelayctl bump " + id + " --fee-source G…\n",
+		"tx_bad_seq":          "the relay's submission failed: tx_bad_seq; the next change of the submit-ready envelope tries again\n",
+	} {
+		var b strings.Builder
+		c := &CLI{Stdout: &b}
+		c.printStatus(&b, wire.Status{ID: id, Network: "testnet", Submit: true, Submission: &wire.Submission{State: "failed", Code: code}}, time.Now())
+		if !strings.HasPrefix(b.String(), want) {
+			t.Errorf("%s: status begins %q, want %q", code, b.String(), want)
+		}
 	}
 }

@@ -45,7 +45,7 @@ func (c *CLI) operationFee(ctx context.Context, horizonURL string, maxFee int64)
 	defer res.Body.Close()
 	var st feeStats
 	if res.StatusCode != http.StatusOK || json.NewDecoder(http.MaxBytesReader(nil, res.Body, 1<<16)).Decode(&st) != nil {
-		return min(minFee, maxFee), fmt.Sprintf("the network's minimum: this account API serves no fee statistics (status %d)", res.StatusCode)
+		return min(minFee, maxFee), "the network's minimum; this account API publishes no fee statistics"
 	}
 	p90, err1 := strconv.ParseInt(st.FeeCharged.P90, 10, 64)
 	base, err2 := strconv.ParseInt(st.LastLedgerBaseFee, 10, 64)

@@ -28,6 +28,14 @@ var cliDest = keypair.MustRandom().Address()
 
 func startTestRelay(t *testing.T) *testRelay {
 	t.Helper()
+	return startTestRelayAPI(t, server.LedgerAPIHorizon)
+}
+
+// startTestRelayAPI is startTestRelay with the relay reading and
+// submitting through api (LEDGER_API): the double's Horizon routes, or its
+// Stellar RPC face.
+func startTestRelayAPI(t *testing.T, api string) *testRelay {
+	t.Helper()
 	h := ledgertest.New()
 	t.Cleanup(h.Close)
 	acct := ledgertest.NewAccount(2, 1)
@@ -37,6 +45,7 @@ func startTestRelay(t *testing.T) *testRelay {
 		"LISTEN_ADDR": "127.0.0.1:0", "OPS_ADDR": "127.0.0.1:0",
 		"HORIZON_URL_TESTNET": h.URL, "HORIZON_URL_MAINNET": h.URL, "HORIZON_URL_FUTURENET": h.URL,
 		"MEDIATOR_SECRET": keypair.MustRandom().Seed(), "RATE_LIMITS": "off", "SHUTDOWN_TIMEOUT": "5s",
+		"LEDGER_API": api, "RPC_URL_TESTNET": h.URL + "/rpc", "RPC_URL_MAINNET": h.URL + "/rpc", "RPC_URL_FUTURENET": h.URL + "/rpc",
 	}
 	cfg, err := server.ParseEnv(func(k string) string { return env[k] })
 	if err != nil {

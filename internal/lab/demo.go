@@ -56,7 +56,8 @@ func (c *tool) demo(args []string) int {
 	if _, code, done := c.Parse(fs, args, 0, ""); done {
 		return code
 	}
-	opts := demoOptions{timeout: *timeout, ledgerAPI: c.Getenv("LEDGER_API")}
+	var outcome demoOutcome
+	opts := demoOptions{timeout: *timeout, ledgerAPI: c.Getenv("LEDGER_API"), outcome: &outcome}
 	if *keep {
 		ctx := context.Background()
 		if c.Signals != nil {
@@ -78,7 +79,7 @@ func (c *tool) demo(args []string) int {
 	case *jsonOut && err != nil:
 		c.PrintJSON(wire.Error{OK: false, Code: "FAILED", Reason: ctl.Message(err)})
 	case *jsonOut:
-		c.PrintJSON(map[string]any{"ok": true})
+		c.PrintJSON(outcome)
 	case err != nil:
 		fmt.Fprintf(c.Stderr, "%s demo: FAILED: %s\n", c.Name(), ctl.Message(err))
 	}
@@ -122,6 +123,13 @@ func runDemo(parent context.Context, out io.Writer, opts demoOptions) (err error
 			err = fmt.Errorf("%w (%v)", err, context.Cause(ctx))
 		}
 	}()
+	if opts.outcome == nil {
+		opts.outcome = new(demoOutcome)
+	}
+	opts.outcome.LedgerAPI = "horizon"
+	if opts.ledgerAPI == "rpc" {
+		opts.outcome.LedgerAPI = "rpc"
+	}
 	n := &narrator{w: out}
 	fmt.Fprintln(out, "closerelaylab demo: the relay, its account-API double and the client all run in this process, on 127.0.0.1; nothing reaches the network.")
 
@@ -131,13 +139,9 @@ func runDemo(parent context.Context, out io.Writer, opts demoOptions) (err error
 	double.AddAccount(acct)
 	// What most real accounts hold: a trustline with a balance, an offer
 	// and a data entry. A bare merge of it fails with op_has_sub_entries.
-	issuer := keypair.MustRandom().Address()
-	double.Fund(issuer, 10_0000000)
-	usd := ledgertest.Credit("USD", issuer)
-	if !double.AddTrustline(acct.Address, ledgertest.Trustline{Asset: usd, Balance: 50_0000000}) ||
-		double.AddOffer(acct.Address, ledgertest.Offer{Selling: usd, Buying: ledgertest.Native(), Amount: 10_0000000, Price: xdr.Price{N: 2, D: 1}}) == 0 ||
-		!double.SetData(acct.Address, "note", []byte("demo"), "") {
-		return errors.New("the account API double refused the demo account's entries")
+	issuer, err := addSubEntries(double, acct.Address)
+	if err != nil {
+		return err
 	}
 	names := map[string]string{
 		acct.Keys[0].Address(): "signer A",
@@ -190,7 +194,7 @@ func runDemo(parent context.Context, out io.Writer, opts demoOptions) (err error
 	}
 	destination := keypair.MustRandom().Address()
 	double.Fund(destination, 10_0000000) // the ledger refuses a merge into an account that does not exist
-	if err := demoBareMerge(ctx, n, cl, acct, account, destination); err != nil {
+	if opts.outcome.Blocked, err = demoBareMerge(ctx, n, cl, relayURL, acct, account, destination); err != nil {
 		return err
 	}
 
@@ -349,6 +353,8 @@ func runDemo(parent context.Context, out io.Writer, opts demoOptions) (err error
 		return fmt.Errorf("status after the submission: submit %v, submission %+v", st.Submit, st.Submission)
 	}
 	n.notef("GET /api/plan/{id}/status: submission submitted, ledger %d", st.Submission.Ledger)
+	opts.outcome.Closed = demoPlan{ID: id, Page: pageURL, Account: acct.Address, Destination: destination, Preflight: pst.Preflight.State,
+		Hash: st.Submission.Hash, Ledger: st.Submission.Ledger}
 	if err := checkClosed(ctx, horizonURL, acct.Address); err != nil {
 		return err
 	}
@@ -374,7 +380,7 @@ func runDemo(parent context.Context, out io.Writer, opts demoOptions) (err error
 
 	// The mediator half closes an account of its own, 2-of-3, to an
 	// exchange: the first account is gone.
-	if err := demoMediator(ctx, n, cl, double, horizon, opts.outcome); err != nil {
+	if err := demoMediator(ctx, n, cl, relayURL, double, horizon, opts.outcome); err != nil {
 		return err
 	}
 
@@ -396,6 +402,7 @@ func runDemo(parent context.Context, out io.Writer, opts demoOptions) (err error
 	if opts.keep == nil {
 		fmt.Fprintln(out, "\ndemo complete: OK")
 	}
+	opts.outcome.OK = true
 	return nil
 }
 
@@ -403,38 +410,41 @@ func runDemo(parent context.Context, out io.Writer, opts demoOptions) (err error
 // sub-entries builds (one account_merge), and shows the relay's preflight
 // find it blocked with op_has_sub_entries, with the reason: nobody should
 // sign it. It is not submitted.
-func demoBareMerge(ctx context.Context, n *narrator, cl *client.Client, acct ledgertest.Account, account wallet.Account, destination string) error {
+func demoBareMerge(ctx context.Context, n *narrator, cl *client.Client, relayURL string, acct ledgertest.Account, account wallet.Account, destination string) (demoPlan, error) {
 	batches, err := wallet.BuildClose(wallet.CloseParams{Account: acct.Address, Sequence: account.Sequence, Destination: destination})
 	if err != nil {
-		return err
+		return demoPlan{}, err
 	}
 	bare, err := batches[0].Base64()
 	if err != nil {
-		return err
+		return demoPlan{}, err
 	}
 	signed, err := wallet.SignPartial(bare, "testnet", acct.Keys[0])
 	if err != nil {
-		return err
+		return demoPlan{}, err
 	}
 	id, err := cl.Publish(ctx, "testnet", signed)
 	if err != nil {
-		return fmt.Errorf("publish the bare merge: %w", err)
+		return demoPlan{}, fmt.Errorf("publish the bare merge: %w", err)
 	}
-	n.stepf("signer A first publishes a bare merge into %s (one account_merge, as a wallet that ignores sub-entries builds it): plan %s…", ctl.ShortKey(destination), id[:16])
+	// The whole id and its page: a prefix opens nothing.
+	n.stepf("signer A first publishes a bare merge into %s (one account_merge, as a wallet that ignores sub-entries builds it)", ctl.ShortKey(destination))
+	n.notef("plan id %s", id)
+	n.notef("its page: %s/plan/%s", relayURL, id)
 	st, err := cl.Status(ctx, id)
 	if err != nil {
-		return fmt.Errorf("status of the bare merge: %w", err)
+		return demoPlan{}, fmt.Errorf("status of the bare merge: %w", err)
 	}
 	pf := st.Preflight
 	if pf == nil || pf.State != client.PreflightBlocked || len(pf.Blockers) == 0 || pf.Blockers[0].Code != "op_has_sub_entries" {
-		return fmt.Errorf("the relay's preflight of the bare merge: %+v, want blocked with op_has_sub_entries", pf)
+		return demoPlan{}, fmt.Errorf("the relay's preflight of the bare merge: %+v, want blocked with op_has_sub_entries", pf)
 	}
 	n.notef("relay's preflight (GET /api/plan/{id}/status): %s", ctl.PreflightText(pf))
 	for _, b := range pf.Blockers {
 		n.notef("op %d: %s: %s", b.Op+1, b.Code, b.Reason)
 	}
 	n.notef("do not sign this close: the ledger would refuse it, and its fee and sequence number would be spent")
-	return nil
+	return demoPlan{ID: id, Page: relayURL + "/plan/" + id, Account: acct.Address, Destination: destination, Preflight: pf.State, Blockers: pf.Blockers}, nil
 }
 
 // fmtLandable is a landable flag as JSON writes it.
@@ -445,14 +455,33 @@ func fmtLandable(l *bool) string {
 	return fmt.Sprint(*l)
 }
 
-// demoOutcome is what the demo's mediator close did, for its test to
-// check against the account-API double itself.
+// demoOutcome is what the demo did: its three plans, which `demo --json`
+// prints, and the account-API double, for the demo's tests to check the
+// mediator close against the ledger itself.
 type demoOutcome struct {
-	Double   *ledgertest.Handler
-	Exchange string // the memo-required exchange account
-	Mediator string // the flow's mediator account
-	Memo     string // the committed memo, "<type>:<value>"
-	Forward  client.Forward
+	Double    *ledgertest.Handler `json:"-"`
+	OK        bool                `json:"ok"`
+	LedgerAPI string              `json:"ledgerApi"` // horizon or rpc: the double's face the relay used
+	Blocked   demoPlan            `json:"blocked"`   // the bare merge the preflight found blocked
+	Closed    demoPlan            `json:"closed"`    // the close that empties the account first, landed
+	Mediated  demoPlan            `json:"mediated"`  // the 2-of-3 close through the mediator to the exchange
+	Exchange  string              `json:"exchange"`  // the memo-required exchange account
+	Mediator  string              `json:"mediator"`  // the flow's mediator account
+	Memo      string              `json:"memo"`      // the committed memo, "<type>:<value>"
+	Forward   wire.Forward        `json:"forward"`   // the relay's forward of the mediated close, as status.forward
+}
+
+// demoPlan is one plan of the demo: its full id and page, what it closes,
+// the relay's preflight verdict, and its transaction once submitted.
+type demoPlan struct {
+	ID          string         `json:"id"`
+	Page        string         `json:"page"`
+	Account     string         `json:"account"`
+	Destination string         `json:"destination"`
+	Preflight   string         `json:"preflight"`
+	Blockers    []wire.Blocker `json:"blockers,omitempty"`
+	Hash        string         `json:"hash,omitempty"`
+	Ledger      int64          `json:"ledger,omitempty"`
 }
 
 // demoMemo is the memo the demo's exchange credits the deposit by.
@@ -465,7 +494,7 @@ const demoMemo = "text:deposit 42"
 // submits the close, then runs the forward itself, and the exchange is
 // credited by a payment carrying the memo. When outcome is not nil it is
 // filled in.
-func demoMediator(ctx context.Context, n *narrator, cl *client.Client, double *ledgertest.Handler, horizon *wallet.Horizon, outcome *demoOutcome) error {
+func demoMediator(ctx context.Context, n *narrator, cl *client.Client, relayURL string, double *ledgertest.Handler, horizon *wallet.Horizon, outcome *demoOutcome) error {
 	acct := ledgertest.NewAccount(2, 1)
 	acct.Thresholds.HighThreshold = 2 // any two of its three keys close it
 	double.AddAccount(acct)
@@ -512,7 +541,8 @@ func demoMediator(ctx context.Context, n *narrator, cl *client.Client, double *l
 	if err != nil {
 		return fmt.Errorf("publish the mediator close: %w", err)
 	}
-	n.stepf("signer D builds the close through the mediator and publishes it signed by D alone, with the flow token and submit (plan %s…)", id[:16])
+	n.stepf("signer D builds the close through the mediator and publishes it signed by D alone, with the flow token and submit")
+	n.notef("plan id %s, its page %s/plan/%s", id, relayURL, id)
 	env := batches[0].ToXDR()
 	for i, op := range env.Operations() {
 		n.notef("op %d: %s", i+1, ledger.Describe(op, env.SourceAccount()))
@@ -621,10 +651,11 @@ func demoMediator(ctx context.Context, n *narrator, cl *client.Client, double *l
 	if st.Forward == nil || st.Forward.State != "forwarded" || st.Forward.Hash != f.Hash {
 		return fmt.Errorf("status.forward after the forward: %+v", st.Forward)
 	}
-	n.notef("GET /api/plan/{id}/status: forward forwarded, amount %s (closerelayctl status %s… prints it too)", st.Forward.Amount, id[:16])
-	if outcome != nil {
-		*outcome = demoOutcome{Double: double, Exchange: exchange, Mediator: flow.MediatorPublicKey, Memo: demoMemo, Forward: *f}
-	}
+	n.notef("GET /api/plan/{id}/status: forward forwarded, amount %s (closerelayctl status %s prints it too)", st.Forward.Amount, id)
+	outcome.Double, outcome.Exchange, outcome.Mediator, outcome.Memo = double, exchange, flow.MediatorPublicKey, demoMemo
+	outcome.Forward = wire.Forward{State: f.State, Hash: f.Hash, Ledger: int(f.Ledger), Amount: f.Amount, Code: f.Code}
+	outcome.Mediated = demoPlan{ID: id, Page: relayURL + "/plan/" + id, Account: acct.Address, Destination: flow.MediatorPublicKey, Preflight: preflightState(st.Preflight),
+		Hash: sub.Submission.Hash, Ledger: sub.Submission.Ledger}
 	return nil
 }
 
@@ -680,4 +711,28 @@ func checkReady(ctx context.Context, opsURL string) error {
 		return fmt.Errorf("readyz answered %d", resp.StatusCode)
 	}
 	return nil
+}
+
+// addSubEntries gives account what most real accounts hold, so that a bare
+// merge of it fails with op_has_sub_entries: a trustline to a fresh
+// issuer's USD with 50 USD, an offer selling 10 of them and a data entry
+// "note". It returns the issuer.
+func addSubEntries(double *ledgertest.Handler, account string) (string, error) {
+	issuer := keypair.MustRandom().Address()
+	double.Fund(issuer, 10_0000000)
+	usd := ledgertest.Credit("USD", issuer)
+	if !double.AddTrustline(account, ledgertest.Trustline{Asset: usd, Balance: 50_0000000}) ||
+		double.AddOffer(account, ledgertest.Offer{Selling: usd, Buying: ledgertest.Native(), Amount: 10_0000000, Price: xdr.Price{N: 2, D: 1}}) == 0 ||
+		!double.SetData(account, "note", []byte("demo"), "") {
+		return "", errors.New("the account API double refused the account's entries")
+	}
+	return issuer, nil
+}
+
+// preflightState is a verdict's state, "" when the relay gave none.
+func preflightState(p *client.Preflight) string {
+	if p == nil {
+		return ""
+	}
+	return p.State
 }

@@ -3,10 +3,13 @@ package lab
 import (
 	"context"
 	"encoding/base64"
+	"encoding/json"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/closerelay/closerelay/internal/ctl"
 	"github.com/closerelay/closerelay/internal/syncbuf"
 	"github.com/stellar/go-stellar-sdk/amount"
 	"github.com/stellar/go-stellar-sdk/xdr"
@@ -62,6 +65,56 @@ func TestDemoForwardsToTheExchange(t *testing.T) {
 		"demo complete: OK",
 	}
 	wantInOrder(t, out.String(), steps)
+	// Each plan's whole id and its page, never a prefix: /plan/<prefix> is
+	// a 404.
+	for _, p := range []demoPlan{got.Blocked, got.Closed, got.Mediated} {
+		if !planID.MatchString(p.ID) || !strings.Contains(out.String(), "plan id "+p.ID) || !strings.Contains(out.String(), "/plan/"+p.ID) {
+			t.Errorf("the demo's output does not give plan %q in full, with its page:\n%s", p.ID, out.String())
+		}
+	}
+	if strings.Contains(out.String(), "plan "+got.Blocked.ID[:16]+"…") {
+		t.Error("the demo's output cuts the blocked plan's id short")
+	}
+}
+
+// planID is a plan id as the relay answers it.
+var planID = regexp.MustCompile(`^[0-9a-f]{64}$`)
+
+// TestDemoJSON: `closerelaylab demo --json` prints one object that says
+// what the demo did (issue 43 item 7), not only {"ok":true}: each plan's
+// whole id and page, the blocked one's blockers, the landed close's
+// transaction and ledger, and the mediated close's forward with its memo.
+func TestDemoJSON(t *testing.T) {
+	r := runCLI(t, nil, "", "demo", "--json")
+	if r.code != ctl.ExitOK {
+		t.Fatalf("demo --json: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	var got demoOutcome
+	dec := json.NewDecoder(strings.NewReader(r.stdout))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&got); err != nil || dec.More() {
+		t.Fatalf("demo --json printed %q: %v, want one object", r.stdout, err)
+	}
+	if !got.OK || got.LedgerAPI != "horizon" {
+		t.Errorf("ok %v ledgerApi %q", got.OK, got.LedgerAPI)
+	}
+	for name, p := range map[string]demoPlan{"blocked": got.Blocked, "closed": got.Closed, "mediated": got.Mediated} {
+		if !planID.MatchString(p.ID) || !strings.HasSuffix(p.Page, "/plan/"+p.ID) || p.Account == "" || p.Destination == "" {
+			t.Errorf("%s: %+v, want the whole id, its page, the account and the destination", name, p)
+		}
+	}
+	if b := got.Blocked; b.Preflight != "blocked" || len(b.Blockers) == 0 || b.Blockers[0].Code != "op_has_sub_entries" || b.Blockers[0].Reason == "" || b.Hash != "" {
+		t.Errorf("blocked: %+v, want op_has_sub_entries with its reason, never submitted", b)
+	}
+	if c := got.Closed; c.Preflight != "landable" || c.Hash != c.ID || c.Ledger <= 0 || c.Account != got.Blocked.Account {
+		t.Errorf("closed: %+v, want the blocked account's close, landable, submitted as its id", c)
+	}
+	if m := got.Mediated; m.Hash != m.ID || m.Ledger <= 0 || m.Destination != got.Mediator {
+		t.Errorf("mediated: %+v, want the close into the mediator %s, submitted", m, got.Mediator)
+	}
+	if f := got.Forward; f.State != "forwarded" || f.Hash == "" || f.Ledger <= 0 || f.Amount == "" || got.Memo != demoMemo || got.Exchange == "" {
+		t.Errorf("forward %+v memo %q exchange %q", f, got.Memo, got.Exchange)
+	}
 }
 
 // wantInOrder fails t unless the demo's output holds every step, in order.

@@ -25,18 +25,14 @@ var labCommands = []struct {
 
 // TestLabHelpAndFlags: every command answers --help with its usage, under
 // closerelaylab's name; flags are shown with two dashes, every command
-// takes --json, and the README's command-line section names every command
+// takes --json, and docs/command-line.md names every command
 // and flag, as for closerelayctl's commands.
 func TestLabHelpAndFlags(t *testing.T) {
-	readme, err := os.ReadFile("../../README.md")
+	page, err := os.ReadFile("../../docs/command-line.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	section := regexp.MustCompile(`(?s)\n## Command line \(closerelayctl\)\n(.*?)(\n## |$)`).FindSubmatch(readme)
-	if section == nil {
-		t.Fatal(`README.md has no "## Command line (closerelayctl)" section`)
-	}
-	doc := string(section[1])
+	doc := string(page)
 	for _, cmd := range labCommands {
 		name := strings.Join(cmd.args, " ")
 		r := runCLI(t, nil, "", append(slices.Clone(cmd.args), "--help")...)
@@ -57,11 +53,11 @@ func TestLabHelpAndFlags(t *testing.T) {
 			t.Errorf("%s: --relay listed %v, want %v", name, slices.Contains(flags, "relay"), cmd.relay)
 		}
 		if !strings.Contains(doc, "closerelaylab "+name) {
-			t.Errorf("the README's command-line section does not document %q", "closerelaylab "+name)
+			t.Errorf("docs/command-line.md does not document %q", "closerelaylab "+name)
 		}
 		for _, f := range flags {
 			if !strings.Contains(doc, "--"+f) {
-				t.Errorf("the README's command-line section does not mention %s's --%s", name, f)
+				t.Errorf("docs/command-line.md does not mention %s's --%s", name, f)
 			}
 		}
 	}

@@ -13,6 +13,8 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/pprof"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -85,8 +87,8 @@ Commands:
             route through net/http and echo, one verification, a fixed
             answer) for the load kit to send the same burst to
 
-Each command takes --help and --json. See README.md, "Command line
-(closerelayctl)" and "Load testing".
+Each command takes --help and --json. See docs/command-line.md and
+docs/load-testing.md.
 `
 
 func (c *tool) load(args []string) int {
@@ -141,6 +143,7 @@ type localOptions struct {
 	ledgerAPI   string    // the relay's LEDGER_API: horizon (when empty) or rpc, both faces of the double
 	rateLimits  bool      // RATE_LIMITS on, as in production (default off, for load)
 	noMediator  bool      // no MEDIATOR_SECRET: the mediator routes answer MEDIATOR_NOT_CONFIGURED
+	subEntries  []int     // account numbers (from 1) given what the demo's account holds, so that their plans are blocked
 	out         string    // payload path; dir/load-payload.json when empty
 	keys        string    // keys file path; beside out when empty
 	json        bool      // print the ready report as JSON
@@ -177,6 +180,10 @@ func (c *tool) loadLocal(args []string) int {
 			"--rate-limits runs the relay with RATE_LIMITS on, as in production, and\n"+
 			"--no-mediator without a MEDIATOR_SECRET, so that a client's tests meet\n"+
 			"RATE_LIMITED and MEDIATOR_NOT_CONFIGURED from the real relay.\n\n"+
+			"--sub-entries N[,N…] gives account N what most real accounts hold (a USD\n"+
+			"trustline with 50 USD, an offer and a data entry), as the demo's account:\n"+
+			"its plan, a bare merge, is then blocked (op_has_sub_entries), and\n"+
+			"`closerelayctl status \"$PLAN_N\"` shows what a co-signer of such a close sees.\n\n"+
 			"By default it is small, a stack to try the commands on (3 accounts of 3\n"+
 			"signers); the load kit passes the sizes it needs.")
 	o := localOptions{}
@@ -193,6 +200,16 @@ func (c *tool) loadLocal(args []string) int {
 	fs.StringVar(&o.ledgerAPI, "ledger-api", "horizon", "the relay's LEDGER_API: horizon or rpc (the double's Horizon or Stellar RPC face)")
 	fs.BoolVar(&o.rateLimits, "rate-limits", false, "run the relay with RATE_LIMITS on (the production limits), not off")
 	fs.BoolVar(&o.noMediator, "no-mediator", false, "run the relay without a MEDIATOR_SECRET")
+	fs.Func("sub-entries", "give these `accounts` (numbers from 1, comma-separated) a trustline with a balance, an offer and a data entry: their plans are blocked", func(v string) error {
+		for f := range strings.SplitSeq(v, ",") {
+			n, err := strconv.Atoi(strings.TrimSpace(f))
+			if err != nil || n < 1 {
+				return fmt.Errorf("%q is not an account number (1, 2, …)", f)
+			}
+			o.subEntries = append(o.subEntries, n)
+		}
+		return nil
+	})
 	ctl.JSONFlag(fs, &o.json)
 	verbose := fs.Bool("verbose", false, "show the relay's logs on standard error")
 	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of this process, from ready to stop, to this file (go tool pprof)")
@@ -233,6 +250,11 @@ func runLoadLocal(ctx context.Context, out io.Writer, o localOptions) (err error
 	}
 	if o.ledgerAPI == "" {
 		o.ledgerAPI = "horizon"
+	}
+	for _, n := range o.subEntries {
+		if n > o.plans {
+			return ctl.Usagef("--sub-entries %d: there are %d published accounts (--plans)", n, o.plans)
+		}
 	}
 	if err := checkCounts(&o.counts); err != nil {
 		return err
@@ -303,6 +325,11 @@ func runLoadLocal(ctx context.Context, out io.Writer, o localOptions) (err error
 		acct := ledgertest.NewAccount(o.signers-1, 1)
 		accts[i] = acct
 		double.AddAccount(acct)
+		if slices.Contains(o.subEntries, i+1) {
+			if _, err := addSubEntries(double, acct.Address); err != nil {
+				return err
+			}
+		}
 		// A close the ledger would take, so that its page and status say
 		// landable: the next sequence number (the double's accounts are at
 		// 1<<32) into an account that exists.
@@ -336,7 +363,7 @@ func runLoadLocal(ctx context.Context, out io.Writer, o localOptions) (err error
 		enc.SetEscapeHTML(false)
 		_ = enc.Encode(map[string]any{
 			"ready": true, "relay": relayURL, "ops": opsURL, "horizon": stack.horizonURL, "rpc": ledgertest.RPCURL(stack.horizonURL), "ledgerApi": o.ledgerAPI, "network": string(ledger.Testnet),
-			"payload": o.out, "keys": o.keys, "page": pageBase + "/plan/" + plans[0].ID, "plans": o.plans, "spare": o.spare, "signers": o.signers, "pid": os.Getpid(), "preparedMillis": prepared.Milliseconds(),
+			"payload": o.out, "keys": o.keys, "page": pageBase + "/plan/" + plans[0].ID, "subEntries": append([]int{}, o.subEntries...), "plans": o.plans, "spare": o.spare, "signers": o.signers, "pid": os.Getpid(), "preparedMillis": prepared.Milliseconds(),
 		})
 	} else {
 		spare := ""
@@ -350,7 +377,11 @@ func runLoadLocal(ctx context.Context, out io.Writer, o localOptions) (err error
 			fmt.Fprintf(out, "LEDGER_API=rpc: the relay reads and submits through the double's Stellar RPC face, %s\n", ledgertest.RPCURL(stack.horizonURL))
 		}
 		fmt.Fprintf(out, "the %d accounts' signer secrets are in %s (mode 0600); from another shell:\n  . %s\n", o.plans+o.spare, o.keys, sourcePath(o.keys))
-		fmt.Fprintf(out, "the co-signers' page of account 1's plan: %s/plan/%s\n", pageBase, plans[0].ID)
+		fmt.Fprintf(out, "published one plan per account, PLAN_1 to PLAN_%d in the keys file: each account's master merging it into a fresh account, signed by the master alone\n", o.plans)
+		for _, n := range o.subEntries {
+			fmt.Fprintf(out, "account %d holds a trustline with 50 USD, an offer and a data entry (--sub-entries): PLAN_%d, a bare merge, is blocked (op_has_sub_entries)\n", n, n)
+		}
+		fmt.Fprintf(out, "the co-signers' page of account 1's plan (PLAN_1): %s/plan/%s\n", pageBase, plans[0].ID)
 		fmt.Fprintln(out, "serving until Ctrl-C (SIGINT) or SIGTERM")
 	}
 	if o.ready != nil {

@@ -14,6 +14,20 @@ import (
 	"github.com/closerelay/closerelay/internal/testport"
 )
 
+// startLoadLocal starts `load local ARGS` and reads its output up to the
+// "serving" line: the ready line's fields, and the lines between.
+func startLoadLocal(t *testing.T, args ...string) (*testCLI, *started, map[string]string, string) {
+	t.Helper()
+	tc := newTestCLI(nil, strings.NewReader(""))
+	ll := start(t, tc, append([]string{"load", "local"}, args...)...)
+	fields := readyFields(t, ll.next())
+	var rest strings.Builder
+	for l := ll.next(); !strings.HasPrefix(l, "serving until Ctrl-C"); l = ll.next() {
+		rest.WriteString(l + "\n")
+	}
+	return tc, ll, fields, rest.String()
+}
+
 // readyFields is the key=value fields of a `load local` ready line.
 func readyFields(t *testing.T, line string) map[string]string {
 	t.Helper()
@@ -60,14 +74,15 @@ func TestLoadLocalDefaultsAreSmallAndOutOfTheWorkingTree(t *testing.T) {
 			t.Errorf("load local wrote %s into the working directory", name)
 		}
 	}
-	var rest strings.Builder
+	var out strings.Builder
 	for l := ll.next(); !strings.HasPrefix(l, "serving until Ctrl-C"); l = ll.next() {
-		rest.WriteString(l + "\n")
+		out.WriteString(l + "\n")
 	}
+	rest := out.String()
 	keys := readKeys(t, fields["keys"])
 	page := fields["relay"] + "/plan/" + keys["PLAN_1"]
-	if !strings.Contains(rest.String(), "page of account 1's plan: "+page+"\n") {
-		t.Errorf("no page line %s in %q", page, rest.String())
+	if !strings.Contains(rest, "page of account 1's plan (PLAN_1): "+page+"\n") {
+		t.Errorf("no page line %s in %q", page, rest)
 	}
 	resp, err := http.Get(page)
 	if err != nil || resp.StatusCode != http.StatusOK {
@@ -91,16 +106,10 @@ func TestLoadLocalDefaultsAreSmallAndOutOfTheWorkingTree(t *testing.T) {
 func TestLoadLocalPublicURL(t *testing.T) {
 	port := strconv.Itoa(testport.Free(t, 1)[0])
 	public := "http://127.0.0.1:" + port
-	tc := newTestCLI(nil, strings.NewReader(""))
-	ll := start(t, tc, "load", "local", "--listen", "127.0.0.1:"+port, "--dir", t.TempDir(), "--public-url", public)
-	fields := readyFields(t, ll.next())
-	var rest strings.Builder
-	for l := ll.next(); !strings.HasPrefix(l, "serving until Ctrl-C"); l = ll.next() {
-		rest.WriteString(l + "\n")
-	}
+	tc, ll, fields, rest := startLoadLocal(t, "--listen", "127.0.0.1:"+port, "--dir", t.TempDir(), "--public-url", public)
 	keys := readKeys(t, fields["keys"])
-	if !strings.Contains(rest.String(), "page of account 1's plan: "+public+"/plan/"+keys["PLAN_1"]) {
-		t.Errorf("page line not under --public-url: %q", rest.String())
+	if !strings.Contains(rest, "page of account 1's plan (PLAN_1): "+public+"/plan/"+keys["PLAN_1"]) {
+		t.Errorf("page line not under --public-url: %q", rest)
 	}
 	r := runCLI(t, nil, "", "get", "--relay", fields["relay"], keys["PLAN_1"]) // the relay answers
 	if r.code != ctl.ExitOK {
@@ -185,15 +194,9 @@ func TestLabTypoSuggests(t *testing.T) {
 // plans it publishes are landable, and a plan signed to its threshold with
 // submit lands; --ledger-api takes nothing but horizon or rpc.
 func TestLoadLocalLedgerAPIRPC(t *testing.T) {
-	tc := newTestCLI(nil, strings.NewReader(""))
-	ll := start(t, tc, "load", "local", "--dir", t.TempDir(), "--ledger-api", "rpc")
-	fields := readyFields(t, ll.next())
-	var rest strings.Builder
-	for l := ll.next(); !strings.HasPrefix(l, "serving until Ctrl-C"); l = ll.next() {
-		rest.WriteString(l + "\n")
-	}
-	if !strings.Contains(rest.String(), "LEDGER_API=rpc: the relay reads and submits through the double's Stellar RPC face, "+fields["horizon"]+"/rpc\n") {
-		t.Errorf("no LEDGER_API=rpc line in %q", rest.String())
+	tc, ll, fields, rest := startLoadLocal(t, "--dir", t.TempDir(), "--ledger-api", "rpc")
+	if !strings.Contains(rest, "LEDGER_API=rpc: the relay reads and submits through the double's Stellar RPC face, "+fields["horizon"]+"/rpc\n") {
+		t.Errorf("no LEDGER_API=rpc line in %q", rest)
 	}
 	resp, err := http.Get(fields["ops"] + "/metrics")
 	if err != nil {
@@ -273,5 +276,42 @@ func TestLoadLocalProductionLimitsAndNoMediator(t *testing.T) {
 	}
 	if code := ll.exit(); code != ctl.ExitOK {
 		t.Fatalf("load local: exit %d %s", code, ll.stderr.String())
+	}
+}
+
+// TestLoadLocalSubEntries: `load local --sub-entries 2` gives account 2 a
+// trustline with a balance, an offer and a data entry, so that PLAN_2, a
+// bare merge, is blocked by the relay's preflight (op_has_sub_entries) and
+// its status says not to sign it, while account 1's stays landable; the
+// output says it published one plan per account and which is blocked. A
+// number past --plans is a usage error.
+func TestLoadLocalSubEntries(t *testing.T) {
+	tc, ll, fields, rest := startLoadLocal(t, "--dir", t.TempDir(), "--sub-entries", "2")
+	for _, want := range []string{
+		"published one plan per account, PLAN_1 to PLAN_3 in the keys file",
+		"account 2 holds a trustline with 50 USD, an offer and a data entry (--sub-entries): PLAN_2, a bare merge, is blocked (op_has_sub_entries)",
+		"the co-signers' page of account 1's plan (PLAN_1): ",
+	} {
+		if !strings.Contains(rest, want) {
+			t.Errorf("load local's output lacks %q:\n%s", want, rest)
+		}
+	}
+	keys := readKeys(t, fields["keys"])
+	r := runCLI(t, nil, "", "status", "--relay", fields["relay"], keys["PLAN_2"])
+	if r.code != ctl.ExitOK || !strings.Contains(r.stdout, "do not sign this close") || !strings.Contains(r.stdout, "op_has_sub_entries") || !strings.Contains(r.stdout, "preflight: blocked") {
+		t.Errorf("status of PLAN_2: exit %d %q %q, want blocked by op_has_sub_entries", r.code, r.stdout, r.stderr)
+	}
+	r = runCLI(t, nil, "", "status", "--relay", fields["relay"], keys["PLAN_1"])
+	if r.code != ctl.ExitOK || !strings.Contains(r.stdout, "preflight: landable") {
+		t.Errorf("status of PLAN_1: exit %d %q %q, want landable", r.code, r.stdout, r.stderr)
+	}
+	tc.interrupt()
+	if code := ll.exit(); code != ctl.ExitOK {
+		t.Fatalf("load local: exit %d %s", code, ll.stderr.String())
+	}
+	for _, bad := range []string{"4", "0", "x"} {
+		if r := runCLI(t, nil, "", "load", "local", "--dir", t.TempDir(), "--sub-entries", bad); r.code != ctl.ExitUsage {
+			t.Errorf("--sub-entries %s: exit %d %q, want a usage error", bad, r.code, r.stderr)
+		}
 	}
 }

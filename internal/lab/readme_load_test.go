@@ -28,15 +28,15 @@ func repoRoot(t *testing.T) string {
 }
 
 // loadTestingCommands returns the command lines of the shell blocks of
-// README.md's "Load testing" section, comments cut off, block by block.
+// docs/load-testing.md, comments cut off, block by block.
 func loadTestingCommands(t *testing.T, root string) [][]string {
 	t.Helper()
 	var blocks [][]string
-	for _, b := range shBlocks(readmeSection(t, root, "Load testing")) {
+	for _, b := range shBlocks(docText(t, root, "docs/load-testing.md")) {
 		blocks = append(blocks, commandLines(b))
 	}
 	if len(blocks) == 0 {
-		t.Fatal("the Load testing section has no ```sh block")
+		t.Fatal("docs/load-testing.md has no ```sh block")
 	}
 	return blocks
 }
@@ -122,7 +122,7 @@ func startReadmeStack(t *testing.T, root string, args []string) *readmeStack {
 	return s
 }
 
-// TestReadmeLoadCommands runs every command of README.md's "Load testing"
+// TestReadmeLoadCommands runs every command of docs/load-testing.md
 // shell blocks as written (readme_test.go runs the other sections'), made small and short by flags appended (later
 // flags win) or, for k6, variables: `load local` in process on free ports;
 // k6 (when installed) from a directory that stands for the repository root,
@@ -249,11 +249,11 @@ func TestReadmeLoadCommands(t *testing.T) {
 					t.Errorf("%q: %v\n%s", line, err, out)
 				}
 			default:
-				t.Errorf("README command %q: this test does not know how to check it; teach it", line)
+				t.Errorf("docs/load-testing.md command %q: this test does not know how to check it; teach it", line)
 			}
 		}
 	}
 	if k6 != "" && k6Runs == 0 {
-		t.Error("no k6 command in the README's Load testing section")
+		t.Error("no k6 command in docs/load-testing.md")
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -16,11 +17,27 @@ import (
 	"github.com/closerelay/closerelay/internal/ctl"
 )
 
-// The README's commands, run as written: "Close an account, step by step"
-// against `closerelaylab load local` (TestReadmeCloseAnAccount), "Load
-// testing" (TestReadmeLoadCommands), and every other shell block
-// (TestReadmeOtherCommands). A command none of them knows fails the test:
-// teach it rather than leave a README line unchecked.
+// The commands of README.md and of the pages under docs/, run as written:
+// the README's "Close an account, step by step" against `closerelaylab load
+// local` (TestReadmeCloseAnAccount), docs/load-testing.md
+// (TestReadmeLoadCommands), and every other shell block of the README and
+// of docs/*.md (TestReadmeOtherCommands). A command none of them knows
+// fails the test: teach it rather than leave a line unchecked.
+
+// docPages are the pages under docs/ that the README links to, each
+// self-contained, whose commands these tests run or check; docs/API.md is
+// the wire reference and holds examples, not commands to paste.
+var docPages = []string{"docs/command-line.md", "docs/javascript.md", "docs/operating.md", "docs/load-testing.md"}
+
+// docText is the text of the file rel under the repository root.
+func docText(t *testing.T, root, rel string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(root, rel))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
 
 // readmeSection is the text of README.md's "## title" section.
 func readmeSection(t *testing.T, root, title string) string {
@@ -198,8 +215,13 @@ func TestReadmeCloseAnAccount(t *testing.T) {
 			t.Errorf("the walk-through's output has no line %s\nstdout:\n%s\nstderr:\n%s", want, out, stderr.String())
 		}
 	}
-	if n := len(regexp.MustCompile(`(?m)^plan [0-9a-f]{64} on testnet$`).FindAllString(out, -1)); n != 2 {
-		t.Errorf("the walk-through printed %d statuses, want 2 (the close, the mediator close)", n)
+	if n := len(regexp.MustCompile(`(?m)^plan [0-9a-f]{64} on testnet$`).FindAllString(out, -1)); n != 3 {
+		t.Errorf("the walk-through printed %d statuses, want 3 (the blocked plan, the close, the mediator close)", n)
+	}
+	// Step 0: the plan of the account given sub-entries is blocked, and
+	// its status says so first.
+	if !regexp.MustCompile(`(?m)^do not sign this close: the ledger would refuse it$`).MatchString(out) || !strings.Contains(out, "op_has_sub_entries") {
+		t.Errorf("the walk-through's step 0 shows no blocked plan:\n%s", out)
 	}
 	if !regexp.MustCompile(`(?m)^the co-signers' page: http://127\.0\.0\.1:\d+/plan/[0-9a-f]{64}$`).MatchString(stderr.String()) {
 		t.Errorf("publish printed no page for co-signers:\n%s", stderr.String())
@@ -214,15 +236,11 @@ func TestReadmeCloseAnAccount(t *testing.T) {
 }
 
 // TestReadmeOtherCommands checks the shell blocks of every other section
-// of README.md: make targets exist, the binaries named are this
+// of README.md and of the docs/ pages: make targets exist, the binaries named are this
 // repository's commands (their help runs), the image build names the
 // Containerfile as the Containerfile itself says to build it.
 func TestReadmeOtherCommands(t *testing.T) {
 	root := repoRoot(t)
-	b, err := os.ReadFile(filepath.Join(root, "README.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	makefile, err := os.ReadFile(filepath.Join(root, "Makefile"))
 	if err != nil {
 		t.Fatal(err)
@@ -231,12 +249,18 @@ func TestReadmeOtherCommands(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sections := regexp.MustCompile(`(?m)^## `).Split(string(b), -1)
+	var sections []string
+	for _, doc := range append([]string{"README.md"}, docPages...) {
+		if doc == "docs/load-testing.md" {
+			continue // run by TestReadmeLoadCommands
+		}
+		sections = append(sections, regexp.MustCompile(`(?m)^## `).Split(docText(t, root, doc), -1)...)
+	}
 	checked := 0
-	for _, sec := range sections[1:] {
+	for _, sec := range sections {
 		title, _, _ := strings.Cut(sec, "\n")
-		if title == "Close an account, step by step" || title == "Load testing" {
-			continue // run by TestReadmeCloseAnAccount and TestReadmeLoadCommands
+		if title == "Close an account, step by step" {
+			continue // run by TestReadmeCloseAnAccount
 		}
 		for _, block := range shBlocks(sec) {
 			for _, line := range commandLines(block) {
@@ -281,14 +305,14 @@ func TestReadmeOtherCommands(t *testing.T) {
 	}
 }
 
-// TestDocsAreSelfContained: the README and docs/API.md name no document
+// TestDocsAreSelfContained: the README and the docs/ pages name no document
 // outside the repository (the team's specification and contract, issue
 // numbers), and every relative link they hold leads to a file that exists.
 func TestDocsAreSelfContained(t *testing.T) {
 	root := repoRoot(t)
 	outside := regexp.MustCompile(`CONTRACT|SPEC\b|\b[Ii]ssue \d+|shared/`)
 	link := regexp.MustCompile(`\]\(([^)#:]+)(#[^)]*)?\)`)
-	for _, doc := range []string{"README.md", "docs/API.md", "deploy/RUNBOOK.md"} {
+	for _, doc := range append([]string{"README.md", "docs/API.md", "deploy/RUNBOOK.md"}, docPages...) {
 		b, err := os.ReadFile(filepath.Join(root, doc))
 		if err != nil {
 			t.Fatal(err)
@@ -304,5 +328,125 @@ func TestDocsAreSelfContained(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestReadmeLayoutIsGoList: the README's layout table names every package
+// `go list ./...` lists, each once, and nothing that is neither a package
+// nor a directory of the repository. A package added without its row
+// fails here; add one row, `| \`path\` | its job |`.
+func TestReadmeLayoutIsGoList(t *testing.T) {
+	root := repoRoot(t)
+	layout := readmeSection(t, root, "Layout")
+	cmd := exec.Command("go", "list", "./...")
+	cmd.Dir = root
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list ./...: %v", err)
+	}
+	module := "github.com/closerelay/closerelay"
+	named := map[string]int{}
+	for _, row := range strings.Split(layout, "\n") {
+		if !strings.HasPrefix(row, "| `") {
+			continue
+		}
+		first, _, _ := strings.Cut(strings.TrimPrefix(row, "| "), " | ")
+		for _, m := range regexp.MustCompile("`([^`]+)`").FindAllStringSubmatch(first, -1) {
+			named[m[1]]++
+		}
+	}
+	for _, pkg := range strings.Fields(string(out)) {
+		rel := strings.TrimPrefix(strings.TrimPrefix(pkg, module), "/")
+		if rel == "" {
+			rel = "."
+		}
+		switch named[rel] {
+		case 0:
+			t.Errorf("the README's layout table has no row for package %s", rel)
+		case 1:
+		default:
+			t.Errorf("the README's layout table names %s %d times", rel, named[rel])
+		}
+		delete(named, rel)
+	}
+	for name := range named {
+		if fi, err := os.Stat(filepath.Join(root, name)); err != nil || !fi.IsDir() {
+			t.Errorf("the README's layout table names %s, which is neither a package nor a directory", name)
+		}
+	}
+}
+
+// TestAPIMediatorSectionAgrees: docs/API.md's mediator section (6) does not
+// say the service never submits anything, which section 3.8 (the forward
+// the relay builds, signs and submits itself) contradicts; it says when the
+// relay runs the forward and links there.
+func TestAPIMediatorSectionAgrees(t *testing.T) {
+	api := docText(t, repoRoot(t), "docs/API.md")
+	_, sec, ok := strings.Cut(api, "\n## 6. Mediator\n")
+	if !ok {
+		t.Fatal("docs/API.md has no section 6. Mediator")
+	}
+	sec, _, _ = strings.Cut(sec, "\n### 6.1")
+	flat := strings.Join(strings.Fields(sec), " ")
+	if strings.Contains(flat, "It never submits anything") {
+		t.Errorf("docs/API.md section 6 says the service never submits anything: %q", flat)
+	}
+	if !strings.Contains(sec, "(#38-the-mediator-forward-run-by-the-relay)") || !strings.Contains(flat, "submits the forward itself") {
+		t.Errorf("docs/API.md section 6 does not say when the relay submits the forward itself (3.8): %q", flat)
+	}
+}
+
+// tableRows are the first-column cells of the first Markdown table after
+// the line that starts with header in md, and each row whole.
+func tableRows(t *testing.T, md, header string) (firsts, rows []string) {
+	t.Helper()
+	i := strings.Index(md, "\n"+header)
+	if i < 0 {
+		t.Fatalf("no table with header %q", header)
+	}
+	for _, line := range strings.Split(md[i+1:], "\n")[2:] {
+		if !strings.HasPrefix(line, "|") {
+			break
+		}
+		first, _, _ := strings.Cut(strings.TrimPrefix(line, "| "), " | ")
+		firsts, rows = append(firsts, first), append(rows, line)
+	}
+	return firsts, rows
+}
+
+// TestBenchmarksLeadWithCurrentFigures: BENCHMARKS.md opens with the
+// current figure of every target of the load kit (each target of
+// docs/load-testing.md's table has its row, with a figure and a verdict)
+// and says which command produced it; the history it moved to
+// docs/benchmarks-history.md is there, and BENCHMARKS.md stays short
+// enough to read.
+func TestBenchmarksLeadWithCurrentFigures(t *testing.T) {
+	root := repoRoot(t)
+	bench := docText(t, root, "BENCHMARKS.md")
+	if n := strings.Count(bench, "\n"); n > 150 {
+		t.Errorf("BENCHMARKS.md has %d lines: the current figures first, the history in docs/benchmarks-history.md", n)
+	}
+	first := strings.Index(bench, "\n## ")
+	if first < 0 || !strings.HasPrefix(bench[first:], "\n## The load kit's targets (`make bench-load`)\n") {
+		t.Fatal("BENCHMARKS.md's first section is not the load kit's targets")
+	}
+	targets, _ := tableRows(t, docText(t, root, "docs/load-testing.md"), "| target (two cores, one run) |")
+	names, rows := tableRows(t, bench, "| target (two cores, one run) | bound | current figure |")
+	if len(targets) < 5 {
+		t.Fatalf("docs/load-testing.md lists %d targets", len(targets))
+	}
+	for _, target := range targets {
+		k := slices.IndexFunc(names, func(n string) bool { return strings.HasPrefix(n, target) })
+		if k < 0 {
+			t.Errorf("BENCHMARKS.md gives no current figure for the target %q", target)
+			continue
+		}
+		if cells := strings.Split(rows[k], " | "); len(cells) < 6 || !regexp.MustCompile(`[0-9]`).MatchString(cells[2]) || (cells[4] != "met" && cells[4] != "not met") {
+			t.Errorf("BENCHMARKS.md's row for %q has no figure or no verdict: %s", target, rows[k])
+		}
+	}
+	history := docText(t, root, "docs/benchmarks-history.md")
+	if !strings.Contains(bench, "(docs/benchmarks-history.md)") || !strings.Contains(history, "## New signers, round 5") {
+		t.Error("BENCHMARKS.md does not link the history, or the history lost its last session")
 	}
 }

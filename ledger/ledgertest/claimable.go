@@ -21,8 +21,10 @@ import (
 
 // Claimable balances: the double holds ClaimableBalanceEntry ledger entries
 // (made by AddClaimableBalance; create_claimable_balance is not modelled),
-// lists them on Horizon's GET /claimable_balances, and applies
-// claim_claimable_balance as ClaimClaimableBalanceOpFrame.cpp does.
+// lists them on Horizon's GET /claimable_balances, serves each on
+// Horizon's GET /claimable_balances/{id} and as Stellar RPC's
+// getLedgerEntries of its key, and applies claim_claimable_balance as
+// ClaimClaimableBalanceOpFrame.cpp does.
 
 // claimable is one claimable balance entry.
 type claimable struct {
@@ -287,6 +289,49 @@ func (c *claimable) horizonClaimable() horizon.ClaimableBalance {
 	}
 	out.Links.Self = hal.Link{Href: "/claimable_balances/" + c.id}
 	return out
+}
+
+// entry is c's ClaimableBalanceEntry as Stellar RPC's getLedgerEntries
+// gives it: its sponsor, the account whose reserve it holds, in the
+// entry's extension (LedgerEntryExtensionV1 sponsoringID).
+func (c *claimable) entry() xdr.LedgerEntry {
+	return xdr.LedgerEntry{
+		LastModifiedLedgerSeq: xdr.Uint32(max(c.ledger, 1)),
+		Data: xdr.LedgerEntryData{Type: xdr.LedgerEntryTypeClaimableBalance, ClaimableBalance: &xdr.ClaimableBalanceEntry{
+			BalanceId: c.xid, Claimants: slices.Clone(c.claimants), Asset: c.asset, Amount: xdr.Int64(c.amount),
+		}},
+		Ext: sponsorExt(c.sponsor),
+	}
+}
+
+// claimableBalance serves GET /claimable_balances/{id} as Horizon does: the
+// balance's resource, 404 when the ledger does not hold it (claimed, or
+// never made), 400 for an id that is not a balance id's hex.
+func (h *Handler) claimableBalance(w http.ResponseWriter, r *http.Request) {
+	id := strings.ToLower(r.PathValue("id"))
+	var xid xdr.ClaimableBalanceId
+	if err := xdr.SafeUnmarshalHex(id, &xid); err != nil {
+		writeProblem(w, invalidField("id", "The balance id is not a claimable balance id in hex."))
+		return
+	}
+	h.mu.Lock()
+	h.requests++
+	failing := h.failing
+	var rec *horizon.ClaimableBalance
+	if c := h.claimables[id]; c != nil {
+		cb := c.horizonClaimable()
+		rec = &cb
+	}
+	h.mu.Unlock()
+	switch {
+	case failing:
+		writeProblem(w, problem.ServerError)
+	case rec == nil:
+		writeProblem(w, problem.NotFound)
+	default:
+		w.Header().Set("Content-Type", "application/hal+json; charset=utf-8")
+		_ = json.NewEncoder(w).Encode(rec)
+	}
 }
 
 // pagingToken is Horizon's: the last modified ledger and the id.

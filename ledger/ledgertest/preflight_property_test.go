@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -41,72 +42,121 @@ import (
 func TestPreflightAgreesWithTheDouble(t *testing.T) {
 	const cases = 3000
 	rng := rand.New(rand.NewPCG(21, 14))
-	var landed, refused, memo, uncertain, unchecked int
+	var a agreement
 	for n := range cases {
 		c := newPropertyCase(t, rng)
-		env := c.build(t, rng)
-		run := c.h.Preflight(env)
-		got := run.Preflight
-		if c.contradicts {
-			if got.State != ledger.PreflightUnchecked {
-				t.Fatalf("case %d: an answer that contradicts itself gave %s %+v, want unchecked\n%s", n, got.State, got.Blockers, c.describe(env))
-			}
-			unchecked++
-			continue
-		}
-		ledgerBlockers := got.Blockers[:0:0]
-		for _, b := range got.Blockers {
-			if b.Code != ledger.MemoRequired {
-				ledgerBlockers = append(ledgerBlockers, b)
-			} else {
-				memo++
-			}
-		}
-		state := got.State
-		if state == ledger.PreflightBlocked && len(ledgerBlockers) == 0 {
-			// SEP-29's blockers only: the ledger's own verdict is the
-			// preflight's without them (landable, or uncertain).
-			state = ledger.CheckClose(env, withoutMemoRequired(c.read(t), c.closing)).State
-		}
-		status, code := c.submit(t, env)
-		if (code == "tx_too_early" || code == "tx_bad_minseq_age_or_gap") && len(ledgerBlockers) > 0 && ledgerBlockers[0].Code != code {
-			// A bound the close waits for, and something else that stops
-			// it once reached: the ledger's answer then.
-			c.reachBounds(env, ledgerBlockers[0].Code != "op_seq_num_too_far")
-			status, code = c.submit(t, env)
-		}
-
-		switch {
-		case state == ledger.PreflightUnchecked:
-			t.Fatalf("case %d: unchecked on answers that hold together\n%s", n, c.describe(env))
-		case state == ledger.PreflightUncertain:
-			uncertain++
-		case len(ledgerBlockers) == 0:
-			if status != http.StatusOK {
-				t.Fatalf("case %d: preflight %s %+v, the double refused with %s\n%s", n, got.State, got.Blockers, code, c.describe(env))
-			}
-			landed++
-		default:
-			if status == http.StatusOK || code != ledgerBlockers[0].Code {
-				t.Fatalf("case %d: preflight blocked by %+v, the double answered %d %s\n%s", n, ledgerBlockers, status, code, c.describe(env))
-			}
-			txRuleCodes[code]++
-			refused++
-		}
+		a.check(t, n, c, c.build(t, rng))
 	}
-	t.Logf("%d cases: %d landed, %d refused with the same code, %d uncertain, %d unchecked, %d memo_required blockers; the transaction's rules: %v", cases, landed, refused, uncertain, unchecked, memo, txRuleCodes)
-	if landed < cases/10 || refused < cases/10 || uncertain > cases/5 || unchecked < cases/100 {
-		t.Errorf("the generator is lopsided: %d landed, %d refused, %d uncertain, %d unchecked of %d", landed, refused, uncertain, unchecked, cases)
+	t.Logf("%d cases: %s", cases, a)
+	if a.landed < cases/10 || a.refused < cases/10 || a.uncertain > cases/5 || a.unchecked < cases/100 {
+		t.Errorf("the generator is lopsided: %d landed, %d refused, %d uncertain, %d unchecked of %d", a.landed, a.refused, a.uncertain, a.unchecked, cases)
 	}
 	for _, code := range []string{"tx_too_early", "tx_too_late", "tx_bad_minseq_age_or_gap", "op_seq_num_too_far", "tx_bad_seq"} {
-		if txRuleCodes[code] == 0 {
-			t.Errorf("no case refused with %s: %v", code, txRuleCodes)
+		if a.codes[code] == 0 {
+			t.Errorf("no case refused with %s: %v", code, a.codes)
 		}
 	}
 }
 
-// txRuleCodes counts the refusals the property saw, by code.
-var txRuleCodes = map[string]int{}
+// TestPreflightAgreesWithTheDoubleOnPoolsAndClaims is the property of
+// TestPreflightAgreesWithTheDouble with issue 38's pool share (removed
+// before its asset's trustline, after it, or not at all) and claimable
+// balances (claimed once, twice or not; claimable, or not at all) drawn
+// into the cases, under both backends (issue 38 items 6 and 7).
+func TestPreflightAgreesWithTheDoubleOnPoolsAndClaims(t *testing.T) {
+	const cases = 1500
+	rng := rand.New(rand.NewPCG(38, 67))
+	var a agreement
+	for n := range cases {
+		c := newPropertyCase(t, rng, withPoolsAndClaims)
+		env := c.build(t, rng)
+		if !c.contradicts {
+			if got, want := verdict(c.h.PreflightRPC(env).Preflight), verdict(c.h.Preflight(env).Preflight); got != want {
+				t.Fatalf("case %d: through RPC %s, through Horizon %s\n%s", n, got, want, c.describe(env))
+			}
+		}
+		a.check(t, n, c, env)
+	}
+	t.Logf("%d cases: %s", cases, a)
+	if a.landed == 0 || a.refused == 0 {
+		t.Errorf("no case landed or none was refused: %s", a)
+	}
+	for _, code := range []string{"op_cannot_delete", "op_cannot_claim", "op_does_not_exist"} {
+		if a.codes[code] == 0 {
+			t.Errorf("no case refused with %s: %v", code, a.codes)
+		}
+	}
+}
+
+// agreement counts how a property's cases went: each checked, with check,
+// against the double's answer.
+type agreement struct {
+	landed, refused, memo, uncertain, unchecked int
+	codes                                       map[string]int // the refusals, by code
+}
+
+func (a agreement) String() string {
+	return fmt.Sprintf("%d landed, %d refused with the same code, %d uncertain, %d unchecked, %d memo_required blockers; refused with: %v", a.landed, a.refused, a.uncertain, a.unchecked, a.memo, a.codes)
+}
+
+// check runs the preflight of case n's close env as the relay runs it
+// (through Horizon) and fails the test unless the double agrees: landable
+// when it applies the close, blocked with the same first code when it
+// refuses it, unchecked exactly on an answer that contradicts itself.
+func (a *agreement) check(t *testing.T, n int, c *propertyCase, env xdr.TransactionEnvelope) {
+	t.Helper()
+	if a.codes == nil {
+		a.codes = map[string]int{}
+	}
+	run := c.h.Preflight(env)
+	got := run.Preflight
+	if c.contradicts {
+		if got.State != ledger.PreflightUnchecked {
+			t.Fatalf("case %d: an answer that contradicts itself gave %s %+v, want unchecked\n%s", n, got.State, got.Blockers, c.describe(env))
+		}
+		a.unchecked++
+		return
+	}
+	ledgerBlockers := got.Blockers[:0:0]
+	for _, b := range got.Blockers {
+		if b.Code != ledger.MemoRequired {
+			ledgerBlockers = append(ledgerBlockers, b)
+		} else {
+			a.memo++
+		}
+	}
+	state := got.State
+	if state == ledger.PreflightBlocked && len(ledgerBlockers) == 0 {
+		// SEP-29's blockers only: the ledger's own verdict is the
+		// preflight's without them (landable, or uncertain).
+		state = ledger.CheckClose(env, withoutMemoRequired(c.read(t), c.closing)).State
+	}
+	status, code := c.submit(t, env)
+	if (code == "tx_too_early" || code == "tx_bad_minseq_age_or_gap") && len(ledgerBlockers) > 0 && ledgerBlockers[0].Code != code {
+		// A bound the close waits for, and something else that stops
+		// it once reached: the ledger's answer then.
+		c.reachBounds(env, ledgerBlockers[0].Code != "op_seq_num_too_far")
+		status, code = c.submit(t, env)
+	}
+
+	switch {
+	case state == ledger.PreflightUnchecked:
+		t.Fatalf("case %d: unchecked on answers that hold together\n%s", n, c.describe(env))
+	case state == ledger.PreflightUncertain:
+		a.uncertain++
+	case len(ledgerBlockers) == 0:
+		if status != http.StatusOK {
+			t.Fatalf("case %d: preflight %s %+v, the double refused with %s\n%s", n, got.State, got.Blockers, code, c.describe(env))
+		}
+		a.landed++
+	default:
+		if status == http.StatusOK || code != ledgerBlockers[0].Code {
+			t.Fatalf("case %d: preflight blocked by %+v, the double answered %d %s\n%s", n, ledgerBlockers, status, code, c.describe(env))
+		}
+		a.codes[code]++
+		a.refused++
+	}
+}
 
 // propertyNow is the double's clock in the property tests: time bounds are
 // drawn around it.
@@ -121,13 +171,23 @@ type propertyCase struct {
 	trust                         map[string]int64 // asset code → balance
 	data                          []string
 	seq                           int64
+	pool                          bool       // it holds a USD/XLM pool share (issue 38 item 6)
+	claims                        []string   // claimable balances a close may claim (issue 38 item 7)
+	x                             *rand.Rand // the pool share's and the claims' own draws
 	// contradicts: the double answers, as Horizon, an account that
 	// contradicts itself (a count below what it lists, a negative count,
 	// no native balance).
 	contradicts bool
 }
 
-func newPropertyCase(t *testing.T, rng *rand.Rand) *propertyCase {
+// caseOption draws more into a property case.
+type caseOption int
+
+// withPoolsAndClaims: a pool share, and claimable balances for the
+// account (issue 38 items 6 and 7).
+const withPoolsAndClaims caseOption = 1
+
+func newPropertyCase(t *testing.T, rng *rand.Rand, opts ...caseOption) *propertyCase {
 	t.Helper()
 	c := &propertyCase{
 		h:      ledgertest.NewHandler(),
@@ -181,6 +241,9 @@ func newPropertyCase(t *testing.T, rng *rand.Rand) *propertyCase {
 		c.data = append(c.data, name)
 	}
 	c.h.SetClock(func() time.Time { return propertyNow })
+	if len(opts) > 0 && opts[0] == withPoolsAndClaims {
+		c.poolsAndClaims(xlm)
+	}
 	switch rng.IntN(30) {
 	case 0:
 		// Far ahead: a merge in the next ledger fails (op_seq_num_too_far).
@@ -211,6 +274,71 @@ func newPropertyCase(t *testing.T, rng *rand.Rand) *propertyCase {
 		c.h.SetAccountDetail(acc)
 	}
 	return c
+}
+
+// poolsAndClaims gives the closing account, from c's own stream of draws
+// (so that the cases' other draws are TestPreflightAgreesWithTheDouble's),
+// a USD/XLM pool share when it trusts USD, and native claimable balances:
+// claimable throughout, ended, until within the window (uncertain), until
+// after it, or another's; sponsored by the issuer or by the account.
+func (c *propertyCase) poolsAndClaims(xlm int64) {
+	x := rand.New(rand.NewPCG(propertySeq.Add(1), 38))
+	c.x = x
+	if _, ok := c.trust["USD"]; ok && x.IntN(3) == 0 {
+		c.h.AddTrustline(c.closing, ledgertest.Trustline{Pool: &ledgertest.Pool{A: c.usd, B: ledgertest.Native()}})
+		c.pool = true
+	}
+	for range []int{0, 1, 1, 2}[x.IntN(4)] {
+		who := c.closing
+		if x.IntN(10) == 0 {
+			who = c.dest
+		}
+		pred := txnbuild.UnconditionalPredicate
+		switch x.IntN(12) {
+		case 0:
+			pred = txnbuild.BeforeAbsoluteTimePredicate(propertyNow.Unix() - 60)
+		case 1:
+			pred = txnbuild.BeforeAbsoluteTimePredicate(propertyNow.Unix() + 100*3600)
+		case 2:
+			pred = txnbuild.BeforeRelativeTimePredicate(3600)
+		}
+		sponsor := c.issuer
+		if x.IntN(4) == 0 {
+			sponsor = c.closing
+		}
+		c.claims = append(c.claims, c.h.AddClaimableBalance(ledgertest.ClaimableBalance{Asset: ledgertest.Native(), Amount: xlm, Sponsor: sponsor,
+			Claimants: []ledgertest.Claimant{{Destination: who, Predicate: pred}}}))
+	}
+}
+
+// propertySeq numbers the cases' own streams (propertyCase.x).
+var propertySeq atomic.Uint64
+
+// poolAndClaims adds to ops, from c's own stream, the removal of the pool
+// share (mostly before the USD trustline's, sometimes after:
+// op_cannot_delete) and the claims (mostly once each, sometimes never or
+// twice: op_does_not_exist).
+func (c *propertyCase) poolAndClaims(ops []txnbuild.Operation, usd txnbuild.CreditAsset) []txnbuild.Operation {
+	if c.x == nil {
+		return ops
+	}
+	if c.pool && c.x.IntN(10) > 0 {
+		pool := txnbuild.LiquidityPoolShareChangeTrustAsset{LiquidityPoolParameters: txnbuild.LiquidityPoolParameters{AssetA: txnbuild.NativeAsset{}, AssetB: usd, Fee: txnbuild.LiquidityPoolFeeV18}}
+		at := slices.IndexFunc(ops, func(op txnbuild.Operation) bool {
+			ct, ok := op.(*txnbuild.ChangeTrust)
+			return ok && ct.Line == usd.MustToChangeTrustAsset()
+		})
+		if at < 0 || c.x.IntN(8) == 0 {
+			at = c.x.IntN(len(ops) + 1)
+		}
+		ops = slices.Insert(ops, at, txnbuild.Operation(&txnbuild.ChangeTrust{Line: pool, Limit: "0"}))
+	}
+	for _, id := range c.claims {
+		for range []int{0, 2, 1, 1, 1, 1}[c.x.IntN(6)] {
+			ops = slices.Insert(ops, c.x.IntN(len(ops)+1), txnbuild.Operation(&txnbuild.ClaimClaimableBalance{BalanceID: id}))
+		}
+	}
+	return ops
 }
 
 // read is what a relay reads of the ledger for the close.
@@ -263,6 +391,7 @@ func (c *propertyCase) build(t *testing.T, rng *rand.Rand) xdr.TransactionEnvelo
 	if rng.IntN(12) == 0 {
 		ops = append(ops, &txnbuild.ManageData{Name: "missing"})
 	}
+
 	if rng.IntN(4) == 0 {
 		ops = append(ops, &txnbuild.Payment{Destination: []string{c.dest, c.absent}[rng.IntN(2)], Amount: []string{"1", "2.5", "90"}[rng.IntN(3)], Asset: txnbuild.NativeAsset{}})
 	}
@@ -273,6 +402,7 @@ func (c *propertyCase) build(t *testing.T, rng *rand.Rand) xdr.TransactionEnvelo
 		ops = append(ops, &txnbuild.SetOptions{ClearFlags: []txnbuild.AccountFlag{txnbuild.AuthRevocable}})
 	}
 	rng.Shuffle(len(ops), func(i, j int) { ops[i], ops[j] = ops[j], ops[i] })
+	ops = c.poolAndClaims(ops, usd)
 	into := c.dest
 	switch rng.IntN(10) {
 	case 0:

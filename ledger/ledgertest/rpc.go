@@ -19,8 +19,8 @@ import (
 // The double's Stellar RPC face (CONTRACT section 15): JSON-RPC 2.0 at
 // POST /rpc, over the same in-memory ledger as its Horizon face, so a test
 // can run one scenario through either API and compare. Methods: getHealth,
-// getNetwork, getLatestLedger, getLedgerEntries (accounts, trustlines,
-// offers and data entries, as core holds them: an AccountEntry's signers
+// getNetwork, getLatestLedger, getFeeStats (feestats.go), getLedgerEntries
+// (accounts, trustlines, offers and data entries, as core holds them: an AccountEntry's signers
 // sorted by key and its master weight in thresholds[0], sponsorship in the
 // entry's extension, at most 200 keys), sendTransaction and getTransaction.
 //
@@ -199,6 +199,14 @@ func (h *Handler) rpc(w http.ResponseWriter, r *http.Request) {
 		// closeTime as Stellar RPC 23 gives it: Unix seconds, a string.
 		resp.Result = map[string]any{"id": hex.EncodeToString(make([]byte, 32)), "protocolVersion": 23, "sequence": latest,
 			"closeTime": strconv.FormatInt(closed.Unix(), 10)}
+	case "getFeeStats":
+		h.mu.Lock()
+		if h.feeStatsFailing {
+			resp.Error = &rpcError{Code: rpcInternal, Message: "internal error"}
+		} else {
+			resp.Result = h.rpcFeeStats()
+		}
+		h.mu.Unlock()
 	case "getLedgerEntries":
 		resp.Result, resp.Error = h.rpcLedgerEntries(req.Params)
 	case "sendTransaction":
@@ -298,6 +306,11 @@ func (h *Handler) entry(key xdr.LedgerKey) (xdr.LedgerEntry, bool) {
 				}},
 				Ext: sponsorExt(d.sponsor),
 			}, true
+		}
+	case xdr.LedgerEntryTypeClaimableBalance:
+		id, err := xdr.MarshalHex(key.ClaimableBalance.BalanceId)
+		if c := h.claimables[id]; err == nil && c != nil {
+			return c.entry(), true
 		}
 	}
 	return xdr.LedgerEntry{}, false
@@ -418,7 +431,7 @@ func (h *Handler) rpcSend(params json.RawMessage) (any, *rpcError) {
 		return nil, invalidParams("params are not {transaction}")
 	}
 	env, err := ledger.DecodeEnvelope(p.Transaction)
-	if err != nil || env.IsFeeBump() {
+	if err != nil {
 		return nil, invalidParams("invalid_xdr")
 	}
 	h.mu.Lock()

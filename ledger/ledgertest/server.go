@@ -40,6 +40,11 @@
 // fee, the source account, the sequence number, the signature checks of
 // ledger.CheckSignatures, the fee against the available balance, each
 // operation's own checks; a transaction refused there changes nothing.
+// Fee-bumps (CAP-15) are applied with FeeBumpTransactionFrame.cpp's rules
+// (feebump.go): the fee source pays, the inner transaction runs unchanged.
+// SetBaseFee raises the ledger's base fee, the fee floor every bid is
+// checked against; the fee statistics (GET /fee_stats, getFeeStats:
+// feestats.go) report it.
 // Application: the fee is charged and the sequence number consumed, then
 // the operations are applied in order; if one fails the transaction is
 // tx_failed, every operation rolls back, and the fee and the sequence
@@ -52,18 +57,17 @@
 // payments, claimable balances, liquidity-pool deposits and withdrawals,
 // sponsoring future reserves, clawback, trustline authorization operations,
 // Soroban and every other operation type: they are refused in validation
-// with op_not_supported, never applied as a silent success. Nor are
-// fee-bump transactions (400), surge pricing (the fee charged is the base
-// fee per operation), an account's signers of kinds other than ed25519
-// matching signatures (refused: tx_bad_auth, op_bad_auth or
+// with op_not_supported, never applied as a silent success. Nor are surge
+// pricing (the fee charged is the base fee per operation), an account's
+// signers of kinds other than ed25519 matching signatures (refused: tx_bad_auth, op_bad_auth or
 // tx_bad_auth_extra where core would count them), and the issuer's
 // existence for a payment (not checked by core since protocol 13 either).
 // Ledger bounds, min_seq_age / min_seq_ledger_gap, extra signers and the
 // one-time (pre-auth) signer's removal are modelled (submit.go).
 //
 // It also answers Stellar RPC's JSON-RPC at POST /rpc over the same ledger
-// (rpc.go: getHealth, getNetwork, getLatestLedger, getLedgerEntries,
-// sendTransaction, getTransaction), with faults of its own (FailRPC,
+// (rpc.go: getHealth, getNetwork, getLatestLedger, getFeeStats,
+// getLedgerEntries, sendTransaction, getTransaction), with faults of its own (FailRPC,
 // TryAgainLater, NotFoundFor); RPCBackends and Server.RPCBackends are the
 // relay's Stellar RPC backends reading it.
 //
@@ -117,15 +121,18 @@ type Handler struct {
 	released   bool
 
 	// Submissions (submit.go).
-	network     ledger.Network                   // whose passphrase transactions are hashed under
-	clock       func() time.Time                 // the ledger's close time; nil is time.Now
-	lastLedger  int32                            // the last ledger a transaction closed in
-	applied     map[[32]byte]horizon.Transaction // by hash: a resubmission answers the same
-	failed      map[[32]byte]problem.P           // tx_failed in a ledger, by hash: likewise
-	submissions int
-	faults      []submitFault // the next submissions' scripted faults, in order
-	dropAnswers int           // the next successes applied but never answered
-	credits     []Received    // payments and merges applied, in order (credits.go)
+	network ledger.Network // whose passphrase transactions are hashed under
+	floor   int64          // the base fee SetBaseFee set; 0 is BaseFee
+	// feeStatsFailing: the fee statistics' reads fail (FailFeeStats).
+	feeStatsFailing bool
+	clock           func() time.Time                 // the ledger's close time; nil is time.Now
+	lastLedger      int32                            // the last ledger a transaction closed in
+	applied         map[[32]byte]horizon.Transaction // by hash: a resubmission answers the same
+	failed          map[[32]byte]problem.P           // tx_failed in a ledger, by hash: likewise
+	submissions     int
+	faults          []submitFault // the next submissions' scripted faults, in order
+	dropAnswers     int           // the next successes applied but never answered
+	credits         []Received    // payments and merges applied, in order (credits.go)
 
 	// The Stellar RPC face (rpc.go).
 	rpcFaults     []rpcFault               // the next calls' scripted faults, in order
@@ -159,8 +166,10 @@ func NewHandler() *Handler {
 	h.mux.HandleFunc("GET /accounts/{id}", h.account)
 	h.mux.HandleFunc("GET /accounts/{id}/offers", h.offers)
 	h.mux.HandleFunc("GET /claimable_balances", h.claimableBalances)
+	h.mux.HandleFunc("GET /claimable_balances/{id}", h.claimableBalance)
 	h.mux.HandleFunc("GET /paths/strict-send", h.strictSendPaths)
 	h.mux.HandleFunc("GET /order_book", h.orderBook)
+	h.mux.HandleFunc("GET /fee_stats", h.horizonFeeStats)
 	h.mux.HandleFunc("POST /transactions", h.submit)
 	h.mux.HandleFunc("POST /rpc", h.rpc)
 	h.mux.HandleFunc("GET /{$}", h.root)
@@ -598,6 +607,9 @@ func (s *Server) DropAnswers(n int) { s.h.DropAnswers(n) }
 
 // SetNetwork is Handler.SetNetwork.
 func (s *Server) SetNetwork(n ledger.Network) { s.h.SetNetwork(n) }
+
+// SetBaseFee is Handler.SetBaseFee.
+func (s *Server) SetBaseFee(stroops int64) { s.h.SetBaseFee(stroops) }
 
 // SetClock is Handler.SetClock.
 func (s *Server) SetClock(now func() time.Time) { s.h.SetClock(now) }

@@ -35,7 +35,8 @@ import (
 //     time or a min_ledger after the ledger is tx_too_early, a max_time
 //     before it or a max_ledger at or before the ledger tx_too_late (0 is
 //     no bound);
-//  5. a fee bid below the base fee per operation: tx_insufficient_fee;
+//  5. a fee bid below the base fee per operation (BaseFee, or SetBaseFee's):
+//     tx_insufficient_fee;
 //  6. the source account unknown to the double: tx_no_source_account;
 //  7. the sequence number: the account's plus one (or, with a V2
 //     precondition's min_seq_num, one the account's number is in
@@ -67,8 +68,10 @@ import (
 // its success (or its tx_failed) again, as Horizon answers for a
 // transaction it has.
 //
-// Not modelled, and refused rather than accepted: fee-bump envelopes (400
-// bad_request); Soroban transactions (op_not_supported); an account's
+// A fee-bump envelope is applied by feebump.go's rules, its inner
+// transaction by these with no fee charged to it.
+//
+// Not modelled, and refused rather than accepted: Soroban transactions (op_not_supported); an account's
 // pre-auth-tx, hash-x and signed-payload signers matching anything (the
 // double refuses with tx_bad_auth, op_bad_auth or tx_bad_auth_extra where
 // core would count them).
@@ -219,11 +222,6 @@ func (h *Handler) submit(w http.ResponseWriter, r *http.Request) {
 		})
 		return
 	}
-	if env.IsFeeBump() {
-		writeProblem(w, badRequest("the account-API double does not take fee-bump transactions"))
-		return
-	}
-
 	h.mu.Lock()
 	tx, refusal, drop := h.apply(b64, env)
 	h.mu.Unlock()
@@ -247,23 +245,25 @@ func (h *Handler) stall(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// apply validates env (the classic envelope b64 decodes to) and, if the
-// ledger would take it, applies it. It returns the success to answer, or the
+// apply validates env (the envelope b64 decodes to) and, if the ledger
+// would take it, applies it. It returns the success to answer, or the
 // refusal, and whether the success's answer is to be dropped. h.mu is held.
+// A fee-bump goes to applyFeeBump.
 //
 // Validation follows TransactionFrame.cpp checkValidWithOptionallyChargedFee
-// (commonValidPreSeqNum, then commonValid, then each operation's
-// checkValid, then checkAllSignaturesUsed), in its order: a transaction it
-// refuses changes nothing. Application follows processFeeSeqNum,
-// processSeqNum, processSignatures (commonPreApply) and applyOperations: the
-// fee is charged, the sequence number consumed and the one-time signer
-// removed first, outside the operations' change set; then every operation
-// is applied in order, each in its own change set on top of the earlier
-// ones, and core goes on after a failed operation (from protocol 14 it
-// commits only a successful one), so the operations after it report their
-// own codes; if any failed, the transaction is tx_failed and all of them
-// roll back.
+// (check). Application follows processFeeSeqNum, processSeqNum,
+// processSignatures (commonPreApply) and applyOperations (run): the fee is
+// charged, the sequence number consumed and the one-time signer removed
+// first, outside the operations' change set; then every operation is
+// applied in order, each in its own change set on top of the earlier ones,
+// and core goes on after a failed operation (from protocol 14 it commits
+// only a successful one), so the operations after it report their own
+// codes; if any failed, the transaction is tx_failed and all of them roll
+// back.
 func (h *Handler) apply(b64 string, env xdr.TransactionEnvelope) (horizon.Transaction, *problem.P, bool) {
+	if env.IsFeeBump() {
+		return h.applyFeeBump(b64, env)
+	}
 	hash, err := ledger.HashEnvelope(env, h.network.Passphrase())
 	if err != nil {
 		p := badRequest("the transaction cannot be hashed: " + err.Error())
@@ -275,48 +275,94 @@ func (h *Handler) apply(b64 string, env xdr.TransactionEnvelope) (horizon.Transa
 	if p, ok := h.failed[hash]; ok {
 		return horizon.Transaction{}, &p, false
 	}
-	ops := env.Operations()
-	refuse := func(code string, results []xdr.OperationResult) (horizon.Transaction, *problem.P, bool) {
-		p := transactionFailed(b64, env, code, results)
+	charged := h.charge(env)
+	ledgerSeq, closeTime := h.nextLedger()
+	code, results, err := h.check(env, hash, true, ledgerSeq, closeTime)
+	if err != nil {
+		p := badRequest(err.Error())
 		return horizon.Transaction{}, &p, false
 	}
+	if code != "" {
+		p := transactionFailed(b64, code, results, charged)
+		return horizon.Transaction{}, &p, false
+	}
+	// processFeeSeqNum: the fee, as much of it as the balance holds (the
+	// balance may go below the reserve here; commonValid checked it
+	// would not).
+	h.chargeFee(h.accounts[env.SourceAccount().ToAccountId().Address()], charged, ledgerSeq)
+	results, ok := h.run(env, hash, ledgerSeq, closeTime)
+	if !ok {
+		p := transactionFailed(b64, ledger.TxFailed, results, charged)
+		h.failed[hash] = p
+		return horizon.Transaction{}, &p, false
+	}
+	t := h.transaction(b64, env, hash, charged, encodeResult(xdr.TransactionResultCodeTxSuccess, charged, results))
+	h.applied[hash] = t
+	return t, nil, h.takeDrop()
+}
+
+// takeDrop reports whether the answer of a success is to be dropped
+// (DropAnswers), counting it. h.mu is held.
+func (h *Handler) takeDrop() bool {
+	drop := h.dropAnswers > 0
+	if drop {
+		h.dropAnswers--
+	}
+	return drop
+}
+
+// nextLedger is the ledger a transaction submitted now would close in,
+// and its close time: the double's clock (never before 1970). h.mu is held.
+func (h *Handler) nextLedger() (int32, uint64) {
+	return max(h.lastLedger, 1) + 1, uint64(max(h.now().Unix(), 0))
+}
+
+// check is TransactionFrame.cpp checkValidWithOptionallyChargedFee of the
+// classic env (hash its hash) for a ledger ledgerSeq closing at closeTime,
+// in core's order (commonValidPreSeqNum, then commonValid, then each
+// operation's checkValid, then checkAllSignaturesUsed). chargeFee is core's
+// flag of that name: false for the inner transaction of a fee-bump, whose
+// fee the fee source pays, so that neither the inner fee bid's minimum nor
+// its source's balance for it is checked. It returns "" when the ledger
+// would take env, else the result code (and, for tx_failed, every
+// operation's result). The error is a signature check's that cannot be
+// made. h.mu is held.
+func (h *Handler) check(env xdr.TransactionEnvelope, hash [32]byte, chargeFee bool, ledgerSeq int32, closeTime uint64) (string, []xdr.OperationResult, error) {
+	ops := env.Operations()
 	// commonValidPreSeqNum, in its order.
 	if malformedExtraSigners(env) {
-		return refuse("tx_malformed", nil)
+		return "tx_malformed", nil, nil
 	}
 	if len(ops) == 0 {
-		return refuse("tx_missing_operation", nil)
+		return "tx_missing_operation", nil, nil
 	}
 	if malformedSoroban(env) {
-		return refuse("tx_malformed", nil)
+		return "tx_malformed", nil, nil
 	}
-	// The ledger this transaction would close in, and its close time: the
-	// double's clock (never before 1970).
-	ledgerSeq := max(h.lastLedger, 1) + 1
-	closeTime := uint64(max(h.now().Unix(), 0))
 	if tooEarly(env, closeTime, ledgerSeq) {
-		return refuse("tx_too_early", nil)
+		return "tx_too_early", nil, nil
 	}
 	if tooLate(env, closeTime, ledgerSeq) {
-		return refuse("tx_too_late", nil)
+		return "tx_too_late", nil, nil
 	}
 	// The fee bid must reach the minimum, the base fee per operation
-	// (TransactionUtils.cpp getMinInclusionFee: baseFee * max(1, ops)).
-	if int64(env.Fee()) < BaseFee*int64(len(ops)) {
-		return refuse("tx_insufficient_fee", nil)
+	// (TransactionUtils.cpp getMinInclusionFee: baseFee * max(1, ops)),
+	// when the transaction pays its own fee (chargeFee).
+	if chargeFee && int64(env.Fee()) < h.baseFee()*int64(len(ops)) {
+		return "tx_insufficient_fee", nil, nil
 	}
 	sourceID := env.SourceAccount().ToAccountId().Address()
 	source := h.accounts[sourceID]
 	if source == nil {
-		return refuse(ledger.TxNoSourceAccount, nil) // txNO_ACCOUNT
+		return ledger.TxNoSourceAccount, nil, nil // txNO_ACCOUNT
 	}
 	// commonValid: the sequence number, then the V2 precondition's
 	// min_seq_age and min_seq_ledger_gap, then the signatures.
 	if badSeq(source.seq, env, ledgerSeq) {
-		return refuse("tx_bad_seq", nil)
+		return "tx_bad_seq", nil, nil
 	}
 	if tooEarlyForAccount(env, source, closeTime, ledgerSeq) {
-		return refuse(txBadMinSeqAgeOrGap, nil)
+		return txBadMinSeqAgeOrGap, nil, nil
 	}
 
 	accounts := map[string]ledger.AccountAuth{}
@@ -334,17 +380,17 @@ func (h *Handler) apply(b64 string, env xdr.TransactionEnvelope) (horizon.Transa
 	// spans the checks.
 	res, err := ledger.CheckSignatures(env, hash, accounts)
 	if err != nil {
-		p := badRequest(err.Error())
-		return horizon.Transaction{}, &p, false
+		return "", nil, err
 	}
 	if res.Code == ledger.TxBadAuth {
-		return refuse(res.Code, nil)
+		return res.Code, nil, nil
 	}
 	// commonValid, after the signatures: the source's available balance
 	// (TransactionUtils.cpp getAvailableBalance: above its reserve and
-	// selling liabilities) must cover the full fee bid.
-	if source.available() < int64(env.Fee()) {
-		return refuse("tx_insufficient_balance", nil)
+	// selling liabilities) must cover the full fee bid; nothing when the
+	// fee is not charged to it (feeToPay 0).
+	if chargeFee && source.available() < int64(env.Fee()) {
+		return "tx_insufficient_balance", nil, nil
 	}
 	// Each operation's checkValid, in order, up to the first that fails:
 	// its signatures (and its source's existence), then doCheckValid. The
@@ -367,31 +413,44 @@ func (h *Handler) apply(b64 string, env xdr.TransactionEnvelope) (horizon.Transa
 			results[j], _ = successOf(o.Body.Type)
 		}
 		results[i] = r
-		return refuse(ledger.TxFailed, results)
+		return ledger.TxFailed, results, nil
 	}
-	if res.Code != "" {
-		// checkValidWithOptionallyChargedFee's last step,
-		// SignatureChecker.cpp checkAllSignaturesUsed.
-		return refuse(res.Code, nil) // tx_bad_auth_extra
-	}
+	// checkValidWithOptionallyChargedFee's last step,
+	// SignatureChecker.cpp checkAllSignaturesUsed: tx_bad_auth_extra, or "".
+	return res.Code, nil, nil
+}
 
-	// processFeeSeqNum: the fee, as much of it as the balance holds (the
-	// balance may go below the reserve here; commonValid checked it
-	// would not). Then processSeqNum: the sequence number, and
-	// (maybeUpdateAccountOnLedgerSeqUpdate, TransactionUtils.cpp) the
-	// ledger and close time it changed at. Both stay spent when an
-	// operation fails.
-	charged := min(source.balance, fee(env))
-	source.balance -= charged
+// chargeFee is processFeeSeqNum's charge of fee to payer (the
+// transaction's source, or a fee-bump's fee source): as much of it as the
+// balance holds. h.mu is held.
+func (h *Handler) chargeFee(payer *account, fee int64, ledgerSeq int32) {
+	payer.balance -= min(payer.balance, fee)
+	payer.modified = uint32(ledgerSeq)
+	payer.raw = nil
+}
+
+// run applies the classic env (hash its hash), checked already and its
+// fee charged, in ledger ledgerSeq closing at closeTime: processSeqNum (the
+// sequence number, and, maybeUpdateAccountOnLedgerSeqUpdate in
+// TransactionUtils.cpp, the ledger and close time it changed at), the
+// one-time signer's removal (processSignatures), then applyOperations. It
+// returns every operation's result and whether all succeeded; the sequence
+// number and the signer removal stay when one failed, the operations'
+// effects do not. h.mu is held.
+func (h *Handler) run(env xdr.TransactionEnvelope, hash [32]byte, ledgerSeq int32, closeTime uint64) ([]xdr.OperationResult, bool) {
+	sourceID := env.SourceAccount().ToAccountId().Address()
+	sources := opSources(env)
+	source := h.accounts[sourceID]
 	source.seq = env.SeqNum()
 	source.seqLedger, source.seqTime = uint32(ledgerSeq), closeTime
-	source.modified = uint32(ledgerSeq) // the fee and the number change the entry
+	source.modified = uint32(ledgerSeq) // the number changes the entry
 	source.raw = nil
 	h.lastLedger = ledgerSeq
 	h.closeTime = closeTime
 	h.removeOneTimeSigner(hash, append([]string{sourceID}, sources...), ledgerSeq)
 
 	tx := h.view()
+	ops := env.Operations()
 	results := make([]xdr.OperationResult, len(ops))
 	success := true
 	for i, op := range ops {
@@ -404,19 +463,11 @@ func (h *Handler) apply(b64 string, env xdr.TransactionEnvelope) (horizon.Transa
 		}
 	}
 	if !success {
-		p := transactionFailed(b64, env, ledger.TxFailed, results)
-		h.failed[hash] = p
-		return horizon.Transaction{}, &p, false
+		return results, false
 	}
 	tx.commit()
 	h.recordCredits(env, hash, ledgerSeq, results)
-	t := h.transaction(b64, env, hash, encodeResult(xdr.TransactionResultCodeTxSuccess, env, results))
-	h.applied[hash] = t
-	drop := h.dropAnswers > 0
-	if drop {
-		h.dropAnswers--
-	}
-	return t, nil, drop
+	return results, true
 }
 
 func (h *Handler) now() time.Time {
@@ -596,11 +647,33 @@ func authOf(acc *account) ledger.AccountAuth {
 	return a
 }
 
-// fee is what the double charges: TransactionFrame.cpp getFee when applying
-// a classic transaction, the base fee per operation (no surge pricing), at
-// most the fee bid.
-func fee(env xdr.TransactionEnvelope) int64 {
-	return min(int64(env.Fee()), BaseFee*int64(max(len(env.Operations()), 1)))
+// charge is what the double charges the classic env: TransactionFrame.cpp
+// getFee when applying, the base fee per operation (no surge pricing), at
+// most the fee bid. h.mu is held.
+func (h *Handler) charge(env xdr.TransactionEnvelope) int64 {
+	return min(int64(env.Fee()), h.baseFee()*int64(max(len(env.Operations()), 1)))
+}
+
+// baseFee is the ledger's base fee per operation: BaseFee until SetBaseFee
+// raises it. h.mu is held.
+func (h *Handler) baseFee() int64 {
+	if h.floor > 0 {
+		return h.floor
+	}
+	return BaseFee
+}
+
+// SetBaseFee sets the ledger's base fee per operation, in stroops (the
+// network's fee floor, last_ledger_base_fee in the fee statistics): from
+// then on a transaction bidding less per operation is refused with
+// tx_insufficient_fee, a fee-bump bidding less than it for each inner
+// operation and the bump itself likewise, and transactions are charged
+// it. 0 or less is BaseFee again. It is how a test makes fees rise so that
+// only a bumped close lands.
+func (h *Handler) SetBaseFee(stroops int64) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.floor = max(stroops, 0)
 }
 
 // txCodes are the transaction result codes the double gives, by Horizon's
@@ -620,11 +693,11 @@ var txCodes = map[string]xdr.TransactionResultCode{
 	ledger.TxFailed:           xdr.TransactionResultCodeTxFailed,
 }
 
-// encodeResult is the base64 TransactionResult of code with the operation
-// results results (tx_success and tx_failed only); "" when it cannot be
-// built.
-func encodeResult(code xdr.TransactionResultCode, env xdr.TransactionEnvelope, results []xdr.OperationResult) string {
-	tr := xdr.TransactionResult{FeeCharged: xdr.Int64(fee(env)), Result: xdr.TransactionResultResult{Code: code}}
+// encodeResult is the base64 TransactionResult of code, charged stroops
+// charged, with the operation results results (tx_success and tx_failed
+// only); "" when it cannot be built.
+func encodeResult(code xdr.TransactionResultCode, charged int64, results []xdr.OperationResult) string {
+	tr := xdr.TransactionResult{FeeCharged: xdr.Int64(charged), Result: xdr.TransactionResultResult{Code: code}}
 	if code == xdr.TransactionResultCodeTxSuccess || code == xdr.TransactionResultCodeTxFailed {
 		tr.Result.Results = &results
 	}
@@ -636,8 +709,9 @@ func encodeResult(code xdr.TransactionResultCode, env xdr.TransactionEnvelope, r
 }
 
 // transactionFailed is Horizon's problem for a transaction the ledger
-// refused with code (and, for tx_failed, the operations' results).
-func transactionFailed(b64 string, env xdr.TransactionEnvelope, code string, results []xdr.OperationResult) problem.P {
+// refused with code (and, for tx_failed, the operations' results), whose
+// result charges charged.
+func transactionFailed(b64 string, code string, results []xdr.OperationResult, charged int64) problem.P {
 	var opCodes []string
 	for _, r := range results {
 		opCodes = append(opCodes, opCode(r))
@@ -651,7 +725,7 @@ func transactionFailed(b64 string, env xdr.TransactionEnvelope, code string, res
 		buildable = buildable && (r.Code != xdr.OperationResultCodeOpInner || r.Tr != nil)
 	}
 	if xc, ok := txCodes[code]; ok && buildable {
-		if s := encodeResult(xc, env, results); s != "" {
+		if s := encodeResult(xc, charged, results); s != "" {
 			extras["result_xdr"] = s
 		}
 	}
@@ -685,9 +759,9 @@ func faultProblem(status int) problem.P {
 	return problem.P{Type: "fault", Title: http.StatusText(status), Status: status}
 }
 
-// transaction is Horizon's JSON for the applied transaction env (b64), in
-// the ledger just closed.
-func (h *Handler) transaction(b64 string, env xdr.TransactionEnvelope, hash [32]byte, resultXDR string) horizon.Transaction {
+// transaction is Horizon's JSON for the applied classic transaction env
+// (b64), charged charged stroops, in the ledger just closed.
+func (h *Handler) transaction(b64 string, env xdr.TransactionEnvelope, hash [32]byte, charged int64, resultXDR string) horizon.Transaction {
 	id := hex.EncodeToString(hash[:])
 	source := env.SourceAccount()
 	tx := horizon.Transaction{
@@ -700,7 +774,7 @@ func (h *Handler) transaction(b64 string, env xdr.TransactionEnvelope, hash [32]
 		Account:         source.ToAccountId().Address(),
 		AccountSequence: env.SeqNum(),
 		FeeAccount:      source.ToAccountId().Address(),
-		FeeCharged:      fee(env),
+		FeeCharged:      charged,
 		MaxFee:          int64(env.Fee()),
 		OperationCount:  int32(len(env.Operations())),
 		EnvelopeXdr:     b64,

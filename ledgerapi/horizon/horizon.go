@@ -237,6 +237,9 @@ func holdings(st *ledger.AccountState, acc account) error {
 	if !native {
 		return errors.New("the account API listed no native balance")
 	}
+	// Horizon lists a pool share by its pool's id and not which of the
+	// account's trustlines it uses; the ids say (ledger.PoolUseFromShares).
+	ledger.PoolUseFromShares(st)
 	st.Data = make(map[string][]byte, len(acc.Data))
 	for name, v := range acc.Data {
 		raw, err := base64.StdEncoding.DecodeString(v)
@@ -386,14 +389,45 @@ func (b *Backend) Latest(ctx context.Context) (ledger.LatestLedger, error) {
 }
 
 // ErrNoEntries: Horizon has no read of ledger entries by key; each kind of
-// entry is its own resource (an account's balances, /offers/{id}, an
-// account's data). The preflight (CONTRACT section 14) reads them that way;
-// until then this backend answers no key.
+// entry is its own resource. Entries reads the one kind the preflight
+// reads by key through Horizon too, claimable balances; any other key is
+// this error.
 var ErrNoEntries = errors.New("horizon: no read of ledger entries by key")
 
-// Entries implements ledgerapi.Backend; see ErrNoEntries.
-func (b *Backend) Entries(context.Context, []xdr.LedgerKey) ([]xdr.LedgerEntry, error) {
-	return nil, ledgerapi.Unreachable("the account API reads no ledger entries by key", ErrNoEntries)
+// Entries implements ledgerapi.Backend for claimable balance keys: GET
+// /claimable_balances/{id} for each (id the balance id's XDR in hex), a
+// 404 being a balance the ledger does not hold, each answer read into the
+// ClaimableBalanceEntry it shows (claimableEntry). A key of another kind
+// is ErrNoEntries.
+func (b *Backend) Entries(ctx context.Context, keys []xdr.LedgerKey) ([]xdr.LedgerEntry, error) {
+	var out []xdr.LedgerEntry
+	for _, k := range keys {
+		if k.Type != xdr.LedgerEntryTypeClaimableBalance || k.ClaimableBalance == nil {
+			return nil, ledgerapi.Unreachable("the account API reads no ledger entries by key but claimable balances", ErrNoEntries)
+		}
+		id, ok := ledger.ClaimableID(k.ClaimableBalance.BalanceId)
+		if !ok {
+			return nil, ledgerapi.Unreachable("a claimable balance id is not one the ledger gives", nil)
+		}
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, b.base+"/claimable_balances/"+id, nil)
+		if err != nil {
+			return nil, ledgerapi.Unreachable("the account API could not be reached", nil)
+		}
+		var cb claimableBalance
+		status, _, err := b.do(req, &cb)
+		if status == http.StatusNotFound {
+			continue
+		}
+		if err != nil {
+			return nil, classify(ctx, err, status)
+		}
+		e, err := cb.entry(id)
+		if err != nil {
+			return nil, ledgerapi.Unreachable("the account API's claimable balance "+id+" is not one the ledger can hold", nil)
+		}
+		out = append(out, e)
+	}
+	return out, nil
 }
 
 // do sends req and decodes a 2xx answer's JSON into v. It returns the

@@ -61,6 +61,7 @@ func TestAccountState(t *testing.T) {
 		Flags:         ledger.AccountFlags{AuthRequired: true, AuthClawbackEnabled: true},
 		Balance:       10_000 * 10_000_000, // AccountDetail's
 		Data:          map[string][]byte{},
+		PoolUseKnown:  true, // no pool share uses any of its (no) trustlines
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("Account = %+v\nwant      %+v", got, want)

@@ -44,7 +44,7 @@ func horizonBackend(t *testing.T, h *ledgertest.Handler) *horizonapi.Backend {
 // AccountEntry is the one read through Horizon's account JSON (the master
 // key added as a signer, the signers in Horizon's order, the counters from
 // the extensions), but for what only the preflight's keyed reads fill in
-// (trustlines, offers, data).
+// (trustlines and their pool use, offers, data).
 func TestAccountStateMatchesHorizon(t *testing.T) {
 	h := ledgertest.NewHandler()
 	a := ledgertest.DeterministicAccount(3, 3, 2)
@@ -66,7 +66,7 @@ func TestAccountStateMatchesHorizon(t *testing.T) {
 		t.Fatal(err)
 	}
 	slices.SortFunc(want.Signers, func(x, y ledger.AccountSigner) int { return strings.Compare(x.Key, y.Key) })
-	want.Trustlines, want.Data, want.DataSponsored, want.Offers, want.OffersComplete = nil, nil, nil, nil, false
+	want.Trustlines, want.Data, want.DataSponsored, want.Offers, want.OffersComplete, want.PoolUseKnown = nil, nil, nil, nil, false, false
 	gj, _ := json.Marshal(got)
 	wj, _ := json.Marshal(want)
 	if string(gj) != string(wj) {

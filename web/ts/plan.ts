@@ -306,6 +306,17 @@ import type { WalletPage } from "./walletpage";
         list.appendChild(li);
       });
     }
+    // The fee advice (preflight.fee): shown when the bid is below the
+    // network's fee, as the server renders it.
+    var feeBox = $("pf-fee"), fee = st !== "" && pf.fee && typeof pf.fee === "object" ? pf.fee : null;
+    var low = !!fee && fee.low === true && typeof fee.bid === "number" && typeof fee.network === "number";
+    if (feeBox) {
+      feeBox.hidden = !low;
+      if (low) {
+        $("pf-fee-bid").textContent = String(fee.bid);
+        $("pf-fee-network").textContent = String(fee.network);
+      }
+    }
     var checked = $("pf-checked");
     if (checked && st !== "" && typeof pf.checked === "string") {
       checked.setAttribute("datetime", pf.checked);

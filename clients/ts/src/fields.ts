@@ -4,7 +4,7 @@
 // to GET /api/openapi.json. A field added on one side only fails one of them.
 
 import type {
-  Blocker, CosignAnswer, CosignRequest, ErrorBody, ExpiredEvent, Forward, ForwardFailedEvent,
+  Blocker, CosignAnswer, Fee, CosignRequest, ErrorBody, ExpiredEvent, Forward, ForwardFailedEvent,
   ForwardedEvent, MintAnswer, Network, PlanAnswer, PlanState, Preflight, PreflightState,
   PublishAnswer, PublishRequest, ReadyAnswer, SignAnswer, SignRequest, StatusAnswer,
   SubmitFailedEvent, Submission, SubmittedEvent,
@@ -19,7 +19,8 @@ export const SCHEMA_FIELDS = {
   SignOK: ["ok", "network", "xdr", "signers", "weight", "threshold", "ready", "landable"],
   ReadyOK: ["ok", "id", "network", "xdr", "signers", "weight", "threshold"],
   StatusOK: ["ok", "id", "network", "version", "signers", "weight", "threshold", "ready", "expiry", "submit", "submission", "preflight", "forward"],
-  Preflight: ["state", "blockers", "checked"],
+  Preflight: ["state", "blockers", "checked", "fee"],
+  Fee: ["bid", "network", "low"],
   Blocker: ["op", "code", "reason"],
   EventData: ["network", "xdr", "id", "signers", "weight", "threshold", "ready", "landable"],
   ExpiredEventData: ["id"],
@@ -137,6 +138,8 @@ export const NULLABLE_FIELDS = {
   SignOK: ["landable"],
   EventData: ["landable"],
   StatusOK: ["submission", "preflight", "forward"],
+  Preflight: ["fee"],
+  Fee: ["network", "low"],
 } as const satisfies { [K in keyof typeof SCHEMA_FIELDS]?: readonly (typeof SCHEMA_FIELDS)[K][number][] };
 
 /** The fields each variant of Submission and Forward leaves optional. */
@@ -165,6 +168,7 @@ type SchemaTypes = {
   ReadyOK: ReadyAnswer;
   StatusOK: StatusAnswer;
   Preflight: Preflight;
+  Fee: Fee;
   Blocker: Blocker;
   EventData: PlanState;
   ExpiredEventData: ExpiredEvent;

@@ -2,7 +2,7 @@ import { FeeBumpTransaction, TransactionBuilder } from "@stellar/stellar-sdk";
 import { RelayError } from "./errors.js";
 import { NETWORK_PASSPHRASES } from "./fields.js";
 import type {
-  CosignAnswer, CosignRequest, MintAnswer, Network, PlanAnswer, PublishAnswer, PublishRequest,
+  BumpAnswer, BumpRequest, CosignAnswer, CosignRequest, MintAnswer, Network, PlanAnswer, PublishAnswer, PublishRequest,
   ReadyAnswer, SignAnswer, StatusAnswer,
 } from "./types.js";
 import { watchPlan, type WatchOptions } from "./watch.js";
@@ -106,6 +106,17 @@ export class Relay {
   sign(id: string, signedXdr: string): Promise<SignAnswer> {
     return this.request<SignAnswer>("POST", `${planPath(id)}/sign`, { xdr: signedXdr }, (a) =>
       a.ok === true && typeof a.xdr === "string");
+  }
+
+  /**
+   * Post a fee-bump around the plan's submit-ready close, for the relay to
+   * submit in place of the plan's own envelope: POST /api/plan/{id}/bump.
+   * An answer for another plan, or without a fee-bump hash, is UNEXPECTED.
+   */
+  bump(id: string, req: BumpRequest): Promise<BumpAnswer> {
+    return this.request<BumpAnswer>("POST", `${planPath(id)}/bump`, { xdr: req.xdr }, (a) =>
+      a.ok === true && typeof a.id === "string" && a.id.toLowerCase() === id.toLowerCase() &&
+      typeof a.hash === "string" && /^[0-9a-f]{64}$/.test(a.hash));
   }
 
   /**

@@ -81,6 +81,33 @@ export interface Preflight {
   blockers: Blocker[];
   /** RFC 3339, UTC. */
   checked: string;
+  /** The run's word on the fee bid; null only for a run restored from an older store. */
+  fee: Fee | null;
+}
+
+/** The close's fee bid against the network's fees (OpenAPI `Fee`): advice, never a blocker. */
+export interface Fee {
+  /** The close's fee bid per operation, in stroops. */
+  bid: number;
+  /** The network's p70 inclusion fee per operation, in stroops; null when unknown. */
+  network: number | null;
+  /** Whether `bid` is below `network` (a fee-bump would help); null when `network` is. */
+  low: boolean | null;
+}
+
+/** POST /api/plan/{id}/bump's body (docs/API.md): a fee-bump around the plan's submit-ready close. */
+export interface BumpRequest {
+  /** The fee-bump envelope, base64 XDR. */
+  xdr: string;
+}
+
+/** POST /api/plan/{id}/bump's answer. */
+export interface BumpAnswer {
+  ok: true;
+  /** The plan id. */
+  id: string;
+  /** The fee-bump's hash, 64 lowercase hex characters: submission.hash once it is submitted. */
+  hash: string;
 }
 
 /** The relay's submission of the close (OpenAPI `Submission`). */

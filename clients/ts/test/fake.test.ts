@@ -86,6 +86,29 @@ describe("against a fake relay", () => {
     assert.equal(limited.retryAfter, 6);
   });
 
+  it("bump posts {xdr} to /api/plan/{id}/bump and reads {ok, id, hash}; anything else is UNEXPECTED or the relay's code", async () => {
+    // The relay's route is not built yet: the fake answers the contract's bodies.
+    const id = "ab".repeat(32);
+    const hash = "cd".repeat(32);
+    let body = "";
+    let answer: (res: ServerResponse) => void = (res) => json(res, 200, { ok: true, id, hash });
+    handler = (req, res) => {
+      body = "";
+      req.on("data", (c: Buffer) => { body += c.toString(); });
+      req.on("end", () => answer(res));
+    };
+    requests.length = 0;
+    assert.deepEqual(await r.bump(id, { xdr: "AAAA" }), { ok: true, id, hash });
+    assert.deepEqual(requests.map((q) => `${q.method} ${q.url}`), [`POST /api/plan/${id}/bump`]);
+    assert.deepEqual(JSON.parse(body), { xdr: "AAAA" });
+    answer = (res) => json(res, 400, { ok: false, code: "BUMP_FEE_TOO_LOW", reason: "the fee-bump bids less than the close" });
+    await rejects(r.bump(id, { xdr: "AAAA" }), 400, "BUMP_FEE_TOO_LOW");
+    for (const wrong of [{ ok: true, id: "ef".repeat(32), hash }, { ok: true, id }, { ok: true, id, hash: hash.toUpperCase() }]) {
+      answer = (res) => json(res, 200, wrong);
+      await rejects(r.bump(id, { xdr: "AAAA" }), 200, "UNEXPECTED");
+    }
+  });
+
   it("watch: polls /status on a 429 stream, then is live again; reconnects with Last-Event-ID", async () => {
     const id = "ef".repeat(32);
     const status = (version: number, submission: unknown = null) => ({

@@ -2,7 +2,7 @@
 // empty project (offline, from the npm cache `npm ci` filled), next to the
 // peer SDK; scripts there publish, sign to the threshold with signWith and
 // watch a plan until the relay has submitted it, against the real relay.
-// The scripts are README's "From JavaScript" snippet and this package's
+// The scripts are docs/javascript.md's snippet and this package's
 // README snippets, run as they are written (the relay's address put in),
 // between a prelude that builds the close and an epilogue that has the last
 // co-signer sign and waits for the submission.
@@ -123,9 +123,9 @@ describe("the npm pack tarball, installed into an empty project", () => {
     assert.ok(deps["@closerelay/client"].startsWith("file:"), JSON.stringify(deps));
   });
 
-  it("README's \"From JavaScript\" snippet publishes, signs with the wallet and watches to the submission", async (t) => {
-    const [snippet] = fenced(readFileSync(join(repo, "README.md"), "utf8"), "ts", "## From JavaScript");
-    assert.ok(snippet, "README's From JavaScript section has no ts block");
+  it("docs/javascript.md's snippet publishes, signs with the wallet and watches to the submission", async (t) => {
+    const [snippet] = fenced(readFileSync(join(repo, "docs", "javascript.md"), "utf8"), "ts");
+    assert.ok(snippet, "docs/javascript.md has no ts block");
     assert.equal(snippet.split(PLACEHOLDER).length, 2, `the snippet names the relay as ${PLACEHOLDER}, once`);
     const script = `import { StellarWalletsKit } from "@creit.tech/stellar-wallets-kit";\n${PRELUDE}` +
       `const show = (w, t) => console.log(\`weight \${w} of \${t}\`);\nconst log = (type) => console.log(\`event \${type}\`);\n` +
