@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"net/netip"
 	"net/url"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -35,6 +36,7 @@ type Config struct {
 	SSEHeartbeat     time.Duration
 	CORSAllowOrigins []string
 	PublicURL        string // PUBLIC_URL: the base URL clients reach; "" when unknown
+	WalletConnectID  string // WALLETCONNECT_PROJECT_ID: the plan page offers WalletConnect; "" for none
 	LogLevel         slog.Level
 	LogFormat        string
 	ShutdownTimeout  time.Duration
@@ -226,6 +228,11 @@ func ParseEnv(getenv func(string) string) (Config, error) {
 	if c.PublicURL, err = publicURL(getenv("PUBLIC_URL")); err != nil {
 		errs = append(errs, err)
 	}
+	// A WalletConnect (Reown) project id is 32 hexadecimal characters; it
+	// is public, written into the plan page for the wallet module.
+	if c.WalletConnectID = strings.TrimSpace(getenv("WALLETCONNECT_PROJECT_ID")); c.WalletConnectID != "" && !walletConnectID.MatchString(c.WalletConnectID) {
+		errs = append(errs, &ConfigError{"WALLETCONNECT_PROJECT_ID", fmt.Sprintf("%q is not a WalletConnect project id (32 hexadecimal characters)", c.WalletConnectID)})
+	}
 	for _, o := range strings.Split(getenv("CORS_ALLOW_ORIGINS"), ",") {
 		if o = strings.TrimSpace(o); o != "" {
 			c.CORSAllowOrigins = append(c.CORSAllowOrigins, o)
@@ -317,3 +324,6 @@ func validBucket(name string) bool {
 	}
 	return true
 }
+
+// walletConnectID is a WalletConnect (Reown) project id's form.
+var walletConnectID = regexp.MustCompile(`^[0-9a-fA-F]{32}$`)

@@ -282,6 +282,8 @@ func Start(opts Options) (*Relay, error) {
 		Heartbeat:        cfg.SSEHeartbeat,
 		Now:              opts.Now,
 		PublicURL:        cfg.PublicURL,
+
+		WalletConnectProjectID: cfg.WalletConnectID,
 	})
 
 	r.apiSrv = bounds.NewServer(r.API, bounds.APIIdleTimeout)
