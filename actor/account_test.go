@@ -242,7 +242,7 @@ func TestPlansPerAccountConcurrent(t *testing.T) {
 func TestPlansPerAccountShutdown(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		m := metrics.New()
-		s := NewSupervisor(Options{Metrics: m})
+		s := NewSupervisor(solo(Options{Metrics: m}))
 		fillAccount(t, s, time.Now().Add(time.Hour))
 		create(t, s, newFixtureOf(t, accountB, 1, 1), time.Now().Add(time.Hour))
 		if err := s.Stop(t.Context()); err != nil {

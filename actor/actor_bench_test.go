@@ -11,9 +11,8 @@ import (
 )
 
 // BenchmarkMerge measures the actor's serial section from the caller's side:
-// the merge, served in place when the plan's loop waits (as a lone caller
-// finds it), else a round trip through the mailbox,
-// plus what the actor does with it.
+// the merge's round trip through the plan's mailbox, plus what the actor
+// does with it.
 //
 //   - new-signer: dedup, append, re-encode, broadcast to no one. A plan takes
 //     19 new signers before the cap, so a fresh plan is set up (untimed) every
@@ -45,7 +44,7 @@ func BenchmarkMerge(b *testing.B) {
 				}
 				wg.Wait()
 			}
-			s = NewSupervisor(Options{})
+			s = NewSupervisor(solo(Options{}))
 			p = create(b, s, f, expiry)
 			for range readers {
 				sub, err := p.Subscribe(ctx)
@@ -81,7 +80,7 @@ func BenchmarkMerge(b *testing.B) {
 	b.Run("new-signer-50-readers", func(b *testing.B) { newSigner(b, DefaultMaxSubscribers) })
 
 	duplicatePlan := func(b *testing.B) *Plan {
-		s := NewSupervisor(Options{})
+		s := NewSupervisor(solo(Options{}))
 		b.Cleanup(func() { _ = s.Stop(context.Background()) })
 		return create(b, s, f, expiry, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9)
 	}
@@ -114,7 +113,7 @@ func BenchmarkMerge(b *testing.B) {
 func BenchmarkKnown(b *testing.B) {
 	noLoopChecks(b)
 	f := newFixture(b, 1)
-	s := NewSupervisor(Options{})
+	s := NewSupervisor(solo(Options{}))
 	defer func() { _ = s.Stop(context.Background()) }()
 	p := create(b, s, f, time.Now().Add(ledger.SigningWindow), 0, 1, 2, 3, 4, 5, 6, 7, 8, 9)
 	sig := []byte(f.sigs[7].Sig.Signature)
@@ -138,7 +137,7 @@ func BenchmarkFanOut50(b *testing.B) {
 	f := newFixture(b, 1)
 	for _, mode := range []string{"stalled", "reading"} {
 		b.Run(mode, func(b *testing.B) {
-			s := NewSupervisor(Options{})
+			s := NewSupervisor(solo(Options{}))
 			defer func() { _ = s.Stop(context.Background()) }()
 			p := newPlan(s, f.plan(b, time.Now().Add(ledger.SigningWindow)), 1)
 			var wg sync.WaitGroup
@@ -177,8 +176,7 @@ func BenchmarkFanOut50(b *testing.B) {
 //     (no verification, no mailbox round trip).
 //   - new-signer: a partial carrying one new signer's signature: decode,
 //     hash, one verification, then the merge that appends, re-encodes and
-//     broadcasts, served in place when the plan's loop is waiting and
-//     through a mailbox round trip when it is busy. A plan takes 19 new signers, so
+//     broadcasts, through a round trip of the plan's mailbox. A plan takes 19 new signers, so
 //     ceil(b.N/19) plans (one per supervisor, same transaction) are made
 //     before the timer starts and handed out 19 slots at a time.
 //   - new-signer-verify-serial: new-signer with CheckPartial and Merge held
@@ -196,7 +194,7 @@ func BenchmarkSignPath(b *testing.B) {
 
 	b.Run("replay", func(b *testing.B) {
 		ctx := context.Background()
-		s := NewSupervisor(Options{})
+		s := NewSupervisor(solo(Options{}))
 		b.Cleanup(func() { _ = s.Stop(context.Background()) })
 		p := create(b, s, f, expiry, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9)
 		b.ReportAllocs()
@@ -227,7 +225,7 @@ func BenchmarkSignPath(b *testing.B) {
 		sups := make([]*Supervisor, 0, nPlans)
 		slots := make([]slot, 0, nPlans*perPlan)
 		for range nPlans {
-			s := NewSupervisor(Options{})
+			s := NewSupervisor(solo(Options{}))
 			sups = append(sups, s)
 			p := create(b, s, f, expiry)
 			mu := new(sync.Mutex)
@@ -277,7 +275,7 @@ func BenchmarkPublishBuild(b *testing.B) {
 	noLoopChecks(b)
 	f := newFixture(b, 1)
 	published := f.partial(b, f.sigs[0].Sig)
-	s := NewSupervisor(Options{})
+	s := NewSupervisor(solo(Options{}))
 	defer func() { _ = s.Stop(context.Background()) }()
 	ctx := context.Background()
 	b.ReportAllocs()

@@ -12,6 +12,7 @@ import (
 
 	"github.com/closerelay/closerelay/ledger"
 	"github.com/closerelay/closerelay/metrics"
+	"github.com/closerelay/closerelay/planstore"
 	"github.com/stellar/go-stellar-sdk/keypair"
 	"github.com/stellar/go-stellar-sdk/network"
 	"github.com/stellar/go-stellar-sdk/txnbuild"
@@ -298,10 +299,20 @@ func lookedUp(tb testing.TB, s *Supervisor, id string) State {
 	return st
 }
 
+// solo is opts for single mode when they name no store: an in-memory
+// store that nothing but the supervisor writes, as the composition root
+// passes in single mode.
+func solo(opts Options) Options {
+	if opts.Store == nil {
+		opts.Store, opts.SoleWriter = planstore.NewMemory(), true
+	}
+	return opts
+}
+
 // start runs a supervisor for the length of the test.
 func start(t *testing.T, opts Options) *Supervisor {
 	t.Helper()
-	s := NewSupervisor(opts)
+	s := NewSupervisor(solo(opts))
 	t.Cleanup(func() {
 		if err := s.Stop(context.Background()); err != nil {
 			t.Errorf("Stop: %v", err)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/closerelay/closerelay/ledger"
 	"github.com/closerelay/closerelay/ledgerapi"
+	"github.com/closerelay/closerelay/plan"
 	"github.com/closerelay/closerelay/planstore"
 )
 
@@ -106,7 +107,7 @@ func (c *leaseCluster) publishReady(t *testing.T) *fixture {
 		t.Fatal(created, err)
 	}
 	synctest.Wait()
-	if got := c.stored(t, f.id); got.State != SubmissionPending || got.Owner != "a" || got.Lease.IsZero() {
+	if got := c.stored(t, f.id); got.State != plan.SubmissionPending || got.Owner != "a" || got.Lease.IsZero() {
 		t.Fatalf("stored after A's claim: %+v", got)
 	}
 	c.instB.deliver(t, f.id)
@@ -141,16 +142,16 @@ func TestClusterSubmissionTakenOverWhenOwnerDies(t *testing.T) {
 		if n := c.subB.calls.Load(); n != 1 {
 			t.Fatalf("B submitted %d times once A's lease lapsed, want 1", n)
 		}
-		if got := c.stored(t, f.id); got.State != SubmissionPending || got.Owner != "b" {
+		if got := c.stored(t, f.id); got.State != plan.SubmissionPending || got.Owner != "b" {
 			t.Fatalf("stored after B's takeover: %+v", got)
 		}
 		time.Sleep(time.Second) // B's submitter answers
 		synctest.Wait()
-		if got := c.stored(t, f.id); got.State != SubmissionSubmitted || got.Hash != testHash || got.Ledger != 7 {
+		if got := c.stored(t, f.id); got.State != plan.SubmissionSubmitted || got.Hash != testHash || got.Ledger != 7 {
 			t.Fatalf("stored after B's submission: %+v", got)
 		}
 		p, _ := c.b.index.Load(f.id)
-		if got := p.(*Plan).Submission(); got.State != SubmissionSubmitted {
+		if got := p.(*Plan).Submission(); got.State != plan.SubmissionSubmitted {
 			t.Fatalf("B's plan: %+v", got)
 		}
 	})
@@ -169,13 +170,13 @@ func TestClusterSubmissionLeaseRenewed(t *testing.T) {
 		if n := c.subB.calls.Load(); n != 0 {
 			t.Fatalf("B submitted %d times while A renewed its claim", n)
 		}
-		if got := c.stored(t, f.id); got.State != SubmissionSubmitted {
+		if got := c.stored(t, f.id); got.State != plan.SubmissionSubmitted {
 			t.Fatalf("stored after A's submission: %+v", got)
 		}
 		c.instB.deliver(t, f.id)
 		synctest.Wait()
 		p, _ := c.b.index.Load(f.id)
-		if got := p.(*Plan).Submission(); got.State != SubmissionSubmitted || got.Ledger != 7 {
+		if got := p.(*Plan).Submission(); got.State != plan.SubmissionSubmitted || got.Ledger != 7 {
 			t.Fatalf("B's plan after the watch: %+v", got)
 		}
 	})
@@ -191,7 +192,7 @@ func TestClusterSubmissionReleasedOnStop(t *testing.T) {
 		if err := c.a.Stop(context.Background()); err != nil {
 			t.Fatal(err)
 		}
-		if got := c.stored(t, f.id); got.State != SubmissionPending || got.Owner != "a" || !got.Lease.IsZero() {
+		if got := c.stored(t, f.id); got.State != plan.SubmissionPending || got.Owner != "a" || !got.Lease.IsZero() {
 			t.Fatalf("stored after A stopped: %+v", got)
 		}
 		start := time.Now()
@@ -217,7 +218,7 @@ func TestClusterSubmittedPlanNotAdopted(t *testing.T) {
 		}
 		time.Sleep(2 * time.Second)
 		synctest.Wait()
-		if got := c.stored(t, done.id); got.State != SubmissionSubmitted {
+		if got := c.stored(t, done.id); got.State != plan.SubmissionSubmitted {
 			t.Fatalf("stored: %+v", got)
 		}
 		for _, id := range []string{plain.id, done.id} {
@@ -266,7 +267,7 @@ func TestClusterLapsedClaimNotTakenIsNotPolled(t *testing.T) {
 			t.Fatal(err)
 		}
 		r := e.Record
-		r.Submission = planstore.SubmissionRecord{Submit: true, Seq: r.Submission.Seq + 1, State: SubmissionPending, Owner: "gone"}
+		r.Submission = planstore.SubmissionRecord{Submit: true, Seq: r.Submission.Seq + 1, State: plan.SubmissionPending, Owner: "gone"}
 		if _, err := store.Update(context.Background(), f.id, r, e.Revision); err != nil {
 			t.Fatal(err)
 		}
@@ -313,13 +314,13 @@ func TestSubmissionOutcomeTold(t *testing.T) {
 		}
 		select {
 		case ev := <-sub.C():
-			if ev.Submission == nil || ev.Submission.State != SubmissionSubmitted || ev.Submission.Hash != testHash {
+			if ev.Submission == nil || ev.Submission.State != plan.SubmissionSubmitted || ev.Submission.Hash != testHash {
 				t.Fatalf("the newest event %+v, want the submission's outcome", ev)
 			}
 		default:
 			t.Fatal("the subscriber was told nothing")
 		}
-		if got := p.Submission(); got.State != SubmissionSubmitted {
+		if got := p.Submission(); got.State != plan.SubmissionSubmitted {
 			t.Fatalf("submission %+v, want submitted", got)
 		}
 	})
@@ -349,7 +350,7 @@ func TestClusterLeaseRenewedAfterMergeInPlace(t *testing.T) {
 			t.Fatalf("Merge: %+v %v %v; want a ready version", st, changed, err)
 		}
 		synctest.Wait()
-		if got := c.stored(t, f.id); got.State != SubmissionPending || got.Owner != "a" {
+		if got := c.stored(t, f.id); got.State != plan.SubmissionPending || got.Owner != "a" {
 			t.Fatalf("stored after A's claim: %+v", got)
 		}
 		c.instB.deliver(t, f.id)
@@ -362,7 +363,7 @@ func TestClusterLeaseRenewedAfterMergeInPlace(t *testing.T) {
 		if a, b := c.subA.calls.Load(), c.subB.calls.Load(); a != 1 || b != 0 {
 			t.Fatalf("submissions: A %d, B %d; want 1, 0 (A renews its claim)", a, b)
 		}
-		if got := c.stored(t, f.id); got.State != SubmissionSubmitted {
+		if got := c.stored(t, f.id); got.State != plan.SubmissionSubmitted {
 			t.Fatalf("stored after A's submission: %+v", got)
 		}
 	})

@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/closerelay/closerelay/plan"
 	"github.com/closerelay/closerelay/planstore"
 )
 
@@ -26,54 +27,23 @@ import (
 const (
 	// DefaultForwardBudget: a ledger API that answers nothing for this
 	// long is an outage the operator handles; the forward then fails with
-	// ForwardCodeTimedOut.
+	// plan.ForwardCodeTimedOut.
 	DefaultForwardBudget = 6 * time.Hour
 	// DefaultForwardRetention: how long status.forward stays readable once
 	// a forward settled after its plan's signing window.
 	DefaultForwardRetention = time.Hour
 )
 
-// lifeEnd is when a plan whose signing window ends at window ends, given
-// its submission and forward: the window's end, unless the forward needs
-// the plan longer. A pending forward keeps it until its budget's end plus
-// the retention (it is settled failed at the budget's end), a forward
-// settled after the window keeps it for the retention after its outcome,
-// and a submission of a plan with a flow still in flight at the window's
-// end keeps it at most budget past the window. A forward settled within
-// the window leaves the plan to end with it, as a submitted plan does
-// (CONTRACT section 10). Pure: every instance computes the same end from
-// the same record.
-func lifeEnd(window time.Time, sub *Submission, f *Forward, budget, retention time.Duration) time.Time {
-	switch {
-	case f.Flow == nil:
-		return window
-	case f.State == ForwardPending && !f.deadline.IsZero():
-		return later(window, f.deadline.Add(retention))
-	case (f.State == ForwardForwarded || f.State == ForwardFailed) && f.settled.After(window):
-		return f.settled.Add(retention)
-	case f.State == "" && sub.State == SubmissionPending:
-		return window.Add(budget)
-	}
-	return window
-}
-
-func later(a, b time.Time) time.Time {
-	if b.After(a) {
-		return b
-	}
-	return a
-}
-
 // recordEnd is lifeEnd of a stored plan.
 func (s *Supervisor) recordEnd(r planstore.Record) time.Time {
-	return lifeEnd(r.Expiry, submissionOf(r.Submission), forwardOf(r.Forward), s.budget, s.retention)
+	return plan.LifeEnd(r.Expiry, submissionOf(r.Submission), forwardOf(r.Forward), s.budget, s.retention)
 }
 
 // endAt is when the plan ends, by its state as it stands: its signing
 // window's end, or later while its forward needs it (lifeEnd).
 func (p *Plan) endAt() time.Time {
 	v := p.settled.Load()
-	return lifeEnd(p.expiry, v.sub, v.fwd, p.sup.budget, p.sup.retention)
+	return plan.LifeEnd(p.expiry, v.sub, v.fwd, p.sup.budget, p.sup.retention)
 }
 
 // nextWake is when the run loop's life timer must fire next: the window's
@@ -81,9 +51,9 @@ func (p *Plan) endAt() time.Time {
 // plan's end. Run loop only.
 //
 // A budget's end that has passed stays the next wake until the forward is
-// settled: the timer may have fired at it during a turn or a merge served
-// in place, and a re-arm to a later instant would drop that fire (Reset
-// discards a value not yet received), leaving the forward pending until
+// settled: the timer may have fired at it during a turn, and a re-arm to a
+// later instant would drop that fire (an alarm of a replaced arming is
+// ignored), leaving the forward pending until
 // the plan's end. Past it, an unchanged next wake keeps the fire, and a
 // new one fires at once. While this instance's forwarder runs, it is left
 // out: the forwarder ends at the budget's end too, its outcome comes
@@ -94,8 +64,8 @@ func (p *Plan) nextWake() time.Time {
 	if !p.windowOver && p.expiry.Before(next) {
 		next = p.expiry
 	}
-	if d := v.fwd.deadline; v.fwd.State == ForwardPending && !d.IsZero() && d.Before(next) &&
-		(p.sup.now().Before(d) || !p.fwd.inFlight) {
+	if d := v.fwd.Deadline; v.fwd.State == plan.ForwardPending && !d.IsZero() && d.Before(next) &&
+		(p.sup.now().Before(d) || !p.claims[forwarding].inFlight) {
 		next = d
 	}
 	return next

@@ -5,17 +5,51 @@ import (
 	"os"
 	"runtime"
 	"strconv"
+	"strings"
 	"sync/atomic"
+	"testing"
 )
 
-// checkLoops turns on loopOwner.check: this package's tests turn it on
-// (TestMain), and so does CLOSERELAY_CHECK_LOOPS=1 in the environment of
-// any process (another package's tests, a debugging run). Off, a check
-// costs one load; on, it reads the goroutine's stack, so benchmarks turn it
-// off.
+// checkLoops turns on loopOwner.check. It is on in every test binary, of
+// whichever package (testing.Testing: the go command marks the binary, so
+// no build tag or TestMain of a package can leave a test run unchecked),
+// unless the binary runs benchmarks (-test.bench), whose figures it would
+// distort: on, a check reads the goroutine's stack. CLOSERELAY_CHECK_LOOPS
+// overrides both ways: 1 turns it on in any process, 0 off. Off, a check
+// costs one atomic load.
 var checkLoops atomic.Bool
 
-func init() { checkLoops.Store(os.Getenv("CLOSERELAY_CHECK_LOOPS") == "1") }
+func init() {
+	checkLoops.Store(loopChecksWanted(os.Getenv("CLOSERELAY_CHECK_LOOPS"), testing.Testing(), os.Args))
+}
+
+// loopChecksWanted decides checkLoops from the environment's setting, whether
+// this is a test binary, and its arguments.
+func loopChecksWanted(env string, test bool, args []string) bool {
+	switch env {
+	case "1":
+		return true
+	case "0":
+		return false
+	}
+	return test && !benchmarking(args)
+}
+
+// benchmarking reports whether args (a test binary's) ask for benchmarks:
+// -test.bench with a pattern (the go command passes -test.bench=PATTERN).
+func benchmarking(args []string) bool {
+	for i, a := range args {
+		name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if name != "test.bench" {
+			continue
+		}
+		if !hasValue && i+1 < len(args) {
+			value = args[i+1]
+		}
+		return value != ""
+	}
+	return false
+}
 
 // loopOwner records which goroutine owns a loop's state, in the manner of
 // net/http2's serveG: whoever starts the loop's goroutine calls handOver
@@ -39,17 +73,6 @@ func (o *loopOwner) start() {
 	if checkLoops.Load() {
 		o.g.Store(goroutineID())
 	}
-}
-
-// lend hands the state to the calling goroutine, which holds the lock that
-// the loop's goroutine holds while it serves, and returns the function
-// that gives it back.
-func (o *loopOwner) lend() (giveBack func()) {
-	if !checkLoops.Load() {
-		return func() {}
-	}
-	prev := o.g.Swap(goroutineID())
-	return func() { o.g.Store(prev) }
 }
 
 func (o *loopOwner) check() {

@@ -2,6 +2,7 @@ package actor
 
 import (
 	"context"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -39,5 +40,34 @@ func TestLoopStateStaysInItsLoop(t *testing.T) {
 	}
 	if st, err := p.Snapshot(context.Background()); err != nil || st.Version != 2 {
 		t.Fatalf("version %d (%v) after the merge in the loop, want 2", st.Version, err)
+	}
+}
+
+// TestLoopChecksOnInEveryTestBinary: the ownership check is on in a test
+// binary of any package (testing.Testing), without a TestMain or an
+// environment variable to remember, off while benchmarks run unless asked
+// for, and CLOSERELAY_CHECK_LOOPS decides when set.
+func TestLoopChecksOnInEveryTestBinary(t *testing.T) {
+	if !benchmarking(os.Args) && os.Getenv("CLOSERELAY_CHECK_LOOPS") != "0" && !checkLoops.Load() {
+		t.Fatal("the loop ownership check is off in this test binary")
+	}
+	for _, tc := range []struct {
+		env  string
+		test bool
+		args []string
+		want bool
+	}{
+		{"", true, []string{"actor.test", "-test.run=X"}, true},
+		{"", true, []string{"actor.test", "-test.bench=."}, false},
+		{"", true, []string{"actor.test", "-test.bench", "Merge"}, false},
+		{"", true, []string{"actor.test", "-test.bench="}, true},
+		{"1", true, []string{"actor.test", "-test.bench=."}, true},
+		{"0", true, []string{"actor.test"}, false},
+		{"", false, []string{"closerelay"}, false},
+		{"1", false, []string{"closerelay"}, true},
+	} {
+		if got := loopChecksWanted(tc.env, tc.test, tc.args); got != tc.want {
+			t.Errorf("loopChecksWanted(%q, %v, %q) = %v, want %v", tc.env, tc.test, tc.args, got, tc.want)
+		}
 	}
 }

@@ -20,19 +20,19 @@ func (panickingUpdates) Update(context.Context, string, planstore.Record, uint64
 	panic("an update that panics")
 }
 
-// TestMergeInPlacePanicEndsTheProcess: a panic in a merge served on the
-// caller's goroutine ends the process, as one in the plan's run loop does,
-// even when the caller recovers it (net/http does, for every handler).
-// Before, the caller went on, and so did the plan's loop, from a turn half
-// applied. The test runs itself in a child process that must die.
-func TestMergeInPlacePanicEndsTheProcess(t *testing.T) {
+// TestMergePanicEndsTheProcess: a panic in a merge ends the process, even
+// when the caller recovers it (net/http does, for every handler): the merge
+// runs in the plan's run loop, never on the caller's goroutine, so nothing
+// goes on from a turn half applied. The test runs itself in a child process
+// that must die.
+func TestMergePanicEndsTheProcess(t *testing.T) {
 	if os.Getenv("ACTOR_MERGE_PANIC_CHILD") == "1" {
 		synctest.Test(t, func(t *testing.T) {
-			s := newSupervisor(Options{Store: panickingUpdates{planstore.NewMemory()}}, false)
+			s := NewSupervisor(Options{Store: panickingUpdates{planstore.NewMemory()}})
 			f := newFixture(t, 1)
 			p := create(t, s, f, time.Now().Add(time.Hour), 0)
 			inLoop(p, func(*Plan) {})
-			synctest.Wait() // the loop waits in its select: the merge is served in place
+			synctest.Wait() // the loop waits in its select
 			func() {
 				defer func() { _ = recover() }() // as net/http does
 				_, _, _ = p.Merge(context.Background(), f.admitted(1))
@@ -42,13 +42,13 @@ func TestMergeInPlacePanicEndsTheProcess(t *testing.T) {
 		})
 		return
 	}
-	cmd := exec.Command(os.Args[0], "-test.run=^TestMergeInPlacePanicEndsTheProcess$", "-test.count=1")
+	cmd := exec.Command(os.Args[0], "-test.run=^TestMergePanicEndsTheProcess$", "-test.count=1")
 	cmd.Env = append(os.Environ(), "ACTOR_MERGE_PANIC_CHILD=1")
 	out, err := cmd.CombinedOutput()
 	if err == nil || strings.Contains(string(out), "went on") {
 		t.Fatalf("the child process went on (%v):\n%s", err, out)
 	}
-	if !strings.Contains(string(out), "a merge served in place panicked: an update that panics") {
+	if !strings.Contains(string(out), "panic: an update that panics") {
 		t.Fatalf("the child died otherwise (%v):\n%s", err, out)
 	}
 }

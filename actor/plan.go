@@ -6,7 +6,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"runtime/debug"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/closerelay/closerelay/ledger"
 	"github.com/closerelay/closerelay/metrics"
+	"github.com/closerelay/closerelay/plan"
 	"github.com/closerelay/closerelay/planstore"
 	"github.com/stellar/go-stellar-sdk/xdr"
 )
@@ -108,7 +108,7 @@ type Plan struct {
 	// pointer, so that no reader sees one part without the others. The run
 	// loop is its only writer and never modifies a state once stored.
 	// Every read that needs no decision (Known, Snapshot, Ready,
-	// Submission, a merge that adds nobody, Lookup's check of the
+	// plan.Submission, a merge that adds nobody, Lookup's check of the
 	// revision) loads it instead of queueing behind merges in the mailbox.
 	settled atomic.Pointer[planState]
 
@@ -133,30 +133,27 @@ type Plan struct {
 	// store's watch.
 	stored chan planstore.Change
 
-	// poke (one slot, never waited on) wakes the run loop after a merge
-	// served in place replaced a timer it waits on.
-	poke chan struct{}
-	// posted counts the requests handed to the run loop (on mailbox or
-	// leave) that it has not taken up yet, each from before its send: a
-	// merge is served in place only when there is none, so it never
-	// overtakes a request sent before it (askPlan, tell, Subscription.Close).
-	posted atomic.Int64
+	// alarms carries the fires of the plan's timers (alarm.go), each
+	// posted by the timer's own goroutine, which selects on done.
+	alarms chan alarm
 
-	// serving is held by whoever serves the plan: the run loop, but while
-	// it waits for its next event, when a merge may take it and be served
-	// on its caller's goroutine (mergeInPlace). newPlan takes it for run,
-	// and the loop keeps it once the plan has ended.
-	serving sync.Mutex
-
-	// Owned by whoever holds serving (built by newPlan before run starts):
-	// every function that touches them checks that it runs on the run
-	// loop's goroutine or on one it lent them to (owner.check).
-	owner  loopOwner
-	life   *time.Timer // fires at nextWake, as armed
-	armed  time.Time
-	subs   map[*Subscription]struct{}
-	submit submitState
-	fwd    forwardState
+	// Owned by the run loop (built by newPlan before run starts): every
+	// function that touches them checks that it runs on the run loop's
+	// goroutine (owner.check).
+	owner loopOwner
+	life  loopTimer // fires at nextWake, as armed
+	armed time.Time
+	subs  map[*Subscription]struct{}
+	// claims are the loop's records of the plan's claimed effects, by
+	// claimKind (claims.go).
+	claims [claimKinds]claimRun
+	// submitted is set for good once the ledger took this instance's
+	// submission of the plan.
+	submitted bool
+	// effects ends when the plan ends (finish cancels it); it bounds every
+	// submission and forward the plan runs.
+	effects       context.Context
+	cancelEffects context.CancelFunc
 	// dirty is set when the view holds signatures the stored entry lacks,
 	// to write back.
 	dirty bool
@@ -202,9 +199,9 @@ type planState struct {
 	lists *versionLists
 	ready *readyMemo // this version's submit-ready envelope, made on first demand
 	// sub is the plan's submission as it stands (never nil).
-	sub *Submission
+	sub *plan.Submission
 	// fwd is the plan's mediator forward as it stands (never nil).
-	fwd *Forward
+	fwd *plan.Forward
 	// rev is a revision of the plan's store entry whose
 	// signatures this view holds, every one of them: the revision it was
 	// written as, or one it took in. It is published with the signatures,
@@ -224,7 +221,7 @@ func (v *planState) at(rev uint64) *planState {
 
 // with is v with submission sub (nil: v itself, for a transition that did
 // not apply), every other part shared.
-func (v *planState) with(sub *Submission) *planState {
+func (v *planState) with(sub *plan.Submission) *planState {
 	if sub == nil {
 		return v
 	}
@@ -263,11 +260,9 @@ func newPlan(s *Supervisor, published *ledger.AdmittedPlan, version uint64) *Pla
 		evict:   make(chan struct{}, 1),
 		done:    make(chan struct{}),
 		stored:  make(chan planstore.Change, 1),
-		poke:    make(chan struct{}, 1),
+		alarms:  make(chan alarm),
 		subs:    make(map[*Subscription]struct{}),
 	}
-	// run starts holding it: nobody serves a merge in place before.
-	p.serving.Lock()
 	for i, sg := range signers {
 		p.addresses[i] = sg.Address
 	}
@@ -283,8 +278,8 @@ func newPlan(s *Supervisor, published *ledger.AdmittedPlan, version uint64) *Pla
 	}
 	// Clip: the plan appends to its own copy, never to the admitted plan's.
 	first := p.newView(st, published.Envelope(), present, slices.Clip(admitted), nil, nil)
-	first.sub = &Submission{}
-	first.fwd = &Forward{}
+	first.sub = &plan.Submission{}
+	first.fwd = &plan.Forward{}
 	p.settled.Store(first)
 	return p
 }
@@ -472,9 +467,6 @@ func (p *Plan) Merge(ctx context.Context, admitted []ledger.Admitted) (st State,
 		p.sup.metrics.Signatures(metrics.SignatureDuplicate, len(admitted))
 		return v.state, false, nil
 	}
-	if r, err, ok := p.mergeInPlace(admitted); ok {
-		return r.state, r.changed, err
-	}
 	ans := make(chan reply[mergeResult], 1)
 	r, err := askPlan(ctx, p, planRequest(mergeReq{admitted, ans}), ans)
 	return r.state, r.changed, err
@@ -494,15 +486,14 @@ func (v *planState) holdsAll(admitted []ledger.Admitted) bool {
 // expiry, ErrStopped after shutdown.
 func (p *Plan) gone() error { return p.endErr }
 
-// run is the plan's goroutine. It starts holding serving (newPlan took it).
+// run is the plan's goroutine.
 func (p *Plan) run() {
 	defer p.sup.loops.Add(-1)
 	p.owner.start()
 	p.held = p.expiry
-	p.life = time.NewTimer(p.nextWake().Sub(p.sup.now()))
-	defer p.life.Stop()
-	// A submission lives no longer than its plan: finish cancels this.
-	p.submit.ctx, p.submit.cancel = context.WithCancel(context.Background())
+	// A submission or forward lives no longer than its plan: finish
+	// cancels this.
+	p.effects, p.cancelEffects = context.WithCancel(context.Background())
 	// A change written between the read this plan was made from and its
 	// registration found no plan to go to: read the entry once more, now
 	// that every later change comes here.
@@ -512,32 +503,19 @@ func (p *Plan) run() {
 	// A plan born to submit may be ready from its first version; a plan
 	// restored may have its forward to run, or to take over.
 	p.apply(nil, fxSubmit|fxForward)
-	// loop returns holding serving, and finish keeps it: nobody serves a
-	// merge in place on a plan that has ended.
 	p.finish(p.loop())
 }
 
 // loop serves requests until the plan ends, and says why: ErrNotFound when
 // it expired, ErrStopped on shutdown. The life timer fires at the signing
 // window's end and at each later instant the plan's life depends on
-// (nextWake), re-armed whenever that moves. The loop holds serving but
-// while it waits for its next event: a merge that finds it waiting is
-// served on its caller's goroutine meanwhile (mergeInPlace).
+// (nextWake), re-armed whenever that moves.
 func (p *Plan) loop() error {
 	p.armed = p.nextWake()
+	p.arm(&p.life, alarm{what: alarmLife}, p.armed.Sub(p.sup.now()))
 	p.holdSlot()
 	for {
-		timers := p.timers()
-		p.serving.Unlock()
-		w := p.await(timers)
-		p.serving.Lock()
-		if w.cause == wokeByRequest || w.cause == wokeByLeave {
-			// Taken up: a merge in place waits for serving, so it comes
-			// after this one whatever it finds in posted from now.
-			if p.posted.Add(-1) < 0 && checkLoops.Load() {
-				panic("actor: a request reached the run loop uncounted in posted")
-			}
-		}
+		w := p.await()
 		if err := p.serveWoken(w); err != nil {
 			return err
 		}
@@ -551,6 +529,7 @@ type woken struct {
 	req    planRequest
 	sub    *Subscription
 	change planstore.Change
+	alarm  alarm
 }
 
 type wakeCause int
@@ -558,45 +537,29 @@ type wakeCause int
 const (
 	wokeByRequest wakeCause = iota
 	wokeByLeave
-	wokeByLife
+	wokeByAlarm
 	wokeByEvict
 	wokeByStore
-	wokeByRenew
-	wokeByTakeover
-	wokeByForwardRenew
-	wokeByForwardTakeover
 	wokeByQuit
-	wokeByPoke
 )
 
-// await waits for the run loop's next event, without serving: it reads
-// none of the plan's state, and the lease timers' channels it waits on
-// were read before (timers). A merge served in place meanwhile that
-// replaces one pokes the loop, which then waits on the new one.
-func (p *Plan) await(timers [4]<-chan time.Time) woken {
+// await waits for the run loop's next event: a request, a leave, a
+// timer's alarm (every timer's, alarm.go), an eviction, a change of the
+// store, or the Supervisor's quit.
+func (p *Plan) await() woken {
 	select {
 	case req := <-p.mailbox:
 		return woken{cause: wokeByRequest, req: req}
 	case sub := <-p.leave:
 		return woken{cause: wokeByLeave, sub: sub}
-	case <-p.life.C:
-		return woken{cause: wokeByLife}
+	case a := <-p.alarms:
+		return woken{cause: wokeByAlarm, alarm: a}
 	case <-p.evict:
 		return woken{cause: wokeByEvict}
 	case c := <-p.stored:
 		return woken{cause: wokeByStore, change: c}
-	case <-timers[0]:
-		return woken{cause: wokeByRenew}
-	case <-timers[1]:
-		return woken{cause: wokeByTakeover}
-	case <-timers[2]:
-		return woken{cause: wokeByForwardRenew}
-	case <-timers[3]:
-		return woken{cause: wokeByForwardTakeover}
 	case <-p.sup.quit:
 		return woken{cause: wokeByQuit}
-	case <-p.poke:
-		return woken{cause: wokeByPoke}
 	}
 }
 
@@ -618,11 +581,8 @@ func (p *Plan) serveWoken(w woken) error {
 		w.req.serve(p)
 	case wokeByLeave:
 		p.drop(w.sub)
-	case wokeByLife:
-		p.armed = time.Time{}
-		if p.wake() {
-			return ErrNotFound
-		}
+	case wokeByAlarm:
+		return p.serveAlarm(w.alarm)
 	case wokeByEvict:
 		// Past the window (a reader saw it first), or past the plan's
 		// end (the Supervisor swept it).
@@ -631,111 +591,33 @@ func (p *Plan) serveWoken(w woken) error {
 		}
 	case wokeByStore:
 		p.onStored(w.change)
-	case wokeByRenew:
-		p.renewLease()
-	case wokeByTakeover:
-		p.takeOver()
-	case wokeByForwardRenew:
-		p.renewForwardLease()
-	case wokeByForwardTakeover:
-		p.takeOverForward()
 	case wokeByQuit:
 		return ErrStopped
-	case wokeByPoke:
-		// Only to wait on the timers as they are now.
 	}
 	return nil
 }
 
 // rearm follows what was just served: the life timer to the plan's next
-// instant, the slot in the store's registry to its end. Holder of serving
-// only.
+// instant, the slot in the store's registry to its end. Run loop only.
 func (p *Plan) rearm() {
 	if next := p.nextWake(); !next.Equal(p.armed) {
-		p.life.Reset(next.Sub(p.sup.now()))
+		p.arm(&p.life, alarm{what: alarmLife}, next.Sub(p.sup.now()))
 		p.armed = next
 	}
 	p.holdSlot() // nothing to do unless the plan's end moved
 }
 
-// timers are the lease timers' channels that await waits on, in the order
-// it reads them. Holder of serving only.
-func (p *Plan) timers() [4]<-chan time.Time {
-	return [4]<-chan time.Time{p.submit.renewC(), p.submit.takeoverC(), p.fwd.renewC(), p.fwd.takeoverC()}
-}
-
-// mergeInPlace serves a merge on the caller's goroutine when the run loop
-// is waiting for its next event, which it does without serving: the
-// mailbox's round trip would cost a select over the loop's channels and
-// two goroutine switches each way, about as much CPU as the merge itself
-// (BENCHMARKS.md). ok is false when serving is held (the loop is busy, or
-// has not started: newPlan takes serving for run; or has ended: finish
-// keeps it), when a request sent to the loop before is not taken up yet
-// (posted: it would be overtaken; a subscription closed would still be
-// offered this version), or when the window is over (the loop refuses
-// the request, and ends the window): the caller posts the merge instead.
-// Once in place, a merge answers when it is served: its store write is
-// bounded by the store's own timeout, not by the caller's context.
-func (p *Plan) mergeInPlace(admitted []ledger.Admitted) (r mergeResult, err error, ok bool) {
-	if !p.serving.TryLock() {
-		return mergeResult{}, nil, false
-	}
-	defer p.serving.Unlock()
-	defer endOnPanic() // before the unlock: nothing runs on the plan after a panic
-	if p.posted.Load() != 0 || !p.sup.now().Before(p.expiry) {
-		return mergeResult{}, nil, false
-	}
-	defer p.owner.lend()()
-	timers := p.timers()
-	st, changed, err := p.serveMerge(admitted)
-	p.rearm()
-	if p.timers() != timers {
-		select {
-		case p.poke <- struct{}{}:
-		default: // already poked
-		}
-	}
-	return mergeResult{st, changed}, err, true
-}
-
-// endOnPanic ends the process on a panic in a merge served in place, as a
-// panic in the run loop does: net/http would otherwise recover it on the
-// caller's goroutine, and the loop would go on from a turn half applied
-// (a version published without its write, effects not run). The panic is
-// raised again on a goroutine of its own, with the merge's stack in its
-// message, while this one keeps the plan's serving mutex until the
-// process is gone.
-func endOnPanic() {
-	r := recover()
-	if r == nil {
-		return
-	}
-	msg := fmt.Sprintf("actor: a merge served in place panicked: %v\n\n%s", r, debug.Stack())
-	go func() { panic(msg) }()
-	select {}
-}
-
-// askPlan is ask on p's mailbox, counted in p.posted from before the send
-// until the loop takes the request up, or the send is given up.
+// askPlan is ask on p's mailbox.
 func askPlan[T any](ctx context.Context, p *Plan, req planRequest, ans <-chan reply[T]) (T, error) {
-	p.posted.Add(1)
-	sent := false
-	v, err := askSent(ctx, p.mailbox, req, ans, p.done, p.done, p.gone, &sent)
-	if !sent {
-		p.posted.Add(-1)
-	}
-	return v, err
+	return ask(ctx, p.mailbox, req, ans, p.done, p.done, p.gone)
 }
 
 // tell hands the loop an outcome of one of the plan's own goroutines (a
-// submission's, a forward's), counted in p.posted as askPlan counts; once
-// the plan has ended nobody is told.
+// submission's, a forward's); once the plan has ended nobody is told.
 func (p *Plan) tell(req planRequest) {
-	p.posted.Add(1)
 	select {
 	case p.mailbox <- req:
 	case <-p.done:
-		p.posted.Add(-1)
 	}
 }
 
@@ -743,21 +625,9 @@ func (p *Plan) tell(req planRequest) {
 // sent Expired first; on shutdown its channel just closes.
 func (p *Plan) finish(reason error) {
 	p.owner.check()
-	p.submit.cancel() // a submission in flight is abandoned, and not told
-	if p.submit.inFlight && reason == ErrStopped {
-		p.releaseClaim() // another instance goes on with it
-	}
-	p.submit.stopRenewing()
-	if p.submit.takeover != nil {
-		p.submit.takeover.Stop()
-	}
-	if p.fwd.inFlight && reason == ErrStopped {
-		p.releaseForwardClaim()
-	}
-	p.fwd.stopRenewing()
-	if p.fwd.takeover != nil {
-		p.fwd.takeover.Stop()
-	}
+	p.cancelEffects() // a submission or forward in flight is abandoned, and not told
+	p.stopClaims(reason)
+	p.life.stop()
 	m := p.sup.metrics
 	for sub := range p.subs {
 		if reason == ErrNotFound {

@@ -179,7 +179,7 @@ func TestPlanReadinessThresholdOne(t *testing.T) {
 // TestPlanReadyAfterStop: Ready answers like Snapshot once the plan has
 // ended.
 func TestPlanReadyAfterStop(t *testing.T) {
-	s := NewSupervisor(Options{})
+	s := NewSupervisor(solo(Options{}))
 	f := newFixture(t, 9)
 	p, _, err := s.Create(t.Context(), weightedPlan(t, f, nil, ledger.Thresholds{}, 0))
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 
 	"github.com/closerelay/closerelay/ledger"
 	"github.com/closerelay/closerelay/metrics"
+	"github.com/closerelay/closerelay/plan"
 )
 
 // Republish is a re-publish of the plan (guard 4) in one step of its
@@ -19,7 +20,7 @@ import (
 // A re-publish that changes nothing is answered from the published
 // version, without a round trip to the plan's loop, as Merge answers a
 // replay.
-func (p *Plan) Republish(ctx context.Context, admitted []ledger.Admitted, submit bool, flow *Flow) error {
+func (p *Plan) Republish(ctx context.Context, admitted []ledger.Admitted, submit bool, flow *plan.Flow) error {
 	v, err := p.current(ctx)
 	if err != nil {
 		return err
@@ -39,7 +40,7 @@ func (p *Plan) Republish(ctx context.Context, admitted []ledger.Admitted, submit
 type republishReq struct {
 	admitted []ledger.Admitted
 	submit   bool
-	flow     *Flow
+	flow     *plan.Flow
 	ans      chan<- reply[struct{}]
 }
 
@@ -71,10 +72,10 @@ func (r republishReq) refuse(err error) { r.ans <- reply[struct{}]{err: err} }
 // fxSubmit and fxForward when either was asked: the plan may be ready to
 // submit, or its close submitted already and its forward due. next is nil
 // when nothing changed.
-func republish(k *planParts, cur *planState, admitted []ledger.Admitted, submit bool, flow *Flow) (next *planState, fx effects, fresh, duplicates int, err error) {
-	var fwd *Forward
+func republish(k *planParts, cur *planState, admitted []ledger.Admitted, submit bool, flow *plan.Flow) (next *planState, fx effects, fresh, duplicates int, err error) {
+	var fwd *plan.Forward
 	if flow != nil {
-		f, changed, err := withFlow(cur.fwd, *flow)
+		f, changed, err := plan.WithFlow(cur.fwd, *flow)
 		if err != nil {
 			return nil, 0, 0, 0, err
 		}
@@ -93,7 +94,7 @@ func republish(k *planParts, cur *planState, admitted []ledger.Admitted, submit 
 		next = merged
 	}
 	if submit {
-		if s, changed := markSubmit(next.sub); changed {
+		if s, changed := plan.MarkSubmit(next.sub); changed {
 			next, fx = next.with(s), fx|fxWrite
 		}
 		fx |= fxSubmit

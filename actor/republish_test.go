@@ -8,6 +8,7 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/closerelay/closerelay/plan"
 	"github.com/closerelay/closerelay/planstore"
 )
 
@@ -15,8 +16,8 @@ import (
 // than the plan's is refused whole, its new signer and its submit left out,
 // whether the plan's view shows the flow or not yet.
 func TestRepublishFlowConflictMergesNothing(t *testing.T) {
-	kept := Flow{Nonce: testNonce1, Destination: destination, Memo: "text:a", Token: "t1"}
-	other := Flow{Nonce: testNonce2, Destination: destination, Memo: "text:a", Token: "t2"}
+	kept := plan.Flow{Nonce: testNonce1, Destination: destination, Memo: "text:a", Token: "t1"}
+	other := plan.Flow{Nonce: testNonce2, Destination: destination, Memo: "text:a", Token: "t2"}
 
 	// One instance: the view shows the flow.
 	synctest.Test(t, func(t *testing.T) {
@@ -48,13 +49,13 @@ func TestRepublishFlowConflictMergesNothing(t *testing.T) {
 		// B takes A's flow in only once it verifies: the close is through
 		// the flow's mediator, and B's check knows the token.
 		mediator := keys[5].Address()
-		check := func(token string) (Flow, string, error) {
-			for _, fl := range []Flow{kept, other} {
+		check := func(token string) (plan.Flow, string, error) {
+			for _, fl := range []plan.Flow{kept, other} {
 				if fl.Token == token {
-					return Flow{Nonce: fl.Nonce, Destination: fl.Destination, Memo: fl.Memo}, mediator, nil
+					return plan.Flow{Nonce: fl.Nonce, Destination: fl.Destination, Memo: fl.Memo}, mediator, nil
 				}
 			}
-			return Flow{}, "", errors.New("bad MAC")
+			return plan.Flow{}, "", errors.New("bad MAC")
 		}
 		shared := newMemStore()
 		a := start(t, Options{Store: memInstance{shared, make(chan planstore.Change)}, FlowCheck: check})
@@ -100,7 +101,7 @@ func TestRepublishMergesSubmitsAndKeepsTheFlow(t *testing.T) {
 		f := newFixture(t, 3)
 		ctx := context.Background()
 		p := create(t, s, f, time.Now().Add(time.Hour), 0)
-		flow := Flow{Nonce: testNonce1, Destination: destination, Memo: "text:a", Token: "t1"}
+		flow := plan.Flow{Nonce: testNonce1, Destination: destination, Memo: "text:a", Token: "t1"}
 		if err := p.Republish(ctx, f.admitted(1), true, &flow); err != nil {
 			t.Fatal(err)
 		}

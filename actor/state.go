@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/closerelay/closerelay/ledger"
+	"github.com/closerelay/closerelay/plan"
 	"github.com/closerelay/closerelay/planstore"
 	"github.com/stellar/go-stellar-sdk/xdr"
 )
@@ -165,9 +166,9 @@ func union(k *planParts, cur *planState, r planstore.Record, revision uint64, as
 		held = max(held, cur.rev)
 	}
 	got := submissionOf(r.Submission)
-	newer := got.seq > cur.sub.seq
+	newer := got.Seq > cur.sub.Seq
 	gotFwd := forwardOf(r.Forward)
-	newerFwd := gotFwd.seq > cur.fwd.seq
+	newerFwd := gotFwd.Seq > cur.fwd.Seq
 	if next == cur && held == cur.rev && !newer && !newerFwd {
 		return cur, fx, nil
 	}
@@ -177,10 +178,10 @@ func union(k *planParts, cur *planState, r planstore.Record, revision uint64, as
 	next.rev = held
 	if newer {
 		next.sub = got
-		if got.State == SubmissionSubmitted {
+		if got.State == plan.SubmissionSubmitted {
 			fx |= fxSubmitted
 		}
-		if got.State == SubmissionSubmitted || got.State == SubmissionFailed || got.State == SubmissionBlocked {
+		if got.State == plan.SubmissionSubmitted || got.State == plan.SubmissionFailed || got.State == plan.SubmissionBlocked {
 			fx |= fxTellSubmission
 		}
 	}
@@ -257,7 +258,7 @@ func unionView(k *planParts, cur *planState, stored []ledger.Admitted, version u
 // latestPreflight is the plan's latest preflight run as of submission sub: the
 // one before its first try once made, else the publish's (sub nil: the
 // publish's).
-func (k *planParts) latestPreflight(sub *Submission) ledger.PreflightRun {
+func (k *planParts) latestPreflight(sub *plan.Submission) ledger.PreflightRun {
 	if sub != nil && sub.Preflight != nil {
 		return *sub.Preflight
 	}
@@ -269,7 +270,7 @@ func (k *planParts) latestPreflight(sub *Submission) ledger.PreflightRun {
 // hands out carries it, and its landable flag from sub's preflight; st's
 // renderings start empty. heads are those of admitted's first signatures,
 // when the caller has them (a merge extends its version's list).
-func (k *planParts) newView(st State, env xdr.TransactionEnvelope, present []bool, admitted []ledger.Admitted, heads []uint64, sub *Submission) *planState {
+func (k *planParts) newView(st State, env xdr.TransactionEnvelope, present []bool, admitted []ledger.Admitted, heads []uint64, sub *plan.Submission) *planState {
 	st.Weight = ledger.Weight(k.published.Canonical().Signers, admitted)
 	st.Threshold = k.published.Threshold()
 	st.Ready = st.Weight >= st.Threshold
@@ -290,7 +291,7 @@ type versionParts struct {
 
 // viewOf is the view of version carrying exactly admitted (signers of the
 // plan, each once, in envelope order), its envelope encoded afresh.
-func (k *planParts) viewOf(admitted []ledger.Admitted, version uint64, sub *Submission) (*planState, error) {
+func (k *planParts) viewOf(admitted []ledger.Admitted, version uint64, sub *plan.Submission) (*planState, error) {
 	sigs := make([]xdr.DecoratedSignature, len(admitted))
 	present := make([]bool, len(k.addresses))
 	st := State{ID: k.published.ID(), Network: k.published.Network(), Signers: make([]string, len(admitted)), Version: version}

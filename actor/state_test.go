@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/closerelay/closerelay/ledger"
+	"github.com/closerelay/closerelay/plan"
 	"github.com/closerelay/closerelay/planstore"
 	"github.com/stellar/go-stellar-sdk/xdr"
 )
@@ -88,7 +89,7 @@ func FuzzMergeUnion(f *testing.F) {
 		// seen: the union takes it, and tells it.
 		told := len(orderB)%2 == 1
 		if told {
-			stB = stB.with(&Submission{Submit: true, State: SubmissionSubmitted, Hash: testHash, seq: 1})
+			stB = stB.with(&plan.Submission{Submit: true, State: plan.SubmissionSubmitted, Hash: testHash, Claim: plan.Claim{Seq: 1}})
 		}
 
 		// A takes B's version in, as a stored entry at revision 2.
@@ -299,30 +300,30 @@ func TestUnionRefusesForgedRecords(t *testing.T) {
 // and another flow than the plan's is refused.
 func TestUnionChecksStoredFlows(t *testing.T) {
 	f := newFixture(t, 1)
-	flow := Flow{Nonce: testNonce1, Destination: keys[3].Address(), Memo: "text:a", Token: "token-1"}
+	flow := plan.Flow{Nonce: testNonce1, Destination: keys[3].Address(), Memo: "text:a", Token: "token-1"}
 	var checked []string
-	stub := func(mediator string, committed Flow) FlowCheck {
-		return func(token string) (Flow, string, error) {
+	stub := func(mediator string, committed plan.Flow) FlowCheck {
+		return func(token string) (plan.Flow, string, error) {
 			checked = append(checked, token)
 			if token != flow.Token {
-				return Flow{}, "", errors.New("bad MAC")
+				return plan.Flow{}, "", errors.New("bad MAC")
 			}
 			return committed, mediator, nil
 		}
 	}
 	p := newPlan(&Supervisor{}, f.plan(t, time.Now().Add(time.Hour), 0), 1)
 	cur := p.settled.Load()
-	withFlow := func(fl Flow) planstore.Record {
+	withFlow := func(fl plan.Flow) planstore.Record {
 		r := recordOf(p, cur)
-		r.Forward = (&Forward{Flow: &fl, seq: 1}).record()
+		r.Forward = forwardRecord(&plan.Forward{Flow: &fl, Claim: plan.Claim{Seq: 1}})
 		return r
 	}
 	for name, tc := range map[string]struct {
 		check FlowCheck
-		flow  Flow
+		flow  plan.Flow
 	}{
-		"a token that does not verify":              {stub(destination, flow), Flow{Nonce: flow.Nonce, Destination: flow.Destination, Memo: flow.Memo, Token: "forged"}},
-		"a token committing to another destination": {stub(destination, Flow{Nonce: flow.Nonce, Destination: keys[4].Address(), Memo: flow.Memo}), flow},
+		"a token that does not verify":              {stub(destination, flow), plan.Flow{Nonce: flow.Nonce, Destination: flow.Destination, Memo: flow.Memo, Token: "forged"}},
+		"a token committing to another destination": {stub(destination, plan.Flow{Nonce: flow.Nonce, Destination: keys[4].Address(), Memo: flow.Memo}), flow},
 		// The fixture's close merges into destination, with no
 		// create_account of the flow's mediator.
 		"a close that does not fund and merge into the mediator": {stub(destination, flow), flow},
@@ -341,7 +342,7 @@ func TestUnionChecksStoredFlows(t *testing.T) {
 	// A plan holding the flow: its own (same token) is not checked again;
 	// another flow is refused whatever a check would say.
 	held := cur.with(cur.sub)
-	held.fwd = &Forward{Flow: &flow, seq: 1}
+	held.fwd = &plan.Forward{Flow: &flow, Claim: plan.Claim{Seq: 1}}
 	checked = nil
 	p.flowCheck = stub(destination, flow)
 	if _, _, err := union(&p.planParts, held, withFlow(flow), 2, false); err != nil {

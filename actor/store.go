@@ -7,13 +7,13 @@ import (
 	"slices"
 
 	"github.com/closerelay/closerelay/ledger"
+	"github.com/closerelay/closerelay/plan"
 	"github.com/closerelay/closerelay/planstore"
 )
 
-// Store is where the plans live: a planstore.Memory of the Supervisor's
-// own in single mode (Options.Store nil), *planstore.Store on NATS
-// JetStream in cluster mode (CONTRACT section 12). The actor runs the same
-// code on either.
+// Store is where the plans live: a planstore.Memory in single mode,
+// *planstore.Store on NATS JetStream in cluster mode. The actor runs the
+// same code on either.
 //
 // The Supervisor's registry is a cache of the plans this instance has
 // served, each with its actor: a plan written by another instance is
@@ -49,38 +49,40 @@ func storeError(err error) error {
 	}
 }
 
-// forwardOf and record convert a plan's forward to and from the store's
-// record; nil is a plan without a flow.
-func forwardOf(r *planstore.ForwardRecord) *Forward {
+// forwardOf and forwardRecord convert a plan's forward to and from the
+// store's record; nil is a plan without a flow.
+func forwardOf(r *planstore.ForwardRecord) *plan.Forward {
 	if r == nil {
-		return &Forward{}
+		return &plan.Forward{}
 	}
-	f := &Forward{State: r.State, Hash: r.Hash, Ledger: r.Ledger, Amount: r.Amount, Code: r.Code, Reason: r.Reason,
-		seq: r.Seq, owner: r.Owner, lease: r.Lease, deadline: r.Deadline, settled: r.Settled}
+	f := &plan.Forward{State: r.State, Hash: r.Hash, Ledger: r.Ledger, Amount: r.Amount, Code: r.Code, Reason: r.Reason,
+		Claim: plan.Claim{Seq: r.Seq, Lease: plan.Lease{Owner: r.Owner, Until: r.Lease}}, Deadline: r.Deadline, Settled: r.Settled}
 	if r.Nonce != "" {
-		f.Flow = &Flow{Nonce: r.Nonce, Destination: r.Destination, Memo: r.Memo, Token: r.Token}
+		f.Flow = &plan.Flow{Nonce: r.Nonce, Destination: r.Destination, Memo: r.Memo, Token: r.Token}
 	}
 	return f
 }
 
-func (f *Forward) record() *planstore.ForwardRecord {
-	if f.Flow == nil && f.seq == 0 {
+func forwardRecord(f *plan.Forward) *planstore.ForwardRecord {
+	if f.Flow == nil && f.Seq == 0 {
 		return nil
 	}
-	r := &planstore.ForwardRecord{Seq: f.seq, State: f.State, Hash: f.Hash, Ledger: f.Ledger, Amount: f.Amount,
-		Code: f.Code, Reason: f.Reason, Owner: f.owner, Lease: f.lease, Deadline: f.deadline, Settled: f.settled}
+	r := &planstore.ForwardRecord{Seq: f.Seq, State: f.State, Hash: f.Hash, Ledger: f.Ledger, Amount: f.Amount,
+		Code: f.Code, Reason: f.Reason, Owner: f.Lease.Owner, Lease: f.Lease.Until, Deadline: f.Deadline, Settled: f.Settled}
 	if f.Flow != nil {
 		r.Nonce, r.Destination, r.Memo, r.Token = f.Flow.Nonce, f.Flow.Destination, f.Flow.Memo, f.Flow.Token
 	}
 	return r
 }
 
-func submissionOf(r planstore.SubmissionRecord) *Submission {
-	return &Submission{Submit: r.Submit, State: r.State, Hash: r.Hash, Ledger: r.Ledger, Code: r.Code, Reason: r.Reason, Preflight: preflightOf(r.Preflight), seq: r.Seq, tried: r.Tried, owner: r.Owner, lease: r.Lease}
+func submissionOf(r planstore.SubmissionRecord) *plan.Submission {
+	return &plan.Submission{Submit: r.Submit, State: r.State, Hash: r.Hash, Ledger: r.Ledger, Code: r.Code, Reason: r.Reason,
+		Preflight: preflightOf(r.Preflight), Tried: r.Tried, Claim: plan.Claim{Seq: r.Seq, Lease: plan.Lease{Owner: r.Owner, Until: r.Lease}}}
 }
 
-func (s *Submission) record() planstore.SubmissionRecord {
-	return planstore.SubmissionRecord{Submit: s.Submit, Seq: s.seq, State: s.State, Hash: s.Hash, Ledger: s.Ledger, Code: s.Code, Reason: s.Reason, Preflight: preflightRecord(s.Preflight), Tried: s.tried, Owner: s.owner, Lease: s.lease}
+func submissionRecord(s *plan.Submission) planstore.SubmissionRecord {
+	return planstore.SubmissionRecord{Submit: s.Submit, Seq: s.Seq, State: s.State, Hash: s.Hash, Ledger: s.Ledger, Code: s.Code,
+		Reason: s.Reason, Preflight: preflightRecord(s.Preflight), Tried: s.Tried, Owner: s.Lease.Owner, Lease: s.Lease.Until}
 }
 
 // preflightOf and preflightRecord convert a preflight run to and from the
@@ -118,7 +120,7 @@ func preflightRecord(run *ledger.PreflightRun) *planstore.PreflightRecord {
 // (the signer set and its thresholds, the publish's preflight) are built
 // once per plan and shared by every record: a record is never modified
 // once made.
-func (p *Plan) record(v *planState, sub *Submission) planstore.Record {
+func (p *Plan) record(v *planState, sub *plan.Submission) planstore.Record {
 	if p.set == nil {
 		signers := p.published.Canonical().Signers.Signers()
 		p.set = make([]planstore.Signer, len(signers))
@@ -130,7 +132,7 @@ func (p *Plan) record(v *planState, sub *Submission) planstore.Record {
 	r := planstore.Record{
 		Network: string(p.published.Network()), Account: p.published.Account(), Expiry: p.expiry,
 		Threshold: p.published.Threshold(), Thresholds: [3]uint8{t.Low, t.Medium, t.High},
-		Set: p.set, XDR: v.state.XDR, Version: v.state.Version, Submission: sub.record(), Forward: v.fwd.record(),
+		Set: p.set, XDR: v.state.XDR, Version: v.state.Version, Submission: submissionRecord(sub), Forward: forwardRecord(v.fwd),
 		SignerOf: make([]int, len(v.admitted)),
 	}
 	if !p.preflightKept {
@@ -276,7 +278,7 @@ func (p *Plan) apply(next *planState, fx effects) {
 		p.dirty = true
 	}
 	if fx&fxSubmitted != 0 {
-		p.submit.submitted = true
+		p.submitted = true
 	}
 	if fx&fxBroadcast != 0 {
 		p.broadcast(Event{State: next.state})
@@ -445,8 +447,8 @@ func (s *Supervisor) refusal(account string, err error) error {
 // server with memory storage restarted empty) goes on, and its next write
 // stores it again.
 func (s *Supervisor) lookup(ctx context.Context, id string) (*Plan, error) {
-	if s.ownStore {
-		// Single mode: the store holds what this instance's plans wrote,
+	if s.soleWriter {
+		// The store holds only what this instance's plans wrote,
 		// and a plan answers a request only after its write, so a live
 		// plan's view holds every signature of an answer given: reading
 		// the entry would add a round trip and change nothing. A plan not
@@ -818,7 +820,7 @@ func (p *Plan) offerStored(c planstore.Change) {
 // waitsForSubmission reports whether r is a plan to be submitted that has
 // not been yet.
 func waitsForSubmission(r planstore.Record) bool {
-	return r.Submission.Submit && r.Submission.State != SubmissionSubmitted
+	return r.Submission.Submit && r.Submission.State != plan.SubmissionSubmitted
 }
 
 // waitsForForward reports whether r is a plan whose close was submitted
@@ -826,6 +828,6 @@ func waitsForSubmission(r planstore.Record) bool {
 // that the forward is taken over when its owner dies.
 func waitsForForward(r planstore.Record) bool {
 	f := r.Forward
-	return f != nil && f.Nonce != "" && r.Submission.State == SubmissionSubmitted &&
-		f.State != ForwardForwarded && f.State != ForwardFailed
+	return f != nil && f.Nonce != "" && r.Submission.State == plan.SubmissionSubmitted &&
+		f.State != plan.ForwardForwarded && f.State != plan.ForwardFailed
 }

@@ -359,7 +359,7 @@ func (r *readCounter) Get(ctx context.Context, id string) (planstore.Entry, erro
 func TestSingleModeLookupReadsNoEntry(t *testing.T) {
 	for _, own := range []bool{true, false} {
 		store := &readCounter{Memory: planstore.NewMemory()}
-		s := newSupervisor(Options{Store: store}, own)
+		s := NewSupervisor(Options{Store: store, SoleWriter: own})
 		t.Cleanup(func() { _ = s.Stop(context.Background()) })
 		f := newFixture(t, 1)
 		ctx := context.Background()

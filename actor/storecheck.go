@@ -7,6 +7,7 @@ import (
 
 	"github.com/closerelay/closerelay/ledger"
 	"github.com/closerelay/closerelay/metrics"
+	"github.com/closerelay/closerelay/plan"
 	"github.com/closerelay/closerelay/planstore"
 	"github.com/stellar/go-stellar-sdk/strkey"
 	"github.com/stellar/go-stellar-sdk/xdr"
@@ -57,7 +58,7 @@ func (s *Supervisor) refused(id string, revision uint64, err error) bool {
 
 // FlowCheck verifies a flow token as a plan keeps it (Options.FlowCheck):
 // the flow it commits to (Token unset) and the flow's mediator address.
-type FlowCheck func(token string) (flow Flow, mediatorAddress string, err error)
+type FlowCheck func(token string) (flow plan.Flow, mediatorAddress string, err error)
 
 // ErrStoredFlow: a stored flow does not verify (its token's MAC under the
 // master, the flow it commits to, the close merging into its mediator).
@@ -82,7 +83,7 @@ func checkFlow(check FlowCheck, f *planstore.ForwardRecord, env xdr.TransactionE
 	if err != nil {
 		return fmt.Errorf("%w: its token does not verify", ErrStoredFlow)
 	}
-	if !got.Same(Flow{Nonce: f.Nonce, Destination: f.Destination, Memo: f.Memo}) {
+	if !got.Same(plan.Flow{Nonce: f.Nonce, Destination: f.Destination, Memo: f.Memo}) {
 		return fmt.Errorf("%w: its token commits to another flow", ErrStoredFlow)
 	}
 	if reason := ledger.CheckMediatorClose(env, mediator); reason != "" {
@@ -100,7 +101,7 @@ func (k *planParts) checkHeldFlow(cur *planState, f *planstore.ForwardRecord) er
 		return nil
 	}
 	if held := cur.fwd.Flow; held != nil {
-		if !held.Same(Flow{Nonce: f.Nonce, Destination: f.Destination, Memo: f.Memo}) {
+		if !held.Same(plan.Flow{Nonce: f.Nonce, Destination: f.Destination, Memo: f.Memo}) {
 			return fmt.Errorf("%w: another flow than the plan's", ErrStoredFlow)
 		}
 		if held.Token == f.Token {
@@ -137,7 +138,7 @@ func checkRecord(r planstore.Record) error {
 	}
 	sub := r.Submission
 	switch sub.State {
-	case "", SubmissionPending, SubmissionSubmitted, SubmissionFailed, SubmissionBlocked:
+	case "", plan.SubmissionPending, plan.SubmissionSubmitted, plan.SubmissionFailed, plan.SubmissionBlocked:
 	default:
 		return fieldsError("submission state %q", sub.State)
 	}
@@ -175,7 +176,7 @@ func checkForward(f *planstore.ForwardRecord) error {
 		}
 	}
 	switch f.State {
-	case "", ForwardPending, ForwardForwarded, ForwardFailed:
+	case "", plan.ForwardPending, plan.ForwardForwarded, plan.ForwardFailed:
 	default:
 		return fieldsError("forward state %q", f.State)
 	}
@@ -186,7 +187,7 @@ func checkForward(f *planstore.ForwardRecord) error {
 }
 
 // checkOutcome checks the parts a submission and a forward share.
-func checkOutcome(what, hash string, ledgerSeq int, code, reason string) error {
+func checkOutcome(what, hash string, ledgerSeq int64, code, reason string) error {
 	switch {
 	case hash != "" && !isLowerHex(hash, 64):
 		return fieldsError("the %s's hash %q is not 64 lowercase hex characters", what, hash)

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/closerelay/closerelay/ledger"
+	"github.com/closerelay/closerelay/plan"
 	"github.com/closerelay/closerelay/planstore"
 )
 
@@ -28,12 +29,14 @@ func TestCheckRecordShapes(t *testing.T) {
 	}{
 		"a fresh plan": {func(*planstore.Record) {}, true},
 		"a submitted plan": {func(r *planstore.Record) {
-			r.Submission = planstore.SubmissionRecord{Submit: true, Seq: 3, State: SubmissionSubmitted, Hash: testHash, Ledger: 7}
+			r.Submission = planstore.SubmissionRecord{Submit: true, Seq: 3, State: plan.SubmissionSubmitted, Hash: testHash, Ledger: 7}
 		}, true},
 		"a blocked submission": {func(r *planstore.Record) {
-			r.Submission = planstore.SubmissionRecord{Submit: true, Seq: 1, State: SubmissionBlocked, Code: "memo_required", Preflight: blocked}
+			r.Submission = planstore.SubmissionRecord{Submit: true, Seq: 1, State: plan.SubmissionBlocked, Code: "memo_required", Preflight: blocked}
 		}, true},
-		"a flow, forwarded":        {flow(func(f *planstore.ForwardRecord) { f.State, f.Hash, f.Amount = ForwardForwarded, testHash, "47.9999600" }), true},
+		"a flow, forwarded": {flow(func(f *planstore.ForwardRecord) {
+			f.State, f.Hash, f.Amount = plan.ForwardForwarded, testHash, "47.9999600"
+		}), true},
 		"a forward without a flow": {func(r *planstore.Record) { r.Forward = &planstore.ForwardRecord{Seq: 1} }, true},
 
 		"an unknown submission state": {func(r *planstore.Record) { r.Submission.State = "landed" }, false},

@@ -2,11 +2,11 @@ package actor
 
 import (
 	"context"
-	"time"
 
 	"github.com/closerelay/closerelay/ledger"
 	"github.com/closerelay/closerelay/ledgerapi"
 	"github.com/closerelay/closerelay/metrics"
+	"github.com/closerelay/closerelay/plan"
 )
 
 // Submitter posts a submit-ready envelope to a network's ledger API until
@@ -30,82 +30,16 @@ type Preflighter interface {
 // Preflight is the plan's latest preflight run: the one before its
 // submission's first try once made, else the publish's.
 func (p *Plan) Preflight() ledger.PreflightRun {
-	var sub *Submission
+	var sub *plan.Submission
 	if v := p.settled.Load(); v != nil {
 		sub = v.sub
 	}
 	return p.latestPreflight(sub)
 }
 
-// The states of Submission.State (CONTRACT section 10's status.submission);
-// "" is no submission yet (JSON null).
-const (
-	SubmissionPending   = "pending"
-	SubmissionSubmitted = "submitted"
-	SubmissionFailed    = "failed"
-	// SubmissionBlocked: the preflight before the first try found the
-	// close blocked (CONTRACT section 14), so it was not posted; Code is
-	// the first blocker's.
-	SubmissionBlocked = "blocked"
-)
-
-// Submission is a plan's submission as GET /status tells it, and, carried
-// by an Event, one outcome to tell subscribers (a named SSE event). A value
-// handed out is never modified afterwards.
-type Submission struct {
-	// Submit reports whether the plan was published with "submit": true.
-	Submit bool
-	// State is "" (no submission has started), SubmissionPending (one is in
-	// flight), SubmissionSubmitted or SubmissionFailed (the last one's
-	// outcome). An abandoned submission (the plan's expiry or the relay's
-	// shutdown ended it) is no state: the plan ends with it.
-	State string
-	// Hash and Ledger are set once submitted; Hash also on a failure whose
-	// transaction was hashed.
-	Hash   string
-	Ledger int
-	// Code and Reason are set when failed: the transaction result code (for
-	// example tx_bad_seq) or the account API's refusal, and a sentence.
-	Code, Reason string
-	// Preflight is the run before the submission's first try, once made:
-	// it then stands for the plan's preflight in place of the publish's.
-	Preflight *ledger.PreflightRun
-
-	// seq orders a plan's submission changes (the newest wins on every
-	// instance); tried is the submit-ready envelope of the
-	// last submission started: a failed one is tried again only with
-	// another envelope.
-	seq   uint64
-	tried string
-	// While pending: owner is the instance that claimed the submission and
-	// lease the time until which the claim holds. The owner
-	// renews it while its submitter runs; once it has passed (the owner
-	// died, or let go as it stopped) any instance holding the plan takes
-	// the submission over.
-	owner string
-	lease time.Time
-}
-
-// submitState is the run loop's own record of the plan's submission.
-type submitState struct {
-	// inFlight is set while a submitter goroutine runs; at most one does.
-	inFlight bool
-	// submitted is set for good once the ledger took the transaction.
-	submitted bool
-	// ctx ends when the plan ends (finish cancels it); it bounds every
-	// submission of the plan.
-	ctx    context.Context
-	cancel context.CancelFunc
-	// renew ticks while this instance's submission is in flight, to renew
-	// its lease; takeover fires when another instance's claim lapses (only
-	// in cluster mode is there another instance). Both are nil when unused (a nil channel never fires).
-	renew    *time.Ticker
-	takeover *time.Timer
-}
-
 // Submission returns the plan's submission as it stands, without a round
 // trip to the actor.
-func (p *Plan) Submission() Submission { return *p.settled.Load().sub }
+func (p *Plan) Submission() plan.Submission { return *p.settled.Load().sub }
 
 // SetSubmit marks the plan for the relay to submit (publish's "submit":
 // true); it cannot be unset. Once the plan is ready, the actor starts one
@@ -126,7 +60,7 @@ func (r setSubmitReq) serve(p *Plan) {
 	p.owner.check()
 	next, fx, err := p.step(func(cur *planState) (*planState, effects, error) {
 		// Set already: nothing to write, but the plan may be ready.
-		next, ok := markSubmit(cur.sub)
+		next, ok := plan.MarkSubmit(cur.sub)
 		if !ok {
 			return nil, fxSubmit, nil
 		}
@@ -153,9 +87,8 @@ func (r setSubmitReq) refuse(err error) { r.ans <- reply[struct{}]{err: err} }
 // lease lapses.
 func (p *Plan) maybeSubmit() {
 	p.owner.check()
-	s := &p.submit
 	next, fx, err := p.step(func(cur *planState) (*planState, effects, error) {
-		if s.inFlight || s.submitted || !cur.sub.Submit || !cur.state.Ready {
+		if p.claims[submitting].inFlight || p.submitted || !cur.sub.Submit || !cur.state.Ready {
 			return nil, 0, nil
 		}
 		// The selection is made once per version and kept with it
@@ -165,21 +98,21 @@ func (p *Plan) maybeSubmit() {
 		if err != nil || !ok {
 			return nil, 0, nil
 		}
-		next, ok := claim(cur.sub, r.XDR, p.sup.instance, p.sup.now(), p.sup.lease)
+		next, ok := plan.ClaimSubmission(cur.sub, r.XDR, p.sup.instance, p.sup.now(), p.sup.lease)
 		return writes(cur.with(next), ok, fxStartSubmission)
 	})
 	if err != nil {
 		// The claim could not be written: the next change of the plan
 		// tries again, or the takeover timer a third of a lease from now.
 		p.sup.log.Warn("plan store: claim a submission", "id", p.ID(), "err", err)
-		p.armTakeover(p.sup.lease / 3)
+		p.armTakeover(submitting, p.sup.lease/3)
 		return
 	}
 	if fx == 0 {
 		// Not before a fifteenth of a lease: a lapsed claim that could not
 		// be taken (the plan not ready in this instance's view, say) is
 		// looked at again then, not in a loop.
-		p.armTakeover(p.sup.lease / 15)
+		p.armTakeover(submitting, p.sup.lease/15)
 		return
 	}
 	p.apply(next, fx)
@@ -190,13 +123,9 @@ func (p *Plan) maybeSubmit() {
 // Run loop only.
 func (p *Plan) startSubmission(v *planState) {
 	p.owner.check()
-	s := &p.submit
-	s.inFlight = true
-	p.armTakeover(0) // the claim is this instance's: no timer
-	s.renew = time.NewTicker(p.sup.lease / 3)
-
-	network, envelope, sup := p.published.Network(), v.sub.tried, p.sup
-	ctx := s.ctx
+	p.startClaim(submitting)
+	network, envelope, sup := p.published.Network(), v.sub.Tried, p.sup
+	ctx := p.effects
 	// Counted in the Supervisor's WaitGroup, which this plan's own goroutine
 	// holds a count of now, so that Stop waits for the submission too; it
 	// ends soon after finish cancels ctx.
@@ -223,106 +152,6 @@ func (p *Plan) startSubmission(v *planState) {
 	})
 }
 
-// armTakeover sets the takeover timer for the lapse of another instance's
-// pending claim, at the soonest after floor, or stops it when there is
-// none to watch. Run loop only.
-func (p *Plan) armTakeover(floor time.Duration) {
-	p.owner.check()
-	s := &p.submit
-	cur := p.settled.Load().sub
-	if s.inFlight || !cur.Submit || cur.State != SubmissionPending {
-		if s.takeover != nil {
-			s.takeover.Stop()
-		}
-		return
-	}
-	d := max(cur.lease.Sub(p.sup.now()), floor)
-	if s.takeover == nil {
-		s.takeover = time.NewTimer(d)
-		return
-	}
-	s.takeover.Reset(d)
-}
-
-// takeOver runs when another instance's claim has lapsed by this
-// instance's clock. The entry is read first: its owner may have renewed it
-// (the watch is not waited for), or another instance taken it over; the
-// compare-and-set of the claim settles any race that is left.
-func (p *Plan) takeOver() {
-	p.owner.check()
-	if err := p.reload(); err != nil {
-		p.sup.log.Warn("plan store: read a lapsed submission claim", "id", p.ID(), "err", err)
-		p.armTakeover(p.sup.lease / 3)
-		return
-	}
-	p.maybeSubmit()
-}
-
-// renewLease extends this instance's claim on the submission in flight by
-// another lease. A claim taken over meanwhile (this instance was cut off
-// from the store past its lease) is left to its new owner: this
-// submitter runs on and its outcome is written all the same, and as both
-// post the same envelope, the ledger takes it at most once.
-func (p *Plan) renewLease() {
-	p.owner.check()
-	s := &p.submit
-	next, fx, err := p.step(func(cur *planState) (*planState, effects, error) {
-		if !s.inFlight {
-			return nil, 0, nil
-		}
-		next, ok := renew(cur.sub, p.sup.instance, p.sup.now(), p.sup.lease)
-		return writes(cur.with(next), ok, 0)
-	})
-	if err != nil {
-		p.sup.log.Warn("plan store: renew a submission claim", "id", p.ID(), "err", err)
-		return
-	}
-	p.apply(next, fx)
-}
-
-// releaseClaim, as the instance stops with its submission in flight, lets
-// its claim lapse now, so that another instance takes the submission over
-// at once rather than a lease later. Run loop only, from finish.
-func (p *Plan) releaseClaim() {
-	p.owner.check()
-	next, fx, err := p.step(func(cur *planState) (*planState, effects, error) {
-		if cur.sub.State != SubmissionPending || cur.sub.owner != p.sup.instance {
-			return nil, 0, nil
-		}
-		next, ok := release(cur.sub)
-		return writes(cur.with(next), ok, 0)
-	})
-	if err != nil {
-		p.sup.log.Warn("plan store: release a submission claim", "id", p.ID(), "err", err)
-		return
-	}
-	p.apply(next, fx)
-}
-
-// stopRenewing ends the renewal of this instance's claim.
-func (s *submitState) stopRenewing() {
-	if s.renew != nil {
-		s.renew.Stop()
-		s.renew = nil
-	}
-}
-
-// renewC and takeoverC are the timers' channels for the run loop's select,
-// nil (never ready) when the timer is unused.
-func (s *submitState) renewC() <-chan time.Time {
-	if s.renew == nil {
-		return nil
-	}
-	return s.renew.C
-}
-
-func (s *submitState) takeoverC() <-chan time.Time {
-	if s.takeover == nil {
-		return nil
-	}
-	return s.takeover.C
-}
-
 // submittedReq is a submission's outcome, posted by its goroutine.
 type submittedReq struct {
 	out ledgerapi.SubmitOutcome
@@ -331,13 +160,11 @@ type submittedReq struct {
 
 func (r submittedReq) serve(p *Plan) {
 	p.owner.check()
-	s := &p.submit
-	s.inFlight = false
-	s.stopRenewing()
+	p.endClaim(submitting)
 	out := r.out
 	switch out.State {
 	case ledgerapi.SubmitSubmitted:
-		s.submitted = true
+		p.submitted = true
 		p.sup.metrics.Submission(metrics.SubmissionSubmitted)
 	case ledgerapi.SubmitFailed:
 		p.sup.metrics.Submission(metrics.SubmissionFailed)
@@ -346,9 +173,9 @@ func (r submittedReq) serve(p *Plan) {
 		// this message is not served. Nothing to tell.
 		return
 	}
-	var told *Submission
+	var told *plan.Submission
 	next, fx, err := p.step(func(cur *planState) (*planState, effects, error) {
-		sub, ok := settle(cur.sub, out, r.run)
+		sub, ok := plan.SettleSubmission(cur.sub, outcomeOf(out), r.run)
 		told = sub
 		if !ok {
 			return nil, 0, nil
@@ -357,8 +184,8 @@ func (r submittedReq) serve(p *Plan) {
 		// A close submitted with a flow has its forward claimed by the
 		// same write, so that status.forward is pending from the moment
 		// the submission is told (CONTRACT section 16).
-		if sub.State == SubmissionSubmitted && p.sup.forwarder != nil && !p.fwd.inFlight {
-			if f, claimed := claimForward(cur.fwd, sub, p.sup.instance, p.sup.now(), p.sup.lease, p.sup.budget); claimed {
+		if sub.State == plan.SubmissionSubmitted && p.sup.forwarder != nil && !p.claims[forwarding].inFlight {
+			if f, claimed := plan.ClaimForward(cur.fwd, sub, p.sup.instance, p.sup.now(), p.sup.lease, p.sup.budget); claimed {
 				v, fx = v.withForward(f), fx&^fxForward|fxStartForward
 			}
 		}
@@ -374,7 +201,7 @@ func (r submittedReq) serve(p *Plan) {
 		}
 	}
 	if told == nil {
-		p.sup.log.Info("plan submission", "id", p.ID(), "state", SubmissionFailed, "code", out.Code,
+		p.sup.log.Info("plan submission", "id", p.ID(), "state", plan.SubmissionFailed, "code", out.Code,
 			"tries", out.Tries, "note", "another instance submitted it first")
 		return
 	}
@@ -383,14 +210,26 @@ func (r submittedReq) serve(p *Plan) {
 	p.apply(next, fx)
 }
 
+// outcomeOf is a submitter's outcome as the submission's transitions take
+// it: submitted or failed, or "" when abandoned.
+func outcomeOf(out ledgerapi.SubmitOutcome) plan.Submission {
+	switch out.State {
+	case ledgerapi.SubmitSubmitted:
+		return plan.Submission{State: plan.SubmissionSubmitted, Hash: out.Hash, Ledger: int64(out.Ledger)}
+	case ledgerapi.SubmitFailed:
+		return plan.Submission{State: plan.SubmissionFailed, Hash: out.Hash, Code: out.Code, Reason: out.Reason}
+	}
+	return plan.Submission{}
+}
+
 // settled is what follows a submission's outcome sub, once the loop has
 // it: subscribers are told; a success starts the forward, if the plan has
 // one; a failure tries the envelope again if it has changed meanwhile.
-func settled(sub *Submission) effects {
+func settled(sub *plan.Submission) effects {
 	switch sub.State {
-	case SubmissionSubmitted:
+	case plan.SubmissionSubmitted:
 		return fxTellSubmission | fxForward
-	case SubmissionFailed, SubmissionBlocked:
+	case plan.SubmissionFailed, plan.SubmissionBlocked:
 		return fxTellSubmission | fxSubmit
 	}
 	return fxTellSubmission
@@ -400,7 +239,7 @@ func (submittedReq) refuse(error) {}
 
 // broadcastSubmission offers a submission outcome, with the current state,
 // to every subscriber.
-func (p *Plan) broadcastSubmission(sub *Submission) {
+func (p *Plan) broadcastSubmission(sub *plan.Submission) {
 	p.owner.check()
 	ev := Event{State: p.settled.Load().state, Submission: sub}
 	for s := range p.subs {

@@ -1,13 +1,17 @@
 package actor
 
-import "context"
+import (
+	"context"
+
+	"github.com/closerelay/closerelay/plan"
+)
 
 // Event is what a subscriber receives: a state, or Expired when the plan ended
 // by expiry (the stream then ends). A closed channel without Expired means the
 // service is shutting down. An Expired event carries the plan's last state.
 //
-// Submission, when set, is a submission's outcome (SubmissionSubmitted,
-// SubmissionFailed or SubmissionBlocked) not yet told to this subscriber; the event then carries
+// plan.Submission, when set, is a submission's outcome (plan.SubmissionSubmitted,
+// plan.SubmissionFailed or plan.SubmissionBlocked) not yet told to this subscriber; the event then carries
 // the plan's current state too, which the subscriber may have seen already
 // (same Version). An outcome is never dropped by the newest-wins rule: an
 // event that replaces an undelivered one takes its Submission along unless
@@ -15,10 +19,10 @@ import "context"
 type Event struct {
 	State      State
 	Expired    bool
-	Submission *Submission
+	Submission *plan.Submission
 	// Forward, when set, is a forward's outcome to tell (CONTRACT section
 	// 16: event forwarded or forward_failed).
-	Forward *Forward
+	Forward *plan.Forward
 }
 
 // Subscription is one stream's view of a plan: a one-slot, newest-state-wins feed.
@@ -61,18 +65,16 @@ func (s *Subscription) C() <-chan Event { return s.ch }
 // itself. When Close returns, the subscription no longer holds a slot.
 func (s *Subscription) Close() {
 	p := s.plan
-	p.posted.Add(1)
 	select {
 	case p.leave <- s:
 	case <-p.done:
-		p.posted.Add(-1)
 	}
 }
 
 // offer puts ev in the slot, replacing an event the subscriber has not taken
-// yet. It never waits: whoever holds the plan's serving mutex (its run loop,
-// or a merge in place) is the only sender, so once the slot is emptied the
-// send succeeds, and the loop ends by the second turn at most.
+// yet. It never waits: the plan's run loop is the only sender, so once the
+// slot is emptied the send succeeds, and the loop ends by the second turn
+// at most.
 func (s *Subscription) offer(ev Event) {
 	for {
 		select {
@@ -126,10 +128,10 @@ func (r subscribeReq) serve(p *Plan) {
 	ev := Event{State: p.settled.Load().state}
 	// A submission that has ended is told to a subscriber that comes later
 	// too (a reconnect included), so that no watcher misses the outcome.
-	if sub := p.settled.Load().sub; sub.State == SubmissionSubmitted || sub.State == SubmissionFailed || sub.State == SubmissionBlocked {
+	if sub := p.settled.Load().sub; sub.State == plan.SubmissionSubmitted || sub.State == plan.SubmissionFailed || sub.State == plan.SubmissionBlocked {
 		ev.Submission = sub
 	}
-	if f := p.settled.Load().fwd; f.State == ForwardForwarded || f.State == ForwardFailed {
+	if f := p.settled.Load().fwd; f.State == plan.ForwardForwarded || f.State == plan.ForwardFailed {
 		ev.Forward = f
 	}
 	s.offer(ev)

@@ -244,7 +244,7 @@ func TestSubscribeCyclesNoLeak(t *testing.T) {
 	defer goleak.VerifyNone(t)
 	ctx := context.Background()
 	m := metrics.New()
-	s := NewSupervisor(Options{Metrics: m})
+	s := NewSupervisor(solo(Options{Metrics: m}))
 	f := newFixture(t, 1)
 	p := create(t, s, f, time.Now().Add(ledger.SigningWindow))
 

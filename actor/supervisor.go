@@ -12,7 +12,7 @@ import (
 	"github.com/closerelay/closerelay/ledger"
 	"github.com/closerelay/closerelay/ledgerapi"
 	"github.com/closerelay/closerelay/metrics"
-	"github.com/closerelay/closerelay/planstore"
+	"github.com/closerelay/closerelay/plan"
 )
 
 // Sentinel errors answered by the supervisor and plan actors.
@@ -72,12 +72,15 @@ type Options struct {
 	// record with a flow cannot be checked, and its plan is unavailable
 	// here (ErrUnavailable).
 	FlowCheck FlowCheck
-	// Store is where the plans live: cluster mode's shared store
-	// (CONTRACT section 12), or nil for a planstore.Memory of the
-	// Supervisor's own, which keeps them in this process only (single
-	// mode). The Supervisor reads its Changes until Stop; the caller
-	// closes a store it passed after Stop.
+	// Store is where the plans live, required: a planstore.Memory in
+	// single mode, the JetStream bucket every instance shares in cluster
+	// mode. The Supervisor reads its Changes until Stop; the caller closes
+	// it after Stop.
 	Store Store
+	// SoleWriter says that nothing but this Supervisor writes Store (single
+	// mode's in-memory store): a plan answers a request only after its
+	// write, so Lookup answers a live plan without reading its entry.
+	SoleWriter bool
 	// SubmitLease is how long a cluster instance's claim on a submission
 	// holds without renewal (DefaultSubmitLease when 0): the owner renews
 	// it every third of it, and another instance takes the submission over
@@ -89,7 +92,7 @@ type Options struct {
 	Instance string
 	// ForwardBudget bounds a forward's retries, from its first claim
 	// (DefaultForwardBudget when 0): a forward still pending then fails
-	// with ForwardCodeTimedOut. ForwardRetention is how long a plan stays
+	// with plan.ForwardCodeTimedOut. ForwardRetention is how long a plan stays
 	// once its forward settled past its signing window
 	// (DefaultForwardRetention when 0). See life.go.
 	ForwardBudget, ForwardRetention time.Duration
@@ -148,9 +151,9 @@ type Supervisor struct {
 	// the run loop alone writes it, in add and remove.
 	index sync.Map // plan id → *Plan
 
-	// ownStore: the store is the supervisor's own, made by NewSupervisor
-	// for single mode; nothing but this supervisor's plans writes it.
-	ownStore bool
+	// soleWriter: nothing but this supervisor's plans writes the store
+	// (Options.SoleWriter).
+	soleWriter bool
 
 	// creating holds the ids a Create of this instance is registering
 	// (plan id → a channel closed when it is done): a second Create of the
@@ -158,20 +161,14 @@ type Supervisor struct {
 	creating sync.Map
 }
 
-// NewSupervisor starts the supervisor goroutine; Stop ends it and every plan.
+// NewSupervisor starts the supervisor goroutine; Stop ends it and every
+// plan. opts.Store is required.
 func NewSupervisor(opts Options) *Supervisor {
 	if opts.Store == nil {
-		opts.Store = planstore.NewMemory()
-		return newSupervisor(opts, true)
+		panic("actor: NewSupervisor without a Store")
 	}
-	return newSupervisor(opts, false)
-}
-
-// newSupervisor is NewSupervisor with opts.Store set; own says that
-// nothing but this supervisor writes it (single mode).
-func newSupervisor(opts Options, own bool) *Supervisor {
 	s := &Supervisor{
-		ownStore:       own,
+		soleWriter:     opts.SoleWriter,
 		capacity:       opts.Capacity,
 		maxSubscribers: opts.MaxSubscribers,
 		perAccount:     opts.PlansPerAccount,
@@ -352,11 +349,11 @@ func (s *Supervisor) CreateSubmitting(ctx context.Context, published *ledger.Adm
 // forward once its submission succeeds. An existing plan (created=false)
 // is returned as it is; the caller gives it the flow with Plan.SetFlow
 // after merging into it.
-func (s *Supervisor) CreateForwarding(ctx context.Context, published *ledger.AdmittedPlan, flow Flow) (p *Plan, created bool, err error) {
+func (s *Supervisor) CreateForwarding(ctx context.Context, published *ledger.AdmittedPlan, flow plan.Flow) (p *Plan, created bool, err error) {
 	return s.createPlan(ctx, published, true, &flow)
 }
 
-func (s *Supervisor) createPlan(ctx context.Context, published *ledger.AdmittedPlan, submit bool, flow ...*Flow) (p *Plan, created bool, err error) {
+func (s *Supervisor) createPlan(ctx context.Context, published *ledger.AdmittedPlan, submit bool, flow ...*plan.Flow) (p *Plan, created bool, err error) {
 	if published == nil || published.Canonical() == nil {
 		return nil, false, errNoPlan
 	}
@@ -365,9 +362,9 @@ func (s *Supervisor) createPlan(ctx context.Context, published *ledger.AdmittedP
 	fresh := newPlan(s, published, 1)
 	if submit {
 		first := fresh.settled.Load().at(0)
-		first.sub = &Submission{Submit: true, seq: 1}
+		first.sub = &plan.Submission{Submit: true, Claim: plan.Claim{Seq: 1}}
 		if len(flow) > 0 && flow[0] != nil {
-			first.fwd = &Forward{Flow: flow[0], seq: 1}
+			first.fwd = &plan.Forward{Flow: flow[0], Claim: plan.Claim{Seq: 1}}
 		}
 		fresh.settled.Store(first)
 	}
@@ -535,12 +532,6 @@ type reply[T any] struct {
 // that is already there wins over done: the actor answers every request it
 // took before it returns.
 func ask[M, T any](ctx context.Context, box chan<- M, req M, ans <-chan reply[T], closing, done <-chan struct{}, gone func() error) (T, error) {
-	return askSent(ctx, box, req, ans, closing, done, gone, nil)
-}
-
-// askSent is ask, which sets *sent (when sent is not nil) once req is
-// handed over: the loop has taken it, and will answer unless it ends.
-func askSent[M, T any](ctx context.Context, box chan<- M, req M, ans <-chan reply[T], closing, done <-chan struct{}, gone func() error, sent *bool) (T, error) {
 	var zero T
 	if err := ctx.Err(); err != nil {
 		return zero, err
@@ -554,9 +545,6 @@ func askSent[M, T any](ctx context.Context, box chan<- M, req M, ans <-chan repl
 	}
 	select {
 	case box <- req:
-		if sent != nil {
-			*sent = true
-		}
 	case <-closing:
 		return zero, gone()
 	case <-ctx.Done():

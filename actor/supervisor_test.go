@@ -15,7 +15,6 @@ import (
 )
 
 func TestMain(m *testing.M) {
-	checkLoops.Store(true) // every run loop's state is checked to stay in its loop
 	goleak.VerifyTestMain(m)
 }
 
@@ -368,7 +367,7 @@ func TestStop(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		ctx := t.Context()
 		m := metrics.New()
-		s := NewSupervisor(Options{Metrics: m})
+		s := NewSupervisor(solo(Options{Metrics: m}))
 		f1, f2 := newFixture(t, 1), newFixture(t, 2)
 		expiry := time.Now().Add(ledger.SigningWindow)
 		p1, p2 := create(t, s, f1, expiry), create(t, s, f2, expiry)

@@ -253,45 +253,17 @@ const (
 )
 
 // Submission is the relay's submission of a plan's submit-ready envelope to
-// the ledger (CONTRACT section 10).
-type Submission struct {
-	State  string // "pending", "submitted", "failed" or "blocked" (never posted: the preflight refused it)
-	Hash   string // the transaction hash, once submitted
-	Ledger int64  // the ledger it closed in, once submitted
-	Code   string // the transaction result code, when failed; the first blocker's code, when blocked
-	// Reason says why it failed; only `event: submit_failed` carries one
-	// (Watch), GET /status does not.
-	Reason string
-}
+// the ledger (CONTRACT section 10): State "pending", "submitted" (Hash,
+// Ledger), "failed" or "blocked" (never posted: the preflight refused it;
+// Code, the first blocker's). Reason says why it failed; only `event:
+// submit_failed` carries one (Watch), GET /status does not.
+type Submission = wire.Submission
 
-// Forward is the relay-run mediator forward (CONTRACT section 16). Status
-// fills State, Hash, Ledger, Amount (op0's payment, a decimal string of
-// native units) and Code; Reason comes only with `event: forward_failed`
-// (Watch).
-type Forward struct {
-	State  string // "pending", "forwarded" or "failed"
-	Hash   string // the forward's transaction hash, once forwarded (or sent)
-	Ledger int64  // the ledger it closed in, once forwarded
-	Amount string // the payment to the committed destination, once forwarded
-	Code   string // the last refusal's code, when failed
-	Reason string // why it failed; only the forward_failed event carries one
-}
-
-// forwardOf is status.forward as a Forward: nil while null.
-func forwardOf(w *wire.Forward) *Forward {
-	if w == nil {
-		return nil
-	}
-	return &Forward{State: w.State, Hash: w.Hash, Ledger: int64(w.Ledger), Amount: w.Amount, Code: w.Code}
-}
-
-// submissionOf is status.submission as a Submission: nil until one starts.
-func submissionOf(w *wire.Submission) *Submission {
-	if w == nil {
-		return nil
-	}
-	return &Submission{State: w.State, Hash: w.Hash, Ledger: int64(w.Ledger), Code: w.Code}
-}
+// Forward is the relay-run mediator forward (CONTRACT section 16): State
+// "pending", "forwarded" (Hash, Ledger, Amount: op0's payment, a decimal
+// string of native units) or "failed" (Code, and Hash when one was sent).
+// Reason comes only with `event: forward_failed` (Watch).
+type Forward = wire.Forward
 
 // CodeSubmitUnsupported is the code of Publish's refusal (HTTP 400) of a
 // close published with PublishSubmit whose transaction source is not the
@@ -445,8 +417,8 @@ func (c *Client) Status(ctx context.Context, id string) (PlanStatus, error) {
 	return PlanStatus{
 		ID: out.ID, Network: out.Network, Version: out.Version, Signers: out.Signers,
 		Weight: out.Weight, Threshold: out.Threshold, Ready: out.Ready, Expiry: expiry,
-		Submit: out.Submit, Submission: submissionOf(out.Submission), Preflight: out.Preflight,
-		Forward: forwardOf(out.Forward),
+		Submit: out.Submit, Submission: out.Submission, Preflight: out.Preflight,
+		Forward: out.Forward,
 	}, nil
 }
 

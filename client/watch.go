@@ -322,7 +322,7 @@ func (w *watcher) parseSubmission(ev sse.Event) (*Submission, bool) {
 		if json.Unmarshal([]byte(ev.Data), &data) != nil || !strings.EqualFold(data.ID, w.id) || data.Hash == "" {
 			return nil, false
 		}
-		return &Submission{State: "submitted", Hash: data.Hash, Ledger: int64(data.Ledger)}, true
+		return &Submission{State: "submitted", Hash: data.Hash, Ledger: data.Ledger}, true
 	}
 	var data wire.SubmitFailed
 	if json.Unmarshal([]byte(ev.Data), &data) != nil || !strings.EqualFold(data.ID, w.id) || data.Code == "" {
@@ -339,7 +339,7 @@ func (w *watcher) parseForward(ev sse.Event) (*Forward, bool) {
 		if json.Unmarshal([]byte(ev.Data), &data) != nil || !strings.EqualFold(data.ID, w.id) || data.Hash == "" {
 			return nil, false
 		}
-		return &Forward{State: "forwarded", Hash: data.Hash, Ledger: int64(data.Ledger), Amount: data.Amount}, true
+		return &Forward{State: "forwarded", Hash: data.Hash, Ledger: data.Ledger, Amount: data.Amount}, true
 	}
 	var data wire.ForwardFailed
 	if json.Unmarshal([]byte(ev.Data), &data) != nil || !strings.EqualFold(data.ID, w.id) || data.Code == "" {

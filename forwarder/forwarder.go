@@ -36,11 +36,11 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/closerelay/closerelay/actor"
 	"github.com/closerelay/closerelay/errcode"
 	"github.com/closerelay/closerelay/ledger"
 	"github.com/closerelay/closerelay/ledgerapi"
 	"github.com/closerelay/closerelay/mediator"
+	"github.com/closerelay/closerelay/plan"
 )
 
 // Codes of failed forwards that the ledger did not give.
@@ -100,8 +100,6 @@ type Forwarder struct {
 	now    func() time.Time
 }
 
-var _ actor.Forwarder = (*Forwarder)(nil)
-
 // New returns a Forwarder for o.
 func New(o Options) *Forwarder {
 	f := &Forwarder{ledger: o.Ledger, signer: o.Signer, now: o.Now}
@@ -113,7 +111,7 @@ func New(o Options) *Forwarder {
 
 // Forward implements actor.Forwarder; see the package's doc for what each
 // try does.
-func (f *Forwarder) Forward(ctx context.Context, job actor.ForwardJob, retried func()) actor.ForwardOutcome {
+func (f *Forwarder) Forward(ctx context.Context, job plan.ForwardJob, retried func()) plan.Forward {
 	memo, err := mediator.ParseMemo(job.Flow.Memo)
 	if err != nil {
 		return failed(CodeBadFlow, "the plan's flow does not carry a memo the relay can read", "")
@@ -129,12 +127,12 @@ func (f *Forwarder) Forward(ctx context.Context, job actor.ForwardJob, retried f
 		sentAmount string
 		refusals   int
 		missing    int
-		last       actor.ForwardOutcome // the last refusal
+		last       plan.Forward // the last refusal
 	)
 	for try := 1; ; try++ {
 		if try > 1 {
 			if !f.wait(ctx, try-1) {
-				return actor.ForwardOutcome{}
+				return plan.Forward{}
 			}
 			if retried != nil {
 				retried()
@@ -143,7 +141,7 @@ func (f *Forwarder) Forward(ctx context.Context, job actor.ForwardJob, retried f
 		acc, err := f.ledger.Account(ctx, job.Network, address)
 		switch {
 		case ctx.Err() != nil:
-			return actor.ForwardOutcome{}
+			return plan.Forward{}
 		case err != nil && errors.Is(err, ledgerapi.ErrNoAccount) && sent != "":
 			// Gone: the forward sent last may have landed with its answer
 			// lost. Posting it again asks the ledger API, which answers a
@@ -151,9 +149,9 @@ func (f *Forwarder) Forward(ctx context.Context, job actor.ForwardJob, retried f
 			out := f.ledger.Submit(ctx, job.Network, sent, nil)
 			switch out.State {
 			case ledgerapi.SubmitSubmitted:
-				return actor.ForwardOutcome{State: actor.ForwardForwarded, Hash: out.Hash, Ledger: out.Ledger, Amount: sentAmount}
+				return plan.Forward{State: plan.ForwardForwarded, Hash: out.Hash, Ledger: int64(out.Ledger), Amount: sentAmount}
 			case ledgerapi.SubmitAbandoned:
-				return actor.ForwardOutcome{}
+				return plan.Forward{}
 			}
 			if last.State == "" {
 				last = failed(CodeMediatorGone, "the mediator account is gone, and not by the relay's forward", sentHash)
@@ -198,10 +196,10 @@ func (f *Forwarder) Forward(ctx context.Context, job actor.ForwardJob, retried f
 		cancel()
 		switch out.State {
 		case ledgerapi.SubmitSubmitted:
-			return actor.ForwardOutcome{State: actor.ForwardForwarded, Hash: out.Hash, Ledger: out.Ledger, Amount: sentAmount}
+			return plan.Forward{State: plan.ForwardForwarded, Hash: out.Hash, Ledger: int64(out.Ledger), Amount: sentAmount}
 		case ledgerapi.SubmitAbandoned:
 			if ctx.Err() != nil {
-				return actor.ForwardOutcome{}
+				return plan.Forward{}
 			}
 			continue // its time bounds passed: build a new one
 		}
@@ -225,8 +223,8 @@ func (f *Forwarder) wait(ctx context.Context, retry int) bool {
 	}
 }
 
-func failed(code, reason, hash string) actor.ForwardOutcome {
-	return actor.ForwardOutcome{State: actor.ForwardFailed, Code: code, Reason: reason, Hash: hash}
+func failed(code, reason, hash string) plan.Forward {
+	return plan.Forward{State: plan.ForwardFailed, Code: code, Reason: reason, Hash: hash}
 }
 
 // codeOf is err's code, or INTERNAL for an error that carries none.

@@ -9,13 +9,13 @@ import (
 	"testing/synctest"
 	"time"
 
-	"github.com/closerelay/closerelay/actor"
 	"github.com/closerelay/closerelay/forwarder"
 	"github.com/closerelay/closerelay/ledger"
 	"github.com/closerelay/closerelay/ledger/ledgertest"
 	"github.com/closerelay/closerelay/ledgerapi"
 	"github.com/closerelay/closerelay/mediator"
 	mt "github.com/closerelay/closerelay/mediator/mediatortest"
+	"github.com/closerelay/closerelay/plan"
 	"github.com/stellar/go-stellar-sdk/keypair"
 	"github.com/stellar/go-stellar-sdk/xdr"
 )
@@ -29,7 +29,7 @@ type fixture struct {
 	h        *ledgertest.Handler
 	client   *ledgerapi.Client
 	svc      *mediator.Service
-	job      actor.ForwardJob
+	job      plan.ForwardJob
 	mediator string
 	exchange string
 	memo     xdr.Memo
@@ -60,12 +60,12 @@ func newFixture(t *testing.T, balance int64) *fixture {
 	return &fixture{
 		h: h, svc: svc, mediator: med, exchange: exchange, memo: memo.XDR(),
 		client: ledgerapi.New(ledgerapi.Options{Backends: h.Backends(), Timeout: 5 * time.Second}),
-		job: actor.ForwardJob{Network: ledger.Testnet, FeePerOp: 100,
-			Flow: actor.Flow{Nonce: flow.Nonce, Destination: exchange, Memo: hashMemo, Token: token}},
+		job: plan.ForwardJob{Network: ledger.Testnet, FeePerOp: 100,
+			Flow: plan.Flow{Nonce: flow.Nonce, Destination: exchange, Memo: hashMemo, Token: token}},
 	}
 }
 
-func (f *fixture) run(l forwarder.Ledger) (actor.ForwardOutcome, int) {
+func (f *fixture) run(l forwarder.Ledger) (plan.Forward, int) {
 	var retried int
 	out := forwarder.New(forwarder.Options{Ledger: l, Signer: f.svc}).Forward(context.Background(), f.job, func() { retried++ })
 	return out, retried
@@ -91,7 +91,7 @@ func testForwardsEveryStroop(t *testing.T, api string) {
 			l = ledgerapi.New(ledgerapi.Options{Backends: f.h.RPCBackends(), Timeout: 5 * time.Second})
 		}
 		out, retried := f.run(l)
-		if out.State != actor.ForwardForwarded || retried != 0 {
+		if out.State != plan.ForwardForwarded || retried != 0 {
 			t.Fatalf("outcome %+v after %d retries", out, retried)
 		}
 		pay := int64(balance - 200 - 1_0000000)
@@ -136,7 +136,7 @@ func TestForwardRebuiltWhenTheSequenceMoved(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := newFixture(t, 30_0000000)
 		out, retried := f.run(&seqMover{Client: f.client, h: f.h})
-		if out.State != actor.ForwardForwarded {
+		if out.State != plan.ForwardForwarded {
 			t.Fatalf("outcome %+v", out)
 		}
 		if retried != 1 || f.h.Submissions() != 2 {
@@ -174,7 +174,7 @@ func TestForwardRebuiltWhenItsTimeBoundsPass(t *testing.T) {
 		start := time.Now()
 		l := &hungOnce{Client: f.client}
 		out, _ := f.run(l)
-		if out.State != actor.ForwardForwarded {
+		if out.State != plan.ForwardForwarded {
 			t.Fatalf("outcome %+v", out)
 		}
 		if len(l.sent) != 2 {
@@ -213,7 +213,7 @@ func TestForwardLandedWithItsAnswerLost(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := newFixture(t, 30_0000000)
 		out, _ := f.run(&lostAnswer{Client: f.client})
-		if out.State != actor.ForwardForwarded || out.Amount != ledger.Units(30_0000000-200-1_0000000) {
+		if out.State != plan.ForwardForwarded || out.Amount != ledger.Units(30_0000000-200-1_0000000) {
 			t.Fatalf("outcome %+v", out)
 		}
 		if f.h.Applied() != 1 || len(f.h.Credits(f.exchange)) != 2 {
@@ -242,7 +242,7 @@ func TestForwardReadsAgainAfterAFailedRead(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := newFixture(t, 30_0000000)
 		out, retried := f.run(&flaky{Client: f.client, failures: 4})
-		if out.State != actor.ForwardForwarded || retried != 4 {
+		if out.State != plan.ForwardForwarded || retried != 4 {
 			t.Fatalf("outcome %+v after %d retries, want forwarded after 4", out, retried)
 		}
 	})
@@ -254,7 +254,7 @@ func TestForwardUnfunded(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := newFixture(t, 1_0000200)
 		out, _ := f.run(f.client)
-		if out.State != actor.ForwardFailed || out.Code != forwarder.CodeUnfunded || f.h.Submissions() != 0 {
+		if out.State != plan.ForwardFailed || out.Code != forwarder.CodeUnfunded || f.h.Submissions() != 0 {
 			t.Fatalf("outcome %+v, %d submissions", out, f.h.Submissions())
 		}
 	})
@@ -266,7 +266,7 @@ func TestForwardAbandonedWithThePlan(t *testing.T) {
 		f := newFixture(t, 30_0000000)
 		ctx, cancel := context.WithCancel(context.Background())
 		l := &flaky{Client: f.client, failures: 1 << 20}
-		done := make(chan actor.ForwardOutcome)
+		done := make(chan plan.Forward)
 		go func() { done <- forwarder.New(forwarder.Options{Ledger: l, Signer: f.svc}).Forward(ctx, f.job, nil) }()
 		time.Sleep(time.Hour)
 		cancel()
@@ -295,16 +295,16 @@ func TestForwardOnlyWhatTheTokenCommits(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for name, edit := range map[string]func(*actor.Flow){
-			"destination rewritten": func(f *actor.Flow) { f.Destination = thief },
-			"memo rewritten":        func(f *actor.Flow) { f.Memo = "text:thief" },
-			"token of another flow": func(f *actor.Flow) { f.Destination, f.Token = thief, thiefToken },
-			"no token":              func(f *actor.Flow) { f.Token = "" },
+		for name, edit := range map[string]func(*plan.Flow){
+			"destination rewritten": func(f *plan.Flow) { f.Destination = thief },
+			"memo rewritten":        func(f *plan.Flow) { f.Memo = "text:thief" },
+			"token of another flow": func(f *plan.Flow) { f.Destination, f.Token = thief, thiefToken },
+			"no token":              func(f *plan.Flow) { f.Token = "" },
 		} {
 			job := victim.job
 			edit(&job.Flow)
 			out := forwarder.New(forwarder.Options{Ledger: victim.client, Signer: victim.svc}).Forward(context.Background(), job, nil)
-			if out.State != actor.ForwardFailed {
+			if out.State != plan.ForwardFailed {
 				t.Errorf("%s: outcome %+v, want failed", name, out)
 			}
 		}

@@ -15,6 +15,7 @@ import (
 	"github.com/closerelay/closerelay/errcode"
 	"github.com/closerelay/closerelay/httpapi/bounds"
 	"github.com/closerelay/closerelay/metrics"
+	"github.com/closerelay/closerelay/plan"
 	"github.com/closerelay/closerelay/wire"
 	"github.com/labstack/echo/v4"
 )
@@ -304,12 +305,12 @@ func (e *streamEnd) done() {
 // writeSubmissionEvent writes a submission's outcome as its named event
 // (CONTRACT section 10): `event: submitted` with {"id","hash","ledger"}, or
 // `event: submit_failed` with {"id","code","reason"}.
-func writeSubmissionEvent(buf *bytes.Buffer, id string, sub *actor.Submission) {
+func writeSubmissionEvent(buf *bytes.Buffer, id string, sub *plan.Submission) {
 	switch sub.State {
-	case actor.SubmissionSubmitted:
+	case plan.SubmissionSubmitted:
 		buf.WriteString("event: submitted\ndata: ")
 		_ = json.NewEncoder(buf).Encode(wire.Submitted{ID: id, Hash: sub.Hash, Ledger: sub.Ledger})
-	case actor.SubmissionFailed, actor.SubmissionBlocked:
+	case plan.SubmissionFailed, plan.SubmissionBlocked:
 		buf.WriteString("event: submit_failed\ndata: ")
 		_ = json.NewEncoder(buf).Encode(wire.SubmitFailed{ID: id, Code: sub.Code, Reason: sub.Reason})
 	default:
@@ -322,12 +323,12 @@ func writeSubmissionEvent(buf *bytes.Buffer, id string, sub *actor.Submission) {
 // (CONTRACT section 16): `event: forwarded` with
 // {"id","hash","ledger","amount"}, or `event: forward_failed` with
 // {"id","code","reason"}.
-func writeForwardEvent(buf *bytes.Buffer, id string, f *actor.Forward) {
+func writeForwardEvent(buf *bytes.Buffer, id string, f *plan.Forward) {
 	switch f.State {
-	case actor.ForwardForwarded:
+	case plan.ForwardForwarded:
 		buf.WriteString("event: forwarded\ndata: ")
 		_ = json.NewEncoder(buf).Encode(wire.Forwarded{ID: id, Hash: f.Hash, Ledger: f.Ledger, Amount: f.Amount})
-	case actor.ForwardFailed:
+	case plan.ForwardFailed:
 		buf.WriteString("event: forward_failed\ndata: ")
 		_ = json.NewEncoder(buf).Encode(wire.ForwardFailed{ID: id, Code: f.Code, Reason: f.Reason})
 	default:

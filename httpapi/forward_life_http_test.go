@@ -13,6 +13,7 @@ import (
 	"github.com/closerelay/closerelay/mediator"
 	mt "github.com/closerelay/closerelay/mediator/mediatortest"
 	"github.com/closerelay/closerelay/metrics"
+	"github.com/closerelay/closerelay/plan"
 	"github.com/stellar/go-stellar-sdk/keypair"
 	"github.com/stellar/go-stellar-sdk/txnbuild"
 	"github.com/stellar/go-stellar-sdk/xdr"
@@ -184,8 +185,8 @@ func TestForwardBudgetRunsOut(t *testing.T) {
 		}
 		time.Sleep(2 * time.Minute)
 		code, f := flStatus(t, r, id)
-		if code != http.StatusOK || f["state"] != "failed" || f["code"] != actor.ForwardCodeTimedOut {
-			t.Fatalf("status past the budget's end: %d %v, want failed %s", code, f, actor.ForwardCodeTimedOut)
+		if code != http.StatusOK || f["state"] != "failed" || f["code"] != plan.ForwardCodeTimedOut {
+			t.Fatalf("status past the budget's end: %d %v, want failed %s", code, f, plan.ForwardCodeTimedOut)
 		}
 		if v := metricValue(t, m, "closerelay_forwards_total", "result", metrics.ForwardFailed); v != 1 {
 			t.Errorf("forwards_total{failed} = %v, want 1", v)

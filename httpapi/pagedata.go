@@ -40,15 +40,13 @@ func (p pagePlans) Page(ctx context.Context, id string) (web.PageData, error) {
 	if run := data.Preflight; run.Native > 0 {
 		data.Funds = &web.Funds{Native: run.Native, Read: run.Checked}
 	}
-	if sub := plan.Submission(); sub.State != "" {
-		data.Submission = web.Submission{State: sub.State, Hash: sub.Hash, Ledger: sub.Ledger, Code: sub.Code, Reason: sub.Reason}
-	}
+	data.Submission = plan.Submission()
 	fwd := plan.Forward()
 	if fwd.Flow != nil {
 		data.Flow = &web.Flow{Destination: fwd.Flow.Destination, Memo: fwd.Flow.Memo}
 	}
 	if fwd.State != "" {
-		data.Forward = &web.Forward{State: fwd.State, Hash: fwd.Hash, Ledger: fwd.Ledger, Amount: fwd.Amount, Code: fwd.Code, Reason: fwd.Reason}
+		data.Forward = &fwd
 	}
 	for _, sg := range plan.Canonical().Signers.Signers() {
 		data.Signers = append(data.Signers, web.Signer{

@@ -4,21 +4,21 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/closerelay/closerelay/actor"
 	"github.com/closerelay/closerelay/ledger"
+	"github.com/closerelay/closerelay/plan"
 	"github.com/closerelay/closerelay/sep7"
 	"github.com/closerelay/closerelay/wire"
 	"github.com/labstack/echo/v4"
 )
 
 // submissionOf is sub as status.submission: nil (JSON null) until one starts.
-func submissionOf(sub actor.Submission) *wire.Submission {
+func submissionOf(sub plan.Submission) *wire.Submission {
 	switch sub.State {
-	case actor.SubmissionPending:
+	case plan.SubmissionPending:
 		return &wire.Submission{State: sub.State}
-	case actor.SubmissionSubmitted:
+	case plan.SubmissionSubmitted:
 		return &wire.Submission{State: sub.State, Hash: sub.Hash, Ledger: sub.Ledger}
-	case actor.SubmissionFailed, actor.SubmissionBlocked:
+	case plan.SubmissionFailed, plan.SubmissionBlocked:
 		return &wire.Submission{State: sub.State, Code: sub.Code}
 	}
 	return nil
@@ -26,13 +26,13 @@ func submissionOf(sub actor.Submission) *wire.Submission {
 
 // forwardOf is f as status.forward: nil (JSON null) until the close's
 // submission succeeded.
-func forwardOf(f actor.Forward) *wire.Forward {
+func forwardOf(f plan.Forward) *wire.Forward {
 	switch f.State {
-	case actor.ForwardPending:
+	case plan.ForwardPending:
 		return &wire.Forward{State: f.State}
-	case actor.ForwardForwarded:
+	case plan.ForwardForwarded:
 		return &wire.Forward{State: f.State, Hash: f.Hash, Ledger: f.Ledger, Amount: f.Amount}
-	case actor.ForwardFailed:
+	case plan.ForwardFailed:
 		return &wire.Forward{State: f.State, Hash: f.Hash, Code: f.Code}
 	}
 	return nil

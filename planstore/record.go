@@ -106,7 +106,7 @@ type ForwardRecord struct {
 	Token       string    `json:"token,omitempty"`
 	State       string    `json:"state,omitempty"`
 	Hash        string    `json:"hash,omitempty"`
-	Ledger      int       `json:"ledger,omitempty"`
+	Ledger      int64     `json:"ledger,omitempty"`
 	Amount      string    `json:"amount,omitempty"`
 	Code        string    `json:"code,omitempty"`
 	Reason      string    `json:"reason,omitempty"`
@@ -153,7 +153,7 @@ type SubmissionRecord struct {
 	Seq    uint64    `json:"seq"`
 	State  string    `json:"state,omitempty"`
 	Hash   string    `json:"hash,omitempty"`
-	Ledger int       `json:"ledger,omitempty"`
+	Ledger int64     `json:"ledger,omitempty"`
 	Code   string    `json:"code,omitempty"`
 	Reason string    `json:"reason,omitempty"`
 	Tried  string    `json:"tried,omitempty"`

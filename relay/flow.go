@@ -3,10 +3,10 @@ package relay
 import (
 	"encoding/json"
 
-	"github.com/closerelay/closerelay/actor"
 	"github.com/closerelay/closerelay/errcode"
 	"github.com/closerelay/closerelay/ledger"
 	"github.com/closerelay/closerelay/mediator"
+	"github.com/closerelay/closerelay/plan"
 )
 
 // FlowVerifier verifies a publish's flow token (mediator.Service.VerifyFlow):
@@ -30,7 +30,7 @@ type FlowVerifier func(flowToken string) (flow *mediator.Flow, mediatorAddress s
 //  7. every merge of the close merges into that mediator.
 //
 // raw is the body's "flowToken" as given, nil when the body has none.
-func checkFlow(raw json.RawMessage, submit bool, close *ledger.Close, verify FlowVerifier) (*actor.Flow, error) {
+func checkFlow(raw json.RawMessage, submit bool, close *ledger.Close, verify FlowVerifier) (*plan.Flow, error) {
 	if raw == nil {
 		return nil, nil
 	}
@@ -60,7 +60,7 @@ func checkFlow(raw json.RawMessage, submit bool, close *ledger.Close, verify Flo
 	if reason := ledger.CheckMediatorClose(close.Envelope, mediatorAddress); reason != "" {
 		return nil, errcode.New(errcode.BadFlow, reason)
 	}
-	return &actor.Flow{Nonce: flow.Nonce, Destination: flow.Destination, Memo: flow.Memo.String(), Token: token}, nil
+	return &plan.Flow{Nonce: flow.Nonce, Destination: flow.Destination, Memo: flow.Memo.String(), Token: token}, nil
 }
 
 // unconfigured is the FlowVerifier of a relay without a master.

@@ -11,6 +11,7 @@ import (
 	"github.com/closerelay/closerelay/errcode"
 	"github.com/closerelay/closerelay/ledger"
 	"github.com/closerelay/closerelay/metrics"
+	"github.com/closerelay/closerelay/plan"
 	"github.com/stellar/go-stellar-sdk/xdr"
 )
 
@@ -149,23 +150,19 @@ func checkSubmit(closeTx *ledger.Close, submit bool) error {
 	return nil
 }
 
-// preflighter reads an account's state with its signer set, and runs the
-// preflight of a close from it (ledgerapi.Client does both).
-type preflighter interface {
+// Accounts reads an account's state with its signer set, and runs the
+// preflight of a close from it: *ledgerapi.Client does both.
+type Accounts interface {
 	Read(ctx context.Context, n ledger.Network, account string) (ledger.AccountState, *ledger.SignerSet, error)
 	PreflightWith(ctx context.Context, n ledger.Network, acc ledger.AccountState, env xdr.TransactionEnvelope, fwd *ledger.FlowForward, now time.Time) ledger.PreflightRun
 }
 
 // readAccount is guard 6: the closing account's signer set, and its whole
-// state when the reader gives it, so that the preflight reuses the read.
+// state, so that the preflight reuses the read.
 // The round trip happens here, in the publishing request's goroutine, so
 // the supervisor never waits on I/O.
 func (s *Service) readAccount(ctx context.Context, network ledger.Network, account string) (acc ledger.AccountState, signers *ledger.SignerSet, err error) {
-	if pf, ok := s.accounts.(preflighter); ok {
-		acc, signers, err = pf.Read(ctx, network, account)
-	} else {
-		signers, err = s.accounts.Signers(ctx, network, account)
-	}
+	acc, signers, err = s.accounts.Read(ctx, network, account)
 	if err != nil {
 		if ctx.Err() != nil {
 			return acc, nil, ctx.Err()
@@ -181,10 +178,7 @@ func (s *Service) readAccount(ctx context.Context, network ledger.Network, accou
 // section 18), bounded by the account API's timeout. A failed read is an
 // unchecked run, never a failed publish.
 func (s *Service) preflight(ctx context.Context, network ledger.Network, acc ledger.AccountState, env xdr.TransactionEnvelope, fwd *ledger.FlowForward, now time.Time) ledger.PreflightRun {
-	run := ledger.Unchecked(now)
-	if pf, ok := s.accounts.(preflighter); ok {
-		run = pf.PreflightWith(ctx, network, acc, env, fwd, now)
-	}
+	run := s.accounts.PreflightWith(ctx, network, acc, env, fwd, now)
 	s.metrics.Preflight(string(run.State), blockerCodes(run.Blockers))
 	return run
 }
@@ -204,7 +198,7 @@ func blockerCodes(bs []ledger.Blocker) []string {
 // change it (BAD_FLOW, and nothing is merged). The plan takes the three in
 // one step (actor.Plan.Republish), so a flow another publish set meanwhile,
 // here or on another instance, is seen before anything is merged.
-func (s *Service) republish(ctx context.Context, plan *actor.Plan, x string, submit bool, flow *actor.Flow) (string, error) {
+func (s *Service) republish(ctx context.Context, plan *actor.Plan, x string, submit bool, flow *plan.Flow) (string, error) {
 	if flow != nil {
 		if kept := plan.Forward().Flow; kept != nil && !kept.Same(*flow) {
 			return "", errFlowChanged

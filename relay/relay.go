@@ -11,8 +11,8 @@ import (
 	"github.com/closerelay/closerelay/actor"
 	"github.com/closerelay/closerelay/errcode"
 	"github.com/closerelay/closerelay/ledger"
-	"github.com/closerelay/closerelay/ledgerapi"
 	"github.com/closerelay/closerelay/metrics"
+	"github.com/closerelay/closerelay/plan"
 	"github.com/closerelay/closerelay/wire"
 )
 
@@ -22,11 +22,9 @@ type Options struct {
 	// Plans is the supervisor of the plans the service publishes to and
 	// reads from. Required.
 	Plans *actor.Supervisor
-	// Accounts reads the closing account at publish (guard 6). A reader
-	// that also gives the account's whole state and runs the preflight
-	// (ledgerapi.Client does) gives each new plan its preflight (CONTRACT
-	// section 14); any other reader's plans are unchecked. Required.
-	Accounts ledgerapi.AccountReader
+	// Accounts reads the closing account at publish (guard 6) and runs
+	// each new plan's preflight from that read. Required.
+	Accounts Accounts
 	// Sweeps bounds the expensive signature recoveries of publish and sign
 	// (ledger.SweepGate); one gate per relay. nil makes one of
 	// ledger.DefaultSweepSlots() slots.
@@ -48,7 +46,7 @@ type Options struct {
 // concurrently.
 type Service struct {
 	plans    *actor.Supervisor
-	accounts ledgerapi.AccountReader
+	accounts Accounts
 	sweeps   *ledger.SweepGate
 	flows    FlowVerifier
 	metrics  *metrics.Metrics
@@ -170,9 +168,9 @@ func (s *Service) Ready(ctx context.Context, id string) (actor.ReadyEnvelope, er
 type Status struct {
 	State      actor.State         // the current version
 	Expiry     time.Time           // the plan's end
-	Submission actor.Submission    // whether it submits, and how its submission stands
+	Submission plan.Submission     // whether it submits, and how its submission stands
 	Preflight  ledger.PreflightRun // the latest run; a zero State when none ran
-	Forward    actor.Forward       // the mediator's forward the relay runs (CONTRACT section 16)
+	Forward    plan.Forward        // the mediator's forward the relay runs (CONTRACT section 16)
 }
 
 // Status is the status of the plan id names. Unlike every other read it

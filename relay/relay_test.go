@@ -14,6 +14,7 @@ import (
 	"github.com/closerelay/closerelay/ledger"
 	"github.com/closerelay/closerelay/ledger/ledgertest"
 	"github.com/closerelay/closerelay/ledgerapi"
+	"github.com/closerelay/closerelay/planstore"
 	"github.com/closerelay/closerelay/relay"
 	"github.com/stellar/go-stellar-sdk/keypair"
 	"github.com/stellar/go-stellar-sdk/network"
@@ -96,6 +97,9 @@ func start(t *testing.T, opts actor.Options) *fixture {
 	h.Fund(dest, 10_0000000)
 	c := &clock{t: time.Now().Truncate(time.Second)}
 	opts.Now = c.Now
+	if opts.Store == nil {
+		opts.Store, opts.SoleWriter = planstore.NewMemory(), true
+	}
 	plans := actor.NewSupervisor(opts)
 	t.Cleanup(func() {
 		if err := plans.Stop(context.Background()); err != nil {

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/closerelay/closerelay/plan"
 	"github.com/stellar/go-stellar-sdk/amount"
 )
 
@@ -140,13 +141,13 @@ type outcomeView struct {
 }
 
 // outcomeOf says sub and fwd in words.
-func outcomeOf(sub Submission, fwd *Forward) outcomeView {
+func outcomeOf(sub plan.Submission, fwd *plan.Forward) outcomeView {
 	v := outcomeView{SubState: sub.State, SubHash: sub.Hash}
 	switch sub.State {
 	case "pending":
 		v.Submission = "Submitting the close to the ledger."
 	case "submitted":
-		v.Submission = "Submitted: the ledger closed the account in ledger " + strconv.Itoa(sub.Ledger) + "."
+		v.Submission = "Submitted: the ledger closed the account in ledger " + strconv.FormatInt(sub.Ledger, 10) + "."
 	case "failed":
 		v.Submission = "The ledger refused the close (" + sub.Code + "). The relay tries again when the envelope changes."
 	case "blocked":
@@ -158,7 +159,7 @@ func outcomeOf(sub Submission, fwd *Forward) outcomeView {
 		case "pending":
 			v.Forward = "Forwarding the funds from the mediator to the destination."
 		case "forwarded":
-			v.Forward = "Forwarded: " + fwd.Amount + " XLM reached the destination in ledger " + strconv.Itoa(fwd.Ledger) + "."
+			v.Forward = "Forwarded: " + fwd.Amount + " XLM reached the destination in ledger " + strconv.FormatInt(fwd.Ledger, 10) + "."
 		case "failed":
 			v.Forward = "The mediator's forward failed (" + fwd.Code + ")."
 		}
@@ -201,18 +202,18 @@ type leadView struct {
 }
 
 // leadOf is the lead of sub and fwd.
-func leadOf(sub Submission, fwd *Forward) leadView {
+func leadOf(sub plan.Submission, fwd *plan.Forward) leadView {
 	v := leadView{State: sub.State}
 	switch sub.State {
 	case "submitted":
 		v.Title, v.Hash = "The close landed", sub.Hash
-		v.Text = "The ledger closed the account in ledger " + strconv.Itoa(sub.Ledger) + "."
+		v.Text = "The ledger closed the account in ledger " + strconv.FormatInt(sub.Ledger, 10) + "."
 		if fwd != nil {
 			switch fwd.State {
 			case "pending":
 				v.Text += " The relay is forwarding the funds from the mediator to the destination."
 			case "forwarded":
-				v.Text += " Forwarded: " + fwd.Amount + " XLM reached the destination in ledger " + strconv.Itoa(fwd.Ledger) + "."
+				v.Text += " Forwarded: " + fwd.Amount + " XLM reached the destination in ledger " + strconv.FormatInt(fwd.Ledger, 10) + "."
 			case "failed":
 				v.Text += " But the mediator's forward failed (" + fwd.Code + "): the funds wait in the mediator, and only the relay's operator can move them."
 			}

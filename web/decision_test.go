@@ -14,6 +14,7 @@ import (
 
 	"github.com/closerelay/closerelay/ledger"
 	"github.com/closerelay/closerelay/ledger/ledgertest"
+	"github.com/closerelay/closerelay/plan"
 	"github.com/closerelay/closerelay/web"
 )
 
@@ -206,7 +207,7 @@ func TestWaysToSignFollowTheState(t *testing.T) {
 	for _, tc := range []struct {
 		name      string
 		ready     bool
-		sub       web.Submission
+		sub       plan.Submission
 		open      bool
 		closed    string
 		outcome   string
@@ -214,11 +215,11 @@ func TestWaysToSignFollowTheState(t *testing.T) {
 	}{
 		{name: "collecting", open: true},
 		{name: "ready", ready: true, closed: "Signing is over: the signatures collected reach the threshold. Nothing more is needed from co-signers."},
-		{name: "pending", ready: true, sub: web.Submission{State: "pending"}, closed: "Signing is over: the signatures collected reach the threshold. Nothing more is needed from co-signers.",
+		{name: "pending", ready: true, sub: plan.Submission{State: "pending"}, closed: "Signing is over: the signatures collected reach the threshold. Nothing more is needed from co-signers.",
 			outcome: "Submitting the close to the ledger."},
-		{name: "submitted", ready: true, sub: web.Submission{State: "submitted", Hash: strings.Repeat("ab", 32), Ledger: 77},
+		{name: "submitted", ready: true, sub: plan.Submission{State: "submitted", Hash: strings.Repeat("ab", 32), Ledger: 77},
 			closed: "Signing is over: the close has been submitted to the ledger.", outcome: "Submitted: the ledger closed the account in ledger 77. Transaction " + strings.Repeat("ab", 32)},
-		{name: "failed", ready: true, sub: web.Submission{State: "failed", Code: "tx_bad_seq"}, closed: "Signing is over: the signatures collected reach the threshold. Nothing more is needed from co-signers.",
+		{name: "failed", ready: true, sub: plan.Submission{State: "failed", Code: "tx_bad_seq"}, closed: "Signing is over: the signatures collected reach the threshold. Nothing more is needed from co-signers.",
 			outcome: "The ledger refused the close (tx_bad_seq). The relay tries again when the envelope changes."},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -247,13 +248,13 @@ func TestWaysToSignFollowTheState(t *testing.T) {
 // caller knows it, is said under the submission.
 func TestForwardShown(t *testing.T) {
 	d, _, _ := mediatorClose(t)
-	d.Ready, d.Submission = true, web.Submission{State: "submitted", Hash: "aa", Ledger: 9}
-	d.Forward = &web.Forward{State: "forwarded", Hash: "bb", Ledger: 10, Amount: "497.9999"}
+	d.Ready, d.Submission = true, plan.Submission{State: "submitted", Hash: "aa", Ledger: 9}
+	d.Forward = &plan.Forward{State: "forwarded", Hash: "bb", Ledger: 10, Amount: "497.9999"}
 	doc := pageOf(t, d)
 	if got := doc.byID(t, "forward").textContent(); got != "Forwarded: 497.9999 XLM reached the destination in ledger 10. Transaction bb" {
 		t.Errorf("forward %q", got)
 	}
-	d.Forward = &web.Forward{State: "failed", Code: "tx_bad_seq"}
+	d.Forward = &plan.Forward{State: "failed", Code: "tx_bad_seq"}
 	if got := pageOf(t, d).byID(t, "forward").textContent(); got != "The mediator's forward failed (tx_bad_seq)." {
 		t.Errorf("forward failed %q", got)
 	}
@@ -303,8 +304,8 @@ func TestOutcomeLeadsThePage(t *testing.T) {
 	d, _, _ := mediatorClose(t)
 	d.Ready, d.Weight = true, d.Threshold
 	d.Preflight = ledger.PreflightRun{Preflight: ledger.Preflight{State: ledger.PreflightLandable}, Checked: now}
-	d.Submission = web.Submission{State: "submitted", Hash: strings.Repeat("cd", 32), Ledger: 9}
-	d.Forward = &web.Forward{State: "forwarded", Hash: "bb", Ledger: 10, Amount: "497.9999"}
+	d.Submission = plan.Submission{State: "submitted", Hash: strings.Repeat("cd", 32), Ledger: 9}
+	d.Forward = &plan.Forward{State: "forwarded", Hash: "bb", Ledger: 10, Amount: "497.9999"}
 	doc := pageOf(t, d)
 	lead := doc.byID(t, "lead")
 	if lead.has("hidden") || lead.attr["data-state"] != "submitted" ||
@@ -320,7 +321,7 @@ func TestOutcomeLeadsThePage(t *testing.T) {
 	}
 
 	d.Forward = nil
-	d.Submission = web.Submission{State: "blocked", Code: "op_has_sub_entries"}
+	d.Submission = plan.Submission{State: "blocked", Code: "op_has_sub_entries"}
 	d.Preflight = ledger.PreflightRun{Preflight: ledger.Preflight{State: ledger.PreflightBlocked, Blockers: []ledger.Blocker{{Op: 1, Code: "op_has_sub_entries", Reason: "a trustline"}}}, Checked: now}
 	doc = pageOf(t, d)
 	if lead := doc.byID(t, "lead"); lead.has("hidden") || !strings.HasPrefix(lead.textContent(), "Not submitted: this close cannot land The ledger check just before submitting found that the ledger would refuse it (op_has_sub_entries)") {
@@ -331,7 +332,7 @@ func TestOutcomeLeadsThePage(t *testing.T) {
 		t.Errorf("status of a blocked, fully signed close %q (class %q)", got, st.attr["class"])
 	}
 
-	d.Submission = web.Submission{}
+	d.Submission = plan.Submission{}
 	if lead := pageOf(t, d).byID(t, "lead"); !lead.has("hidden") || lead.textContent() != "" {
 		t.Errorf("lead before an outcome: hidden %v %q", lead.has("hidden"), lead.textContent())
 	}

@@ -2,7 +2,6 @@ package web
 
 import (
 	"bytes"
-	"errors"
 	"net/http"
 	"strconv"
 	"time"
@@ -62,9 +61,9 @@ func pageKey(d PageData, v planView) string {
 	sep(strconv.FormatInt(d.Preflight.Checked.UnixNano(), 10))
 	sep(strconv.Itoa(len(d.Preflight.Blockers)))
 	s := d.Submission
-	sep(s.State + "\x00" + s.Hash + "\x00" + strconv.Itoa(s.Ledger) + "\x00" + s.Code + "\x00" + s.Reason)
+	sep(s.State + "\x00" + s.Hash + "\x00" + strconv.FormatInt(s.Ledger, 10) + "\x00" + s.Code + "\x00" + s.Reason)
 	if f := d.Forward; f != nil {
-		sep(f.State + "\x00" + f.Hash + "\x00" + strconv.Itoa(f.Ledger) + "\x00" + f.Amount + "\x00" + f.Code + "\x00" + f.Reason)
+		sep(f.State + "\x00" + f.Hash + "\x00" + strconv.FormatInt(f.Ledger, 10) + "\x00" + f.Amount + "\x00" + f.Code + "\x00" + f.Reason)
 	} else {
 		sep("-")
 	}
@@ -91,27 +90,10 @@ func pageKey(d PageData, v planView) string {
 // 404 page, an unreadable store the 503 page.
 func (h *Handler) PlanNotice(w http.ResponseWriter, r *http.Request, id string, status int, n Notice, pasted string) {
 	SetHeaders(w.Header())
-	d, err := h.plans.Page(r.Context(), id)
-	switch {
-	case errors.Is(err, ErrNotFound):
-		h.notFound(w, r)
-		return
-	case errors.Is(err, ErrUnavailable):
-		h.unavailable(w)
-		return
-	case err != nil:
-		if r.Context().Err() == nil {
-			h.cfg.Logger.Error("plan page", "id", id, "err", err)
-		}
-		h.internal(w)
+	d, now, ok := h.page(w, r, id)
+	if !ok {
 		return
 	}
-	now := h.cfg.Now()
-	if !d.Expiry.IsZero() && !now.Before(d.Expiry) {
-		h.notFound(w, r)
-		return
-	}
-	d.ID = id
 	w.Header().Set("Content-Security-Policy", h.planCSP)
 	v := h.view(d, now)
 	v.Notice, v.Pasted = &n, pasted

@@ -11,6 +11,7 @@ import (
 
 	"github.com/closerelay/closerelay/ledger"
 	"github.com/closerelay/closerelay/ledger/ledgertest"
+	"github.com/closerelay/closerelay/plan"
 	"github.com/closerelay/closerelay/web"
 	"github.com/stellar/go-stellar-sdk/keypair"
 )
@@ -167,7 +168,7 @@ func TestPageServedAgainIsNotRenderedAgain(t *testing.T) {
 		t.Fatalf("the next minute: renders %d, time left shown %v", h.Renders(), strings.Contains(r.body, "in 2 h 12 min"))
 	}
 	// A submission, then a new preflight: each a new page.
-	set(func(p *web.PageData) { p.Submission = web.Submission{State: "pending"} })
+	set(func(p *web.PageData) { p.Submission = plan.Submission{State: "pending"} })
 	if r := get(t, srv, "/plan/"+c.ID); h.Renders() != 3 || !strings.Contains(r.body, "Submitting the close to the ledger.") {
 		t.Fatalf("after the submission started: renders %d", h.Renders())
 	}

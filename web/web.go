@@ -36,6 +36,7 @@ import (
 
 	"github.com/closerelay/closerelay/errcode"
 	"github.com/closerelay/closerelay/ledger"
+	"github.com/closerelay/closerelay/plan"
 	"github.com/closerelay/closerelay/wire"
 )
 
@@ -100,7 +101,7 @@ type PageData struct {
 
 	// Submission is the relay's submission of the close (CONTRACT section
 	// 10); a zero State means none has started.
-	Submission Submission
+	Submission plan.Submission
 
 	// Flow is the mediator flow a close through a mediator commits to
 	// (CONTRACT section 16): the final destination and memo. nil when the
@@ -110,7 +111,7 @@ type PageData struct {
 
 	// Forward is the relay's forward from the mediator (CONTRACT section
 	// 16); nil until one has started.
-	Forward *Forward
+	Forward *plan.Forward
 }
 
 // Funds is the closing account's native balance as the preflight read it.
@@ -119,29 +120,10 @@ type Funds struct {
 	Read   time.Time // when it was read
 }
 
-// Submission is CONTRACT section 10's status.submission.
-type Submission struct {
-	State  string // "", pending, submitted, failed, blocked
-	Hash   string
-	Ledger int
-	Code   string
-	Reason string
-}
-
 // Flow is a mediator flow's commitment (CONTRACT sections 13 and 16).
 type Flow struct {
 	Destination string // G… the mediator forwards to
 	Memo        string // "<type>:<value>" as minted (text:, id:, hash:, return:); "" for none
-}
-
-// Forward is CONTRACT section 16's status.forward.
-type Forward struct {
-	State  string // pending, forwarded, failed
-	Hash   string
-	Ledger int
-	Amount string // native units, decimal
-	Code   string
-	Reason string
 }
 
 // Signer is one candidate signer of the closing account.
@@ -390,28 +372,40 @@ func (h *Handler) plan(w http.ResponseWriter, r *http.Request) {
 		h.notFound(w, r)
 		return
 	}
+	if d, now, ok := h.page(w, r, id); ok {
+		h.servePlan(w, d, now)
+	}
+}
+
+// page reads plan id for its page, with the instant it was read at; ok
+// false when it has answered the request itself: the 404 page for a plan
+// gone (past its expiry too), the 503 page for a store that cannot be
+// read, told by the error's code (errcode.CodeOf: relay's errors are
+// values of their own, wrapped or not), else the 500 page. The plan page
+// and the sign form's answer (PlanNotice) read it the same way.
+func (h *Handler) page(w http.ResponseWriter, r *http.Request, id string) (d PageData, now time.Time, ok bool) {
 	d, err := h.plans.Page(r.Context(), id)
 	switch code := errcode.CodeOf(err); {
 	case code == errcode.NotFound:
 		h.notFound(w, r)
-		return
+		return d, now, false
 	case code == errcode.Unavailable:
 		h.unavailable(w)
-		return
+		return d, now, false
 	case err != nil:
 		if r.Context().Err() == nil {
 			h.cfg.Logger.Error("plan page", "id", id, "err", err)
 		}
 		h.internal(w)
-		return
+		return d, now, false
 	}
-	now := h.cfg.Now()
+	now = h.cfg.Now()
 	if !d.Expiry.IsZero() && !now.Before(d.Expiry) {
 		h.notFound(w, r)
-		return
+		return d, now, false
 	}
 	d.ID = id
-	h.servePlan(w, d, now)
+	return d, now, true
 }
 
 func (h *Handler) asset(w http.ResponseWriter, r *http.Request) {

@@ -75,7 +75,7 @@ type Expired struct {
 type Submitted struct {
 	ID     string `json:"id"`
 	Hash   string `json:"hash"`
-	Ledger int    `json:"ledger"`
+	Ledger int64  `json:"ledger"`
 }
 
 // SubmitFailed is the data of `event: submit_failed` (section 10): the
@@ -123,20 +123,22 @@ type Status struct {
 // Forward is Status.Forward: the state ("pending", "forwarded" or
 // "failed"), with hash, ledger and amount (op0's payment, a decimal string
 // of native units) once forwarded, and code (and hash, when one was sent)
-// when failed.
+// when failed. Reason is never in status.forward: only `event:
+// forward_failed` carries one, which a client puts here (client.Watch).
 type Forward struct {
 	State  string `json:"state"`
 	Hash   string `json:"hash,omitempty"`
-	Ledger int    `json:"ledger,omitempty"`
+	Ledger int64  `json:"ledger,omitempty"`
 	Amount string `json:"amount,omitempty"`
 	Code   string `json:"code,omitempty"`
+	Reason string `json:"reason,omitempty"`
 }
 
 // Forwarded is the data of `event: forwarded` (section 16).
 type Forwarded struct {
 	ID     string `json:"id"`
 	Hash   string `json:"hash"`
-	Ledger int    `json:"ledger"`
+	Ledger int64  `json:"ledger"`
 	Amount string `json:"amount"`
 }
 
@@ -186,12 +188,14 @@ type Blocker struct {
 
 // Submission is Status.Submission: the state ("pending", "submitted" or
 // "failed"), with hash and ledger once submitted and code when failed.
-// Unlike the submit_failed event it carries no reason.
+// Unlike the submit_failed event it carries no reason: Reason is set only
+// by a client from that event (client.Watch), never in status.submission.
 type Submission struct {
 	State  string `json:"state"`
 	Hash   string `json:"hash,omitempty"`
-	Ledger int    `json:"ledger,omitempty"`
+	Ledger int64  `json:"ledger,omitempty"`
 	Code   string `json:"code,omitempty"`
+	Reason string `json:"reason,omitempty"`
 }
 
 // SEP7 is GET /api/plan/{id}/sep7's success body (section 11).

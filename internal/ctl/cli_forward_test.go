@@ -96,7 +96,7 @@ func TestMediatorCloseForwardedByTheRelay(t *testing.T) {
 	if pay.Merge || pay.From != mediatorKey || pay.Asset != "native" || pay.Memo.Type != xdr.MemoTypeMemoText || pay.Memo.MustText() != "deposit 42" {
 		t.Errorf("the payment: %+v, want native from the mediator with memo text \"deposit 42\"", pay)
 	}
-	if fwd.ID != id || fwd.Hash != pay.Hash || fwd.Ledger != int(pay.Ledger) || fwd.Amount != amount.StringFromInt64(pay.Amount) {
+	if fwd.ID != id || fwd.Hash != pay.Hash || fwd.Ledger != int64(pay.Ledger) || fwd.Amount != amount.StringFromInt64(pay.Amount) {
 		t.Errorf("watch's forwarded event %+v, the ledger's payment %+v", fwd.Forwarded, pay)
 	}
 	if m := credits[1]; !m.Merge || m.From != mediatorKey || m.Hash != pay.Hash || m.Amount != 1_0000000 {
@@ -115,7 +115,7 @@ func TestMediatorCloseForwardedByTheRelay(t *testing.T) {
 	r = runCLI(t, env, "", "status", "--json", id)
 	var st wire.Status
 	if err := json.Unmarshal([]byte(r.stdout), &st); err != nil || r.code != ExitOK || st.Forward == nil ||
-		*st.Forward != (wire.Forward{State: "forwarded", Hash: pay.Hash, Ledger: int(pay.Ledger), Amount: fwd.Amount}) {
+		*st.Forward != (wire.Forward{State: "forwarded", Hash: pay.Hash, Ledger: int64(pay.Ledger), Amount: fwd.Amount}) {
 		t.Errorf("status --json: %d %q (%v)", r.code, r.stdout, err)
 	}
 

@@ -613,7 +613,7 @@ func (c *CLI) printSubmission(jsonOut bool, s client.State) {
 			c.PrintJSON(struct {
 				Event string `json:"event"`
 				wire.Submitted
-			}{"submitted", wire.Submitted{ID: s.ID, Hash: sub.Hash, Ledger: int(sub.Ledger)}})
+			}{"submitted", wire.Submitted{ID: s.ID, Hash: sub.Hash, Ledger: sub.Ledger}})
 			return
 		}
 		c.PrintJSON(struct {
@@ -644,7 +644,7 @@ func (c *CLI) printForward(jsonOut bool, s client.State) {
 			c.PrintJSON(struct {
 				Event string `json:"event"`
 				wire.Forwarded
-			}{"forwarded", wire.Forwarded{ID: s.ID, Hash: f.Hash, Ledger: int(f.Ledger), Amount: f.Amount}})
+			}{"forwarded", wire.Forwarded{ID: s.ID, Hash: f.Hash, Ledger: f.Ledger, Amount: f.Amount}})
 			return
 		}
 		c.PrintJSON(struct {

@@ -653,7 +653,7 @@ func demoMediator(ctx context.Context, n *narrator, cl *client.Client, relayURL 
 	}
 	n.notef("GET /api/plan/{id}/status: forward forwarded, amount %s (closerelayctl status %s prints it too)", st.Forward.Amount, id)
 	outcome.Double, outcome.Exchange, outcome.Mediator, outcome.Memo = double, exchange, flow.MediatorPublicKey, demoMemo
-	outcome.Forward = wire.Forward{State: f.State, Hash: f.Hash, Ledger: int(f.Ledger), Amount: f.Amount, Code: f.Code}
+	outcome.Forward = wire.Forward{State: f.State, Hash: f.Hash, Ledger: f.Ledger, Amount: f.Amount, Code: f.Code}
 	outcome.Mediated = demoPlan{ID: id, Page: relayURL + "/plan/" + id, Account: acct.Address, Destination: flow.MediatorPublicKey, Preflight: preflightState(st.Preflight),
 		Hash: sub.Submission.Hash, Ledger: sub.Submission.Ledger}
 	return nil

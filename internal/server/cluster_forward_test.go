@@ -15,6 +15,7 @@ import (
 	"github.com/closerelay/closerelay/ledger/ledgertest"
 	"github.com/closerelay/closerelay/ledgerapi"
 	"github.com/closerelay/closerelay/mediator"
+	"github.com/closerelay/closerelay/plan"
 	"github.com/stellar/go-stellar-sdk/keypair"
 	"github.com/stellar/go-stellar-sdk/txnbuild"
 	"github.com/stellar/go-stellar-sdk/xdr"
@@ -30,12 +31,12 @@ const clusterSecret = "SCQ4TCDKE62QWMZFW7PTKBHDTKNUIQE65R3U2DXAP2NZIB634R2KZWPP"
 
 // hungForwarder is a ledger API that never answers during a forward: it
 // reports each forward on started and holds it until the plan ends.
-type hungForwarder struct{ started chan actor.ForwardJob }
+type hungForwarder struct{ started chan plan.ForwardJob }
 
-func (h hungForwarder) Forward(ctx context.Context, job actor.ForwardJob, _ func()) actor.ForwardOutcome {
+func (h hungForwarder) Forward(ctx context.Context, job plan.ForwardJob, _ func()) plan.Forward {
 	h.started <- job
 	<-ctx.Done()
-	return actor.ForwardOutcome{}
+	return plan.Forward{}
 }
 
 // fastForwarder is package forwarder's over h with millisecond backoffs,
@@ -99,7 +100,7 @@ func TestClusterForwardSurvivesItsOwner(t *testing.T) {
 	h.SetMemoRequired(exchange)
 	const lease = 500 * time.Millisecond
 	env := map[string]string{"MEDIATOR_SECRET": clusterSecret}
-	hung := hungForwarder{make(chan actor.ForwardJob, 1)}
+	hung := hungForwarder{make(chan plan.ForwardJob, 1)}
 	a := startClusterRelayWith(t, nats.URL, h, env, func(o *Options) { o.Forwarder, o.SubmitLease = hung, lease })
 	acct := clusterAccount(h, 1)
 	h.Fund(acct.Address, 40_0000000)
@@ -154,7 +155,7 @@ type goneFirst struct {
 	account string
 }
 
-func (g goneFirst) Forward(ctx context.Context, job actor.ForwardJob, retried func()) actor.ForwardOutcome {
+func (g goneFirst) Forward(ctx context.Context, job plan.ForwardJob, retried func()) plan.Forward {
 	g.h.Remove(g.account)
 	return g.next.Forward(ctx, job, retried)
 }
@@ -226,7 +227,7 @@ func TestClusterForwardOutlivesTheWindowAndItsOwner(t *testing.T) {
 	const lease = 500 * time.Millisecond
 	clock := new(offsetClock)
 	env := map[string]string{"MEDIATOR_SECRET": clusterSecret}
-	hung := hungForwarder{make(chan actor.ForwardJob, 1)}
+	hung := hungForwarder{make(chan plan.ForwardJob, 1)}
 	a := startClusterRelayWith(t, nats.URL, h, env, func(o *Options) { o.Forwarder, o.SubmitLease, o.Now = hung, lease, clock.Now })
 	acct := clusterAccount(h, 1)
 	h.Fund(acct.Address, 40_0000000)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/closerelay/closerelay/actor"
 	"github.com/closerelay/closerelay/ledger/ledgertest"
+	"github.com/closerelay/closerelay/plan"
 	"github.com/stellar/go-stellar-sdk/keypair"
 	"github.com/stellar/go-stellar-sdk/txnbuild"
 )
@@ -68,8 +69,8 @@ func TestForwardBoundsFollowTheEnvironment(t *testing.T) {
 			t.Fatalf("status a minute before FORWARD_BUDGET ends: %d %v, want pending", code, f)
 		}
 		time.Sleep(2 * time.Minute)
-		if code, f := forward(); code != http.StatusOK || f["state"] != "failed" || f["code"] != actor.ForwardCodeTimedOut {
-			t.Fatalf("status a minute past FORWARD_BUDGET: %d %v, want failed %s", code, f, actor.ForwardCodeTimedOut)
+		if code, f := forward(); code != http.StatusOK || f["state"] != "failed" || f["code"] != plan.ForwardCodeTimedOut {
+			t.Fatalf("status a minute past FORWARD_BUDGET: %d %v, want failed %s", code, f, plan.ForwardCodeTimedOut)
 		}
 		time.Sleep(retention - 2*time.Minute)
 		if code, f := forward(); code != http.StatusOK || f["state"] != "failed" {

@@ -31,6 +31,7 @@ import (
 	"github.com/closerelay/closerelay/ledgerapi/rpc"
 	"github.com/closerelay/closerelay/mediator"
 	"github.com/closerelay/closerelay/metrics"
+	"github.com/closerelay/closerelay/plan"
 	"github.com/closerelay/closerelay/planstore"
 	"github.com/closerelay/closerelay/relay"
 )
@@ -101,7 +102,7 @@ type Relay struct {
 
 	cfg      Config
 	log      *slog.Logger
-	store    *planstore.Store // cluster mode's; nil in single mode
+	store    plansStore
 	apiSrv   *bounds.Server
 	opsSrv   *bounds.Server
 	draining atomic.Bool
@@ -145,19 +146,16 @@ func Start(opts Options) (*Relay, error) {
 			}
 		}
 	}
-	var store *planstore.Store
-	if len(cfg.NATSURLs) > 0 {
-		var err error
-		if store, err = openStore(cfg, m, log); err != nil {
-			closeGiven()
-			return nil, err
-		}
+	store, sole, err := openPlans(cfg, m, log)
+	if err != nil {
+		closeGiven()
+		return nil, err
 	}
 	if lis == nil {
 		l, err := net.Listen("tcp", cfg.ListenAddr)
 		if err != nil {
 			closeGiven()
-			closeStore(store)
+			store.Close()
 			return nil, fmt.Errorf("listen on LISTEN_ADDR %s: %w", cfg.ListenAddr, err)
 		}
 		lis = l
@@ -166,7 +164,7 @@ func Start(opts Options) (*Relay, error) {
 		l, err := net.Listen("tcp", cfg.OpsAddr)
 		if err != nil {
 			_ = lis.Close()
-			closeStore(store)
+			store.Close()
 			return nil, fmt.Errorf("listen on OPS_ADDR %s: %w", cfg.OpsAddr, err)
 		}
 		opsLis = l
@@ -230,10 +228,6 @@ func Start(opts Options) (*Relay, error) {
 		store:   store,
 		failed:  make(chan error, 2),
 	}
-	var plans actor.Store // a nil *planstore.Store must stay a nil interface
-	if store != nil {
-		plans = store
-	}
 	r.Plans = actor.NewSupervisor(actor.Options{
 		Capacity:         or(opts.Capacity, Capacity),
 		MaxSubscribers:   or(opts.MaxSubscribers, MaxSubscribers),
@@ -245,22 +239,19 @@ func Start(opts Options) (*Relay, error) {
 		Preflighter:      ledgerapi.Rechecker{Client: accounts, Now: opts.Now},
 		Forwarder:        forwarderOf(opts, accounts, med),
 		FlowCheck:        flowCheckOf(med),
-		Store:            plans,
+		Store:            store,
+		SoleWriter:       sole,
 		SubmitLease:      opts.SubmitLease,
 		ForwardBudget:    cfg.ForwardBudget,
 		ForwardRetention: cfg.ForwardRetention,
 	})
 	// closerelay_cluster_plans_open: the count the 500-plan limit is held
-	// against, the registry's in cluster mode.
-	if store != nil {
-		now := opts.Now
-		if now == nil {
-			now = time.Now
-		}
-		m.CountPlans(func(ctx context.Context) (int, error) { return store.Open(ctx, now()) })
-	} else {
-		m.CountPlans(r.Plans.Open)
+	// against, the store's registry's.
+	now := opts.Now
+	if now == nil {
+		now = time.Now
 	}
+	m.CountPlans(func(ctx context.Context) (int, error) { return store.Open(ctx, now()) })
 	r.API = httpapi.New(httpapi.Options{
 		Relay: relay.New(relay.Options{
 			Plans:    r.Plans,
@@ -290,9 +281,9 @@ func Start(opts Options) (*Relay, error) {
 	r.opsSrv = bounds.NewServer(r.opsRoutes(), bounds.OpsIdleTimeout)
 	go func() { r.failed <- r.apiSrv.Serve(lis) }()
 	go func() { r.failed <- r.opsSrv.Serve(opsLis) }()
-	mode := "single"
-	if store != nil {
-		mode = "cluster"
+	mode := "cluster"
+	if sole {
+		mode = "single"
 	}
 	log.Info("closerelay serving", "api", lis.Addr().String(), "ops", opsLis.Addr().String(),
 		"version", buildinfo.Version(), "revision", buildinfo.Revision(), "mode", mode)
@@ -323,10 +314,25 @@ func openStore(cfg Config, m *metrics.Metrics, log *slog.Logger) (*planstore.Sto
 	return store, nil
 }
 
-func closeStore(s *planstore.Store) {
-	if s != nil {
-		s.Close()
+// plansStore is where a relay's plans live: single mode's in-memory store,
+// which this relay alone writes, or cluster mode's JetStream bucket.
+type plansStore interface {
+	actor.Store
+	Close()
+}
+
+// openPlans opens the plans' store the configuration names: cluster
+// mode's bucket when NATS_URLS is set, else single mode's in-memory store;
+// sole says that nothing but this relay writes it.
+func openPlans(cfg Config, m *metrics.Metrics, log *slog.Logger) (store plansStore, sole bool, err error) {
+	if len(cfg.NATSURLs) == 0 {
+		return planstore.NewMemory(), true, nil
 	}
+	s, err := openStore(cfg, m, log)
+	if err != nil {
+		return nil, false, err
+	}
+	return s, false, nil
 }
 
 // forwarderOf is the relay's Forwarder: the one opts gives, else package
@@ -355,12 +361,12 @@ func flowCheckOf(med httpapi.Mediator) actor.FlowCheck {
 	if !ok || kept.Configured() != nil {
 		return nil
 	}
-	return func(token string) (actor.Flow, string, error) {
+	return func(token string) (plan.Flow, string, error) {
 		f, address, err := kept.KeptFlow(token)
 		if err != nil {
-			return actor.Flow{}, "", err
+			return plan.Flow{}, "", err
 		}
-		return actor.Flow{Nonce: f.Nonce, Destination: f.Destination, Memo: f.Memo.String()}, address, nil
+		return plan.Flow{Nonce: f.Nonce, Destination: f.Destination, Memo: f.Memo.String()}, address, nil
 	}
 }
 
@@ -381,7 +387,7 @@ func (r *Relay) opsRoutes() http.Handler {
 			http.Error(w, "draining", http.StatusServiceUnavailable)
 			return
 		}
-		if r.store != nil && !r.store.Available() {
+		if !r.store.Available() {
 			http.Error(w, "plan store unreachable", http.StatusServiceUnavailable)
 			return
 		}
@@ -421,7 +427,7 @@ func (r *Relay) stop() error {
 	stopCtx, cancelStop := context.WithTimeout(context.Background(), actorStopTimeout)
 	defer cancelStop()
 	plansErr := r.Plans.Stop(stopCtx)
-	closeStore(r.store) // after the plans: their last writes go through
+	r.store.Close() // after the plans: their last writes go through
 	opsCtx, cancelOps := context.WithTimeout(context.Background(), opsStopTimeout)
 	defer cancelOps()
 	_, _ = r.opsSrv.Drain(opsCtx)
