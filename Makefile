@@ -12,7 +12,7 @@ REVISION  ?= $(shell git rev-parse HEAD 2>/dev/null || echo unknown)
 BUILDINFO := github.com/closerelay/closerelay/internal/buildinfo
 LDFLAGS   := -X $(BUILDINFO).version=$(VERSION) -X $(BUILDINFO).revision=$(REVISION)
 
-.PHONY: all build run demo test test-ts test-cluster lint bench fuzz deploy-check bench-load bench-ab bench-hostile clean
+.PHONY: all build run demo test test-ts test-web test-cluster lint bench fuzz deploy-check bench-load bench-ab bench-hostile clean
 
 all: build
 
@@ -37,9 +37,9 @@ test:
 	$(GO) vet ./...
 	$(GO) test -race -count=1 ./...
 	@if command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1; then \
-		$(MAKE) --no-print-directory test-ts; \
+		$(MAKE) --no-print-directory test-ts test-web; \
 	else \
-		echo "test: node or npm not found: skipping the TypeScript client's tests (clients/ts, make test-ts)"; \
+		echo "test: node or npm not found: skipping the TypeScript client's tests (clients/ts, make test-ts) and the page build's check (web/ts, make test-web)"; \
 	fi
 
 # The TypeScript client (clients/ts, CONTRACT section 19) against the real
@@ -48,6 +48,15 @@ test:
 # cache. Needs node 20+ and npm (and the npm registry, or npm's cache).
 test-ts:
 	cd clients/ts && npm ci --no-audit --no-fund --prefer-offline && npm test
+
+# The plan page's TypeScript (web/ts, CONTRACT section 20): installs its
+# locked toolchain (esbuild, TypeScript, Stellar Wallets Kit), type-checks
+# the wallet module, and checks that the committed build under web/assets is
+# the build of the sources (web's TestAssetsAreTheBuild). After changing
+# web/ts: `cd web/ts && npm run build`, and commit web/assets.
+test-web:
+	cd web/ts && npm ci --no-audit --no-fund --prefer-offline && npm run check
+	$(GO) test -count=1 -run 'TestAssetsAreTheBuild|TestPlanJSHasTheBlockerWords' ./web
 
 # Cluster mode end to end (CONTRACT section 12): three relays, a three-node
 # NATS cluster and Debian's HAProxy on loopback, a relay killed, a NATS

@@ -91,7 +91,7 @@ func preflightOf(r *planstore.PreflightRecord) *ledger.PreflightRun {
 	if r == nil {
 		return nil
 	}
-	run := &ledger.PreflightRun{Preflight: ledger.Preflight{State: ledger.PreflightState(r.State)}, Checked: r.Checked, Native: r.Native}
+	run := &ledger.PreflightRun{Preflight: ledger.Preflight{State: ledger.PreflightState(r.State)}, Checked: r.Checked, Native: r.Native, Reason: r.Reason}
 	run.Fee.Bid = r.FeeBid
 	if r.FeeNetwork > 0 {
 		run.Fee.Stats = &ledger.FeeStats{Network: r.FeeNetwork, BaseFee: r.FeeBase}
@@ -106,7 +106,7 @@ func preflightRecord(run *ledger.PreflightRun) *planstore.PreflightRecord {
 	if run == nil || run.State == "" {
 		return nil
 	}
-	r := &planstore.PreflightRecord{State: string(run.State), Checked: run.Checked, Native: run.Native, FeeBid: run.Fee.Bid}
+	r := &planstore.PreflightRecord{State: string(run.State), Checked: run.Checked, Native: run.Native, Reason: run.Reason, FeeBid: run.Fee.Bid}
 	if run.Fee.Known() {
 		r.FeeNetwork, r.FeeBase = run.Fee.Stats.Network, run.Fee.Stats.BaseFee
 	}

@@ -216,6 +216,9 @@ func checkPreflight(run *planstore.PreflightRecord) error {
 	default:
 		return fieldsError("preflight state %q", run.State)
 	}
+	if len(run.Reason) > maxStoredText {
+		return fieldsError("a preflight run's reason is above %d bytes", maxStoredText)
+	}
 	if len(run.Blockers) > maxStoredBlockers {
 		return fieldsError("a preflight run with %d blockers", len(run.Blockers))
 	}

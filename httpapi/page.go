@@ -24,7 +24,7 @@ func (s *Server) htmlLimited(route string) limitedWriter {
 // served from memory with no limit of their own (CONTRACT section 9): a
 // page a client may load must be able to load its stylesheet and script.
 func (s *Server) pageRoutes(e *echo.Echo) {
-	s.pages = web.New(pagePlans{s.plans}, web.Config{PublicURL: s.publicURL, Logger: s.log, Now: s.now})
+	s.pages = web.New(pagePlans{s.plans}, web.Config{PublicURL: s.publicURL, Logger: s.log, Now: s.now, WalletConnectProjectID: s.wcProject})
 	pages := echo.WrapHandler(s.pages)
 	mw := []echo.MiddlewareFunc{s.route(metrics.RoutePlanPage), s.limit(metrics.RoutePlanPage, s.htmlLimited(metrics.RoutePlanPage))}
 	for _, path := range []string{"/", "/plan", "/plan/:id", "/plan/*"} {
@@ -36,4 +36,7 @@ func (s *Server) pageRoutes(e *echo.Echo) {
 	e.POST("/plan/:id"+web.PathSign, s.pageSign, s.route(metrics.RoutePlanSign), s.limit(metrics.RoutePlanSign, s.htmlLimited(metrics.RoutePlanSign)))
 	e.GET("/assets/:name", pages, s.route(metrics.RoutePlanPage))
 	e.HEAD("/assets/:name", pages, s.route(metrics.RoutePlanPage))
+	// The wallet module, loaded when a co-signer asks to sign with a wallet.
+	e.GET(web.PathWallet+":name", pages, s.route(metrics.RoutePlanPage))
+	e.HEAD(web.PathWallet+":name", pages, s.route(metrics.RoutePlanPage))
 }

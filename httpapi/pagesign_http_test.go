@@ -1,6 +1,7 @@
 package httpapi_test
 
 import (
+	"github.com/closerelay/closerelay/web"
 	"io"
 	"net/http"
 	"net/url"
@@ -42,8 +43,12 @@ func wantPage(t *testing.T, res response, status int, contains ...string) string
 	if ct := res.header.Get("Content-Type"); ct != "text/html; charset=utf-8" {
 		t.Errorf("Content-Type %q, want HTML", ct)
 	}
-	if csp := res.header.Get("Content-Security-Policy"); csp != "default-src 'self'" {
-		t.Errorf("CSP %q", csp)
+	wantCSP := web.CSP
+	if strings.Contains(string(res.body), `id="plan"`) {
+		wantCSP = web.PlanCSP(false) // the plan page: "Sign with a wallet"
+	}
+	if csp := res.header.Get("Content-Security-Policy"); csp != wantCSP {
+		t.Errorf("CSP %q, want %q", csp, wantCSP)
 	}
 	if cc := res.header.Get("Cache-Control"); cc != "no-store" {
 		t.Errorf("Cache-Control %q", cc)

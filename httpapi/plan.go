@@ -15,6 +15,7 @@ import (
 	"github.com/closerelay/closerelay/actor"
 	"github.com/closerelay/closerelay/errcode"
 	"github.com/closerelay/closerelay/httpapi/bounds"
+	"github.com/closerelay/closerelay/ledgerapi"
 	"github.com/closerelay/closerelay/relay"
 	"github.com/closerelay/closerelay/wire"
 	"github.com/labstack/echo/v4"
@@ -223,7 +224,14 @@ func (s *Server) publish(c echo.Context) error {
 	req.Submit, req.Malformed = submitField(fields)
 	req.Network, _ = stringField(fields, "network") // absent or not a string: "", which guard 2 refuses
 	req.FlowToken = fields["flowToken"]
-	id, err := s.plans.Publish(c.Request().Context(), req)
+	ctx := c.Request().Context()
+	if len(s.limiters) > 0 {
+		// The preflight spends this client's ledger-call budget
+		// (docs/API.md section 12), keyed as the rate limits key it;
+		// RATE_LIMITS=off lifts it with every other per-client limit.
+		ctx = ledgerapi.WithClient(ctx, s.clientIP(c))
+	}
+	id, err := s.plans.Publish(ctx, req)
 	if err != nil {
 		return err
 	}

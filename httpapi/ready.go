@@ -44,7 +44,7 @@ func preflightOf(run ledger.PreflightRun) *wire.Preflight {
 	if run.State == "" {
 		return nil
 	}
-	p := &wire.Preflight{State: string(run.State), Blockers: []wire.Blocker{}, Checked: run.Checked.UTC().Format(time.RFC3339)}
+	p := &wire.Preflight{State: string(run.State), Blockers: []wire.Blocker{}, Checked: run.Checked.UTC().Format(time.RFC3339), Reason: run.Reason}
 	for _, b := range run.Blockers {
 		p.Blockers = append(p.Blockers, wire.Blocker{Op: b.Op, Code: b.Code, Reason: b.Reason})
 	}

@@ -80,12 +80,16 @@ type Options struct {
 	// PublicURL is the base URL clients reach the relay at (PUBLIC_URL):
 	// SEP-7 links carry their callback under it; "" means no callback.
 	PublicURL string
+	// WalletConnectProjectID is WALLETCONNECT_PROJECT_ID: the plan page
+	// offers WalletConnect among its wallets when set.
+	WalletConnectProjectID string
 }
 
 // Server is the API's HTTP handler.
 type Server struct {
 	plans     *relay.Service
 	publicURL string
+	wcProject string
 	mediator  Mediator
 	metrics   *metrics.Metrics
 	log       *slog.Logger
@@ -117,6 +121,7 @@ func New(opts Options) *Server {
 		limiters:  map[string]*ratelimit.Limiter{},
 		draining:  make(chan struct{}),
 		publicURL: opts.PublicURL,
+		wcProject: opts.WalletConnectProjectID,
 	}
 	if s.mediator == nil {
 		// Still a real Service, so INVALID_DESTINATION keeps its precedence

@@ -1212,11 +1212,24 @@ type PreflightRun struct {
 	// Fee is the run's word on the close's fee bid: its bid per operation
 	// and the network's fee statistics, when known.
 	Fee FeeAdvice
+	// Reason, for an uncertain or unchecked run only, says why the
+	// preflight could not tell when a bound of the relay's own stopped it
+	// (accounts it did not read, ledger calls it did not make); empty
+	// otherwise.
+	Reason string
 }
 
 // Unchecked is the run of a preflight whose reads failed at checked.
 func Unchecked(checked time.Time) PreflightRun {
 	return PreflightRun{Preflight: Preflight{State: PreflightUnchecked}, Checked: checked}
+}
+
+// UncheckedBecause is Unchecked with the reason a bound of the relay's own
+// gives for making no reads.
+func UncheckedBecause(checked time.Time, reason string) PreflightRun {
+	r := Unchecked(checked)
+	r.Reason = reason
+	return r
 }
 
 // Destinations are the accounts other than its operations' source that a

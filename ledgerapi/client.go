@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/closerelay/closerelay/ledger"
@@ -43,6 +44,20 @@ type Options struct {
 	// observed. It runs on the shared call's goroutine, before the callers
 	// waiting for its answer return, and must be quick.
 	Observe func(n ledger.Network, ok bool, d time.Duration)
+	// MaxAccounts bounds the distinct accounts one preflight reads besides
+	// the closing one, the first ones in operation order
+	// (PREFLIGHT_MAX_ACCOUNTS); DefaultMaxAccounts when not positive.
+	MaxAccounts int
+	// MaxAge is how long an offers listing and a destination's read serve
+	// other preflights (PREFLIGHT_MAX_AGE; see evidence); DefaultMaxAge
+	// when zero, nothing shared across time when negative.
+	MaxAge time.Duration
+	// CallsPerClient and CallsPerAccount are the ledger calls a minute
+	// that the preflights at publish may spend per client (WithClient) and
+	// per closing account (LEDGER_CALLS_PER_CLIENT,
+	// LEDGER_CALLS_PER_ACCOUNT); DefaultCallsPerClient and
+	// DefaultCallsPerAccount when zero, no budget when negative.
+	CallsPerClient, CallsPerAccount int
 	// SubmitBackoff is the wait before a submission's first retry, each
 	// following one twice as long, never more than SubmitBackoffCap
 	// (DefaultSubmitBackoff and DefaultSubmitBackoffCap when not positive;
@@ -79,12 +94,16 @@ var _ AccountReader = (*Client)(nil)
 // backend, whose every call fails without sending anything.
 type Client struct {
 	// Immutable after New.
-	backends   map[ledger.Network]Backend
-	timeout    time.Duration
-	slots      chan struct{} // one token per read in flight; its capacity is the bound
-	observe    func(ledger.Network, bool, time.Duration)
-	backoff    time.Duration
-	backoffCap time.Duration
+	backends    map[ledger.Network]Backend
+	timeout     time.Duration
+	slots       chan struct{} // one token per read in flight; its capacity is the bound
+	observe     func(ledger.Network, bool, time.Duration)
+	backoff     time.Duration
+	backoffCap  time.Duration
+	maxAccounts int
+	evidence    *evidence
+	perClient   *budget // nil: none
+	perAccount  *budget // nil: none
 
 	mu      sync.Mutex
 	flights map[flightKey]*flight // the reads under way
@@ -135,7 +154,25 @@ func New(o Options) *Client {
 		flights:  make(map[flightKey]*flight),
 	}
 	c.backoff, c.backoffCap = backoffPolicy(o.SubmitBackoff, o.SubmitBackoffCap)
+	c.maxAccounts = o.MaxAccounts
+	if c.maxAccounts <= 0 {
+		c.maxAccounts = DefaultMaxAccounts
+	}
+	if o.MaxAge == 0 {
+		o.MaxAge = DefaultMaxAge
+	}
+	c.evidence = newEvidence(o.MaxAge)
+	c.perClient = newBudget(orDefault(o.CallsPerClient, DefaultCallsPerClient))
+	c.perAccount = newBudget(orDefault(o.CallsPerAccount, DefaultCallsPerAccount))
 	return c
+}
+
+// orDefault is v, or def when v is zero (a negative v stays: off).
+func orDefault(v, def int) int {
+	if v == 0 {
+		return def
+	}
+	return v
 }
 
 // Timeout is the bound on one call, and on the wait for a slot before it.
@@ -419,25 +456,53 @@ const MaxOffers = 1000
 
 // State reads, on network n, what the preflight of a close of account
 // needs (CONTRACT sections 14 and 18): the account through the read guard
-// 6 shares (Account), its offers, each of others (the accounts the close
-// pays or merges into) and the latest ledger (Latest), all at once, each
+// 6 shares (Account), then its offers, beside each of others (the accounts
+// the close pays or merges into) and the latest ledger (Latest), each
 // within the concurrency bound and the timeout, the whole within the
 // timeout from now. An account of others the ledger does not hold is in the
 // state as absent (nil). Any other failure fails the whole read; its error
 // wraps ErrAccountUnreachable. An account whose answer contradicts itself
 // (ledger.AccountState.Contradiction) is marked Incomplete.
+//
+// The account and the latest ledger are read for this call; the offers
+// listing is one another call made within Options.MaxAge for the account
+// as it is now (see evidence), or a new one; others are read for this
+// call too.
 func (c *Client) State(ctx context.Context, n ledger.Network, account string, others []string) (ledger.LedgerState, error) {
-	return c.state(ctx, n, account, nil, others)
+	return c.state(ctx, n, account, nil, others, readOpts{})
 }
 
 // StateWith is State for an account whose state was read already (guard
 // 6's read, which the preflight reuses): only its offers and others are
-// read.
+// read, and each of others' read may be one made within Options.MaxAge.
 func (c *Client) StateWith(ctx context.Context, n ledger.Network, acc ledger.AccountState, others []string) (ledger.LedgerState, error) {
-	return c.state(ctx, n, acc.ID, &acc, others)
+	return c.state(ctx, n, acc.ID, &acc, others, readOpts{shareOthers: true})
 }
 
-func (c *Client) state(ctx context.Context, n ledger.Network, account string, known *ledger.AccountState, others []string) (ledger.LedgerState, error) {
+// readOpts say how a state's reads are made.
+type readOpts struct {
+	// shareOthers: an account of others may be served from a read made
+	// within MaxAge (evidence); otherwise each is read now.
+	shareOthers bool
+	// calls, unless nil, counts the backend calls the read made.
+	calls *atomic.Int64
+}
+
+func (o readOpts) count(n int) {
+	if o.calls != nil {
+		o.calls.Add(int64(n))
+	}
+}
+
+// closingRead is the closing account's entry and offers listing.
+type closingRead struct {
+	state    ledger.AccountState
+	offers   []ledger.Offer
+	complete bool
+	err      error
+}
+
+func (c *Client) state(ctx context.Context, n ledger.Network, account string, known *ledger.AccountState, others []string, o readOpts) (ledger.LedgerState, error) {
 	b, why := c.usable(n)
 	if b == nil {
 		return ledger.LedgerState{}, Unreachable(why, nil)
@@ -450,63 +515,23 @@ func (c *Client) state(ctx context.Context, n ledger.Network, account string, kn
 		state *ledger.AccountState
 		err   error
 	}
-	ids := []string{account}
+	var ids []string
 	for _, id := range others {
-		if !slices.Contains(ids, id) {
+		if id != account && !slices.Contains(ids, id) {
 			ids = append(ids, id)
 		}
 	}
 	reads := make(chan read, len(ids))
-	type listing struct {
-		offers   []ledger.Offer
-		complete bool
-	}
-	var offers []ledger.Offer
-	var complete bool
-	offersErr := make(chan error, 1)
-	go func() {
-		// Shared like the account read: a burst of publishes of one
-		// account lists its offers once, and takes one slot.
-		ch := c.offerFlights.DoChan(string(n)+"/"+account, func() (any, error) {
-			fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), c.timeout)
-			defer cancel()
-			if err := c.acquire(fctx, c.slots); err != nil {
-				return nil, err
-			}
-			defer func() { <-c.slots }()
-			o, done, err := b.Offers(fctx, account, MaxOffers)
-			return listing{o, done}, err
-		})
-		select {
-		case r := <-ch:
-			if r.Err == nil {
-				l := r.Val.(listing)
-				offers, complete = l.offers, l.complete
-			}
-			offersErr <- r.Err
-		case <-ctx.Done():
-			offersErr <- Unreachable("the account API did not answer in time", ctx.Err())
-		}
-	}()
-	latest := c.latestAsync(ctx, n)
+	closing := make(chan closingRead, 1)
+	go func() { closing <- c.closing(ctx, n, account, known, b, o) }()
+	latest := c.latestAsync(ctx, n, o)
 	for _, id := range ids {
-		if id == account && known != nil {
-			reads <- read{id: id, state: known}
-			continue
-		}
 		go func() {
-			st, err := c.Account(ctx, n, id)
-			switch {
-			case errors.Is(err, ErrNoAccount) && id != account:
-				reads <- read{id: id} // read, and absent
-			case err != nil:
-				reads <- read{id: id, err: err}
-			default:
-				reads <- read{id: id, state: &st}
-			}
+			st, err := c.other(ctx, n, id, o)
+			reads <- read{id: id, state: st, err: err}
 		}()
 	}
-	out := ledger.LedgerState{Accounts: make(map[string]*ledger.AccountState, len(ids))}
+	out := ledger.LedgerState{Accounts: make(map[string]*ledger.AccountState, len(ids)+1)}
 	var first error
 	for range ids {
 		r := <-reads
@@ -515,8 +540,9 @@ func (c *Client) state(ctx context.Context, n ledger.Network, account string, kn
 		}
 		out.Accounts[r.id] = r.state
 	}
-	if err := <-offersErr; err != nil && first == nil {
-		first = err
+	cl := <-closing
+	if cl.err != nil && first == nil {
+		first = cl.err
 	}
 	l := <-latest
 	if l.err != nil && first == nil {
@@ -526,11 +552,11 @@ func (c *Client) state(ctx context.Context, n ledger.Network, account string, kn
 		return ledger.LedgerState{}, first
 	}
 	out.Latest = l.latest
-	// The account's state is shared with guard 6's callers: the offers go
-	// on a copy.
-	acc := *out.Accounts[account]
-	// The listing is shared too: a copy, for the preflight's own changes.
-	acc.Offers, acc.OffersComplete = slices.Clone(offers), complete
+	// The account's state is shared with guard 6's callers, and the
+	// listing with other preflights: a copy of each, for the preflight's
+	// own changes.
+	acc := cl.state
+	acc.Offers, acc.OffersComplete = slices.Clone(cl.offers), cl.complete
 	if _, keyed := b.(KeyedOnly); keyed {
 		// Its trustlines and data were not read: a preflight on this state
 		// would see none. CloseState reads what the close names.
@@ -539,6 +565,90 @@ func (c *Client) state(ctx context.Context, n ledger.Network, account string, kn
 	out.Accounts[account] = &acc
 	flagContradictions(out)
 	return out, nil
+}
+
+// closing reads the closing account (unless known) and then its offers:
+// the listing of another preflight within MaxAge when the account has not
+// changed since it began (evidence), else a new one, shared with the
+// concurrent callers for the same account (one call and one slot for a
+// burst of publishes) and kept for the next ones.
+func (c *Client) closing(ctx context.Context, n ledger.Network, account string, known *ledger.AccountState, b Backend, o readOpts) closingRead {
+	var acc ledger.AccountState
+	if known != nil {
+		acc = *known
+	} else {
+		o.count(1)
+		st, err := c.Account(ctx, n, account)
+		if err != nil {
+			return closingRead{err: err}
+		}
+		acc = st
+	}
+	key := flightKey{network: n, account: account}
+	if l, ok := c.evidence.listing(key, acc, time.Now()); ok {
+		return closingRead{state: acc, offers: l.offers, complete: l.complete}
+	}
+	type listing struct {
+		offers   []ledger.Offer
+		complete bool
+	}
+	// The flight's key carries the account's tag: a caller that read the
+	// account as it is now never joins a listing begun for an older entry.
+	ch := c.offerFlights.DoChan(string(n)+"/"+account+"/"+offersTag(acc), func() (any, error) {
+		fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), c.timeout)
+		defer cancel()
+		if err := c.acquire(fctx, c.slots); err != nil {
+			return nil, err
+		}
+		defer func() { <-c.slots }()
+		offers, done, err := b.Offers(fctx, account, MaxOffers)
+		if err == nil {
+			c.evidence.keepListing(key, acc, offers, done, time.Now())
+		}
+		return listing{offers, done}, err
+	})
+	select {
+	case r := <-ch:
+		if r.Err != nil {
+			return closingRead{err: r.Err}
+		}
+		l := r.Val.(listing)
+		o.count(offersCalls(len(l.offers)))
+		return closingRead{state: acc, offers: l.offers, complete: l.complete}
+	case <-ctx.Done():
+		return closingRead{err: Unreachable("the account API did not answer in time", ctx.Err())}
+	}
+}
+
+// offersCalls is what a listing of n offers costs in calls: Horizon's
+// pages hold 200 offers, and the last page is the one that is not full.
+func offersCalls(n int) int { return n/offersPerPage + 1 }
+
+// offersPerPage is the largest page of offers an account API answers
+// (Horizon's), which a listing's cost is counted in.
+const offersPerPage = 200
+
+// other reads account id, one the close pays or merges into: nil when the
+// ledger does not hold it. With o.shareOthers a read made within MaxAge
+// serves; every read made is kept for the next ones.
+func (c *Client) other(ctx context.Context, n ledger.Network, id string, o readOpts) (*ledger.AccountState, error) {
+	key := flightKey{network: n, account: id}
+	if o.shareOthers {
+		if d, ok := c.evidence.dest(key, time.Now()); ok {
+			return d.state, nil
+		}
+	}
+	o.count(1)
+	st, err := c.Account(ctx, n, id)
+	switch {
+	case errors.Is(err, ErrNoAccount):
+		c.evidence.keepDest(key, nil, time.Now())
+		return nil, nil // read, and absent
+	case err != nil:
+		return nil, err
+	}
+	c.evidence.keepDest(key, &st, time.Now())
+	return &st, nil
 }
 
 // FeeReader is a Backend that reads the network's fee statistics
@@ -610,9 +720,10 @@ type latestRead struct {
 
 // latestAsync starts reading network n's latest ledger beside a state's
 // other reads; the channel gets its answer.
-func (c *Client) latestAsync(ctx context.Context, n ledger.Network) <-chan latestRead {
+func (c *Client) latestAsync(ctx context.Context, n ledger.Network, o readOpts) <-chan latestRead {
 	ch := make(chan latestRead, 1)
 	go func() {
+		o.count(1)
 		l, err := c.Latest(ctx, n)
 		ch <- latestRead{l, err}
 	}()
@@ -659,18 +770,26 @@ type KeyedOnly interface {
 // failure wraps ErrAccountUnreachable; an account whose answer contradicts
 // itself is marked Incomplete, as State marks it.
 func (c *Client) CloseState(ctx context.Context, n ledger.Network, env xdr.TransactionEnvelope, others []string) (ledger.LedgerState, error) {
+	return c.closeState(ctx, n, env, others, nil, readOpts{})
+}
+
+// closeState is CloseState; through a KeyedOnly backend, the keys of the
+// accounts in skip (and their trustlines and data entries) are not read,
+// so those accounts are missing from the state, as accounts not read.
+func (c *Client) closeState(ctx context.Context, n ledger.Network, env xdr.TransactionEnvelope, others, skip []string, o readOpts) (ledger.LedgerState, error) {
 	b, why := c.usable(n)
 	if b == nil {
 		return ledger.LedgerState{}, Unreachable(why, nil)
 	}
 	source := env.SourceAccount().ToAccountId().Address()
 	if _, keyed := b.(KeyedOnly); !keyed {
-		return c.State(ctx, n, source, others)
+		return c.state(ctx, n, source, nil, others, o)
 	}
 	ctx, cancel := context.WithTimeout(ctx, c.timeout)
 	defer cancel()
-	latest := c.latestAsync(ctx, n)
-	keys := ledger.CloseKeysAnd(env, others)
+	latest := c.latestAsync(ctx, n, o)
+	keys := withoutAccounts(ledger.CloseKeysAnd(env, others), skip)
+	o.count(1)
 	entries, err := c.Entries(ctx, n, keys)
 	l := <-latest
 	if err != nil {
@@ -690,4 +809,26 @@ func (c *Client) CloseState(ctx context.Context, n ledger.Network, env xdr.Trans
 	st.Latest = l.latest
 	flagContradictions(st)
 	return st, nil
+}
+
+// withoutAccounts is keys less those of the accounts in skip: their
+// account entries, trustlines and data entries.
+func withoutAccounts(keys []xdr.LedgerKey, skip []string) []xdr.LedgerKey {
+	if len(skip) == 0 {
+		return keys
+	}
+	return slices.DeleteFunc(slices.Clone(keys), func(k xdr.LedgerKey) bool {
+		var id xdr.AccountId
+		switch {
+		case k.Type == xdr.LedgerEntryTypeAccount && k.Account != nil:
+			id = k.Account.AccountId
+		case k.Type == xdr.LedgerEntryTypeTrustline && k.TrustLine != nil:
+			id = k.TrustLine.AccountId
+		case k.Type == xdr.LedgerEntryTypeData && k.Data != nil:
+			id = k.Data.AccountId
+		default:
+			return false
+		}
+		return slices.Contains(skip, id.Address())
+	})
 }

@@ -125,9 +125,10 @@ type PreflightRecord struct {
 	// The run's fee advice: the bid per operation (0: a record written
 	// before there was one), the network's p70 fee and base fee (0:
 	// unknown), stroops.
-	FeeBid     int64 `json:"feeBid,omitempty"`
-	FeeNetwork int64 `json:"feeNetwork,omitempty"`
-	FeeBase    int64 `json:"feeBase,omitempty"`
+	FeeBid     int64  `json:"feeBid,omitempty"`
+	FeeNetwork int64  `json:"feeNetwork,omitempty"`
+	FeeBase    int64  `json:"feeBase,omitempty"`
+	Reason     string `json:"reason,omitempty"` // why an uncertain or unchecked run could not tell, when a bound of the relay's stopped it
 }
 
 // BlockerRecord is one blocker of a preflight run.

@@ -25,6 +25,7 @@ type Notice struct {
 // when the same page was rendered before (CONTRACT section 9: a page
 // served again costs no more than a few milliseconds).
 func (h *Handler) servePlan(w http.ResponseWriter, d PageData, now time.Time) {
+	w.Header().Set("Content-Security-Policy", h.planCSP)
 	v := h.view(d, now)
 	parts := h.builds.get(d.ID, d.XDR, h.build(d))
 	key := pageKey(d, v)
@@ -93,6 +94,7 @@ func (h *Handler) PlanNotice(w http.ResponseWriter, r *http.Request, id string, 
 	if !ok {
 		return
 	}
+	w.Header().Set("Content-Security-Policy", h.planCSP)
 	v := h.view(d, now)
 	v.Notice, v.Pasted = &n, pasted
 	render(w, status, planPage, v)

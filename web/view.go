@@ -54,6 +54,10 @@ type planView struct {
 	QR       template.HTML // built by qrSVG from numbers only
 	QRError  string
 
+	// WalletConnect is WALLETCONNECT_PROJECT_ID for the wallet module;
+	// "" leaves WalletConnect out of its list.
+	WalletConnect string
+
 	EventsURL string
 	ReadyURL  string
 	StatusURL string
@@ -74,6 +78,8 @@ func (h *Handler) view(d PageData, now time.Time) planView {
 		ReadyURL:  "/api/plan/" + d.ID + "/ready",
 		StatusURL: "/api/plan/" + d.ID + "/status",
 		SignURL:   PathPlan + d.ID + "/sign",
+
+		WalletConnect: h.cfg.WalletConnectProjectID,
 	}
 	v.NetworkName = networkNames[d.Network]
 	if v.NetworkName == "" {

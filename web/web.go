@@ -29,6 +29,7 @@ import (
 	"log/slog"
 	"net/http"
 	"path"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -142,14 +143,19 @@ type Config struct {
 	Now func() time.Time
 	// Logger receives unexpected Plans errors; nil means slog.Default().
 	Logger *slog.Logger
+	// WalletConnectProjectID is WALLETCONNECT_PROJECT_ID: when set, the
+	// plan page's "Sign with a wallet" offers WalletConnect too, and the
+	// page's Content-Security-Policy lets it reach WalletConnect's servers.
+	WalletConnectProjectID string
 }
 
 // Paths the handler serves. Route GET (and HEAD) on each to the Handler.
 const (
-	PathLanding = "/"        // landing page
-	PathOpen    = "/plan"    // the landing form's target: ?id=… → 303 to /plan/{id}
-	PathPlan    = "/plan/"   // + id: the plan page
-	PathAssets  = "/assets/" // + name: style.css, plan.js
+	PathLanding = "/"               // landing page
+	PathOpen    = "/plan"           // the landing form's target: ?id=… → 303 to /plan/{id}
+	PathPlan    = "/plan/"          // + id: the plan page
+	PathAssets  = "/assets/"        // + name: style.css, plan.js
+	PathWallet  = "/assets/wallet/" // + name: the wallet module (wallet.js) and its chunks
 	CSP         = "default-src 'self'"
 )
 
@@ -161,24 +167,39 @@ var assetFS embed.FS
 
 // assetNames maps each embedded asset's name to the name it is served
 // under: its content's hash in the name, so a page always loads the
-// version it was rendered with and a browser may keep it for good.
+// version it was rendered with and a browser may keep it for good. The
+// wallet module's files are under "wallet/" (web/ts/build.mjs); its chunks
+// are named by their content already (esbuild's [hash]) and imported by
+// those names, so they are served as they are.
 var assetNames = func() map[string]string {
 	names := map[string]string{}
-	entries, err := fs.ReadDir(assetFS, "assets")
+	err := fs.WalkDir(assetFS, "assets", func(p string, e fs.DirEntry, err error) error {
+		if err != nil || e.IsDir() {
+			return err
+		}
+		name := strings.TrimPrefix(p, "assets/")
+		if walletChunk.MatchString(name) {
+			names[name] = name
+			return nil
+		}
+		b, err := fs.ReadFile(assetFS, p)
+		if err != nil {
+			return err
+		}
+		sum := sha256.Sum256(b)
+		ext := path.Ext(name)
+		names[name] = strings.TrimSuffix(name, ext) + "." + hex.EncodeToString(sum[:6]) + ext
+		return nil
+	})
 	if err != nil {
 		panic("web: embedded assets: " + err.Error())
 	}
-	for _, e := range entries {
-		b, err := fs.ReadFile(assetFS, "assets/"+e.Name())
-		if err != nil {
-			panic("web: embedded assets: " + err.Error())
-		}
-		sum := sha256.Sum256(b)
-		ext := path.Ext(e.Name())
-		names[e.Name()] = strings.TrimSuffix(e.Name(), ext) + "." + hex.EncodeToString(sum[:6]) + ext
-	}
 	return names
 }()
+
+// walletChunk is the name esbuild gives a chunk of the wallet module
+// (build.mjs: chunkNames "wallet-[hash]").
+var walletChunk = regexp.MustCompile(`^wallet/wallet-[A-Z0-9]{8}\.js$`)
 
 // assetFiles is the reverse of assetNames: served name to embedded file.
 var assetFiles = func() map[string]string {
@@ -214,6 +235,8 @@ type Handler struct {
 	cfg    Config
 	mux    *http.ServeMux
 	builds builds
+	// planCSP is the plan page's Content-Security-Policy (PlanCSP).
+	planCSP string
 }
 
 // New returns the handler of the pages, reading plans through plans.
@@ -224,11 +247,12 @@ func New(plans Plans, cfg Config) *Handler {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
-	h := &Handler{plans: plans, cfg: cfg, mux: http.NewServeMux()}
+	h := &Handler{plans: plans, cfg: cfg, mux: http.NewServeMux(), planCSP: PlanCSP(cfg.WalletConnectProjectID != "")}
 	h.mux.HandleFunc("GET /{$}", h.landing)
 	h.mux.HandleFunc("GET /plan", h.open)
 	h.mux.HandleFunc("GET /plan/{id}", h.plan)
 	h.mux.HandleFunc("GET /assets/{name}", h.asset)
+	h.mux.HandleFunc("GET "+PathWallet+"{name}", h.asset)
 	h.mux.HandleFunc("/", h.notFound)
 	return h
 }
@@ -386,6 +410,9 @@ func (h *Handler) page(w http.ResponseWriter, r *http.Request, id string) (d Pag
 
 func (h *Handler) asset(w http.ResponseWriter, r *http.Request) {
 	name := r.PathValue("name")
+	if strings.HasPrefix(r.URL.Path, PathWallet) {
+		name = "wallet/" + name
+	}
 	file, hashed := assetFiles[name]
 	if !hashed {
 		file = name // a page rendered before a restart may name it plainly

@@ -158,7 +158,11 @@ type Preflight struct {
 	State    string    `json:"state"`
 	Blockers []Blocker `json:"blockers"`
 	Checked  string    `json:"checked"`
-	Fee      *Fee      `json:"fee"`
+	// Reason, on an uncertain or unchecked run only, names the relay's
+	// bound that stopped the preflight (docs/API.md section 12); absent
+	// otherwise.
+	Reason string `json:"reason,omitempty"`
+	Fee    *Fee   `json:"fee"`
 }
 
 // Fee is Preflight.Fee (docs/API.md section 12): the close's fee bid per

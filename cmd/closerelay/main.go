@@ -79,8 +79,8 @@ RPC_URL_MAINNET, RPC_URL_TESTNET, RPC_URL_FUTURENET, HORIZON_TIMEOUT,
 HORIZON_CONCURRENCY, MEDIATOR_SECRET, TRUSTED_PROXY_HOPS,
 RATE_LIMITS, SSE_HEARTBEAT, CORS_ALLOW_ORIGINS, PLANS_PER_ACCOUNT, LOG_LEVEL,
 LOG_FORMAT, SHUTDOWN_TIMEOUT, FORWARD_BUDGET, FORWARD_RETENTION, PUBLIC_URL,
-and for cluster mode NATS_URL, NATS_BUCKET, NATS_REPLICAS. See docs/operating.md
-for their meaning and defaults.
+WALLETCONNECT_PROJECT_ID, and for cluster mode NATS_URL, NATS_BUCKET,
+NATS_REPLICAS. See docs/operating.md for their meaning and defaults.
 
 The command line for people (build, publish, get, sign, watch, ready, submit,
 status, mediator) is closerelayctl. The demo and the load tools, which start a

@@ -594,6 +594,7 @@ func components() obj {
 				"state":    obj{"enum": []string{"landable", "blocked", "uncertain", "unchecked"}, "description": "blocked has at least one blocker; the others none."},
 				"blockers": obj{"type": "array", "items": schemaRef("Blocker"), "description": "In operation order, the transaction's (op -1) first."},
 				"checked":  obj{"type": "string", "format": "date-time", "description": "When the state the run read was read, RFC 3339, UTC."},
+				"reason":   obj{"type": "string", "minLength": 1, "description": "On an uncertain or unchecked run only: the relay's bound that stopped the preflight (PREFLIGHT_MAX_ACCOUNTS, LEDGER_CALLS_PER_CLIENT, LEDGER_CALLS_PER_ACCOUNT). Absent otherwise."},
 				"fee":      obj{"oneOf": []obj{{"type": "null"}, schemaRef("Fee")}, "description": "The run's word on the fee bid: advice, never a blocker. null only for a run restored from a store written before there was one."},
 			}),
 			"Fee": object("The close's fee bid against the network's fees.", []string{"bid", "network", "low"}, obj{

@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"net/netip"
 	"net/url"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -35,6 +36,7 @@ type Config struct {
 	SSEHeartbeat     time.Duration
 	CORSAllowOrigins []string
 	PublicURL        string // PUBLIC_URL: the base URL clients reach; "" when unknown
+	WalletConnectID  string // WALLETCONNECT_PROJECT_ID: the plan page offers WalletConnect; "" for none
 	LogLevel         slog.Level
 	LogFormat        string
 	ShutdownTimeout  time.Duration
@@ -45,6 +47,15 @@ type Config struct {
 	// signing window. Zero (a Config built without ParseEnv) is the actor's
 	// default.
 	ForwardBudget, ForwardRetention time.Duration
+	// The preflight's bounds on the ledger API (docs/API.md section 12),
+	// ledgerapi.Options' MaxAccounts, MaxAge, CallsPerClient and
+	// CallsPerAccount: PREFLIGHT_MAX_ACCOUNTS, PREFLIGHT_MAX_AGE (negative
+	// when set to 0: nothing shared across time), LEDGER_CALLS_PER_CLIENT
+	// and LEDGER_CALLS_PER_ACCOUNT. Zero (a Config built without ParseEnv)
+	// is ledgerapi's default.
+	PreflightMaxAccounts                        int
+	PreflightMaxAge                             time.Duration
+	LedgerCallsPerClient, LedgerCallsPerAccount int
 
 	// Cluster mode (CONTRACT section 12): NATSURLs empty is one process
 	// with its plans in memory, exactly as sections 1 to 11 say.
@@ -161,6 +172,31 @@ func ParseEnv(getenv func(string) string) (Config, error) {
 	if c.PlansPerAccount, err = positive("PLANS_PER_ACCOUNT", "5"); err != nil {
 		errs = append(errs, err)
 	}
+	if c.PreflightMaxAccounts, err = positive("PREFLIGHT_MAX_ACCOUNTS", "20"); err != nil {
+		errs = append(errs, err)
+	}
+	if c.LedgerCallsPerClient, err = positive("LEDGER_CALLS_PER_CLIENT", "300"); err != nil {
+		errs = append(errs, err)
+	}
+	if c.LedgerCallsPerAccount, err = positive("LEDGER_CALLS_PER_ACCOUNT", "150"); err != nil {
+		errs = append(errs, err)
+	}
+	// At most an hour: evidence older than that is no evidence of what the
+	// ledger holds when the close is signed.
+	switch v := str("PREFLIGHT_MAX_AGE", "60s"); {
+	case v == "0":
+		c.PreflightMaxAge = -1
+	default:
+		d, perr := time.ParseDuration(v)
+		switch {
+		case perr != nil || d < 0 || d > time.Hour:
+			errs = append(errs, &ConfigError{"PREFLIGHT_MAX_AGE", fmt.Sprintf("%q is not 0 or a Go duration up to 1h (e.g. 60s)", v)})
+		case d == 0:
+			c.PreflightMaxAge = -1
+		default:
+			c.PreflightMaxAge = d
+		}
+	}
 	hops := str("TRUSTED_PROXY_HOPS", "1")
 	if c.TrustedProxyHops, err = strconv.Atoi(hops); err != nil || c.TrustedProxyHops < 0 {
 		errs = append(errs, &ConfigError{"TRUSTED_PROXY_HOPS", fmt.Sprintf("%q is not a whole number of hops (0 or more)", hops)})
@@ -191,6 +227,11 @@ func ParseEnv(getenv func(string) string) (Config, error) {
 	}
 	if c.PublicURL, err = publicURL(getenv("PUBLIC_URL")); err != nil {
 		errs = append(errs, err)
+	}
+	// A WalletConnect (Reown) project id is 32 hexadecimal characters; it
+	// is public, written into the plan page for the wallet module.
+	if c.WalletConnectID = strings.TrimSpace(getenv("WALLETCONNECT_PROJECT_ID")); c.WalletConnectID != "" && !walletConnectID.MatchString(c.WalletConnectID) {
+		errs = append(errs, &ConfigError{"WALLETCONNECT_PROJECT_ID", fmt.Sprintf("%q is not a WalletConnect project id (32 hexadecimal characters)", c.WalletConnectID)})
 	}
 	for _, o := range strings.Split(getenv("CORS_ALLOW_ORIGINS"), ",") {
 		if o = strings.TrimSpace(o); o != "" {
@@ -283,3 +324,6 @@ func validBucket(name string) bool {
 	}
 	return true
 }
+
+// walletConnectID is a WalletConnect (Reown) project id's form.
+var walletConnectID = regexp.MustCompile(`^[0-9a-fA-F]{32}$`)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/closerelay/closerelay/actor"
 	"github.com/closerelay/closerelay/ledger"
+	"github.com/closerelay/closerelay/ledgerapi"
 )
 
 func TestConfigDefaults(t *testing.T) {
@@ -71,6 +72,13 @@ func TestConfigInvalidNamesTheVariable(t *testing.T) {
 		{map[string]string{"HORIZON_CONCURRENCY": "many"}, "HORIZON_CONCURRENCY"},
 		{map[string]string{"PLANS_PER_ACCOUNT": "-5"}, "PLANS_PER_ACCOUNT"},
 		{map[string]string{"PLANS_PER_ACCOUNT": "5.5"}, "PLANS_PER_ACCOUNT"},
+		{map[string]string{"PREFLIGHT_MAX_ACCOUNTS": "0"}, "PREFLIGHT_MAX_ACCOUNTS"},
+		{map[string]string{"PREFLIGHT_MAX_ACCOUNTS": "twenty"}, "PREFLIGHT_MAX_ACCOUNTS"},
+		{map[string]string{"PREFLIGHT_MAX_AGE": "-1s"}, "PREFLIGHT_MAX_AGE"},
+		{map[string]string{"PREFLIGHT_MAX_AGE": "2h"}, "PREFLIGHT_MAX_AGE"},
+		{map[string]string{"PREFLIGHT_MAX_AGE": "60"}, "PREFLIGHT_MAX_AGE"},
+		{map[string]string{"LEDGER_CALLS_PER_CLIENT": "0"}, "LEDGER_CALLS_PER_CLIENT"},
+		{map[string]string{"LEDGER_CALLS_PER_ACCOUNT": "lots"}, "LEDGER_CALLS_PER_ACCOUNT"},
 		{map[string]string{"PUBLIC_URL": "http://relay.example.com"}, "PUBLIC_URL"},
 		{map[string]string{"PUBLIC_URL": "relay.example.com"}, "PUBLIC_URL"},
 		{map[string]string{"PUBLIC_URL": "https://relay.example.com/?x=1"}, "PUBLIC_URL"},
@@ -173,5 +181,33 @@ func TestConfigLedgerAPI(t *testing.T) {
 	}
 	if c.LedgerAPI != LedgerAPIRPC || c.RPCURLs[ledger.Mainnet] != "https://rpc.example.com" || c.RPCURLs[ledger.Testnet] != "http://127.0.0.1:8000" {
 		t.Fatalf("parsed: %q %v", c.LedgerAPI, c.RPCURLs)
+	}
+}
+
+// TestConfigLedgerBounds: the preflight's bounds on the ledger API default
+// to ledgerapi's defaults (the literals config.go reads are the ones
+// deploy/ checks), take their values, and PREFLIGHT_MAX_AGE=0 shares
+// nothing (a negative MaxAge).
+func TestConfigLedgerBounds(t *testing.T) {
+	c, err := ParseEnv(envOf(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.PreflightMaxAccounts != ledgerapi.DefaultMaxAccounts || c.PreflightMaxAge != ledgerapi.DefaultMaxAge ||
+		c.LedgerCallsPerClient != ledgerapi.DefaultCallsPerClient || c.LedgerCallsPerAccount != ledgerapi.DefaultCallsPerAccount {
+		t.Errorf("defaults %d %v %d %d, want ledgerapi's", c.PreflightMaxAccounts, c.PreflightMaxAge, c.LedgerCallsPerClient, c.LedgerCallsPerAccount)
+	}
+	c, err = ParseEnv(envOf(map[string]string{"PREFLIGHT_MAX_ACCOUNTS": "1", "PREFLIGHT_MAX_AGE": "1h", "LEDGER_CALLS_PER_CLIENT": "7", "LEDGER_CALLS_PER_ACCOUNT": "9"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.PreflightMaxAccounts != 1 || c.PreflightMaxAge != time.Hour || c.LedgerCallsPerClient != 7 || c.LedgerCallsPerAccount != 9 {
+		t.Errorf("parsed %+v", c)
+	}
+	for _, off := range []string{"0", "0s"} {
+		c, err = ParseEnv(envOf(map[string]string{"PREFLIGHT_MAX_AGE": off}))
+		if err != nil || c.PreflightMaxAge >= 0 {
+			t.Errorf("PREFLIGHT_MAX_AGE=%s: %v, %v; want a negative MaxAge", off, c.PreflightMaxAge, err)
+		}
 	}
 }

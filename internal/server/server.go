@@ -193,6 +193,12 @@ func Start(opts Options) (*Relay, error) {
 		Timeout:     cfg.HorizonTimeout,
 		Concurrency: cfg.HorizonConc,
 		Observe:     func(n ledger.Network, ok bool, d time.Duration) { m.AccountAPI(string(n), ok, d) },
+		MaxAccounts: cfg.PreflightMaxAccounts,
+		MaxAge:      cfg.PreflightMaxAge,
+		// Only a publish with rate limits on names its client; the
+		// account's budget is spent beside the client's.
+		CallsPerClient:  cfg.LedgerCallsPerClient,
+		CallsPerAccount: cfg.LedgerCallsPerAccount,
 	})
 	var submitter actor.Submitter = accounts
 	if opts.Submitter != nil {
@@ -267,6 +273,8 @@ func Start(opts Options) (*Relay, error) {
 		Heartbeat:        cfg.SSEHeartbeat,
 		Now:              opts.Now,
 		PublicURL:        cfg.PublicURL,
+
+		WalletConnectProjectID: cfg.WalletConnectID,
 	})
 
 	r.apiSrv = bounds.NewServer(r.API, bounds.APIIdleTimeout)

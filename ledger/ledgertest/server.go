@@ -78,6 +78,7 @@ package ledgertest
 
 import (
 	"encoding/json"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -116,8 +117,9 @@ type Handler struct {
 	stalled    bool
 	held       chan struct{} // non-nil while held: closed by SetHeld(false)
 	requests   int
-	serving    int // requests being served now
-	peak       int // the most requests served at once
+	calls      map[string]int // every request received, by route (Calls)
+	serving    int            // requests being served now
+	peak       int            // the most requests served at once
 	released   bool
 
 	// Submissions (submit.go).
@@ -162,6 +164,7 @@ func NewHandler() *Handler {
 		failed:   make(map[[32]byte]problem.P),
 		rpcCalls: make(map[string]int),
 		rpcTxs:   make(map[[32]byte]*rpcOutcome),
+		calls:    make(map[string]int),
 	}
 	h.mux.HandleFunc("GET /accounts/{id}", h.account)
 	h.mux.HandleFunc("GET /accounts/{id}/offers", h.offers)
@@ -181,7 +184,36 @@ func NewHandler() *Handler {
 
 // ServeHTTP implements http.Handler.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	_, route := h.mux.Handler(r)
+	h.mu.Lock()
+	h.calls[route]++
+	h.mu.Unlock()
 	h.mux.ServeHTTP(w, r)
+}
+
+// Calls is the number of requests the double received, by route pattern
+// ("GET /accounts/{id}", "GET /accounts/{id}/offers", "GET /{$}" for the
+// latest ledger, "POST /rpc", …), whatever they were answered: what a
+// relay cost the ledger API. Unlike Requests it counts every route, the
+// latest ledger's and the submissions' included.
+func (h *Handler) Calls() map[string]int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return maps.Clone(h.calls)
+}
+
+// Reads is the number of requests the double received other than
+// submissions (POST /transactions): the ledger reads a relay made.
+func (h *Handler) Reads() int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	n := 0
+	for route, c := range h.calls {
+		if route != "POST /transactions" {
+			n += c
+		}
+	}
+	return n
 }
 
 // SetAccount makes the double know account id with the given signers (as the
@@ -281,6 +313,12 @@ func (h *Handler) SetHeld(on bool) {
 		h.held = nil
 	}
 }
+
+// Reads is Handler.Reads.
+func (s *Server) Reads() int { return s.h.Reads() }
+
+// Calls is Handler.Calls.
+func (s *Server) Calls() map[string]int { return s.h.Calls() }
 
 // Requests is the number of account requests served so far.
 func (h *Handler) Requests() int {

@@ -19,7 +19,7 @@ export const SCHEMA_FIELDS = {
   SignOK: ["ok", "network", "xdr", "signers", "weight", "threshold", "ready", "landable"],
   ReadyOK: ["ok", "id", "network", "xdr", "signers", "weight", "threshold"],
   StatusOK: ["ok", "id", "network", "version", "signers", "weight", "threshold", "ready", "expiry", "submit", "submission", "preflight", "forward"],
-  Preflight: ["state", "blockers", "checked", "fee"],
+  Preflight: ["state", "blockers", "checked", "fee", "reason"],
   Fee: ["bid", "network", "low"],
   Blocker: ["op", "code", "reason"],
   EventData: ["network", "xdr", "id", "signers", "weight", "threshold", "ready", "landable"],
@@ -131,6 +131,7 @@ export const METHODS = {
 /** The fields each schema leaves optional (not `required`); every other field is required. */
 export const OPTIONAL_FIELDS = {
   PublishRequest: ["submit", "flowToken"],
+  Preflight: ["reason"],
 } as const satisfies { [K in keyof typeof SCHEMA_FIELDS]?: readonly (typeof SCHEMA_FIELDS)[K][number][] };
 
 /** The fields that may be `null`; no other field may. */

@@ -136,7 +136,7 @@ export class Relay {
       if (tx instanceof FeeBumpTransaction) {
         throw new RelayError(0, "MISMATCH", "the plan's envelope is a fee-bump, not a classic transaction");
       }
-      hash = tx.hash().toString("hex");
+      hash = hex(tx.hash());
     } catch (e) {
       if (e instanceof RelayError) throw e;
       throw new RelayError(0, "MISMATCH", "the plan's envelope does not decode as a transaction", { cause: e });
@@ -238,4 +238,15 @@ export function messageOf(e: unknown): string {
     return cause instanceof Error ? `${e.message} (${cause.message})` : e.message;
   }
   return String(e);
+}
+
+/**
+ * The bytes in lowercase hex. `tx.hash()` is a Buffer up to
+ * @stellar/stellar-sdk 14 and a plain Uint8Array from 17, whose
+ * `toString("hex")` is a comma-separated list of numbers.
+ */
+function hex(bytes: Uint8Array): string {
+  let s = "";
+  for (const b of bytes) s += b.toString(16).padStart(2, "0");
+  return s;
 }

@@ -81,6 +81,8 @@ export interface Preflight {
   blockers: Blocker[];
   /** RFC 3339, UTC. */
   checked: string;
+  /** On an uncertain or unchecked run only: the relay's bound that stopped the preflight (docs/API.md section 12). */
+  reason?: string;
   /** The run's word on the fee bid; null only for a run restored from an older store. */
   fee: Fee | null;
 }

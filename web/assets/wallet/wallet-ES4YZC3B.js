@@ -1,0 +1,1 @@
+import{o as e}from"./wallet-ZN2X4MQE.js";e();e();function t(){if(typeof WebSocket<"u")return WebSocket;if(typeof globalThis.WebSocket<"u")return globalThis.WebSocket;if(typeof window.WebSocket<"u")return window.WebSocket;if(typeof self.WebSocket<"u")return self.WebSocket;throw new Error("`WebSocket` is not supported in this environment")}var f=t();export{f as WebSocket};

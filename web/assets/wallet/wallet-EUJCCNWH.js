@@ -1,0 +1,1 @@
+import{g as a,h as b,i as c,j as d,k as e}from"./wallet-4BCU7FVP.js";import"./wallet-7TOJT7FB.js";import"./wallet-ZN2X4MQE.js";export{e as encodeToCurve,d as hashToCurve,b as schnorr,a as secp256k1,c as secp256k1_hasher};

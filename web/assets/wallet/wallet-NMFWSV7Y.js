@@ -1,0 +1,1 @@
+import{Tf as a,Uf as b,Vf as c,Wf as d}from"./wallet-ACOBJC5X.js";import"./wallet-7TOJT7FB.js";import"./wallet-ZN2X4MQE.js";export{d as ccipRequest,c as offchainLookup,b as offchainLookupAbiItem,a as offchainLookupSignature};

@@ -1,0 +1,1 @@
+import{a,b,c,d,e,f,g,h,i,j,k}from"./wallet-3PKB6B6N.js";import"./wallet-ZN2X4MQE.js";export{c as escapeStringLiteral,g as formatImports,h as formatJSDocComment,f as generateTypeImports,a as isNameReserved,k as isTupleStruct,e as parseTypeFromTypeDef,d as propertyKey,b as sanitizeIdentifier,j as toCamelCase,i as toPascalCase};
